@@ -1,0 +1,40 @@
+/**
+ * The agent core's public face. Front ends (TUI, one-shot printers) create a
+ * session and iterate the events of each request; they never touch the graph.
+ */
+import type { AgentEvent } from './events.js';
+import type { CopilotMode } from './modes.js';
+
+export type ApprovalDecision =
+  | { kind: 'allow_once' }
+  | { kind: 'allow_session' }
+  | { kind: 'deny' }
+  | { kind: 'deny_with_feedback'; feedback: string };
+
+export interface ApprovalRequest {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** Asked by the core when a tool needs approval; absent in one-shot runs. */
+export type Approver = (req: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
+
+export interface RequestLimits {
+  max_iterations: number;
+  max_tool_calls?: number;
+  max_time?: number;
+  tool_limits: Record<string, number>;
+  on_limit: 'fail' | 'warn' | 'continue';
+}
+
+export interface AgentSession {
+  readonly id: string;
+  readonly mode: CopilotMode;
+  /** Runs one user request; the iterator ends after the `done` event. */
+  send(prompt: string, opts?: { signal?: AbortSignal }): AsyncIterable<AgentEvent>;
+  setMode(mode: CopilotMode): void;
+  setLimits(limits: Partial<RequestLimits>): void;
+  readonly limits: RequestLimits;
+  close(): Promise<void>;
+}

@@ -1,0 +1,66 @@
+/**
+ * The one typed event stream the agent core yields (SPEC §4). The Ink UI, the
+ * --json printer and the --stream-json printer all render exactly this.
+ * Field names are part of the external contract: do not rename.
+ */
+import type { CopilotMode } from './modes.js';
+
+export type AgentMode = 'legacy' | 'recursive';
+export type ToolStatus = 'success' | 'error' | 'blocked' | 'limit' | 'aborted';
+export type StoppedReason =
+  | 'done'
+  | 'max_iterations'
+  | 'max_tool_calls'
+  | 'max_time'
+  | 'tool_limit'
+  | 'aborted'
+  | 'error';
+
+/** `controller` → exit 3, `provider` → exit 4, `limit` → exit 5 (with --on-limit fail),
+ *  `approval` → exit 6, `aborted` → 130, `usage` → 2, `internal` → 1. */
+export type ErrorType = 'controller' | 'provider' | 'limit' | 'approval' | 'aborted' | 'usage' | 'internal';
+
+export interface RunStats {
+  iterations: number;
+  llm_calls: number;
+  tool_calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  duration_ms: number;
+}
+
+export type AgentEvent =
+  | {
+      type: 'init';
+      session_id: string;
+      project_id: string | null;
+      mode: CopilotMode;
+      agent_mode: AgentMode;
+      model: string;
+    }
+  | { type: 'content'; delta: string }
+  | { type: 'tool_call'; id: string; name: string; args: Record<string, unknown> }
+  | { type: 'tool_start'; id: string; name: string }
+  | {
+      type: 'tool_end';
+      id: string;
+      name: string;
+      status: ToolStatus;
+      duration_ms: number;
+      output: string;
+    }
+  | { type: 'approval'; id: string; name: string; args: Record<string, unknown> }
+  | {
+      type: 'context';
+      tokens: number;
+      tools_tokens: number;
+      limit: number;
+      percent: number;
+      /** number of messages dropped (or summarised) to fit the budget */
+      trimmed: number;
+    }
+  | { type: 'error'; error: { type: ErrorType; message: string } }
+  | { type: 'done'; stopped_reason: StoppedReason; stats: RunStats };
+
+export type AgentEventType = AgentEvent['type'];
+export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

@@ -1,0 +1,105 @@
+/**
+ * The one schema for every persistent setting. Keys are snake_case because they
+ * are what users write in config files and `config set KEY VALUE`. Layering and
+ * locks live in ./load.ts; this file only says what a valid value is.
+ */
+import { z } from 'zod';
+import { COPILOT_MODES, parseMode } from '../agent/modes.js';
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be an http:// or https:// URL');
+
+const mode = z
+  .string()
+  .transform((v, ctx) => {
+    const m = parseMode(v);
+    if (!m) {
+      ctx.addIssue({ code: 'custom', message: `must be one of teaching|lab|inject` });
+      return z.NEVER;
+    }
+    return m;
+  })
+  .pipe(z.enum(COPILOT_MODES));
+
+const intIn = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+export const PROVIDERS = ['openai', 'deepseek', 'openrouter', 'ollama', 'lmstudio', 'vllm', 'custom'] as const;
+
+/** Per-device overrides when the topology does not say enough (platform, SSH). */
+export const deviceOverrideSchema = z.object({
+  platform: z.string().optional(),
+  transport: z.enum(['telnet', 'ssh']).optional(),
+  host: z.string().optional(),
+  port: z.coerce.number().int().min(1).max(65535).optional(),
+  username: z.string().optional(),
+  /** path to a private key file; passwords live in the keychain, never here */
+  key_file: z.string().optional(),
+});
+
+export const settingsSchema = z.object({
+  server: httpUrl.default('http://127.0.0.1:3080'),
+  project: z.string().min(1).optional(),
+  /** `auto` detects /v3 then /v2 */
+  api_version: z.enum(['auto', 'v2', 'v3']).default('auto'),
+  insecure: z.coerce.boolean().default(false),
+  connect_timeout_ms: intIn(100, 120_000).default(5_000),
+  request_timeout_ms: intIn(100, 600_000).default(30_000),
+
+  mode: mode.default('teaching_assistant'),
+  max_iterations: intIn(1, 100).default(20),
+  max_tool_calls: intIn(1, 50).optional(),
+  max_time: intIn(1, 86_400).optional(),
+  tool_limits: z.record(z.string(), intIn(1, 1000)).default({}),
+  on_limit: z.enum(['fail', 'warn', 'continue']).default('warn'),
+  approve: z.enum(['never', 'ask', 'config', 'all']).optional(),
+
+  provider: z.enum(PROVIDERS).default('openai'),
+  model: z.string().min(1).default('gpt-4o-mini'),
+  base_url: httpUrl.optional(),
+  temperature: z.coerce.number().min(0).max(2).optional(),
+  max_tokens: intIn(1, 1_000_000).optional(),
+  /** thousands of tokens; required unless the model has a known default */
+  context_limit: intIn(1, 10_000).optional(),
+  context_strategy: z.enum(['conservative', 'balanced', 'aggressive']).default('balanced'),
+  /** summarise history that trimming would drop, instead of dropping it */
+  context_summarize: z.coerce.boolean().default(true),
+
+  device_concurrency: intIn(1, 256).default(32),
+  command_timeout_ms: intIn(100, 600_000).default(20_000),
+  session_timeout_ms: intIn(1_000, 3_600_000).default(120_000),
+  forbidden_commands: z
+    .array(z.string())
+    .default(['traceroute', 'tracepath', 'tracert', 'ping -f', 'debug', 'test', 'reload', 'erase', 'write erase', 'format', 'delete']),
+  /** commands whose interactive confirmation ([confirm], [yes/no]) may be answered yes */
+  confirm_allow: z.array(z.string()).default(['write memory', 'copy running-config startup-config']),
+  devices: z.record(z.string(), deviceOverrideSchema).default({}),
+
+  /** tools that need approval in addition to config-changing ones, e.g. create_gns3_node in class */
+  approval_tools: z.array(z.string()).default([]),
+  color: z.coerce.boolean().default(true),
+  log_level: z.enum(['error', 'warn', 'info', 'debug']).default('warn'),
+  data_dir: z.string().optional(),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+export type SettingKey = keyof Settings;
+export const SETTING_KEYS = Object.keys(settingsSchema.shape) as SettingKey[];
+
+/** Options of one invocation that are not persistent settings. */
+export interface InvocationOptions {
+  prompt?: string;
+  output: 'text' | 'json' | 'stream-json';
+  continueLatest: boolean;
+  resumeId?: string;
+  /** true when stdin/stdout are a TTY and no prompt was given */
+  interactive: boolean;
+}

@@ -1,0 +1,27 @@
+/**
+ * The device layer's public shapes: what the device tools return per device
+ * and per command. Transports, drivers and the pool live beside this file.
+ */
+
+export type DeviceStatus = 'success' | 'partial_success' | 'failed';
+export type CommandStatus = 'success' | 'error' | 'blocked' | 'timeout' | 'aborted';
+
+export interface CommandResult {
+  command: string;
+  status: CommandStatus;
+  output: string;
+  /** device error line (`% Invalid input…`) or the reason it was not run */
+  error?: string;
+  duration_ms: number;
+}
+
+export interface DeviceResult {
+  device_name: string;
+  status: DeviceStatus;
+  platform?: string;
+  transport?: 'telnet' | 'ssh';
+  results: CommandResult[];
+  blocked: string[];
+  error?: string;
+  duration_ms: number;
+}

@@ -1,0 +1,46 @@
+/**
+ * What a tool is, independent of LangChain. The registry (./registry.ts) turns
+ * these into LangChain tools, filters them by copilot mode and wraps dispatch
+ * with mode checks, limits and approvals.
+ */
+import type { z } from 'zod';
+import type { Settings } from '../config/schema.js';
+import type { ProjectScope } from '../gns3/types.js';
+import type { ToolName } from '../agent/modes.js';
+import type { Logger } from '../log.js';
+
+/**
+ * read   – observes only (show commands, topology, templates, skills)
+ * lab    – changes the lab's shape or power (create node/link, start, rename)
+ * config – changes device configuration or traffic (config commands, stop/suspend,
+ *          link filters): needs approval under the default policies
+ */
+export type ToolRisk = 'read' | 'lab' | 'config';
+
+export interface ToolContext {
+  settings: Settings;
+  signal: AbortSignal;
+  log: Logger;
+  /** the session's GNS3 project; throws a ControllerError when there is none */
+  project(): Promise<ProjectScope>;
+  /** long-lived services shared across tool calls (connection pools); keyed by owner */
+  services: Map<string, unknown>;
+}
+
+export interface ToolDef<S extends z.ZodType = z.ZodType> {
+  name: ToolName;
+  description: string;
+  schema: S;
+  risk: ToolRisk;
+  /**
+   * Returns compact JSON text for the model. Expected failures are reported
+   * inside the JSON (per-item status); a thrown error becomes
+   * `{"status":"error","error":"<message>"}` in the registry.
+   */
+  run(args: z.infer<S>, ctx: ToolContext): Promise<string>;
+}
+
+/** Helper so each tool file keeps full type inference for its args. */
+export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef<S> {
+  return def;
+}
