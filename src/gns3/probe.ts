@@ -1,0 +1,68 @@
+/**
+ * Which GNS3 API does a server speak? `GET /v3/version` (no auth on v3), then
+ * `GET /v2/version`. Used by `doctor` and by the client's API auto-detection.
+ */
+import { ControllerError } from '../errors.js';
+import { Gns3Http } from './http.js';
+
+export interface ProbeResult {
+  api: 'v2' | 'v3';
+  version: string;
+}
+
+export interface ProbeOptions {
+  insecure?: boolean;
+  timeoutMs?: number;
+  /** v2 servers may sit behind HTTP basic auth */
+  credentials?: { username: string; password: string };
+}
+
+function versionOf(text: string): string | undefined {
+  try {
+    const v = (JSON.parse(text) as { version?: unknown }).version;
+    return typeof v === 'string' && v !== '' ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Probes with an existing HTTP layer (the client reuses its agent). */
+export async function probeWith(http: Gns3Http, opts: { credentials?: ProbeOptions['credentials']; signal?: AbortSignal } = {}): Promise<ProbeResult> {
+  const where = `GNS3 controller at ${http.baseUrl}`;
+  const v3 = await http.send('GET', '/v3/version', { signal: opts.signal });
+  const v3version = v3.status === 200 ? versionOf(v3.text) : undefined;
+  if (v3version) return { api: 'v3', version: v3version };
+
+  const headers: Record<string, string> = {};
+  if (opts.credentials) {
+    headers.authorization = `Basic ${Buffer.from(`${opts.credentials.username}:${opts.credentials.password}`).toString('base64')}`;
+  }
+  const v2 = await http.send('GET', '/v2/version', { headers, signal: opts.signal });
+  const v2version = v2.status === 200 ? versionOf(v2.text) : undefined;
+  if (v2version) return { api: 'v2', version: v2version };
+  if (v2.status === 401) {
+    throw new ControllerError(
+      opts.credentials
+        ? `${where} rejected the GNS3 credentials (HTTP 401 on /v2/version)`
+        : `${where} requires authentication (HTTP 401 on /v2/version); store credentials with \`gns3-copilot auth login\``,
+    );
+  }
+  const seen = v3.status === 200 ? `/v3/version answered without a version` : `HTTP ${v3.status} on /v3/version, ${v2.status} on /v2/version`;
+  throw new ControllerError(`${where} is not a GNS3 server (${seen})`);
+}
+
+export async function probeController(server: string, opts: ProbeOptions = {}): Promise<ProbeResult> {
+  const timeout = opts.timeoutMs ?? 5_000;
+  const http = new Gns3Http({
+    baseUrl: server,
+    insecure: opts.insecure,
+    connectTimeoutMs: timeout,
+    requestTimeoutMs: timeout,
+    maxAttempts: 1,
+  });
+  try {
+    return await probeWith(http, { credentials: opts.credentials });
+  } finally {
+    await http.close();
+  }
+}
