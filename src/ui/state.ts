@@ -1,0 +1,377 @@
+/**
+ * The TUI's view model. Everything the screen shows is derived from agent
+ * events (src/agent/events.ts) and a few UI actions by this pure reducer, so
+ * views stay pure and the whole flow is testable without a terminal.
+ */
+import type { AgentEvent, AgentMode, ErrorType, RunStats, StoppedReason, ToolStatus } from '../agent/events.js';
+import type { ApprovalDecision, ApprovalRequest, RequestLimits } from '../agent/api.js';
+import type { CopilotMode } from '../agent/modes.js';
+import { summarizeArgs } from './summary.js';
+
+export type ToolCallState = 'pending' | 'awaiting_approval' | 'running' | ToolStatus;
+
+export interface ToolCallView {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  summary: string;
+  state: ToolCallState;
+  /** ms timestamp when tool_start arrived (elapsed time while running) */
+  startedAt?: number;
+  durationMs?: number;
+  output?: string;
+  /** what the person answered when asked */
+  decision?: ApprovalDecision['kind'];
+}
+
+export type TurnItem = { kind: 'text'; text: string } | { kind: 'tool'; call: ToolCallView };
+
+export interface TurnView {
+  id: number;
+  prompt: string;
+  items: TurnItem[];
+  startedAt: number;
+  error?: { type: ErrorType; message: string };
+  stoppedReason?: StoppedReason;
+  stats?: RunStats;
+}
+
+export type NoticeTone = 'info' | 'warn' | 'error';
+
+/** Entries printed once into Ink's <Static> (finished turns and notices). */
+export type StaticEntry =
+  | { kind: 'turn'; key: string; turn: TurnView }
+  | { kind: 'notice'; key: string; text: string; tone: NoticeTone }
+  | { kind: 'block'; key: string; title: string; body: string };
+
+export interface ContextUse {
+  tokens: number;
+  tools_tokens: number;
+  limit: number;
+  percent: number;
+  trimmed: number;
+}
+
+export interface UiState {
+  sessionId: string | null;
+  server: string;
+  projectId: string | null;
+  projectName: string | null;
+  mode: CopilotMode;
+  agentMode: AgentMode;
+  model: string;
+  limits: RequestLimits;
+  /** printed history (append-only between clears) */
+  entries: StaticEntry[];
+  /** bumped by /clear so <Static> remounts on a cleared screen */
+  epoch: number;
+  live: TurnView | null;
+  /** LLM iterations / tool calls of the current (or last) request */
+  iterations: number;
+  toolCalls: number;
+  context: ContextUse | null;
+  tokens: { input: number; output: number };
+  approval: ApprovalRequest | null;
+  /** id of the tool call whose full output is shown (toggled by a key) */
+  expandedToolId: string | null;
+  /** the last tool call seen, live or finished: what the toggle key expands */
+  lastToolId: string | null;
+  nextTurnId: number;
+  nextKey: number;
+}
+
+export type UiAction =
+  | { type: 'agent'; event: AgentEvent; at: number }
+  | { type: 'agent_batch'; events: AgentEvent[]; at: number }
+  | { type: 'user_prompt'; prompt: string; at: number }
+  | { type: 'turn_failed'; message: string; errorType?: ErrorType; at: number }
+  | { type: 'notice'; text: string; tone?: NoticeTone }
+  | { type: 'block'; title: string; body: string }
+  | { type: 'approval_request'; request: ApprovalRequest }
+  | { type: 'approval_resolved'; id: string; decision: ApprovalDecision }
+  | { type: 'set_mode'; mode: CopilotMode }
+  | { type: 'set_limits'; limits: RequestLimits }
+  | { type: 'set_model'; model: string }
+  | { type: 'set_project'; projectId: string | null; projectName: string | null }
+  | { type: 'session_changed'; sessionId: string | null; resetTotals: boolean }
+  | { type: 'toggle_output' }
+  | { type: 'clear' };
+
+export interface InitialUiState {
+  server: string;
+  projectName?: string | null;
+  projectId?: string | null;
+  mode: CopilotMode;
+  model: string;
+  limits: RequestLimits;
+  agentMode?: AgentMode;
+  sessionId?: string | null;
+}
+
+export function initialState(init: InitialUiState): UiState {
+  return {
+    sessionId: init.sessionId ?? null,
+    server: init.server,
+    projectId: init.projectId ?? null,
+    projectName: init.projectName ?? null,
+    mode: init.mode,
+    agentMode: init.agentMode ?? 'legacy',
+    model: init.model,
+    limits: init.limits,
+    entries: [],
+    epoch: 0,
+    live: null,
+    iterations: 0,
+    toolCalls: 0,
+    context: null,
+    tokens: { input: 0, output: 0 },
+    approval: null,
+    expandedToolId: null,
+    lastToolId: null,
+    nextTurnId: 1,
+    nextKey: 1,
+  };
+}
+
+/** Finished states a call never leaves. */
+const FINAL: ReadonlySet<ToolCallState> = new Set(['success', 'error', 'blocked', 'limit', 'aborted']);
+
+function updateCall(turn: TurnView, id: string, fn: (c: ToolCallView) => ToolCallView): TurnView {
+  let found = false;
+  const items = turn.items.map((it) => {
+    if (it.kind === 'tool' && it.call.id === id) {
+      found = true;
+      return { kind: 'tool' as const, call: fn(it.call) };
+    }
+    return it;
+  });
+  return found ? { ...turn, items } : turn;
+}
+
+function hasCall(turn: TurnView, id: string): boolean {
+  return turn.items.some((it) => it.kind === 'tool' && it.call.id === id);
+}
+
+function addCall(turn: TurnView, call: ToolCallView): TurnView {
+  return { ...turn, items: [...turn.items, { kind: 'tool', call }] };
+}
+
+function newCall(id: string, name: string, args: Record<string, unknown>, state: ToolCallState): ToolCallView {
+  return { id, name, args, state, summary: summarizeArgs(name, args) };
+}
+
+function appendText(turn: TurnView, delta: string): TurnView {
+  const last = turn.items[turn.items.length - 1];
+  if (last && last.kind === 'text') {
+    return { ...turn, items: [...turn.items.slice(0, -1), { kind: 'text', text: last.text + delta }] };
+  }
+  return { ...turn, items: [...turn.items, { kind: 'text', text: delta }] };
+}
+
+/** A turn whose events arrive without a prompt (should not happen, but never drop events). */
+function ensureLive(s: UiState, at: number): UiState {
+  if (s.live) return s;
+  return { ...s, live: { id: s.nextTurnId, prompt: '', items: [], startedAt: at }, nextTurnId: s.nextTurnId + 1 };
+}
+
+/** Closes the live turn into the printed history; unfinished calls become aborted. */
+function finishLive(s: UiState): UiState {
+  if (!s.live) return s;
+  const closed: TurnView = {
+    ...s.live,
+    items: s.live.items.map((it) =>
+      it.kind === 'tool' && !FINAL.has(it.call.state) ? { kind: 'tool', call: { ...it.call, state: 'aborted' } } : it,
+    ),
+  };
+  return {
+    ...s,
+    live: null,
+    approval: null,
+    entries: [...s.entries, { kind: 'turn', key: `t${s.nextKey}`, turn: closed }],
+    nextKey: s.nextKey + 1,
+  };
+}
+
+function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
+  switch (e.type) {
+    case 'init':
+      return {
+        ...s0,
+        sessionId: e.session_id,
+        projectId: e.project_id,
+        mode: e.mode,
+        agentMode: e.agent_mode,
+        model: e.model,
+      };
+    case 'content': {
+      const s = ensureLive(s0, at);
+      const live = s.live!;
+      // Text after a tool result means the model was called again.
+      const last = live.items[live.items.length - 1];
+      const bump = last?.kind === 'tool' || live.items.length === 0 ? 1 : 0;
+      return { ...s, live: appendText(live, e.delta), iterations: Math.max(s.iterations + bump, 1) };
+    }
+    case 'tool_call': {
+      const s = ensureLive(s0, at);
+      const live = s.live!;
+      if (hasCall(live, e.id)) {
+        return { ...s, live: updateCall(live, e.id, (c) => ({ ...c, args: e.args, summary: summarizeArgs(c.name, e.args) })) };
+      }
+      const last = live.items[live.items.length - 1];
+      const lastCall = last?.kind === 'tool' ? last.call : undefined;
+      // A new batch of calls after finished results is a new LLM iteration.
+      const bump = live.items.length === 0 || (lastCall !== undefined && FINAL.has(lastCall.state)) ? 1 : 0;
+      return {
+        ...s,
+        live: addCall(live, newCall(e.id, e.name, e.args, 'pending')),
+        lastToolId: e.id,
+        iterations: Math.max(s.iterations + bump, 1),
+      };
+    }
+    case 'approval': {
+      const s = ensureLive(s0, at);
+      const live = hasCall(s.live!, e.id) ? s.live! : addCall(s.live!, newCall(e.id, e.name, e.args, 'pending'));
+      return {
+        ...s,
+        live: updateCall(live, e.id, (c) => (FINAL.has(c.state) || c.decision ? c : { ...c, state: 'awaiting_approval' })),
+        lastToolId: e.id,
+      };
+    }
+    case 'tool_start': {
+      const s = ensureLive(s0, at);
+      const live = hasCall(s.live!, e.id) ? s.live! : addCall(s.live!, newCall(e.id, e.name, {}, 'pending'));
+      return {
+        ...s,
+        live: updateCall(live, e.id, (c) => (FINAL.has(c.state) ? c : { ...c, state: 'running', startedAt: at })),
+        approval: s.approval?.id === e.id ? null : s.approval,
+        lastToolId: e.id,
+      };
+    }
+    case 'tool_end': {
+      const s = ensureLive(s0, at);
+      const live = hasCall(s.live!, e.id) ? s.live! : addCall(s.live!, newCall(e.id, e.name, {}, 'pending'));
+      return {
+        ...s,
+        live: updateCall(live, e.id, (c) => ({ ...c, state: e.status, durationMs: e.duration_ms, output: e.output })),
+        approval: s.approval?.id === e.id ? null : s.approval,
+        toolCalls: s.toolCalls + (e.status === 'success' || e.status === 'error' ? 1 : 0),
+        lastToolId: e.id,
+      };
+    }
+    case 'context':
+      return {
+        ...s0,
+        context: { tokens: e.tokens, tools_tokens: e.tools_tokens, limit: e.limit, percent: e.percent, trimmed: e.trimmed },
+      };
+    case 'error': {
+      const s = ensureLive(s0, at);
+      return { ...s, live: { ...s.live!, error: e.error } };
+    }
+    case 'done': {
+      const s = ensureLive(s0, at);
+      const withStats: UiState = {
+        ...s,
+        live: { ...s.live!, stoppedReason: e.stopped_reason, stats: e.stats },
+        iterations: e.stats.iterations,
+        toolCalls: e.stats.tool_calls,
+        tokens: { input: s.tokens.input + e.stats.input_tokens, output: s.tokens.output + e.stats.output_tokens },
+      };
+      return finishLive(withStats);
+    }
+  }
+}
+
+export function reduce(s: UiState, a: UiAction): UiState {
+  switch (a.type) {
+    case 'agent':
+      return applyEvent(s, a.event, a.at);
+    case 'agent_batch':
+      return a.events.reduce((acc, e) => applyEvent(acc, e, a.at), s);
+    case 'user_prompt': {
+      // A prompt while a turn is still open closes the old one first (it can only be stale).
+      const base = s.live ? finishLive(s) : s;
+      return {
+        ...base,
+        live: { id: base.nextTurnId, prompt: a.prompt, items: [], startedAt: a.at },
+        nextTurnId: base.nextTurnId + 1,
+        iterations: 0,
+        toolCalls: 0,
+        expandedToolId: null,
+      };
+    }
+    case 'turn_failed': {
+      const base = ensureLive(s, a.at);
+      return finishLive({ ...base, live: { ...base.live!, error: { type: a.errorType ?? 'internal', message: a.message } } });
+    }
+    case 'notice':
+      return { ...s, entries: [...s.entries, { kind: 'notice', key: `n${s.nextKey}`, text: a.text, tone: a.tone ?? 'info' }], nextKey: s.nextKey + 1 };
+    case 'block':
+      return { ...s, entries: [...s.entries, { kind: 'block', key: `b${s.nextKey}`, title: a.title, body: a.body }], nextKey: s.nextKey + 1 };
+    case 'approval_request': {
+      const base = ensureLive(s, Date.now());
+      const live = hasCall(base.live!, a.request.id)
+        ? base.live!
+        : addCall(base.live!, newCall(a.request.id, a.request.name, a.request.args, 'pending'));
+      return {
+        ...base,
+        approval: a.request,
+        live: updateCall(live, a.request.id, (c) => (FINAL.has(c.state) ? c : { ...c, state: 'awaiting_approval' })),
+        lastToolId: a.request.id,
+      };
+    }
+    case 'approval_resolved': {
+      return {
+        ...s,
+        approval: s.approval?.id === a.id ? null : s.approval,
+        live: s.live
+          ? updateCall(s.live, a.id, (c) => ({
+              ...c,
+              decision: a.decision.kind,
+              // Allowed calls wait for tool_start; denied ones end as `blocked` when the core reports tool_end.
+              state: FINAL.has(c.state) ? c.state : 'pending',
+            }))
+          : s.live,
+      };
+    }
+    case 'set_mode':
+      return { ...s, mode: a.mode };
+    case 'set_limits':
+      return { ...s, limits: a.limits };
+    case 'set_model':
+      return { ...s, model: a.model };
+    case 'set_project':
+      return { ...s, projectId: a.projectId, projectName: a.projectName };
+    case 'session_changed':
+      return {
+        ...s,
+        sessionId: a.sessionId,
+        ...(a.resetTotals ? { tokens: { input: 0, output: 0 }, context: null, iterations: 0, toolCalls: 0 } : {}),
+      };
+    case 'toggle_output': {
+      if (!s.lastToolId) return s;
+      return { ...s, expandedToolId: s.expandedToolId === s.lastToolId ? null : s.lastToolId };
+    }
+    case 'clear':
+      return { ...s, entries: [], epoch: s.epoch + 1, expandedToolId: null };
+  }
+}
+
+/** Every tool call of the live turn and the printed turns, newest last (for the toggle key). */
+export function findToolCall(s: UiState, id: string): ToolCallView | undefined {
+  const scan = (t: TurnView | null | undefined) => {
+    for (const it of t?.items ?? []) if (it.kind === 'tool' && it.call.id === id) return it.call;
+    return undefined;
+  };
+  const live = scan(s.live);
+  if (live) return live;
+  for (let i = s.entries.length - 1; i >= 0; i--) {
+    const e = s.entries[i]!;
+    if (e.kind === 'turn') {
+      const c = scan(e.turn);
+      if (c) return c;
+    }
+  }
+  return undefined;
+}
+
+export const isBusy = (s: UiState): boolean => s.live !== null;

@@ -1,0 +1,172 @@
+/**
+ * Turns tool arguments and outputs into what a person scans: a one-line
+ * argument summary (`R1, R2, R3: show ip ospf neighbor`) and, for per-device
+ * results, small table rows. Pure functions; the views only lay them out.
+ */
+import { truncate } from './format.js';
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
+
+/** Device command lists: groups devices that run the same commands. */
+function summarizeDeviceConfigs(list: unknown[]): string | undefined {
+  const groups = new Map<string, string[]>();
+  for (const item of list) {
+    if (!isObj(item)) continue;
+    const device = str(item.device_name) ?? str(item.name) ?? '?';
+    const cmds = (item.commands ?? item.config_commands ?? item.command) as unknown;
+    const cmdList = Array.isArray(cmds) ? cmds.map((c) => String(c)) : cmds === undefined ? [] : [String(cmds)];
+    const key = cmdList.join('; ');
+    const devices = groups.get(key) ?? [];
+    devices.push(device);
+    groups.set(key, devices);
+  }
+  if (groups.size === 0) return undefined;
+  return [...groups.entries()].map(([cmds, devices]) => (cmds ? `${devices.join(', ')}: ${cmds}` : devices.join(', '))).join(' | ');
+}
+
+function summarizeNodes(list: unknown[]): string {
+  return list
+    .map((n) => {
+      if (!isObj(n)) return String(n);
+      const name = str(n.name) ?? str(n.node) ?? str(n.node_name) ?? str(n.node_id);
+      const template = str(n.template);
+      const newName = str(n.new_name);
+      if (newName) return `${name ?? '?'} → ${newName}`;
+      if (template && name) return `${name} (${template})`;
+      return name ?? template ?? JSON.stringify(n);
+    })
+    .join(', ');
+}
+
+function summarizeLinks(list: unknown[]): string {
+  return list
+    .map((l) => {
+      if (!isObj(l)) return String(l);
+      const a = [str(l.node_a), str(l.port_a)].filter(Boolean).join(' ');
+      const b = [str(l.node_b), str(l.port_b)].filter(Boolean).join(' ');
+      return `${a} ↔ ${b}`;
+    })
+    .join(', ');
+}
+
+/** Generic fallback: `key=value` pairs, scalars only, compact. */
+function summarizeGeneric(args: Obj): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(args)) {
+    if (v === undefined || v === null) continue;
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') parts.push(`${k}=${String(v)}`);
+    else parts.push(`${k}=${JSON.stringify(v)}`);
+  }
+  return parts.join(' ');
+}
+
+export function summarizeArgs(name: string, args: Record<string, unknown>, max = 70): string {
+  let text: string | undefined;
+  if (Array.isArray(args.device_configs)) text = summarizeDeviceConfigs(args.device_configs);
+  else if (Array.isArray(args.links)) text = summarizeLinks(args.links);
+  else if (Array.isArray(args.nodes)) text = summarizeNodes(args.nodes);
+  else if (name === 'manage_gns3_packet_filter' && str(args.link)) {
+    text = `${str(args.action) ?? 'get'} ${str(args.link)}${isObj(args.filters) ? ' ' + JSON.stringify(args.filters) : ''}`;
+  }
+  return truncate(text ?? summarizeGeneric(args), max);
+}
+
+export interface DeviceRow {
+  device: string;
+  status: string;
+  commands: number;
+  duration_ms?: number;
+  /** first error or blocked command, empty when all went well */
+  note: string;
+}
+
+export interface DeviceCommandOutput {
+  device: string;
+  command: string;
+  status: string;
+  output: string;
+  error?: string;
+}
+
+/** Finds the per-device array in a tool output: a bare array or the first array-of-objects property. */
+function deviceArray(output: string): Obj[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(output);
+  } catch {
+    return undefined;
+  }
+  const candidates: unknown[] = Array.isArray(parsed) ? [parsed] : isObj(parsed) ? Object.values(parsed) : [];
+  for (const c of candidates) {
+    if (Array.isArray(c) && c.length > 0 && c.every((x) => isObj(x) && (str(x.device_name) ?? str(x.device) ?? str(x.name)) !== undefined)) {
+      return c as Obj[];
+    }
+  }
+  return undefined;
+}
+
+/** Rows for the per-device results table; undefined when the output is not per-device. */
+export function deviceRows(output: string): DeviceRow[] | undefined {
+  const arr = deviceArray(output);
+  if (!arr) return undefined;
+  return arr.map((d) => {
+    const results = Array.isArray(d.results) ? (d.results as unknown[]).filter(isObj) : [];
+    const blocked = Array.isArray(d.blocked) ? (d.blocked as unknown[]).map(String) : [];
+    const firstBad = results.find((r) => r.status !== undefined && r.status !== 'success');
+    const note =
+      str(d.error) ??
+      (firstBad ? `${str(firstBad.command) ?? ''}: ${str(firstBad.error) ?? str(firstBad.status) ?? ''}`.trim() : blocked.length ? `blocked: ${blocked.join(', ')}` : '');
+    const duration = typeof d.duration_ms === 'number' ? d.duration_ms : undefined;
+    return {
+      device: str(d.device_name) ?? str(d.device) ?? str(d.name) ?? '?',
+      status: str(d.status) ?? (firstBad ? 'failed' : 'success'),
+      commands: results.length,
+      ...(duration !== undefined ? { duration_ms: duration } : {}),
+      note,
+    };
+  });
+}
+
+/** Every command's output, for the expanded view. */
+export function deviceOutputs(output: string): DeviceCommandOutput[] | undefined {
+  const arr = deviceArray(output);
+  if (!arr) return undefined;
+  const out: DeviceCommandOutput[] = [];
+  for (const d of arr) {
+    const device = str(d.device_name) ?? str(d.device) ?? str(d.name) ?? '?';
+    const results = Array.isArray(d.results) ? (d.results as unknown[]).filter(isObj) : [];
+    for (const r of results) {
+      const error = str(r.error);
+      out.push({
+        device,
+        command: str(r.command) ?? '',
+        status: str(r.status) ?? '',
+        output: str(r.output) ?? '',
+        ...(error !== undefined ? { error } : {}),
+      });
+    }
+    if (results.length === 0 && str(d.output) !== undefined) {
+      out.push({ device, command: '', status: str(d.status) ?? '', output: str(d.output)! });
+    }
+  }
+  return out;
+}
+
+/** Approval view: device → command lines, or a generic pretty dump of the arguments. */
+export function approvalLines(name: string, args: Record<string, unknown>): { target: string; lines: string[] }[] {
+  if (Array.isArray(args.device_configs)) {
+    return args.device_configs.filter(isObj).map((d) => {
+      const cmds = (d.config_commands ?? d.commands) as unknown;
+      return {
+        target: str(d.device_name) ?? '?',
+        lines: Array.isArray(cmds) ? cmds.map(String) : cmds === undefined ? [] : [String(cmds)],
+      };
+    });
+  }
+  if (Array.isArray(args.nodes)) return [{ target: name, lines: summarizeNodes(args.nodes).split(', ') }];
+  if (Array.isArray(args.links)) return [{ target: name, lines: summarizeLinks(args.links).split(', ') }];
+  return [{ target: name, lines: JSON.stringify(args, null, 2).split('\n') }];
+}

@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { initialState, reduce, findToolCall, type UiAction, type UiState } from '../../src/ui/state.js';
+import type { AgentEvent } from '../../src/agent/events.js';
+import { stats } from './helpers/scripted-session.js';
+
+const base = () =>
+  initialState({
+    server: 'http://127.0.0.1:3080',
+    projectName: 'lab1',
+    mode: 'teaching_assistant',
+    model: 'gpt-4o-mini',
+    limits: { max_iterations: 20, tool_limits: {}, on_limit: 'warn' },
+  });
+
+const ev = (event: AgentEvent, at = 1000): UiAction => ({ type: 'agent', event, at });
+const run = (s: UiState, actions: UiAction[]) => actions.reduce(reduce, s);
+const ospfArgs = {
+  device_configs: ['R1', 'R2', 'R3'].map((d) => ({ device_name: d, commands: ['show ip ospf neighbor'] })),
+};
+
+describe('ui state reducer', () => {
+  it('streams content into the live turn and closes it into the printed history on done', () => {
+    let s = run(base(), [
+      { type: 'user_prompt', prompt: 'hi', at: 0 },
+      ev({ type: 'init', session_id: 's1', project_id: 'p1', mode: 'lab_automation_assistant', agent_mode: 'legacy', model: 'm1' }),
+      ev({ type: 'content', delta: 'Hel' }),
+      ev({ type: 'content', delta: 'lo' }),
+    ]);
+    expect(s.live?.items).toEqual([{ kind: 'text', text: 'Hello' }]);
+    expect(s.sessionId).toBe('s1');
+    expect(s.mode).toBe('lab_automation_assistant');
+    expect(s.model).toBe('m1');
+    expect(s.iterations).toBe(1);
+    s = reduce(s, ev({ type: 'done', stopped_reason: 'done', stats: stats({ input_tokens: 50, output_tokens: 7 }) }));
+    expect(s.live).toBeNull();
+    expect(s.entries).toHaveLength(1);
+    const e = s.entries[0]!;
+    expect(e.kind === 'turn' && e.turn.prompt).toBe('hi');
+    expect(e.kind === 'turn' && e.turn.stoppedReason).toBe('done');
+    expect(s.tokens).toEqual({ input: 50, output: 7 });
+  });
+
+  it('walks a tool call through pending → awaiting approval → running → success with a summary', () => {
+    let s = run(base(), [
+      { type: 'user_prompt', prompt: 'check ospf', at: 0 },
+      ev({ type: 'tool_call', id: 'c1', name: 'execute_multiple_device_commands', args: ospfArgs }),
+    ]);
+    const call = () => findToolCall(s, 'c1')!;
+    expect(call().state).toBe('pending');
+    expect(call().summary).toBe('R1, R2, R3: show ip ospf neighbor');
+    s = reduce(s, ev({ type: 'approval', id: 'c1', name: 'execute_multiple_device_commands', args: ospfArgs }));
+    expect(call().state).toBe('awaiting_approval');
+    s = reduce(s, { type: 'approval_request', request: { id: 'c1', name: 'execute_multiple_device_commands', args: ospfArgs } });
+    expect(s.approval?.id).toBe('c1');
+    s = reduce(s, { type: 'approval_resolved', id: 'c1', decision: { kind: 'allow_once' } });
+    expect(s.approval).toBeNull();
+    expect(call().decision).toBe('allow_once');
+    s = reduce(s, ev({ type: 'tool_start', id: 'c1', name: 'execute_multiple_device_commands' }, 2000));
+    expect(call().state).toBe('running');
+    expect(call().startedAt).toBe(2000);
+    s = reduce(s, ev({ type: 'tool_end', id: 'c1', name: 'execute_multiple_device_commands', status: 'success', duration_ms: 42, output: '[]' }));
+    expect(call().state).toBe('success');
+    expect(call().durationMs).toBe(42);
+    expect(s.toolCalls).toBe(1);
+  });
+
+  it.each(['error', 'blocked', 'limit', 'aborted'] as const)('records a %s tool end', (status) => {
+    const s = run(base(), [
+      { type: 'user_prompt', prompt: 'x', at: 0 },
+      ev({ type: 'tool_call', id: 'c1', name: 'stop_gns3_node', args: { nodes: ['R1'] } }),
+      ev({ type: 'tool_end', id: 'c1', name: 'stop_gns3_node', status, duration_ms: 1, output: 'nope' }),
+    ]);
+    expect(findToolCall(s, 'c1')?.state).toBe(status);
+  });
+
+  it('marks unfinished calls aborted when the turn ends aborted', () => {
+    const s = run(base(), [
+      { type: 'user_prompt', prompt: 'x', at: 0 },
+      ev({ type: 'tool_call', id: 'c1', name: 'start_gns3_node', args: { nodes: ['R1'] } }),
+      ev({ type: 'tool_start', id: 'c1', name: 'start_gns3_node' }),
+      ev({ type: 'done', stopped_reason: 'aborted', stats: stats() }),
+    ]);
+    expect(findToolCall(s, 'c1')?.state).toBe('aborted');
+    expect(s.live).toBeNull();
+  });
+
+  it('counts iterations live: text after tool results is a new LLM call', () => {
+    const s = run(base(), [
+      { type: 'user_prompt', prompt: 'x', at: 0 },
+      ev({ type: 'content', delta: 'Let me look.' }),
+      ev({ type: 'tool_call', id: 'a', name: 'gns3_topology_reader', args: {} }),
+      ev({ type: 'tool_end', id: 'a', name: 'gns3_topology_reader', status: 'success', duration_ms: 1, output: '{}' }),
+      ev({ type: 'tool_call', id: 'b', name: 'gns3_topology_reader', args: {} }),
+      ev({ type: 'tool_end', id: 'b', name: 'gns3_topology_reader', status: 'success', duration_ms: 1, output: '{}' }),
+      ev({ type: 'content', delta: 'Done.' }),
+    ]);
+    expect(s.iterations).toBe(3);
+    expect(s.toolCalls).toBe(2);
+    expect(s.live?.items.map((i) => i.kind)).toEqual(['text', 'tool', 'tool', 'text']);
+  });
+
+  it('keeps context use, errors, mode/limit/model switches and the output toggle', () => {
+    let s = run(base(), [
+      { type: 'user_prompt', prompt: 'x', at: 0 },
+      ev({ type: 'context', tokens: 43_000, tools_tokens: 1200, limit: 128_000, percent: 34, trimmed: 0 }),
+      ev({ type: 'tool_call', id: 'a', name: 'gns3_topology_reader', args: {} }),
+      ev({ type: 'error', error: { type: 'provider', message: 'LLM provider refused the request (401)' } }),
+      ev({ type: 'done', stopped_reason: 'error', stats: stats() }),
+      { type: 'set_mode', mode: 'troubleshooting_injection' },
+      { type: 'set_limits', limits: { max_iterations: 5, max_tool_calls: 3, tool_limits: {}, on_limit: 'warn' } },
+      { type: 'set_model', model: 'deepseek-chat' },
+    ]);
+    expect(s.context?.percent).toBe(34);
+    const t = s.entries[0]!;
+    expect(t.kind === 'turn' && t.turn.error?.type).toBe('provider');
+    expect(s.mode).toBe('troubleshooting_injection');
+    expect(s.limits.max_tool_calls).toBe(3);
+    expect(s.model).toBe('deepseek-chat');
+    s = reduce(s, { type: 'toggle_output' });
+    expect(s.expandedToolId).toBe('a');
+    s = reduce(s, { type: 'toggle_output' });
+    expect(s.expandedToolId).toBeNull();
+  });
+
+  it('clears the printed history into a new epoch and resets totals for a new session', () => {
+    let s = run(base(), [
+      { type: 'notice', text: 'hello' },
+      { type: 'user_prompt', prompt: 'x', at: 0 },
+      ev({ type: 'done', stopped_reason: 'done', stats: stats() }),
+    ]);
+    expect(s.entries).toHaveLength(2);
+    s = reduce(s, { type: 'clear' });
+    expect(s.entries).toHaveLength(0);
+    expect(s.epoch).toBe(1);
+    expect(s.tokens.input).toBe(100);
+    s = reduce(s, { type: 'session_changed', sessionId: null, resetTotals: true });
+    expect(s.tokens).toEqual({ input: 0, output: 0 });
+  });
+
+  it('closes a failed send as a turn with the error', () => {
+    const s = run(base(), [
+      { type: 'user_prompt', prompt: 'x', at: 0 },
+      { type: 'turn_failed', message: 'GNS3 controller unreachable', errorType: 'controller', at: 1 },
+    ]);
+    expect(s.live).toBeNull();
+    const t = s.entries[0]!;
+    expect(t.kind === 'turn' && t.turn.error?.message).toBe('GNS3 controller unreachable');
+  });
+});
