@@ -1,0 +1,188 @@
+/**
+ * GNS3 controller client: API version (config or /v3→/v2 probe), auth, JSON
+ * calls with typed errors, projects and templates. Project-level operations
+ * live in ./project.ts (Gns3Project, the ProjectScope implementation).
+ */
+import { UsageError } from '../errors.js';
+import type { Settings } from '../config/schema.js';
+import type { Logger } from '../log.js';
+import { Gns3Auth, type Gns3Credentials, type TokenStore } from './auth.js';
+import { Gns3ApiError } from './errors.js';
+import { ensureOk, Gns3Http, parseJsonBody, type RequestOptions, type StreamResponse } from './http.js';
+import { probeWith } from './probe.js';
+import type { RawProject, RawTemplate } from './raw.js';
+import { Gns3Project } from './project.js';
+
+export type ApiVersion = 'v2' | 'v3';
+
+export interface Gns3ClientOptions {
+  settings: Pick<Settings, 'server' | 'api_version' | 'insecure' | 'connect_timeout_ms' | 'request_timeout_ms'> & Partial<Settings>;
+  log: Logger;
+  credentials?: () => Promise<Gns3Credentials | undefined>;
+  tokenStore?: TokenStore;
+  /** attempts for idempotent requests (default 3) */
+  maxAttempts?: number;
+}
+
+export interface CallOptions extends Omit<RequestOptions, 'headers'> {
+  /** statuses that are not errors for this call (returned as undefined body) */
+  okStatuses?: number[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (s: string): boolean => UUID.test(s.trim());
+
+export class Gns3Client {
+  readonly http: Gns3Http;
+  readonly log: Logger;
+  private readonly auth: Gns3Auth;
+  private apiVersion: ApiVersion | undefined;
+  private detecting: Promise<ApiVersion> | undefined;
+  private serverVersion: string | undefined;
+  private templatesCache: { at: number; list: RawTemplate[] } | undefined;
+
+  constructor(opts: Gns3ClientOptions) {
+    this.log = opts.log;
+    this.http = new Gns3Http({
+      baseUrl: opts.settings.server,
+      insecure: opts.settings.insecure,
+      connectTimeoutMs: opts.settings.connect_timeout_ms,
+      requestTimeoutMs: opts.settings.request_timeout_ms,
+      maxAttempts: opts.maxAttempts,
+      log: opts.log,
+    });
+    if (opts.settings.api_version !== 'auto') this.apiVersion = opts.settings.api_version;
+    this.auth = new Gns3Auth(this.http, opts.credentials, opts.tokenStore, opts.log);
+  }
+
+  /** Warnings the UI should show once (e.g. --insecure). */
+  get warnings(): readonly string[] {
+    return this.http.warnings;
+  }
+
+  get baseUrl(): string {
+    return this.http.baseUrl;
+  }
+
+  /** The API version in use; probes the server once when configured as auto. */
+  async api(signal?: AbortSignal): Promise<ApiVersion> {
+    if (this.apiVersion) return this.apiVersion;
+    this.detecting ??= probeWith(this.http, { signal }).then(
+      (r) => {
+        this.apiVersion = r.api;
+        this.serverVersion = r.version;
+        return r.api;
+      },
+      (err: unknown) => {
+        this.detecting = undefined;
+        throw err;
+      },
+    );
+    return this.detecting;
+  }
+
+  /** Server version string (probes when not known yet). */
+  async version(signal?: AbortSignal): Promise<string> {
+    if (this.serverVersion) return this.serverVersion;
+    const api = await this.api(signal);
+    const body = (await this.call('GET', '/version', { signal })) as { version?: string } | undefined;
+    this.serverVersion = body?.version ?? 'unknown';
+    void api;
+    return this.serverVersion;
+  }
+
+  /**
+   * One JSON call under /v2 or /v3. `path` starts after the version prefix.
+   * Returns the parsed body (undefined for 204). Throws Gns3ApiError / ControllerError.
+   */
+  async call(method: string, path: string, opts: CallOptions = {}): Promise<unknown> {
+    const api = await this.api(opts.signal);
+    const full = `/${api}${path}`;
+    for (let attempt = 0; ; attempt++) {
+      const headers = await this.auth.headers(api, opts.signal);
+      const res = await this.http.send(method, full, { ...opts, headers });
+      if (res.status === 401 && attempt === 0) {
+        const msg = safeMessage(res.text);
+        if (await this.auth.handleUnauthorized(api, msg, opts.signal)) continue;
+      }
+      if (res.status === 401) {
+        throw new Gns3ApiError(401, `authentication failed: ${safeMessage(res.text)}`, method, full);
+      }
+      if (opts.okStatuses?.includes(res.status)) return undefined;
+      ensureOk(res, method, full);
+      return parseJsonBody(res, method, full);
+    }
+  }
+
+  /** Opens a streaming GET (pcap). The caller checks status and destroys the body. */
+  async openStream(path: string, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<StreamResponse & { path: string }> {
+    const api = await this.api(opts.signal);
+    const full = `/${api}${path}`;
+    for (let attempt = 0; ; attempt++) {
+      const headers = await this.auth.headers(api, opts.signal);
+      const res = await this.http.stream('GET', full, { headers, signal: opts.signal, timeoutMs: opts.timeoutMs });
+      if (res.status === 401 && attempt === 0) {
+        const text = await res.body.text().catch(() => '');
+        if (await this.auth.handleUnauthorized(api, safeMessage(text), opts.signal)) continue;
+      }
+      return { ...res, path: full };
+    }
+  }
+
+  async listProjects(signal?: AbortSignal): Promise<RawProject[]> {
+    return ((await this.call('GET', '/projects', { signal })) as RawProject[] | undefined) ?? [];
+  }
+
+  /** By id, or by name (case-insensitive; an exact-case match wins). */
+  async findProject(nameOrId: string, signal?: AbortSignal): Promise<RawProject> {
+    const projects = await this.listProjects(signal);
+    const ref = nameOrId.trim();
+    const found =
+      projects.find((p) => p.project_id === ref) ??
+      projects.find((p) => p.name === ref) ??
+      projects.find((p) => p.name.toLowerCase() === ref.toLowerCase());
+    if (found) return found;
+    const names = projects.map((p) => p.name).sort();
+    const list = names.length === 0 ? 'the controller has no projects' : `available: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}`;
+    throw new UsageError(`GNS3 project "${ref}" not found (${list})`);
+  }
+
+  /** Finds the project and opens it when closed. */
+  async openProject(nameOrId: string, signal?: AbortSignal): Promise<Gns3Project> {
+    let project = await this.findProject(nameOrId, signal);
+    if (project.status !== 'opened') {
+      this.log.info('opening GNS3 project', { project: project.name });
+      project = ((await this.call('POST', `/projects/${project.project_id}/open`, { body: {}, signal })) as RawProject | undefined) ?? project;
+    }
+    return new Gns3Project(this, project);
+  }
+
+  async listTemplates(signal?: AbortSignal, maxAgeMs = 30_000): Promise<RawTemplate[]> {
+    if (this.templatesCache && Date.now() - this.templatesCache.at < maxAgeMs) return this.templatesCache.list;
+    const list = ((await this.call('GET', '/templates', { signal })) as RawTemplate[] | undefined) ?? [];
+    this.templatesCache = { at: Date.now(), list };
+    return list;
+  }
+
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+}
+
+function safeMessage(text: string): string {
+  try {
+    const m = (JSON.parse(text) as { message?: unknown; detail?: unknown }).message ?? (JSON.parse(text) as { detail?: unknown }).detail;
+    return typeof m === 'string' ? m : 'unauthorized';
+  } catch {
+    return text.trim().slice(0, 100) || 'unauthorized';
+  }
+}
+
+export function createGns3Client(opts: Gns3ClientOptions): Gns3Client {
+  return new Gns3Client(opts);
+}
+
+/** The factory D's runtime uses for ctx.project(). */
+export function openProjectScope(client: Gns3Client, nameOrId: string, signal?: AbortSignal): Promise<Gns3Project> {
+  return client.openProject(nameOrId, signal);
+}
