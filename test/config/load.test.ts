@@ -1,0 +1,143 @@
+import { describe, expect, it, beforeEach } from 'vitest';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadSettings } from '../../src/config/load.js';
+import { UsageError } from '../../src/errors.js';
+
+let root: string;
+let sys: string;
+let user: string;
+let proj: string;
+const write = (f: string, v: unknown) => writeFileSync(f, typeof v === 'string' ? v : JSON.stringify(v));
+const load = (o: { flags?: Record<string, unknown>; env?: NodeJS.ProcessEnv; cwd?: string } = {}) =>
+  loadSettings({ env: {}, cwd: proj, systemConfigFile: sys, userConfigFile: user, ...o });
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'gns3c-load-'));
+  sys = join(root, 'etc.json');
+  user = join(root, 'user.json');
+  proj = join(root, 'work', 'lab1', 'deep');
+  mkdirSync(proj, { recursive: true });
+});
+
+describe('loadSettings precedence', () => {
+  it('uses defaults when nothing is configured', async () => {
+    const { settings, origins } = await load();
+    expect(settings.server).toBe('http://127.0.0.1:3080');
+    expect(settings.max_iterations).toBe(20);
+    expect(settings.mode).toBe('teaching_assistant');
+    expect(origins.server).toBe('default');
+  });
+
+  it('flags > env > project > user > system > defaults, with origins per key', async () => {
+    write(sys, { server: 'http://sys:3080', model: 'sys-model', max_iterations: 5, provider: 'ollama', on_limit: 'fail' });
+    write(user, { server: 'http://user:3080', model: 'user-model', max_iterations: 6, provider: 'deepseek' });
+    // project file two levels up from cwd: found by walking parents
+    write(join(root, 'work', '.gns3-copilot.json'), { server: 'http://proj:3080', model: 'proj-model', max_iterations: 7 });
+    const env = { GNS3_SERVER: 'http://env:3080', GNS3_COPILOT_MODEL: 'env-model' };
+    const { settings, origins } = await load({ env, flags: { server: 'http://flag:3080' } });
+    expect(settings.server).toBe('http://flag:3080');
+    expect(origins.server).toBe('flag --server');
+    expect(settings.model).toBe('env-model');
+    expect(origins.model).toBe('env GNS3_COPILOT_MODEL');
+    expect(settings.max_iterations).toBe(7);
+    expect(origins.max_iterations).toBe(`project ${join(root, 'work', '.gns3-copilot.json')}`);
+    expect(settings.provider).toBe('deepseek');
+    expect(origins.provider).toBe(`user ${user}`);
+    expect(settings.on_limit).toBe('fail');
+    expect(origins.on_limit).toBe(`system ${sys}`);
+    expect(origins.context_strategy).toBe('default');
+  });
+
+  it('reads typed values from env strings (booleans, numbers, lists, NO_COLOR)', async () => {
+    const { settings, origins } = await load({
+      env: { GNS3_COPILOT_INSECURE: 'false', GNS3_COPILOT_MAX_TOOL_CALLS: '12', GNS3_COPILOT_APPROVAL_TOOLS: 'create_gns3_node,start_gns3_node', NO_COLOR: '1', GNS3_COPILOT_LOG: 'debug', GNS3_COPILOT_MODE: 'lab' },
+    });
+    expect(settings.insecure).toBe(false);
+    expect(settings.max_tool_calls).toBe(12);
+    expect(settings.approval_tools).toEqual(['create_gns3_node', 'start_gns3_node']);
+    expect(settings.color).toBe(false);
+    expect(origins.color).toBe('env NO_COLOR');
+    expect(settings.log_level).toBe('debug');
+    expect(settings.mode).toBe('lab_automation_assistant');
+  });
+
+  it('warns about unknown and secret-looking keys in files and never uses them', async () => {
+    write(user, { api_key: 'sk-should-not-be-here', colour: false });
+    const { warnings, settings } = await load();
+    expect(warnings.join('\n')).toMatch(/ignored "api_key".*auth login/);
+    expect(warnings.join('\n')).toMatch(/unknown key "colour"/);
+    expect(JSON.stringify(settings)).not.toContain('sk-should-not-be-here');
+  });
+});
+
+describe('loadSettings validation', () => {
+  const bad: [Record<string, unknown>, RegExp][] = [
+    [{ max_iterations: '0' }, /^--max-iterations: must be an integer 1\.\.100 \(got 0\)$/],
+    [{ max_iterations: '101' }, /^--max-iterations: must be an integer 1\.\.100 \(got 101\)$/],
+    [{ max_iterations: 'abc' }, /^--max-iterations: must be an integer 1\.\.100 \(got abc\)$/],
+    [{ max_tool_calls: '51' }, /^--max-tool-calls: must be an integer 1\.\.50/],
+    [{ mode: 'chaos' }, /^--mode: must be teaching\|lab\|inject/],
+    [{ server: 'not a url' }, /^--server: must be an http:\/\/ or https:\/\/ URL/],
+    [{ server: 'ftp://x' }, /^--server: must be an http/],
+    [{ on_limit: 'maybe' }, /^--on-limit: must be one of fail\|warn\|continue \(got maybe\)$/],
+    [{ temperature: '3' }, /^--temperature: must be a number 0\.\.2 \(got 3\)$/],
+    [{ temperature: '' }, /^--temperature: must be a number 0\.\.2/],
+    [{ context_strategy: 'yolo' }, /^--context-strategy: must be one of conservative\|balanced\|aggressive/],
+  ];
+  for (const [flags, re] of bad) {
+    it(`rejects ${JSON.stringify(flags)}`, async () => {
+      const err = await load({ flags }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as UsageError).exitCode).toBe(2);
+      expect((err as Error).message).toMatch(re);
+    });
+  }
+
+  it('names the env var and the file for bad values there', async () => {
+    await expect(load({ env: { GNS3_COPILOT_MAX_ITERATIONS: '500' } })).rejects.toThrow(/^GNS3_COPILOT_MAX_ITERATIONS: must be an integer 1\.\.100/);
+    write(user, { max_iterations: 0 });
+    await expect(load()).rejects.toThrow(`max_iterations in ${user}: must be an integer 1..100 (got 0)`);
+  });
+
+  it('reports a broken JSON file by path', async () => {
+    write(user, '{"server": ');
+    await expect(load()).rejects.toThrow(`config file ${user} is not valid JSON`);
+  });
+});
+
+describe('classroom locks', () => {
+  beforeEach(() => write(sys, { mode: 'teaching', max_tool_calls: 10, base_url: 'http://127.0.0.1:11434/v1', model: 'llama3', locked: ['mode', 'max_tool_calls', 'base_url'] }));
+
+  it('applies locked values and reports them as locked', async () => {
+    const { settings, origins, locked } = await load();
+    expect(settings.mode).toBe('teaching_assistant');
+    expect(settings.max_tool_calls).toBe(10);
+    expect(origins.mode).toBe(`system ${sys} (locked)`);
+    expect(origins.model).toBe(`system ${sys}`);
+    expect(locked.sort()).toEqual(['base_url', 'max_tool_calls', 'mode']);
+  });
+
+  it('refuses overrides from flags, env and files, naming the lock', async () => {
+    await expect(load({ flags: { mode: 'lab' } })).rejects.toThrow(
+      `--mode: "mode" is locked to "teaching_assistant" by the system config ${sys} (classroom lock)`,
+    );
+    await expect(load({ env: { GNS3_COPILOT_MAX_TOOL_CALLS: '40' } })).rejects.toThrow(/^GNS3_COPILOT_MAX_TOOL_CALLS: "max_tool_calls" is locked to 10/);
+    write(user, { base_url: 'https://api.openai.com/v1' });
+    await expect(load()).rejects.toThrow(/^base_url in .*user\.json: "base_url" is locked/);
+  });
+
+  it('allows unlocked keys and the same value as the lock (either spelling)', async () => {
+    const { settings } = await load({ flags: { mode: 'teaching_assistant', model: 'other' } });
+    expect(settings.model).toBe('other');
+    await expect(load({ flags: { mode: 'teaching' } })).resolves.toBeDefined();
+  });
+
+  it('accepts the object form of locked', async () => {
+    write(sys, { locked: { approve: 'all' } });
+    const { settings } = await load();
+    expect(settings.approve).toBe('all');
+    await expect(load({ flags: { approve: 'never' } })).rejects.toThrow(/locked/);
+  });
+});
