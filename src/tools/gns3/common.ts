@@ -1,0 +1,74 @@
+/**
+ * Shared plumbing of the GNS3 tools: reach the full project API from the
+ * ProjectScope in the tool context, run bulk items with per-item status, and
+ * turn any failure into a short message for the model (never a stack).
+ */
+import { Gns3Project } from '../../gns3/project.js';
+import { Gns3ApiError } from '../../gns3/errors.js';
+import type { ProjectScope } from '../../gns3/types.js';
+import type { ToolContext } from '../types.js';
+
+export function asGns3Project(scope: ProjectScope): Gns3Project {
+  if (scope instanceof Gns3Project) return scope;
+  throw new Error('this tool needs a project opened through the GNS3 client (openProjectScope), not a read-only scope');
+}
+
+export async function projectOf(ctx: ToolContext): Promise<Gns3Project> {
+  return asGns3Project(await ctx.project());
+}
+
+/** One line for the model. API errors keep the server's own text. */
+export function toolError(err: unknown): string {
+  if (err instanceof Gns3ApiError) return `${err.serverMessage} (HTTP ${err.status})`;
+  if (err instanceof Error) {
+    if (err.name === 'AbortError') return 'aborted';
+    return err.message.split('\n')[0] ?? 'error';
+  }
+  return String(err);
+}
+
+export function json(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+export type ItemResult = Record<string, unknown> & { status: string };
+
+/** Runs items with bounded parallelism; each item's failure is its own result. */
+export async function runItems<T>(
+  items: T[],
+  worker: (item: T, index: number) => Promise<Record<string, unknown>>,
+  describe: (item: T) => Record<string, unknown>,
+  concurrency = 8,
+): Promise<ItemResult[]> {
+  const results: ItemResult[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      const item = items[i]!;
+      try {
+        results[i] = { status: 'ok', ...(await worker(item, i)) } as ItemResult;
+      } catch (err) {
+        results[i] = { ...describe(item), status: 'error', error: toolError(err) };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+  return results;
+}
+
+/** `{"status":"success"|"partial"|"error","results":[…]}` */
+export function summary(results: ItemResult[], extra: Record<string, unknown> = {}): string {
+  const failed = results.filter((r) => r.status === 'error').length;
+  const status = failed === 0 ? 'success' : failed === results.length ? 'error' : 'partial';
+  return json({ status, ...extra, results });
+}
+
+/** Wraps a whole tool body so a failure before the per-item stage is still JSON. */
+export async function guarded(body: () => Promise<string>): Promise<string> {
+  try {
+    return await body();
+  } catch (err) {
+    return json({ status: 'error', error: toolError(err) });
+  }
+}

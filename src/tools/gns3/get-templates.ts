@@ -1,0 +1,29 @@
+/** get_gns3_templates: what can be added to the project. */
+import { z } from 'zod';
+import { defineTool } from '../types.js';
+import { guarded, json, projectOf } from './common.js';
+
+/** Builtin types that are plumbing rather than devices; hidden only on request. */
+const INFRASTRUCTURE = new Set(['cloud', 'nat', 'ethernet_hub', 'frame_relay_switch', 'atm_switch']);
+
+export const getGns3Templates = defineTool({
+  name: 'get_gns3_templates',
+  description:
+    'List the GNS3 templates nodes can be created from (name, template_id, template_type, category). Use the name or id with create_gns3_node.',
+  risk: 'read',
+  schema: z.object({
+    hide_infrastructure: z.boolean().optional().describe('hide cloud, NAT, hub, Frame Relay and ATM switch templates'),
+    category: z.string().optional().describe('only this category: router, switch, guest, firewall …'),
+  }),
+  run: (args, ctx) =>
+    guarded(async () => {
+      const project = await projectOf(ctx);
+      const all = await project.client.listTemplates(ctx.signal);
+      const templates = all
+        .filter((t) => !(args.hide_infrastructure && INFRASTRUCTURE.has(t.template_type)))
+        .filter((t) => !args.category || (t.category ?? '').toLowerCase() === args.category.toLowerCase())
+        .map((t) => ({ name: t.name, template_id: t.template_id, template_type: t.template_type, category: t.category ?? null }))
+        .sort((a, b) => a.name.localeCompare(b.name));
+      return json({ status: 'success', count: templates.length, templates });
+    }),
+});

@@ -1,0 +1,102 @@
+/**
+ * manage_gns3_packet_filter: read and change a link's packet filters (loss,
+ * delay, corruption, frequency drop, BPF). Values are checked against the
+ * link's available_filters first: the API stores out-of-range values and only
+ * fails (409) once a node on the link runs.
+ */
+import { z } from 'zod';
+import type { AvailableFilter } from '../../gns3/raw.js';
+import { defineTool } from '../types.js';
+import { guarded, json, projectOf } from './common.js';
+
+const filterValue = z.union([z.array(z.union([z.number(), z.string()])), z.number(), z.string()]);
+
+export const managePacketFilterSchema = z.object({
+  link: z.string().min(1).describe('link id, or "NodeA:port NodeB:port", or "NodeA NodeB" when only one link joins them'),
+  action: z.enum(['get_available', 'get', 'set', 'clear']),
+  filters: z
+    .record(z.string(), filterValue)
+    .optional()
+    .describe('set: e.g. {"packet_loss":[30]}, {"delay":[100,10]}, {"bpf":["icmp","udp"]} — merged into the current filters. clear: types to remove (all when absent)'),
+});
+
+/** Checks one filter against its definition; returns the value list to send or an error text. */
+export function validateFilter(type: string, value: unknown, available: AvailableFilter[]): { values: unknown[] } | { error: string } {
+  const def = available.find((f) => f.type === type);
+  if (!def) return { error: `unknown filter "${type}" (available: ${available.map((f) => f.type).join(', ')})` };
+  const list = Array.isArray(value) ? value : [value];
+  if (def.parameters.length === 1 && def.parameters[0]!.type === 'text') {
+    // BPF: one string, one expression per line (a list of strings would be rejected by uBridge).
+    const text = list.map((v) => String(v).trim()).filter((v) => v !== '').join('\n');
+    if (text === '') return { error: `${type} needs at least one expression` };
+    return { values: [text] };
+  }
+  if (list.length === 0 || list.length > def.parameters.length) {
+    return { error: `${type} takes ${def.parameters.length === 1 ? '1 value' : `1 to ${def.parameters.length} values`} (${def.parameters.map((p) => p.name).join(', ')})` };
+  }
+  const values: number[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const p = def.parameters[i]!;
+    const n = typeof list[i] === 'number' ? (list[i] as number) : Number(String(list[i]).trim());
+    if (!Number.isInteger(n)) return { error: `${type} ${p.name} must be an integer, got ${JSON.stringify(list[i])}` };
+    if ((p.minimum !== undefined && n < p.minimum) || (p.maximum !== undefined && n > p.maximum)) {
+      return { error: `${type} ${p.name} must be between ${p.minimum} and ${p.maximum}${p.unit ? ` ${p.unit}` : ''}, got ${n}` };
+    }
+    values.push(n);
+  }
+  return { values };
+}
+
+export const manageGns3PacketFilter = defineTool({
+  name: 'manage_gns3_packet_filter',
+  description:
+    'Inspect or change packet filters on a GNS3 link: get_available (filter types and ranges), get, set (merged into the current filters), clear (all, or the listed types).',
+  risk: 'config',
+  schema: managePacketFilterSchema,
+  run: (args, ctx) =>
+    guarded(async () => {
+      const project = await projectOf(ctx);
+      const { link, filters: available } = await project.availableFilters(args.link, ctx.signal);
+      const label = await project.linkLabel(link, ctx.signal);
+      const base = { link: label, link_id: link.link_id };
+      if (args.action === 'get_available') {
+        return json({
+          status: 'success',
+          ...base,
+          available: available.map((f) => ({
+            type: f.type,
+            description: f.description,
+            parameters: f.parameters.map((p) => ({ name: p.name, type: p.type, ...(p.minimum !== undefined ? { min: p.minimum, max: p.maximum } : {}), ...(p.unit ? { unit: p.unit } : {}) })),
+          })),
+        });
+      }
+      const current = link.filters ?? {};
+      if (args.action === 'get') return json({ status: 'success', ...base, filters: current });
+
+      let next: Record<string, unknown[]>;
+      const notes: string[] = [];
+      if (args.action === 'clear') {
+        const types = Object.keys(args.filters ?? {});
+        next = types.length ? Object.fromEntries(Object.entries(current).filter(([k]) => !types.includes(k))) : {};
+      } else {
+        const given = Object.entries(args.filters ?? {});
+        if (given.length === 0) return json({ status: 'error', ...base, error: 'set needs filters, e.g. {"packet_loss":[30]}' });
+        const errors: string[] = [];
+        next = { ...current };
+        for (const [type, value] of given) {
+          const v = validateFilter(type, value, available);
+          if ('error' in v) errors.push(v.error);
+          else {
+            next[type] = v.values;
+            if (v.values[0] === 0) notes.push(`${type} with a first value of 0 disables that filter`);
+          }
+        }
+        if (errors.length) return json({ status: 'error', ...base, error: errors.join('; '), filters: current });
+      }
+      // PUT replaces the whole set, hence the merge above.
+      const stored = await project.putFilters(link.link_id, next, ctx.signal);
+      const result = stored?.filters ?? {};
+      for (const k of Object.keys(next)) if (!(k in result) && next[k]?.[0] !== 0) notes.push(`the server dropped ${k}`);
+      return json({ status: 'success', ...base, filters: result, ...(notes.length ? { notes } : {}) });
+    }),
+});

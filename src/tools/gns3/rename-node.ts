@@ -1,0 +1,38 @@
+/** update_gns3_node_name: rename nodes and verify what the server stored. */
+import { z } from 'zod';
+import { Gns3ApiError } from '../../gns3/errors.js';
+import { defineTool } from '../types.js';
+import { guarded, projectOf, runItems, summary } from './common.js';
+
+export const updateGns3NodeName = defineTool({
+  name: 'update_gns3_node_name',
+  description:
+    'Rename nodes in the current GNS3 project; reports the name the server stored (it de-duplicates names and removes spaces). GNS3 3.x refuses to rename a running node.',
+  risk: 'lab',
+  schema: z.object({
+    nodes: z
+      .array(z.object({ node: z.string().min(1).describe('current name or id'), new_name: z.string().min(1) }))
+      .min(1)
+      .max(100),
+  }),
+  run: (args, ctx) =>
+    guarded(async () => {
+      const project = await projectOf(ctx);
+      const results = await runItems(
+        args.nodes,
+        async (n) => {
+          try {
+            return { ...(await project.renameNode(n.node, n.new_name, ctx.signal)) };
+          } catch (err) {
+            if (err instanceof Gns3ApiError && err.status === 409) {
+              throw new Error(`${err.serverMessage} — stop the node first, then rename it`);
+            }
+            throw err;
+          }
+        },
+        (n) => ({ node: n.node, new_name: n.new_name }),
+        1,
+      );
+      return summary(results);
+    }),
+});

@@ -1,0 +1,56 @@
+/** gns3_topology_reader: nodes, consoles, ports with link usage, links with filters. */
+import { z } from 'zod';
+import { renderTopologyText } from '../../gns3/render.js';
+import type { Topology } from '../../gns3/types.js';
+import { defineTool } from '../types.js';
+import { guarded, json, projectOf } from './common.js';
+
+export function topologyJson(t: Topology): Record<string, unknown> {
+  const endName = new Map<string, string>();
+  for (const l of t.links) for (const e of l.ends) endName.set(`${e.node_id}/${e.adapter_number}/${e.port_number}`, `${e.node_name}:${e.port_name}`);
+  const peer = (nodeId: string, adapter: number, port: number, linkId: string | null) => {
+    if (!linkId) return null;
+    const link = t.links.find((l) => l.link_id === linkId);
+    const other = link?.ends.find((e) => !(e.node_id === nodeId && e.adapter_number === adapter && e.port_number === port));
+    return other ? `${other.node_name}:${other.port_name}` : 'linked';
+  };
+  return {
+    project: t.project_name,
+    project_id: t.project_id,
+    nodes: t.nodes.map((n) => ({
+      name: n.name,
+      node_id: n.node_id,
+      type: n.node_type,
+      ...(n.template_name ? { template: n.template_name } : {}),
+      status: n.status,
+      console: n.console !== null && n.console_type && n.console_type !== 'none' ? `${n.console_type} ${n.console_host}:${n.console}` : null,
+      ...(n.tags.length ? { tags: n.tags } : {}),
+      ports: n.ports.map((p) => ({ port: p.short_name, to: peer(n.node_id, p.adapter_number, p.port_number, p.link_id) })),
+    })),
+    links: t.links.map((l) => ({
+      link_id: l.link_id,
+      a: l.ends[0] ? `${l.ends[0].node_name}:${l.ends[0].port_name}` : null,
+      b: l.ends[1] ? `${l.ends[1].node_name}:${l.ends[1].port_name}` : null,
+      filters: l.filters,
+      ...(l.suspend ? { suspended: true } : {}),
+      ...(l.capturing ? { capturing: true } : {}),
+    })),
+  };
+}
+
+export const gns3TopologyReader = defineTool({
+  name: 'gns3_topology_reader',
+  description:
+    'Read the current GNS3 project topology: nodes (type, status, console host:port), their ports and what each connects to, links with their packet filters.',
+  risk: 'read',
+  schema: z.object({
+    format: z.enum(['json', 'text']).optional().describe('json (default) or compact text'),
+  }),
+  run: (args, ctx) =>
+    guarded(async () => {
+      const project = await projectOf(ctx);
+      const t = await project.getTopology(ctx.signal);
+      if (args.format === 'text') return json({ status: 'success', topology: renderTopologyText(t) });
+      return json({ status: 'success', ...topologyJson(t) });
+    }),
+});
