@@ -88,6 +88,8 @@ export const settingsSchema = z.object({
   color: z.coerce.boolean().default(true),
   log_level: z.enum(['error', 'warn', 'info', 'debug']).default('warn'),
   data_dir: z.string().optional(),
+  /** replaces the built-in skills directory (env GNS3_COPILOT_SKILLS_DIR); the user dir still merges over it */
+  skills_dir: z.string().optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
