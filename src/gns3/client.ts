@@ -157,6 +157,14 @@ export class Gns3Client {
     return new Gns3Project(this, project);
   }
 
+  async createProject(name: string, signal?: AbortSignal): Promise<RawProject> {
+    return (await this.call('POST', '/projects', { body: { name }, signal })) as RawProject;
+  }
+
+  async deleteProject(projectId: string, signal?: AbortSignal): Promise<void> {
+    await this.call('DELETE', `/projects/${projectId}`, { signal });
+  }
+
   async listTemplates(signal?: AbortSignal, maxAgeMs = 30_000): Promise<RawTemplate[]> {
     if (this.templatesCache && Date.now() - this.templatesCache.at < maxAgeMs) return this.templatesCache.list;
     const list = ((await this.call('GET', '/templates', { signal })) as RawTemplate[] | undefined) ?? [];

@@ -25,7 +25,7 @@ const NO_SUSPEND = new Set(['vpcs', ...ALWAYS_ON]);
 export interface NodeActionResult {
   node: string;
   node_id: string;
-  status: string;
+  node_status: string;
   console: string | null;
   note?: string;
 }
@@ -36,7 +36,7 @@ export interface CreatedNode {
   requested_name?: string;
   template: string;
   node_type: string;
-  status: string;
+  node_status: string;
   x: number;
   y: number;
   console: string | null;
@@ -241,7 +241,7 @@ export class Gns3Project implements ProjectScope {
       ...(spec.name && spec.name !== node.name ? { requested_name: spec.name } : {}),
       template: template.name,
       node_type: node.node_type,
-      status: node.status,
+      node_status: node.status,
       x: node.x,
       y: node.y,
       console: consoleText(node),
@@ -296,7 +296,7 @@ export class Gns3Project implements ProjectScope {
     }
     const host = current.console_host;
     const view = { ...current, console_host: host && ['0.0.0.0', '::', ''].includes(host) ? this.controllerHost() : host };
-    const result: NodeActionResult = { node: current.name, node_id: current.node_id, status: current.status, console: consoleText(view) };
+    const result: NodeActionResult = { node: current.name, node_id: current.node_id, node_status: current.status, console: consoleText(view) };
     if (noEffect) {
       result.note =
         action === 'stop'

@@ -38,7 +38,10 @@ export function renderTopologyText(t: Topology): string {
     lines.push('Links:');
     for (const l of t.links) lines.push(linkLine(l));
   }
-  const free = t.nodes.filter((n) => n.ports.length > 0).map((n) => `${n.name} ${summarisePorts(n.ports.filter((p) => p.link_id === null))}`);
+  const free = t.nodes
+    .map((n) => ({ n, free: n.ports.filter((p) => p.link_id === null) }))
+    .filter((x) => x.free.length > 0)
+    .map((x) => `${x.n.name} ${summarisePorts(x.free)}`);
   if (free.length) lines.push(`Free ports: ${free.join('; ')}`);
   return lines.join('\n');
 }

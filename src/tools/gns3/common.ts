@@ -47,7 +47,7 @@ export async function runItems<T>(
       const i = next++;
       const item = items[i]!;
       try {
-        results[i] = { status: 'ok', ...(await worker(item, i)) } as ItemResult;
+        results[i] = { ...(await worker(item, i)), status: 'ok' } as ItemResult;
       } catch (err) {
         results[i] = { ...describe(item), status: 'error', error: toolError(err) };
       }
