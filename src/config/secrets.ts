@@ -19,6 +19,8 @@ export interface SecretStore {
   /** true when something was deleted; throws KeychainUnavailableError when no keychain is usable. */
   delete(account: SecretAccount): Promise<boolean>;
   available(): Promise<{ ok: boolean; reason?: string }>;
+  /** every stored account name (for logout of per-server tokens); optional for test stores */
+  accounts?(): Promise<string[]>;
 }
 
 /** Env vars a user can use instead of the keychain (documented in README). */
@@ -33,7 +35,7 @@ export const NO_KEYCHAIN_HINT =
 
 export class KeychainUnavailableError extends CopilotError {
   constructor(reason: string) {
-    super(`No usable OS keychain (${reason}); nothing was stored. ${NO_KEYCHAIN_HINT}.`, ExitCode.Internal);
+    super(`No usable OS keychain (${reason}); nothing was stored. ${NO_KEYCHAIN_HINT[0]!.toUpperCase()}${NO_KEYCHAIN_HINT.slice(1)}.`, ExitCode.Internal);
   }
 }
 
@@ -138,6 +140,17 @@ export function openSecretStore(opts: { service?: string; env?: NodeJS.ProcessEn
         throw new KeychainUnavailableError(explainFailure(err));
       }
     },
+    async accounts() {
+      await requireAvailable();
+      mod ??= import('@napi-rs/keyring');
+      const { findCredentialsAsync } = await mod;
+      try {
+        const found = await withTimeout((signal) => findCredentialsAsync(service, undefined, signal));
+        return found.map((c) => c.account);
+      } catch (err) {
+        throw new KeychainUnavailableError(explainFailure(err));
+      }
+    },
     async delete(account) {
       await requireAvailable();
       try {
@@ -158,6 +171,7 @@ export function createMemorySecretStore(initial: Partial<Record<SecretAccount, s
     get: async (a) => m.get(a),
     set: async (a, v) => void m.set(a, v),
     delete: async (a) => m.delete(a),
+    accounts: async () => [...m.keys()],
   };
 }
 

@@ -1,0 +1,155 @@
+/**
+ * `gns3-copilot doctor`: one ✓/✗ line per check, so a student (or a CI job)
+ * sees at once what is missing. Required checks decide the exit code: the
+ * first failing one maps to its SPEC §3 code (config 2, controller 3, LLM 4,
+ * anything else 1). Warnings (!) never fail the run.
+ */
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { settingsSchema, type Settings } from '../config/schema.js';
+import { loadSettings } from '../config/load.js';
+import { dataDir } from '../config/paths.js';
+import { openSecretStore, resolveLlmApiKey, resolveGns3Credentials, describeSecretSource, NO_KEYCHAIN_HINT } from '../config/secrets.js';
+import { ExitCode, errorMessage } from '../errors.js';
+
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  /** a failed required check makes doctor exit non-zero */
+  required: boolean;
+  detail: string;
+  exitCode?: number;
+}
+
+const MIN_NODE: [number, number] = [20, 19];
+
+export function checkNode(version = process.versions.node): CheckResult {
+  const [maj = 0, min = 0] = version.split('.').map(Number);
+  const ok = maj > MIN_NODE[0] || (maj === MIN_NODE[0] && min >= MIN_NODE[1]);
+  return { name: 'node', ok, required: true, detail: `Node ${version} (needs >= ${MIN_NODE.join('.')})` };
+}
+
+export function onPath(bin: string, path = process.env.PATH ?? ''): string | undefined {
+  for (const dir of path.split(delimiter).filter(Boolean)) {
+    const candidate = join(dir, bin);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+async function checkController(settings: Settings): Promise<CheckResult> {
+  const name = 'controller';
+  try {
+    const { probeController } = await import('../gns3/probe.js');
+    const credentials = await resolveGns3Credentials(openSecretStore()).catch(() => undefined);
+    const r = await probeController(settings.server, {
+      insecure: settings.insecure,
+      timeoutMs: settings.connect_timeout_ms,
+      ...(credentials ? { credentials } : {}),
+    });
+    return { name, ok: true, required: true, detail: `GNS3 controller at ${settings.server}: API ${r.api}, version ${r.version}` };
+  } catch (err) {
+    return { name, ok: false, required: true, detail: errorMessage(err), exitCode: ExitCode.Controller };
+  }
+}
+
+/** GET <baseURL>/models with the key: proves reachability and that the key is accepted. */
+async function checkLlm(settings: Settings): Promise<CheckResult> {
+  const name = 'llm';
+  let where = 'LLM endpoint';
+  try {
+    const { resolveProviderEndpoint, KEYLESS_PROVIDERS } = await import('../agent/providers.js');
+    const ep = resolveProviderEndpoint(settings);
+    where = `LLM endpoint ${ep.baseURL} (${ep.provider})`;
+    const key = await resolveLlmApiKey(openSecretStore());
+    if (!key && !KEYLESS_PROVIDERS.has(ep.provider)) {
+      return { name, ok: false, required: true, detail: `${where}: no API key (gns3-copilot auth login, or GNS3_COPILOT_API_KEY / OPENAI_API_KEY)`, exitCode: ExitCode.Provider };
+    }
+    const res = await fetch(`${ep.baseURL}/models`, {
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+      signal: AbortSignal.timeout(settings.connect_timeout_ms),
+    });
+    if (res.status === 401 || res.status === 403) {
+      return { name, ok: false, required: true, detail: `${where}: API key rejected (HTTP ${res.status})`, exitCode: ExitCode.Provider };
+    }
+    if (!res.ok) return { name, ok: false, required: true, detail: `${where}: HTTP ${res.status} on GET /models`, exitCode: ExitCode.Provider };
+    const body = (await res.json().catch(() => undefined)) as { data?: { id?: unknown }[] } | undefined;
+    const ids = Array.isArray(body?.data) ? body.data.map((m) => String(m.id)) : [];
+    const listed = ids.length === 0 || ids.includes(ep.model);
+    return {
+      name,
+      ok: true,
+      required: true,
+      detail: `${where}: reachable, key accepted${listed ? `, model ${ep.model}` : `; note: model ${ep.model} is not in its list of ${ids.length} models`}`,
+    };
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string } }).cause?.code;
+    const msg = (err as Error).name === 'TimeoutError' ? `no answer within ${settings.connect_timeout_ms} ms` : cause ? `unreachable (${cause})` : errorMessage(err);
+    return { name, ok: false, required: true, detail: `${where}: ${msg}`, exitCode: ExitCode.Provider };
+  }
+}
+
+async function checkKeychain(): Promise<CheckResult> {
+  const store = openSecretStore();
+  const a = await store.available();
+  if (!a.ok) return { name: 'keychain', ok: false, required: false, detail: `OS keychain unavailable: ${a.reason}; ${NO_KEYCHAIN_HINT}` };
+  const key = await describeSecretSource(store, 'llm_api_key');
+  return { name: 'keychain', ok: true, required: false, detail: `OS keychain available (Secret Service); LLM API key ${key.stored ? `set (${key.source})` : 'not set'}` };
+}
+
+function checkDataDir(settings: Settings): CheckResult {
+  const dir = dataDir(settings.data_dir);
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+    return { name: 'data', ok: true, required: true, detail: `data directory ${dir} is writable` };
+  } catch (err) {
+    return { name: 'data', ok: false, required: true, detail: `data directory ${dir}: ${errorMessage(err)}` };
+  }
+}
+
+function checkTools(): CheckResult[] {
+  const tshark = onPath('tshark');
+  return [
+    {
+      name: 'tshark',
+      ok: tshark !== undefined,
+      required: false,
+      detail: tshark ? `tshark found (${tshark}) for packet analysis` : 'tshark not on PATH: packet_analysis will not work (apt-get install tshark)',
+    },
+  ];
+}
+
+export async function runDoctor(flags: Record<string, unknown>, opts: Record<string, unknown> = {}): Promise<number> {
+  const results: CheckResult[] = [checkNode()];
+  let settings: Settings;
+  try {
+    const loaded = await loadSettings({ flags });
+    settings = loaded.settings;
+    const notes = [
+      loaded.files.project ? `project file ${loaded.files.project}` : '',
+      loaded.locked.length ? `locked by the system config: ${loaded.locked.join(', ')}` : '',
+      ...loaded.warnings,
+    ].filter(Boolean);
+    results.push({ name: 'config', ok: true, required: true, detail: `config valid${notes.length ? ` (${notes.join('; ')})` : ''}` });
+  } catch (err) {
+    results.push({ name: 'config', ok: false, required: true, detail: errorMessage(err), exitCode: ExitCode.Usage });
+    settings = settingsSchema.parse({});
+  }
+  const [keychain, controller, llm] = await Promise.all([checkKeychain(), checkController(settings), checkLlm(settings)]);
+  results.push(keychain, controller, llm, checkDataDir(settings), ...checkTools());
+
+  const failed = results.filter((r) => r.required && !r.ok);
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify({ ok: failed.length === 0, checks: results.map(({ exitCode: _e, ...r }) => r) })}\n`);
+  } else {
+    for (const r of results) process.stdout.write(`${r.ok ? '✓' : r.required ? '✗' : '!'} ${r.detail}\n`);
+    process.stdout.write(failed.length === 0 ? 'all required checks passed\n' : `${failed.length} required check(s) failed\n`);
+  }
+  return failed.length === 0 ? 0 : (failed[0]!.exitCode ?? ExitCode.Internal);
+}
