@@ -21,12 +21,12 @@ export async function rig(
   api: 'v2' | 'v3',
   fakeOpts: Partial<FakeGns3Options> = {},
   settingsOver: Partial<Record<string, unknown>> = {},
-  creds: { username: string; password: string } | undefined = ADMIN,
+  creds: { username: string; password: string } | null = ADMIN,
 ): Promise<Rig> {
   const fake = await startFakeGns3({ api, users: api === 'v3' ? { [ADMIN.username]: ADMIN.password } : undefined, ...fakeOpts });
   const settings = settingsSchema.parse({ server: fake.url, request_timeout_ms: 5_000, connect_timeout_ms: 2_000, ...settingsOver });
   const tokens = memoryTokenStore();
-  const client = createGns3Client({ settings, log: nullLogger, credentials: async () => creds, tokenStore: tokens, maxAttempts: 2 });
+  const client = createGns3Client({ settings, log: nullLogger, credentials: async () => creds ?? undefined, tokenStore: tokens, maxAttempts: 2 });
   return {
     fake,
     client,
