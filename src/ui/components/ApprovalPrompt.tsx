@@ -1,0 +1,84 @@
+/**
+ * Human in the loop: a config-changing tool asks before it runs. Shows each
+ * device and its command lines, then the four choices.
+ */
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { ApprovalRequest } from '../../agent/api.js';
+import { approvalLines } from '../summary.js';
+import { Tone } from './theme.js';
+
+export const APPROVAL_CHOICES = [
+  { key: 'y', kind: 'allow_once', label: 'Yes, run it once' },
+  { key: 'a', kind: 'allow_session', label: 'Yes, and allow this tool for the rest of the session' },
+  { key: 'n', kind: 'deny', label: 'No' },
+  { key: 'f', kind: 'deny_with_feedback', label: 'No, and tell the model what to do instead' },
+] as const;
+
+export function ApprovalPrompt({
+  request,
+  selected,
+  feedback,
+  maxLines,
+}: {
+  request: ApprovalRequest;
+  selected: number;
+  /** non-null while typing feedback for "no with feedback" */
+  feedback: string | null;
+  maxLines: number;
+}) {
+  const groups = approvalLines(request.name, request.args);
+  // Keep the choices visible on small terminals: cut the command list, never the choices.
+  let budget = Math.max(2, maxLines - 4 - APPROVAL_CHOICES.length);
+  const shown: { target: string; lines: string[]; more: number }[] = [];
+  for (const g of groups) {
+    if (budget <= 1) break;
+    const take = Math.min(g.lines.length, budget - 1);
+    shown.push({ target: g.target, lines: g.lines.slice(0, take), more: g.lines.length - take });
+    budget -= take + 1;
+  }
+  const hiddenGroups = groups.length - shown.length;
+  return (
+    <Box flexDirection="column" borderStyle="round" paddingX={1}>
+      <Text>
+        <Tone tone="warn" bold>
+          Approve {request.name}?
+        </Tone>
+      </Text>
+      {shown.map((g) => (
+        <Box key={g.target} flexDirection="column">
+          <Tone tone="accent" bold>
+            {g.target}
+          </Tone>
+          {g.lines.map((l, i) => (
+            <Text key={i} wrap="truncate-end">
+              {'  '}
+              {l}
+            </Text>
+          ))}
+          {g.more > 0 ? <Tone tone="muted">  … {g.more} more lines</Tone> : null}
+        </Box>
+      ))}
+      {hiddenGroups > 0 ? <Tone tone="muted">… {hiddenGroups} more devices</Tone> : null}
+      {feedback === null ? (
+        APPROVAL_CHOICES.map((c, i) => (
+          <Text key={c.key}>
+            <Tone tone={i === selected ? 'prompt' : undefined} bold={i === selected}>
+              {i === selected ? '❯' : ' '} {i + 1}. {c.label}
+            </Tone>
+            <Tone tone="muted"> ({c.key})</Tone>
+          </Text>
+        ))
+      ) : (
+        <Box flexDirection="column">
+          <Tone tone="muted">Tell the model what to do instead (Enter sends, Esc goes back):</Tone>
+          <Text>
+            <Tone tone="prompt">› </Tone>
+            {feedback}
+            <Text inverse> </Text>
+          </Text>
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,172 @@
+/**
+ * What the TUI needs from the rest of the system, behind small adapters so the
+ * views can be tested with a scripted edge. The real implementation composes
+ * D's agent session + session store, B's GNS3 client and A's secret store; all
+ * imports are lazy so start-up only pays for what it uses.
+ */
+import type { AgentSession, Approver } from '../agent/api.js';
+import type { InvocationOptions, Settings } from '../config/schema.js';
+import type { Topology } from '../gns3/types.js';
+import type { Logger } from '../log.js';
+import type { CopilotMode } from '../agent/modes.js';
+
+export interface ProjectInfo {
+  id: string;
+  name: string;
+  status?: string;
+}
+
+export interface SessionInfo {
+  id: string;
+  title: string | null;
+  projectId: string | null;
+  projectName: string | null;
+  mode: CopilotMode;
+  pinned: boolean;
+  updatedAt: string;
+  messageCount: number;
+  totalTokens: number;
+}
+
+export interface CreateSessionOptions {
+  settings: Settings;
+  invocation: InvocationOptions;
+  approver: Approver;
+  sessionId?: string;
+  continueLatest?: boolean;
+}
+
+export interface UiServices {
+  /** Resolves when the controller answers; throws (one-line message) when it does not. */
+  checkController(settings: Settings, signal?: AbortSignal): Promise<void>;
+  listProjects(settings: Settings, signal?: AbortSignal): Promise<ProjectInfo[]>;
+  topology(settings: Settings, project: string, signal?: AbortSignal): Promise<Topology>;
+  createSession(opts: CreateSessionOptions): Promise<AgentSession>;
+  /** Newest first, pinned first; `search` matches title, project and id. */
+  listSessions(settings: Settings, opts?: { search?: string; limit?: number }): Promise<SessionInfo[]>;
+  getSession(settings: Settings, id: string): Promise<SessionInfo | undefined>;
+  /** what `--continue` resumes: the newest session (of the project, when one is set) */
+  latestSession(settings: Settings): Promise<SessionInfo | undefined>;
+  renameSession(settings: Settings, id: string, title: string): Promise<boolean>;
+  setPinned(settings: Settings, id: string, pinned: boolean): Promise<boolean>;
+  /** false when neither the keychain nor GNS3_COPILOT_API_KEY / OPENAI_API_KEY hold a key */
+  hasApiKey(settings: Settings): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Providers that run locally and need no API key. */
+const KEYLESS = new Set(['ollama', 'lmstudio', 'vllm']);
+
+export function createRealServices(log: Logger): UiServices {
+  // One client per server URL, reused for the project list and /topology.
+  const clients = new Map<string, Promise<import('../gns3/client.js').Gns3Client>>();
+  let store: Promise<import('../sessions/store.js').SessionStore> | undefined;
+  let storeDir: string | undefined;
+
+  const client = (settings: Settings) => {
+    const key = `${settings.server}|${settings.api_version}|${settings.insecure}`;
+    let c = clients.get(key);
+    if (!c) {
+      c = (async () => {
+        const [{ createGns3Client }, secrets] = await Promise.all([import('../gns3/client.js'), import('../config/secrets.js')]);
+        const secretStore = secrets.openSecretStore();
+        const account = `gns3_token:${settings.server}` as const;
+        return createGns3Client({
+          settings,
+          log,
+          credentials: () => secrets.resolveGns3Credentials(secretStore),
+          tokenStore: {
+            get: () => secretStore.get(account).catch(() => undefined),
+            set: (token: string) => secretStore.set(account, token).catch(() => undefined),
+          },
+        });
+      })();
+      clients.set(key, c);
+    }
+    return c;
+  };
+
+  const sessions = (settings: Settings) => {
+    if (!store || storeDir !== settings.data_dir) {
+      storeDir = settings.data_dir;
+      store = import('../sessions/store.js').then(({ SessionStore }) => SessionStore.open(settings.data_dir));
+    }
+    return store;
+  };
+
+  const info = (r: import('../sessions/store.js').SessionRow): SessionInfo => ({
+    id: r.id,
+    title: r.title,
+    projectId: r.project_id,
+    projectName: r.project_name,
+    mode: r.copilot_mode,
+    pinned: r.pinned,
+    updatedAt: r.updated_at,
+    messageCount: r.message_count,
+    totalTokens: r.total_tokens,
+  });
+
+  return {
+    async checkController(settings, signal) {
+      const c = await client(settings);
+      await c.api(signal);
+    },
+    async listProjects(settings, signal) {
+      const c = await client(settings);
+      const list = await c.listProjects(signal);
+      return list.map((p) => ({ id: p.project_id, name: p.name, status: p.status }));
+    },
+    async topology(settings, project, signal) {
+      const c = await client(settings);
+      const scope = await c.openProject(project, signal);
+      return scope.getTopology(signal);
+    },
+    async createSession(opts) {
+      const { createAgentSession } = await import('../agent/session.js');
+      return createAgentSession({
+        settings: opts.settings,
+        invocation: opts.invocation,
+        approver: opts.approver,
+        log,
+        ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
+        ...(opts.continueLatest ? { continueLatest: true } : {}),
+      });
+    },
+    async listSessions(settings, opts = {}) {
+      const s = await sessions(settings);
+      const rows = s.list({ limit: 500 }).rows.map(info);
+      const q = opts.search?.trim().toLowerCase();
+      const hits = q
+        ? rows.filter((r) => `${r.title ?? ''} ${r.projectName ?? ''} ${r.id}`.toLowerCase().includes(q))
+        : rows;
+      return hits.slice(0, opts.limit ?? 200);
+    },
+    async getSession(settings, id) {
+      const s = await sessions(settings);
+      const row = s.find(id);
+      return row ? info(row) : undefined;
+    },
+    async latestSession(settings) {
+      const row = (await sessions(settings)).latest(settings.project ? { project: settings.project } : {});
+      return row ? info(row) : undefined;
+    },
+    async renameSession(settings, id, title) {
+      return (await sessions(settings)).setTitle(id, title);
+    },
+    async setPinned(settings, id, pinned) {
+      return (await sessions(settings)).setPinned(id, pinned);
+    },
+    async hasApiKey(settings) {
+      if (KEYLESS.has(settings.provider)) return true;
+      const secrets = await import('../config/secrets.js');
+      const key = await secrets.resolveLlmApiKey(secrets.openSecretStore()).catch(() => undefined);
+      return Boolean(key);
+    },
+    async close() {
+      for (const c of clients.values()) await (await c.catch(() => undefined))?.close().catch(() => undefined);
+      clients.clear();
+      if (store) (await store.catch(() => undefined))?.close();
+      store = undefined;
+    },
+  };
+}

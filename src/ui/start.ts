@@ -1,0 +1,60 @@
+/**
+ * `startTui(settings, invocation)`: the interactive entry point called by
+ * runMain. Loads Ink lazily, renders the App, resolves with the exit code.
+ */
+import type { InvocationOptions, Settings } from '../config/schema.js';
+import { createLogger } from '../log.js';
+import { colorEnabled } from './style.js';
+import type { UiServices } from './services.js';
+
+export interface StartTuiOptions {
+  /** test seam: replaces the real adapters */
+  services?: UiServices;
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+}
+
+export async function startTui(settings: Settings, invocation: InvocationOptions, opts: StartTuiOptions = {}): Promise<number> {
+  const stdin = opts.stdin ?? process.stdin;
+  const stdout = opts.stdout ?? process.stdout;
+  if (!stdin.isTTY) {
+    // No terminal to read keys from (runMain sends such runs to one-shot; this guards direct calls).
+    process.stderr.write('gns3-copilot: the interactive TUI needs a terminal on stdin; use -p "<prompt>" for one-shot mode\n');
+    return 2;
+  }
+  const [{ render }, React, { App }, { createRealServices }] = await Promise.all([
+    import('ink'),
+    import('react'),
+    import('./components/App.js'),
+    import('./services.js'),
+  ]);
+  const log = createLogger(settings.log_level);
+  const services = opts.services ?? createRealServices(log);
+  let code = 0;
+  const instance = render(
+    React.createElement(App, {
+      settings,
+      invocation,
+      services,
+      color: colorEnabled(settings.color),
+      onExit: (c: number) => {
+        code = c;
+      },
+    }),
+    { stdin, stdout, exitOnCtrlC: false, patchConsole: true, maxFps: 30 },
+  );
+  // SIGTERM/SIGHUP (terminal closed): leave cleanly with the abort code.
+  const onSignal = () => {
+    code = 130;
+    instance.unmount();
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGHUP', onSignal);
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
+  }
+  return code;
+}
