@@ -1,0 +1,266 @@
+/**
+ * Every GNS3 tool against the fake controller over real HTTP, on v2 and v3.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { gns3Tools } from '../../src/tools/gns3/index.js';
+import type { Gns3Project } from '../../src/gns3/project.js';
+import type { ToolDef } from '../../src/tools/types.js';
+import { rig, runTool, toolCtx, type Rig } from './helpers.js';
+
+const tool = (name: string): ToolDef => {
+  const t = gns3Tools.find((x) => x.name === name);
+  if (!t) throw new Error(`no tool ${name}`);
+  return t;
+};
+
+let current: Rig | undefined;
+afterEach(async () => {
+  await current?.close();
+  current = undefined;
+});
+
+it('exports every GNS3 tool with its risk', () => {
+  expect(Object.fromEntries(gns3Tools.map((t) => [t.name, t.risk]))).toEqual({
+    get_gns3_templates: 'read',
+    create_gns3_node: 'lab',
+    create_gns3_link: 'lab',
+    start_gns3_node: 'lab',
+    stop_gns3_node: 'config',
+    suspend_gns3_node: 'config',
+    update_gns3_node_name: 'lab',
+    gns3_topology_reader: 'read',
+    manage_gns3_packet_filter: 'config',
+  });
+});
+
+it('reports a scope that is not a GNS3 project as a JSON error', async () => {
+  const ctx = toolCtx({} as never, async () => ({ projectId: 'x', projectName: 'x', getTopology: async () => ({}) as never, capture: async () => new Uint8Array() }));
+  const out = await runTool(tool('gns3_topology_reader'), {}, ctx);
+  expect(out.status).toBe('error');
+  expect(out.error).toMatch(/needs a project opened through the GNS3 client/);
+});
+
+describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
+  async function lab(fakeOpts: Parameters<typeof rig>[1] = {}) {
+    current = await rig(api, fakeOpts);
+    current.fake.addProject({ name: 'lab' });
+    current.fake.addNode({ name: 'R1', node_type: 'qemu', template_name: 'FRR', tags: ['device_type:frr'], x: 0, y: 0 });
+    current.fake.addNode({ name: 'R2', node_type: 'qemu', template_name: 'FRR', x: 200, y: 0 });
+    current.fake.addNode({ name: 'SW1', node_type: 'ethernet_switch', x: 100, y: 200 });
+    current.fake.addLink({ a: 'R1:e0', b: 'R2:e0' });
+    const project = await current.client.openProject('lab');
+    return { project, ctx: toolCtx(current.settings, async () => project) };
+  }
+
+  it('get_gns3_templates lists the builtins with type and category; hides infrastructure on request', async () => {
+    const { ctx } = await lab();
+    const all = await runTool(tool('get_gns3_templates'), {}, ctx);
+    expect(all.status).toBe('success');
+    const vpcs = all.templates.find((t: { name: string }) => t.name === 'VPCS');
+    expect(vpcs).toEqual({
+      name: 'VPCS',
+      template_id: api === 'v2' ? '19021f99-e36f-394d-b4a1-8aaa902ab9cc' : '52136454-1f50-590a-94e4-816bd02d1062',
+      template_type: 'vpcs',
+      category: 'guest',
+    });
+    expect(all.count).toBe(8); // 7 builtins + FRR
+    const lean = await runTool(tool('get_gns3_templates'), { hide_infrastructure: true }, ctx);
+    expect(lean.templates.map((t: { name: string }) => t.name)).toEqual(['Ethernet switch', 'FRR', 'VPCS']);
+  });
+
+  it('create_gns3_node places nodes clear of others, reports de-duplicated names and per-item errors', async () => {
+    const { ctx, project } = await lab();
+    const out = await runTool(
+      tool('create_gns3_node'),
+      { nodes: [{ template: 'vpcs', name: 'PC1' }, { template: '  VPCS', name: 'PC1' }, { template: 'VPCS' }, { template: 'Juniper' }, { template: 'FRR', name: 'R3', x: 500, y: 500 }] },
+      ctx,
+    );
+    expect(out.status).toBe('partial');
+    const [a, b, c, d, e] = out.results;
+    expect(a).toMatchObject({ status: 'ok', name: 'PC1', node_type: 'vpcs', node_status: 'stopped', ports: 'e0' });
+    expect(b).toMatchObject({ status: 'ok', name: 'PC2', requested_name: 'PC1' });
+    expect(b.note).toMatch(/the server named it PC2/);
+    expect(c).toMatchObject({ status: 'ok', name: 'PC3' });
+    expect(d).toMatchObject({ status: 'error', template: 'Juniper' });
+    expect(d.error).toMatch(/^Template "Juniper" not found \(templates: ATM switch, Cloud/);
+    expect(e).toMatchObject({ status: 'ok', name: 'R3', x: 500, y: 500 });
+    // automatic spots: 100 px clear of every existing node and of each other
+    const topo = await project.getTopology();
+    const placed = topo.nodes.filter((n) => ['PC1', 'PC2', 'PC3'].includes(n.name));
+    for (const p of placed) {
+      for (const o of topo.nodes) {
+        if (o === p) continue;
+        expect(Math.abs(o.x - p.x) >= 100 || Math.abs(o.y - p.y) >= 100).toBe(true);
+      }
+    }
+    // v2 needs compute_id; both got it
+    const creates = current!.fake.requests.filter((r) => r.method === 'POST' && r.path.includes('/templates/'));
+    for (const r of creates) expect(JSON.parse(r.body).compute_id).toBe('local');
+    if (api === 'v3') {
+      // v3 ignores the name on create: the client renames with PUT
+      expect(current!.fake.requests.some((r) => r.method === 'PUT' && JSON.parse(r.body || '{}').name === 'R3')).toBe(true);
+    }
+  });
+
+  it('create_gns3_link accepts port aliases and lists free ports on unknown or used ports', async () => {
+    const { ctx } = await lab();
+    const out = await runTool(
+      tool('create_gns3_link'),
+      {
+        links: [
+          { node_a: 'r1', port_a: 'eth1', node_b: 'SW1', port_b: 'Ethernet0' },
+          { node_a: 'R2', port_a: '1/0', node_b: 'sw1', port_b: 'e1' },
+          { node_a: 'R2', port_a: 'e0', node_b: 'SW1', port_b: 'e2' },
+          { node_a: 'R1', port_a: 'Gi0/7', node_b: 'SW1', port_b: 'e3' },
+          { node_a: 'R9', port_a: 'e0', node_b: 'SW1', port_b: 'e3' },
+        ],
+      },
+      ctx,
+    );
+    expect(out.status).toBe('partial');
+    expect(out.results[0]).toMatchObject({ status: 'ok', a: 'R1:e1', b: 'SW1:e0' });
+    expect(out.results[1]).toMatchObject({ status: 'ok', a: 'R2:e1', b: 'SW1:e1' });
+    expect(out.results[2]).toMatchObject({ status: 'error', error: 'Port e0 on R2 is already used; free ports: e2,e3' });
+    expect(out.results[3]).toMatchObject({ status: 'error', error: 'Port "Gi0/7" not found on R1; free ports: e2,e3' });
+    expect(out.results[4].error).toBe('Node "R9" not found (nodes: R1, R2, SW1)');
+  });
+
+  it('create_gns3_link reports the server 409 when another client took the port meanwhile', async () => {
+    const { ctx, project } = await lab();
+    await project.getTopology(); // cached snapshot says e1 is free
+    current!.fake.addLink({ a: 'R1:e1', b: 'SW1:e5' });
+    const out = await runTool(tool('create_gns3_link'), { links: [{ node_a: 'R1', port_a: 'e1', node_b: 'SW1', port_b: 'e0' }] }, ctx);
+    expect(out.results[0].status).toBe('error');
+    expect(out.results[0].error).toBe('Port is already used; free ports: R1 e2,e3, SW1 e0-e4,e6,e7');
+  });
+
+  it('start_gns3_node polls until the delayed status change and reports consoles', async () => {
+    const { ctx } = await lab({ statusDelayMs: 400 });
+    const t0 = Date.now();
+    const out = await runTool(tool('start_gns3_node'), { nodes: ['R1', 'r2'] }, ctx);
+    const took = Date.now() - t0;
+    expect(out.status).toBe('success');
+    for (const r of out.results) {
+      expect(r.node_status).toBe('started');
+      expect(r.console).toMatch(/^telnet 127\.0\.0\.1:\d+$/);
+    }
+    expect(took).toBeGreaterThanOrEqual(380);
+    expect(took).toBeLessThan(3000);
+    // several status reads happened (polling), not one sleep
+    const gets = current!.fake.requests.filter((r) => r.method === 'GET' && /\/nodes\/[0-9a-f-]{36}$/.test(r.path));
+    expect(gets.length).toBeGreaterThanOrEqual(4);
+    if (api === 'v3') {
+      const starts = current!.fake.requests.filter((r) => r.path.endsWith('/start'));
+      for (const s of starts) expect(s.body).toBe('{}');
+    }
+  });
+
+  it('start_gns3_node gives up at the deadline with a note', async () => {
+    const { ctx } = await lab({ statusDelayMs: 5_000 });
+    const out = await runTool(tool('start_gns3_node'), { nodes: ['R1'], wait_seconds: 1 }, ctx);
+    expect(out.results[0]).toMatchObject({ status: 'ok', node_status: 'stopped', note: 'still stopped after 1 s (wanted started)' });
+  });
+
+  it('a 500 in the middle of a bulk start fails only that node', async () => {
+    const { ctx } = await lab();
+    const r2 = current!.fake.node('R2');
+    current!.fake.inject({ method: 'POST', path: new RegExp(`/nodes/${r2.node_id}/start$`), status: 500, body: 'Internal Server Error', contentType: 'text/plain' });
+    const out = await runTool(tool('start_gns3_node'), { nodes: ['R1', 'R2'] }, ctx);
+    expect(out.status).toBe('partial');
+    expect(out.results[0]).toMatchObject({ status: 'ok', node: 'R1', node_status: 'started' });
+    expect(out.results[1]).toMatchObject({ status: 'error', node: 'R2', error: 'Internal Server Error (HTTP 500)' });
+  });
+
+  it('stop and suspend report the final status; switches and VPCS explain no-ops', async () => {
+    const { ctx } = await lab({ statusDelayMs: 150 });
+    await runTool(tool('start_gns3_node'), { nodes: ['R1'] }, ctx);
+    const stop = await runTool(tool('stop_gns3_node'), { nodes: ['R1', 'SW1', 'nope'] }, ctx);
+    expect(stop.status).toBe('partial');
+    expect(stop.results[0]).toMatchObject({ status: 'ok', node_status: 'stopped' });
+    expect(stop.results[1]).toMatchObject({ status: 'ok', node_status: 'started', note: 'ethernet_switch nodes are always running; stop has no effect' });
+    expect(stop.results[2]).toMatchObject({ status: 'error', node: 'nope' });
+    await runTool(tool('start_gns3_node'), { nodes: ['R1'] }, ctx);
+    const susp = await runTool(tool('suspend_gns3_node'), { nodes: ['R1'] }, ctx);
+    expect(susp.results[0]).toMatchObject({ status: 'ok', node_status: 'suspended' });
+  });
+
+  it('update_gns3_node_name verifies the stored name; v3 refuses running nodes clearly', async () => {
+    const { ctx } = await lab();
+    const out = await runTool(tool('update_gns3_node_name'), { nodes: [{ node: 'R2', new_name: 'Core 2' }, { node: 'R1', new_name: 'Core2' }] }, ctx);
+    expect(out.results[0]).toMatchObject({ status: 'ok', old_name: 'R2', name: 'Core2' });
+    expect(out.results[0].note).toMatch(/spaces removed/);
+    expect(out.results[1]).toMatchObject({ status: 'ok', old_name: 'R1', name: 'Core1' });
+    await runTool(tool('start_gns3_node'), { nodes: ['Core1'] }, ctx);
+    const running = await runTool(tool('update_gns3_node_name'), { nodes: [{ node: 'core1', new_name: 'Edge' }] }, ctx);
+    if (api === 'v3') {
+      expect(running.results[0]).toMatchObject({ status: 'error' });
+      expect(running.results[0].error).toBe(
+        'Sorry, it is not possible to rename a node that is already powered on — stop the node first, then rename it',
+      );
+    } else {
+      expect(running.results[0]).toMatchObject({ status: 'ok', name: 'Edge' });
+    }
+  });
+
+  it('gns3_topology_reader gives nodes, consoles, port usage and links; text format too', async () => {
+    const { ctx } = await lab();
+    const out = await runTool(tool('gns3_topology_reader'), {}, ctx);
+    expect(out.status).toBe('success');
+    expect(out.project).toBe('lab');
+    const r1 = out.nodes.find((n: { name: string }) => n.name === 'R1');
+    expect(r1).toMatchObject({ type: 'qemu', template: 'FRR', status: 'stopped', tags: ['device_type:frr'] });
+    expect(r1.console).toMatch(/^telnet 127\.0\.0\.1:\d+$/);
+    expect(r1.ports[0]).toEqual({ port: 'e0', to: 'R2:e0' });
+    expect(r1.ports[1]).toEqual({ port: 'e1', to: null });
+    expect(out.links).toEqual([{ link_id: expect.any(String), a: 'R1:e0', b: 'R2:e0', filters: {} }]);
+    const sw = out.nodes.find((n: { name: string }) => n.name === 'SW1');
+    expect(sw.console).toBeNull(); // console_type "none"
+    const text = await runTool(tool('gns3_topology_reader'), { format: 'text' }, ctx);
+    expect(text.topology).toContain('- R1:e0 <-> R2:e0');
+  });
+
+  it('manage_gns3_packet_filter validates against available filters, merges on set, clears', async () => {
+    const { ctx } = await lab();
+    const pf = tool('manage_gns3_packet_filter');
+    const avail = await runTool(pf, { link: 'R1 R2', action: 'get_available' }, ctx);
+    expect(avail.link).toBe('R1:e0 <-> R2:e0');
+    expect(avail.available.map((f: { type: string }) => f.type)).toEqual(['frequency_drop', 'packet_loss', 'delay', 'corrupt', 'bpf']);
+    expect(avail.available[1].parameters[0]).toEqual({ name: 'Chance', type: 'int', min: 0, max: 100, unit: '%' });
+
+    const bad = await runTool(pf, { link: 'R1:e0 R2:e0', action: 'set', filters: { packet_loss: [150], jitter: [1], delay: [1, 2, 3] } }, ctx);
+    expect(bad.status).toBe('error');
+    expect(bad.error).toBe(
+      'packet_loss Chance must be between 0 and 100 %, got 150; unknown filter "jitter" (available: frequency_drop, packet_loss, delay, corrupt, bpf); delay takes 1 to 2 values (Latency, Jitter (-/+))',
+    );
+    // nothing was sent
+    expect(current!.fake.requests.some((r) => r.method === 'PUT')).toBe(false);
+
+    const set1 = await runTool(pf, { link: 'R2 R1', action: 'set', filters: { packet_loss: 30, bpf: ['icmp', 'udp port 53'] } }, ctx);
+    expect(set1).toMatchObject({ status: 'success', filters: { packet_loss: [30], bpf: ['icmp\nudp port 53'] } });
+    const set2 = await runTool(pf, { link: 'R1 R2', action: 'set', filters: { delay: ['100', 10] } }, ctx);
+    expect(set2.filters).toEqual({ packet_loss: [30], bpf: ['icmp\nudp port 53'], delay: [100, 10] });
+    const got = await runTool(pf, { link: 'R1 R2', action: 'get' }, ctx);
+    expect(got.filters).toEqual(set2.filters);
+    const some = await runTool(pf, { link: 'R1 R2', action: 'clear', filters: { bpf: [] } }, ctx);
+    expect(some.filters).toEqual({ packet_loss: [30], delay: [100, 10] });
+    const none = await runTool(pf, { link: 'R1 R2', action: 'clear' }, ctx);
+    expect(none.filters).toEqual({});
+    const unknownLink = await runTool(pf, { link: 'R1 SW1', action: 'get' }, ctx);
+    expect(unknownLink).toEqual({ status: 'error', error: 'No link between R1 and SW1 matches "R1 SW1"' });
+  });
+
+  it('tools report an unreachable controller as JSON, not a throw', async () => {
+    const { ctx } = await lab();
+    await current!.fake.close();
+    const out = await runTool(tool('gns3_topology_reader'), {}, ctx);
+    expect(out.status).toBe('error');
+    expect(out.error).toMatch(/^GNS3 controller at http:\/\/127\.0\.0\.1:\d+ is unreachable: connection refused$/);
+    current = { ...current!, close: () => current!.client.close() } as Rig;
+  });
+
+  it('project scopes are typed for the tools', async () => {
+    const { project } = await lab();
+    const p: Gns3Project = project;
+    expect(p.projectName).toBe('lab');
+  });
+});
