@@ -1,0 +1,70 @@
+/** injection_skills: fault scenarios for troubleshooting practice, with inject and restore steps. */
+import { z } from 'zod';
+import { defineTool } from '../types.js';
+import { findScenario, normalizeName, suggest } from '../../skills/lookup.js';
+import type { InjectionScenario } from '../../skills/schema.js';
+import { compact } from './json.js';
+import { toolLibrary } from './library.js';
+
+/** How to apply and undo a scenario, phrased as the tool calls that do it. */
+export function scenarioSteps(s: InjectionScenario): Record<string, unknown> {
+  if (s.target === 'link') {
+    return {
+      inject: { tool: 'manage_gns3_packet_filter', args: { link: '<link>', action: 'set', filters: s.link_filter } },
+      restore: { tool: 'manage_gns3_packet_filter', args: { link: '<link>', action: 'clear' } },
+      note: 'setting filters replaces every filter on the link; restore clears them all',
+    };
+  }
+  return {
+    inject: { tool: 'execute_multiple_device_config_commands', config_commands: s.inject },
+    restore: { tool: 'execute_multiple_device_config_commands', config_commands: s.restore },
+    note: 'replace {{placeholders}} with values from the topology; commands are configuration-mode lines per platform',
+  };
+}
+
+function summary(s: InjectionScenario) {
+  return { id: s.id, title: s.title, category: s.category, severity: s.severity, difficulty: s.difficulty, platforms: s.platforms, target: s.target };
+}
+
+export const injectionSkillsTool = defineTool({
+  name: 'injection_skills',
+  description:
+    'Fault-injection scenarios for troubleshooting practice: interface, addressing, OSPF, BGP, static routing, ACL, VLAN, STP, ' +
+    'FHRP and link faults (packet loss, delay, corruption, BPF drops). Filter the list by category/difficulty/platform, ' +
+    'or pass id for the full scenario with inject and restore steps, symptoms and hints.',
+  schema: z.object({
+    id: z.string().trim().min(1).max(80).optional().describe('scenario id for the full scenario'),
+    category: z.string().trim().min(1).max(40).optional().describe('e.g. ospf, bgp, interface, addressing, static, acl, vlan, stp, fhrp, link'),
+    difficulty: z.enum(['easy', 'medium', 'hard']).optional(),
+    platform: z.string().trim().min(1).max(40).optional().describe('only scenarios for this platform (link faults apply to any)'),
+  }),
+  risk: 'read',
+  async run(args, ctx) {
+    const { lib, warnings } = toolLibrary(ctx);
+    const w = warnings ? { warnings } : {};
+    if (args.id) {
+      const s = findScenario(lib, args.id);
+      if (!s) return compact({ status: 'error', error: `unknown scenario "${args.id}"`, did_you_mean: suggest([...lib.injection.keys()], args.id), ...w });
+      const { inject: _i, restore: _r, link_filter: _l, ...rest } = s;
+      return compact({ status: 'success', ...rest, ...scenarioSteps(s), ...w });
+    }
+    const all = [...lib.injection.values()];
+    const category = args.category ? normalizeName(args.category) : undefined;
+    const platform = args.platform ? normalizeName(args.platform) : undefined;
+    const matches = all.filter(
+      (s) =>
+        (!category || s.category === category) &&
+        (!args.difficulty || s.difficulty === args.difficulty) &&
+        (!platform || s.platforms.includes(platform) || s.platforms.includes('any')),
+    );
+    const categories: Record<string, number> = {};
+    for (const s of all) categories[s.category] = (categories[s.category] ?? 0) + 1;
+    return compact({
+      status: 'success',
+      count: matches.length,
+      scenarios: matches.map(summary),
+      ...(matches.length === 0 ? { categories } : !category ? { categories } : {}),
+      ...w,
+    });
+  },
+});

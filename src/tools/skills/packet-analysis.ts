@@ -1,0 +1,83 @@
+/**
+ * packet_analysis: capture live traffic on a link of the session's project and
+ * analyse it with tshark. Inputs are validated before the capture so a typo in a
+ * field name does not cost the user a 10-second capture.
+ */
+import { z } from 'zod';
+import { defineTool } from '../types.js';
+import { errorMessage } from '../../errors.js';
+import { AnalysisInputError, analyzePcap, validateAnalysisInput } from './pcap-analysis.js';
+import { TsharkError, requireTshark } from './tshark.js';
+import { compact, errorResult } from './json.js';
+
+const TSHARK_BUDGET_MS = 30_000;
+
+export const packetAnalysisSchema = z.object({
+  link: z
+    .string()
+    .trim()
+    .min(1)
+    .describe('link id, or its ends as "R1:e0<->R2:e0" / "R1<->R2"'),
+  seconds: z.number().min(1).max(120).optional().describe('capture window in seconds (default 10)'),
+  packets: z.number().int().min(1).max(100_000).optional().describe('stop after this many packets'),
+  display_filter: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('tshark display filter, e.g. "ospf" or "icmp && ip.src==10.0.0.1"'),
+  fields: z
+    .array(z.string().trim().min(1).max(100))
+    .max(30)
+    .optional()
+    .describe('tshark field names to print per packet (see packet_analysis_skills); default: a one-line summary'),
+  max_packets_output: z.number().int().min(1).max(1000).optional().describe('packet rows returned (default 50)'),
+});
+
+export const packetAnalysisTool = defineTool({
+  name: 'packet_analysis',
+  description:
+    'Capture live traffic on a GNS3 link for a few seconds and analyse it with tshark: protocol hierarchy, ' +
+    'IP conversations and one row per packet (optionally filtered with a display filter and chosen fields). ' +
+    'Use packet_analysis_skills first to pick the display filter and fields for a protocol.',
+  schema: packetAnalysisSchema,
+  risk: 'read',
+  async run(args, ctx) {
+    try {
+      requireTshark();
+      await validateAnalysisInput(args, ctx.signal);
+    } catch (err) {
+      if (err instanceof AnalysisInputError) return errorResult(err.message, err.detail);
+      if (err instanceof TsharkError) return errorResult(err.message);
+      throw err;
+    }
+    const project = await ctx.project();
+    const seconds = args.seconds ?? 10;
+    const started = Date.now();
+    let pcap: Uint8Array;
+    try {
+      pcap = await project.capture(args.link, { seconds, packets: args.packets, signal: ctx.signal });
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      return errorResult(`capture failed: ${errorMessage(err)}`, { link: args.link });
+    }
+    const captureMs = Date.now() - started;
+    try {
+      const analysis = await analyzePcap(pcap, {
+        display_filter: args.display_filter,
+        fields: args.fields,
+        max_packets_output: args.max_packets_output,
+        timeoutMs: TSHARK_BUDGET_MS,
+        signal: ctx.signal,
+      });
+      ctx.log.debug('packet_analysis', { link: args.link, packets: analysis.packets_captured, capture_ms: captureMs });
+      return compact({ status: 'success', link: args.link, capture: { seconds, packets_limit: args.packets, duration_ms: captureMs }, ...analysis });
+    } catch (err) {
+      if (ctx.signal.aborted) throw err;
+      if (err instanceof AnalysisInputError) return errorResult(err.message, err.detail);
+      if (err instanceof TsharkError) return errorResult(err.message, { link: args.link });
+      throw err;
+    }
+  },
+});

@@ -1,0 +1,46 @@
+/** packet_analysis_skills: what to capture and look at per protocol (tshark filter, fields, checks). */
+import { z } from 'zod';
+import { defineTool } from '../types.js';
+import { findProtocol, suggest } from '../../skills/lookup.js';
+import type { PacketSkill } from '../../skills/schema.js';
+import { compact } from './json.js';
+import { toolLibrary } from './library.js';
+
+export const packetAnalysisSkillsTool = defineTool({
+  name: 'packet_analysis_skills',
+  description:
+    'Packet-analysis knowledge per protocol: tshark display filter, the useful tshark field names and what to check ' +
+    '(e.g. ospf, bgp, arp, icmp, stp, dhcp, dns, tcp_retransmissions, vrrp). No argument: list protocols by layer. ' +
+    'Use the filter and fields with packet_analysis.',
+  schema: z.object({
+    protocol: z.string().trim().min(1).max(200).optional().describe('protocol or alias; several separated by commas, e.g. "ospf,bgp"'),
+  }),
+  risk: 'read',
+  async run(args, ctx) {
+    const { lib, warnings } = toolLibrary(ctx);
+    const w = warnings ? { warnings } : {};
+    if (!args.protocol) {
+      const layers: Record<string, string[]> = {};
+      for (const p of lib.packet.values()) (layers[p.layer] ??= []).push(p.protocol);
+      return compact({ status: 'success', count: lib.packet.size, protocols_by_layer: layers, ...w });
+    }
+    const names = args.protocol.split(',').map((s) => s.trim()).filter(Boolean).slice(0, 10);
+    const found: PacketSkill[] = [];
+    const missing: { name: string; did_you_mean: string[] }[] = [];
+    for (const n of names) {
+      const p = findProtocol(lib, n);
+      if (p) found.push(p);
+      else missing.push({ name: n, did_you_mean: suggest([...lib.packet.keys()], n) });
+    }
+    if (found.length === 0) {
+      return compact({ status: 'error', error: `unknown protocol "${args.protocol}"`, missing, available: [...lib.packet.keys()], ...w });
+    }
+    const entries = found.map((p) => ({ ...p, aliases: undefined }));
+    return compact({
+      status: 'success',
+      ...(entries.length === 1 ? entries[0] : { protocols: entries }),
+      ...(missing.length ? { missing } : {}),
+      ...w,
+    });
+  },
+});
