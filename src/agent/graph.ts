@@ -1,0 +1,372 @@
+/**
+ * The agent graph: START → llm_call → (tools | limit | title | END), tools → llm_call
+ * (or limit), limit → (llm_call for on_limit=continue | title | END), title → END.
+ *
+ * Nodes never let an abort escape as an exception: an aborted LLM stream or tool
+ * becomes state (partial text, `aborted` tool results, stop='aborted'), so every
+ * checkpoint holds a valid history and the next request just works.
+ */
+import { END, START, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
+import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import type { ChatOpenAICompletions } from '@langchain/openai';
+import type { AgentEvent, StoppedReason, ToolStatus } from './events.js';
+import type { Logger } from '../log.js';
+import type { ToolContext } from '../tools/types.js';
+import { AgentState, type AgentStateType, type AgentStateUpdate, type Usage } from './state.js';
+import { prepareContext, toolSchemaTokens, type ContextStrategy, type Summarizer } from './context.js';
+import type { TokenCounter } from './tokens.js';
+import { messageText } from './tokens.js';
+import type { PromptLibrary } from './prompts.js';
+import { decideApproval, executeTool, resultJson, type ApprovalContext, type ToolRegistry, type ToolResult } from '../tools/registry.js';
+import { limitNote, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from './limits.js';
+import { isAbortErrorStrict, withProviderRetry, type ProviderEndpoint } from './providers.js';
+import { errorMessage } from '../errors.js';
+import { fallbackTitle } from '../sessions/store.js';
+
+/** Per-request controls the session hands the graph. */
+export interface RunControl {
+  emit(e: AgentEvent): void;
+  /** aborted by the user (reason 'aborted') or the time budget (reason 'max_time') */
+  signal: AbortSignal;
+  /** epoch ms when --max-time runs out */
+  deadline?: number;
+  /** tool calls blocked because approval was needed and not available/given */
+  approvalBlocked: number;
+}
+
+export interface GraphDeps {
+  registry: ToolRegistry;
+  prompts: PromptLibrary;
+  counter: TokenCounter;
+  context: { limitK: number; strategy: ContextStrategy; summarize: boolean };
+  models: { chat: ChatOpenAICompletions; title: ChatOpenAICompletions; summary: ChatOpenAICompletions };
+  endpoint: ProviderEndpoint;
+  log: Logger;
+  approval: ApprovalContext;
+  maxOutputChars: number;
+  topologyText(signal: AbortSignal): Promise<string | undefined>;
+  toolContext(signal: AbortSignal): ToolContext;
+  needsTitle(): boolean;
+  saveTitle(title: string): void;
+  run(): RunControl;
+}
+
+export function stopReasonOf(signal: AbortSignal): StoppedReason {
+  return signal.reason === 'max_time' ? 'max_time' : 'aborted';
+}
+
+function addUsage(u: Usage, m: { usage_metadata?: { input_tokens?: number; output_tokens?: number } } | undefined): Usage {
+  const i = m?.usage_metadata?.input_tokens ?? 0;
+  const o = m?.usage_metadata?.output_tokens ?? 0;
+  return { input_tokens: u.input_tokens + i, output_tokens: u.output_tokens + o, total_tokens: u.total_tokens + i + o };
+}
+
+type ToolCall = { id: string; name: string; args: Record<string, unknown> };
+
+function lastAi(messages: BaseMessage[]): AIMessage | undefined {
+  const m = messages[messages.length - 1];
+  return m && m.getType() === 'ai' ? (m as AIMessage) : undefined;
+}
+
+/** Tool calls of the last AI message that have no ToolMessage yet. */
+export function danglingToolCalls(messages: BaseMessage[]): ToolCall[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.getType() === 'tool') continue;
+    if (m.getType() !== 'ai') return [];
+    const calls = ((m as AIMessage).tool_calls ?? []) as ToolCall[];
+    const answered = new Set(messages.slice(i + 1).map((t) => (t as ToolMessage).tool_call_id));
+    return calls.filter((c) => !answered.has(c.id));
+  }
+  return [];
+}
+
+export function toolMessage(call: { id: string; name: string }, r: ToolResult): ToolMessage {
+  return new ToolMessage({
+    content: r.output,
+    tool_call_id: call.id,
+    name: call.name,
+    status: r.status === 'success' ? 'success' : 'error',
+    additional_kwargs: { copilot_status: r.status },
+  });
+}
+
+/**
+ * A whole completion via stream(): ChatOpenAICompletions.invoke() with streaming
+ * enabled never resolved against an OpenAI-compatible server in our tests, while
+ * stream() does; auxiliary calls (title, summary) therefore stream and concatenate.
+ */
+async function completeText(model: ChatOpenAICompletions, messages: BaseMessage[], signal: AbortSignal): Promise<AIMessageChunk> {
+  let acc: AIMessageChunk | undefined;
+  for await (const c of await model.stream(messages, { signal })) acc = acc ? acc.concat(c) : c;
+  return acc ?? new AIMessageChunk({ content: '' });
+}
+
+const elapsedOut = (run: RunControl) => run.deadline !== undefined && Date.now() >= run.deadline;
+
+export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
+  const toolsTokensCache = new Map<string, number>();
+
+  const summarizer: Summarizer = async (dropped, previous) => {
+    const transcript = dropped
+      .map((m) => `${m.getType().toUpperCase()}: ${messageText(m).slice(0, 4000)}`)
+      .join('\n');
+    const res = await completeText(
+      deps.models.summary,
+      [
+        new SystemMessage(deps.prompts.get('summary')),
+        new HumanMessage(`${previous ? `Earlier summary:\n${previous}\n\n` : ''}Messages to summarise:\n${transcript}`),
+      ],
+      deps.run().signal,
+    );
+    return messageText(res);
+  };
+
+  async function llmCall(state: AgentStateType): Promise<AgentStateUpdate> {
+    const run = deps.run();
+    if (run.signal.aborted) return { stop: stopReasonOf(run.signal) };
+    const schemas = state.final_pass ? [] : deps.registry.schemas(state.mode);
+    const key = state.final_pass ? '-' : state.mode;
+    let toolsTokens = toolsTokensCache.get(key);
+    if (toolsTokens === undefined) toolsTokensCache.set(key, (toolsTokens = toolSchemaTokens(deps.counter, schemas)));
+
+    let topo: string | undefined;
+    try {
+      topo = await deps.topologyText(run.signal);
+    } catch (err) {
+      deps.log.warn('topology refresh failed', { error: errorMessage(err) });
+    }
+    let system = deps.prompts.system(state.mode, topo);
+    if (state.final_pass)
+      system += `\n\n## Limit reached\nThis request reached a limit (${state.limit_reason}). Do not call tools. Answer the user now with what you have, and say what is left undone.`;
+    const plan = await prepareContext(
+      { system, history: state.messages, summary: state.summary, toolsTokens },
+      { limitK: deps.context.limitK, strategy: deps.context.strategy, counter: deps.counter, ...(deps.context.summarize ? { summarizer } : {}) },
+    );
+    if (plan.warning) deps.log.warn(plan.warning);
+    run.emit({ type: 'context', tokens: plan.tokens, tools_tokens: plan.toolsTokens, limit: plan.limit, percent: plan.percent, trimmed: plan.trimmed });
+    deps.log.debug('context', { tokens: plan.tokens, tools_tokens: plan.toolsTokens, limit: plan.limit, percent: plan.percent, trimmed: plan.trimmed });
+
+    const input = [new SystemMessage(plan.system), ...plan.messages];
+    const model = schemas.length ? deps.models.chat.bindTools(schemas) : deps.models.chat;
+    let acc: AIMessageChunk | undefined;
+    const common: AgentStateUpdate = {
+      llm_calls: state.llm_calls + 1,
+      remaining_iterations: state.remaining_iterations - 1,
+      topology: topo ?? null,
+      ...(plan.summary ? { summary: plan.summary } : {}),
+    };
+    try {
+      await withProviderRetry(
+        async () => {
+          acc = undefined;
+          let shown = false;
+          try {
+            const stream = await model.stream(input, { signal: run.signal });
+            for await (const chunk of stream) {
+              acc = acc ? acc.concat(chunk) : chunk;
+              const delta = typeof chunk.content === 'string' ? chunk.content : messageText(chunk);
+              if (delta) {
+                shown = true;
+                run.emit({ type: 'content', delta });
+              }
+            }
+          } catch (err) {
+            // Text already shown cannot be taken back: do not retry then.
+            if (shown && !isAbortErrorStrict(err)) throw Object.assign(new Error('stream failed'), { committed: true, inner: err });
+            throw err;
+          }
+        },
+        {
+          endpoint: deps.endpoint,
+          signal: run.signal,
+          onRetry: (attempt, err, delay) => deps.log.warn('LLM call failed, retrying', { attempt, delay_ms: Math.round(delay), error: errorMessage(err) }),
+        },
+      );
+    } catch (err) {
+      if (run.signal.aborted) {
+        const partial = acc ? messageText(acc) : '';
+        return {
+          ...common,
+          usage: addUsage(state.usage, acc),
+          messages: partial ? [new AIMessage(`${partial}\n\n[interrupted]`)] : [],
+          stop: stopReasonOf(run.signal),
+        };
+      }
+      throw err;
+    }
+    const chunk = acc ?? new AIMessageChunk({ content: '' });
+    const calls: ToolCall[] = (chunk.tool_calls ?? []).map((c, i) => ({
+      id: c.id || `call_${Date.now().toString(36)}_${i}`,
+      name: c.name,
+      args: (c.args ?? {}) as Record<string, unknown>,
+    }));
+    // Arguments that were not valid JSON still get a call (and an error result) so the model learns.
+    for (const [i, c] of (chunk.invalid_tool_calls ?? []).entries())
+      calls.push({ id: c.id || `call_invalid_${i}`, name: c.name ?? 'unknown', args: { __invalid_arguments: c.args ?? '' } });
+    const ai = new AIMessage({
+      content: typeof chunk.content === 'string' ? chunk.content : messageText(chunk),
+      tool_calls: calls.map((c) => ({ ...c, type: 'tool_call' as const })),
+      ...(chunk.usage_metadata ? { usage_metadata: chunk.usage_metadata } : {}),
+      ...(chunk.id ? { id: chunk.id } : {}),
+    });
+    for (const c of calls) run.emit({ type: 'tool_call', id: c.id, name: c.name, args: c.args });
+    return { ...common, messages: [ai], usage: addUsage(state.usage, chunk) };
+  }
+
+  async function toolsNode(state: AgentStateType): Promise<AgentStateUpdate> {
+    const run = deps.run();
+    const calls = danglingToolCalls(state.messages);
+    const results: (ToolResult | undefined)[] = new Array(calls.length);
+    let count = state.tool_calls_count;
+    const counts = { ...state.tool_counts };
+    let limitHit: StoppedReason | null = null;
+    const toRun: { i: number; call: ToolCall }[] = [];
+    const ctx = deps.toolContext(run.signal);
+
+    for (const [i, call] of calls.entries()) {
+      const def = deps.registry.get(call.name);
+      if (run.signal.aborted) {
+        results[i] = { status: 'aborted', output: resultJson('aborted', pendingNotExecutedMessage(stopReasonOf(run.signal))) };
+        continue;
+      }
+      if (!def || !deps.registry.allowed(state.mode, call.name)) {
+        results[i] = {
+          status: 'blocked',
+          output: resultJson('blocked', `tool "${call.name}" is not available in ${state.mode} mode; it was not executed. Available: ${deps.registry.forMode(state.mode).map((t) => t.name).join(', ')}`),
+        };
+        continue;
+      }
+      if ('__invalid_arguments' in call.args) {
+        results[i] = { status: 'error', output: resultJson('error', `arguments for ${call.name} were not valid JSON; send a JSON object matching the schema`) };
+        continue;
+      }
+      const max = state.limits.max_tool_calls;
+      if (max !== undefined && count >= max) {
+        results[i] = { status: 'limit', output: resultJson('limit', toolCallLimitMessage(count, max, call.name)) };
+        limitHit ??= 'max_tool_calls';
+        continue;
+      }
+      const perTool = state.limits.tool_limits[call.name];
+      if (perTool !== undefined && (counts[call.name] ?? 0) >= perTool) {
+        results[i] = { status: 'limit', output: resultJson('limit', perToolLimitMessage(call.name, counts[call.name] ?? 0, perTool)) };
+        limitHit ??= 'tool_limit';
+        continue;
+      }
+      const decision = await decideApproval(def, call.args, call.id, deps.approval, run.signal, () =>
+        run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args }),
+      );
+      if (decision.kind === 'blocked') {
+        run.approvalBlocked++;
+        results[i] = { status: 'blocked', output: resultJson('blocked', decision.reason) };
+        continue;
+      }
+      count++;
+      counts[call.name] = (counts[call.name] ?? 0) + 1;
+      toRun.push({ i, call });
+    }
+
+    // Blocked/limited calls report immediately; allowed ones run in parallel.
+    calls.forEach((c, i) => {
+      const r = results[i];
+      if (r) run.emit({ type: 'tool_end', id: c.id, name: c.name, status: r.status, duration_ms: 0, output: r.output });
+    });
+    await Promise.all(
+      toRun.map(async ({ i, call }) => {
+        const def = deps.registry.get(call.name)!;
+        const t0 = performance.now();
+        run.emit({ type: 'tool_start', id: call.id, name: call.name });
+        const r = await executeTool(def, call.args, ctx, deps.maxOutputChars);
+        results[i] = r;
+        run.emit({ type: 'tool_end', id: call.id, name: call.name, status: r.status, duration_ms: Math.round(performance.now() - t0), output: r.output });
+      }),
+    );
+    const update: AgentStateUpdate = {
+      messages: calls.map((c, i) => toolMessage(c, results[i]!)),
+      tool_calls_count: count,
+      tool_counts: counts,
+    };
+    if (limitHit) update.limit_reason = limitHit;
+    if (run.signal.aborted) update.stop = stopReasonOf(run.signal);
+    return update;
+  }
+
+  /** Handles a reached limit or an abort: answers pending calls, applies on_limit. */
+  async function limitNode(state: AgentStateType): Promise<AgentStateUpdate> {
+    const run = deps.run();
+    let reason: StoppedReason =
+      state.stop ?? state.limit_reason ?? (elapsedOut(run) ? 'max_time' : state.remaining_iterations <= 0 ? 'max_iterations' : 'done');
+    if (state.final_pass && !state.stop) reason = state.limit_reason ?? reason;
+    const status: ToolStatus = reason === 'aborted' || reason === 'max_time' ? 'aborted' : 'limit';
+    const pending = danglingToolCalls(state.messages).map((c) => {
+      const r: ToolResult = { status, output: resultJson(status, pendingNotExecutedMessage(reason)) };
+      run.emit({ type: 'tool_end', id: c.id, name: c.name, status, duration_ms: 0, output: r.output });
+      return toolMessage(c, r);
+    });
+    if (reason === 'aborted') return { messages: pending, stop: 'aborted' };
+    if (state.limits.on_limit === 'continue' && !state.final_pass && reason !== 'max_time' && reason !== 'done')
+      return { messages: pending, final_pass: true, limit_reason: reason };
+    const note = limitNote(reason, state.limits, state);
+    run.emit({ type: 'content', delta: `\n\n${note}` });
+    return { messages: [...pending, new AIMessage(note)], limit_reason: reason, stop: reason };
+  }
+
+  async function titleNode(state: AgentStateType): Promise<AgentStateUpdate> {
+    const run = deps.run();
+    const firstUser = state.messages.find((m) => m.getType() === 'human');
+    const question = firstUser ? messageText(firstUser) : '';
+    const answer = [...state.messages].reverse().find((m) => m.getType() === 'ai' && messageText(m));
+    let title = '';
+    let usage = state.usage;
+    if (!run.signal.aborted) {
+      try {
+        const res = await completeText(
+          deps.models.title,
+          [new SystemMessage(deps.prompts.get('title')), new HumanMessage(`User: ${question.slice(0, 2000)}\n\nAssistant: ${(answer ? messageText(answer) : '').slice(0, 1000)}`)],
+          AbortSignal.any([run.signal, AbortSignal.timeout(15_000)]),
+        );
+        title = messageText(res);
+        usage = addUsage(usage, res);
+      } catch (err) {
+        deps.log.warn('title generation failed, using the first words of the message', { error: errorMessage(err) });
+      }
+    }
+    deps.saveTitle(title.trim() ? title : fallbackTitle(question));
+    return { usage };
+  }
+
+  const afterLlm = (state: AgentStateType): string => {
+    const run = deps.run();
+    if (state.stop) return 'limit';
+    const ai = lastAi(state.messages);
+    const wantsTools = (ai?.tool_calls?.length ?? 0) > 0;
+    if (wantsTools) {
+      if (state.final_pass || state.remaining_iterations <= 0 || elapsedOut(run)) return 'limit';
+      return 'tools';
+    }
+    return deps.needsTitle() ? 'title' : END;
+  };
+  const afterTools = (state: AgentStateType): string => {
+    if (state.stop || state.limit_reason || elapsedOut(deps.run())) return 'limit';
+    return 'llm_call';
+  };
+  const afterLimit = (state: AgentStateType): string => {
+    if (state.stop === 'aborted') return END;
+    if (state.final_pass && !state.stop) return 'llm_call';
+    return deps.needsTitle() ? 'title' : END;
+  };
+
+  return new StateGraph(AgentState)
+    .addNode('llm_call', llmCall)
+    .addNode('tools', toolsNode)
+    .addNode('limit', limitNode)
+    .addNode('title', titleNode)
+    .addEdge(START, 'llm_call')
+    .addConditionalEdges('llm_call', afterLlm, ['tools', 'limit', 'title', END])
+    .addConditionalEdges('tools', afterTools, ['llm_call', 'limit'])
+    .addConditionalEdges('limit', afterLimit, ['llm_call', 'title', END])
+    .addEdge('title', END)
+    .compile({ checkpointer });
+}
+
+export type AgentGraph = ReturnType<typeof buildGraph>;

@@ -1,0 +1,333 @@
+/**
+ * createAgentSession: composes settings, provider, GNS3 project, tools, the graph
+ * and the SQLite store into an AgentSession whose send() yields the typed event
+ * stream (SPEC §4). One request runs at a time per session.
+ */
+import { HumanMessage } from '@langchain/core/messages';
+import type { Settings, InvocationOptions } from '../config/schema.js';
+import type { AgentSession, Approver, RequestLimits } from './api.js';
+import type { AgentEvent, AgentMode, ErrorType, RunStats, StoppedReason } from './events.js';
+import type { CopilotMode } from './modes.js';
+import type { ToolContext, ToolDef } from '../tools/types.js';
+import type { ProjectScope } from '../gns3/types.js';
+import { createLogger, type Logger } from '../log.js';
+import { ControllerError, CopilotError, ExitCode, ProviderError, UsageError, errorMessage } from '../errors.js';
+import { resolveAgentMode } from './agent-mode.js';
+import { createChatModel, encodingForModel, KEYLESS_PROVIDERS, resolveApiKey, resolveContextLimitK, resolveProviderEndpoint } from './providers.js';
+import { describeLimits, limitsFromSettings, recursionLimitFor } from './limits.js';
+import { PromptLibrary } from './prompts.js';
+import { TokenCounter } from './tokens.js';
+import { EventQueue } from './queue.js';
+import { buildGraph, danglingToolCalls, stopReasonOf, toolMessage, type RunControl } from './graph.js';
+import type { AgentStateType } from './state.js';
+import { DEFAULT_MAX_OUTPUT_CHARS, ToolRegistry, resultJson, type ApprovePolicy } from '../tools/registry.js';
+import { SessionStore, type SessionRow } from '../sessions/store.js';
+
+export interface CreateAgentSessionOptions {
+  settings: Settings;
+  invocation?: InvocationOptions;
+  approver?: Approver;
+  sessionId?: string;
+  continueLatest?: boolean;
+  log?: Logger;
+  /** test seams (compatible extensions of the contract) */
+  tools?: ToolDef[];
+  projectScope?: () => Promise<ProjectScope>;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface AgentSessionExt extends AgentSession {
+  readonly agentMode: AgentMode;
+  readonly resumed: boolean;
+  readonly model: string;
+  /** the session row (title, usage) as stored now */
+  info(): SessionRow | undefined;
+}
+
+function errorTypeOf(err: unknown): ErrorType {
+  if (err instanceof ProviderError) return 'provider';
+  if (err instanceof ControllerError) return 'controller';
+  if (err instanceof UsageError) return 'usage';
+  if (err instanceof CopilotError && err.exitCode === ExitCode.Aborted) return 'aborted';
+  if (err instanceof CopilotError && err.exitCode === ExitCode.Limit) return 'limit';
+  if (err instanceof CopilotError && err.exitCode === ExitCode.ApprovalUnavailable) return 'approval';
+  return 'internal';
+}
+
+async function loadTools(override?: ToolDef[]): Promise<ToolDef[]> {
+  if (override) return override;
+  const { allTools } = await import('../tools/index.js');
+  return allTools();
+}
+
+export async function createAgentSession(opts: CreateAgentSessionOptions): Promise<AgentSessionExt> {
+  const settings = opts.settings;
+  const env = opts.env ?? process.env;
+  const log = opts.log ?? createLogger(settings.log_level);
+  const agentModeNow = resolveAgentMode(env);
+  const endpoint = resolveProviderEndpoint(settings);
+  const limitK = resolveContextLimitK(settings);
+  const apiKey = await resolveApiKey(settings.provider);
+  if (!apiKey && !KEYLESS_PROVIDERS.has(settings.provider) && settings.provider !== 'custom')
+    throw new ProviderError(
+      `No LLM API key for provider "${settings.provider}": run \`gns3-copilot auth login\` or set GNS3_COPILOT_API_KEY (or OPENAI_API_KEY)`,
+    );
+  const [chat, title, summary] = await Promise.all(
+    (['chat', 'title', 'summary'] as const).map((purpose) =>
+      createChatModel({
+        endpoint,
+        apiKey,
+        purpose,
+        ...(purpose === 'chat' && settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+        ...(purpose === 'chat' && settings.max_tokens !== undefined ? { maxTokens: settings.max_tokens } : {}),
+        ...(purpose !== 'chat' ? { maxTokens: purpose === 'title' ? 32 : 600, temperature: 0 } : {}),
+      }),
+    ),
+  );
+  const counter = await TokenCounter.create(encodingForModel(endpoint.model));
+  const prompts = new PromptLibrary();
+  const registry = new ToolRegistry(await loadTools(opts.tools));
+
+  const store = await SessionStore.open(settings.data_dir);
+  let row: SessionRow | undefined;
+  const resumeId = opts.sessionId ?? opts.invocation?.resumeId;
+  if (resumeId) {
+    row = store.find(resumeId);
+    if (!row) {
+      store.close();
+      throw new UsageError(`no session "${resumeId}" (see \`gns3-copilot sessions list\`)`);
+    }
+  } else if (opts.continueLatest ?? opts.invocation?.continueLatest) {
+    row = store.latest(settings.project ? { project: settings.project } : {});
+  }
+  const resumed = row !== undefined;
+  // AGENT_MODE is fixed on the session at creation; a resumed session keeps its own.
+  const agentMode: AgentMode = row?.agent_mode ?? agentModeNow;
+  if (agentMode !== 'legacy') {
+    store.close();
+    throw new UsageError(`session ${row?.id} was created with AGENT_MODE=${agentMode}, which is not available in this version`);
+  }
+  let mode: CopilotMode = row?.copilot_mode ?? settings.mode;
+  const sessionId = row?.id ?? (await import('node:crypto')).randomUUID();
+  let rowCreated = resumed;
+  let limits: RequestLimits = limitsFromSettings(settings);
+  const policy: ApprovePolicy = settings.approve ?? (opts.approver ? 'ask' : 'never');
+  const interactive = opts.invocation?.interactive ?? opts.approver !== undefined;
+  const approval = { policy, approvalTools: settings.approval_tools, sessionAllowed: new Set<string>(), interactive, ...(opts.approver ? { approver: opts.approver } : {}) };
+
+  // --- GNS3 project, opened lazily and once.
+  const services = new Map<string, unknown>();
+  let gns3Client: { close(): Promise<void> } | undefined;
+  let projectPromise: Promise<ProjectScope> | undefined;
+  const openProject = (): Promise<ProjectScope> => {
+    if (opts.projectScope) return (projectPromise ??= opts.projectScope());
+    if (!settings.project)
+      return Promise.reject(new ControllerError('no GNS3 project selected: pass --project <name|id> (or set GNS3_PROJECT)'));
+    projectPromise ??= (async () => {
+      const { createGns3Client, openProjectScope } = await import('../gns3/client.js');
+      const { openSecretStore, resolveGns3Credentials } = await import('../config/secrets.js');
+      const secrets = openSecretStore();
+      const account = `gns3_token:${settings.server}` as const;
+      const client = createGns3Client({
+        settings,
+        log,
+        credentials: () => resolveGns3Credentials(secrets),
+        tokenStore: { get: () => secrets.get(account).catch(() => undefined), set: (t) => secrets.set(account, t).catch(() => undefined) },
+      });
+      gns3Client = client;
+      return openProjectScope(client, settings.project!);
+    })();
+    projectPromise.catch(() => (projectPromise = undefined));
+    return projectPromise;
+  };
+  const hasProject = () => opts.projectScope !== undefined || settings.project !== undefined;
+  const topologyText = async (signal: AbortSignal): Promise<string | undefined> => {
+    if (!hasProject()) return undefined;
+    const project = await openProject();
+    const t = await project.getTopology(signal);
+    const { renderTopologyText } = await import('../gns3/render.js');
+    return renderTopologyText(t);
+  };
+
+  let current: RunControl | undefined;
+  const graph = buildGraph(
+    {
+      registry,
+      prompts,
+      counter,
+      context: { limitK, strategy: settings.context_strategy, summarize: settings.context_summarize },
+      models: { chat: chat!, title: title!, summary: summary! },
+      endpoint,
+      log,
+      approval,
+      maxOutputChars: Math.max(2000, Math.min(DEFAULT_MAX_OUTPUT_CHARS, Math.floor(limitK * 1000 * 4 * 0.15))),
+      topologyText,
+      toolContext: (signal): ToolContext => ({ settings, signal, log, project: openProject, services }),
+      needsTitle: () => !store.get(sessionId)?.title,
+      saveTitle: (t) => store.setTitle(sessionId, t),
+      run: () => {
+        if (!current) throw new Error('graph used outside a request');
+        return current;
+      },
+    },
+    store.saver,
+  );
+  const config = (l: RequestLimits) => ({ configurable: { thread_id: sessionId }, recursionLimit: recursionLimitFor(l) });
+
+  /** A process killed mid-turn leaves tool calls without results: answer them so the history is valid. */
+  async function repairHistory(): Promise<void> {
+    const snap = await graph.getState(config(limits));
+    const messages = (snap.values as AgentStateType | undefined)?.messages ?? [];
+    const dangling = danglingToolCalls(messages);
+    if (dangling.length === 0) return;
+    log.warn('previous run was interrupted; marking its pending tool calls as aborted', { count: dangling.length });
+    const repaired = dangling.map((c) =>
+      toolMessage(c, { status: 'aborted', output: resultJson('aborted', 'aborted: the previous run was interrupted before this tool call finished') }),
+    );
+    await graph.updateState(config(limits), { messages: repaired, stop: 'aborted' }, 'limit');
+  }
+
+  let busy = false;
+
+  async function runRequest(prompt: string, q: EventQueue<AgentEvent>, userSignal?: AbortSignal): Promise<void> {
+    const t0 = performance.now();
+    const reqLimits = { ...limits, tool_limits: { ...limits.tool_limits } };
+    const ac = new AbortController();
+    const onUserAbort = () => ac.abort('aborted');
+    if (userSignal?.aborted) ac.abort('aborted');
+    userSignal?.addEventListener('abort', onUserAbort, { once: true });
+    const timer = reqLimits.max_time ? setTimeout(() => ac.abort('max_time'), reqLimits.max_time * 1000) : undefined;
+    const run: RunControl = {
+      emit: (e) => q.push(e),
+      signal: ac.signal,
+      approvalBlocked: 0,
+      ...(reqLimits.max_time ? { deadline: Date.now() + reqLimits.max_time * 1000 } : {}),
+    };
+    current = run;
+    let stopped: StoppedReason = 'done';
+    let final: AgentStateType | undefined;
+    try {
+      if (!rowCreated) {
+        store.create({ id: sessionId, copilot_mode: mode, agent_mode: agentMode });
+        rowCreated = true;
+      }
+      let projectId: string | null = store.get(sessionId)?.project_id ?? null;
+      if (hasProject()) {
+        const p = await openProject();
+        projectId = p.projectId;
+        store.setProject(sessionId, p.projectId, p.projectName);
+      }
+      q.push({ type: 'init', session_id: sessionId, project_id: projectId, mode, agent_mode: agentMode, model: endpoint.model });
+      log.info('request', { session_id: sessionId, mode, limits: describeLimits(reqLimits), model: endpoint.model, provider: endpoint.provider });
+      await repairHistory();
+      const input = {
+        messages: [new HumanMessage(prompt)],
+        llm_calls: 0,
+        remaining_iterations: reqLimits.max_iterations,
+        tool_calls_count: 0,
+        tool_counts: {},
+        limits: reqLimits,
+        mode,
+        usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
+        limit_reason: null,
+        stop: null,
+        final_pass: false,
+        started_at: Date.now(),
+      };
+      const stream = await graph.stream(input, { ...config(reqLimits), streamMode: 'values' });
+      for await (const values of stream) final = values as AgentStateType;
+      stopped = final?.stop ?? final?.limit_reason ?? 'done';
+      if (ac.signal.aborted && stopped === 'done') stopped = stopReasonOf(ac.signal);
+      if (stopped === 'aborted') q.push({ type: 'error', error: { type: 'aborted', message: 'aborted by the user' } });
+      else if (stopped !== 'done' && reqLimits.on_limit === 'fail')
+        q.push({ type: 'error', error: { type: 'limit', message: `limit reached: ${stopped} (--on-limit fail)` } });
+      if (run.approvalBlocked > 0 && !opts.approver)
+        q.push({
+          type: 'error',
+          error: { type: 'approval', message: `${run.approvalBlocked} tool call(s) needed approval that this run cannot give: rerun with --approve config (or --approve all)` },
+        });
+    } catch (err) {
+      stopped = ac.signal.aborted ? stopReasonOf(ac.signal) : 'error';
+      const type = ac.signal.aborted && stopped === 'aborted' ? 'aborted' : errorTypeOf(err);
+      log.error('request failed', { error: errorMessage(err), type });
+      q.push({ type: 'error', error: { type, message: errorMessage(err).split('\n')[0] ?? 'error' } });
+      try {
+        final = (await graph.getState(config(reqLimits))).values as AgentStateType;
+      } catch {
+        // state unreadable: stats stay zero
+      }
+    } finally {
+      if (timer) clearTimeout(timer);
+      userSignal?.removeEventListener('abort', onUserAbort);
+      current = undefined;
+    }
+    const stats: RunStats = {
+      iterations: final?.llm_calls ?? 0,
+      llm_calls: final?.llm_calls ?? 0,
+      tool_calls: final?.tool_calls_count ?? 0,
+      input_tokens: final?.usage?.input_tokens ?? 0,
+      output_tokens: final?.usage?.output_tokens ?? 0,
+      duration_ms: Math.round(performance.now() - t0),
+    };
+    try {
+      if (rowCreated)
+        store.recordRequest(sessionId, {
+          message_count: final?.messages?.length ?? store.get(sessionId)?.message_count ?? 0,
+          llm_calls: stats.llm_calls,
+          input_tokens: stats.input_tokens,
+          output_tokens: stats.output_tokens,
+        });
+    } catch (err) {
+      log.warn('could not record session usage', { error: errorMessage(err) });
+    }
+    q.push({ type: 'done', stopped_reason: stopped, stats });
+  }
+
+  const session: AgentSessionExt = {
+    get id() {
+      return sessionId;
+    },
+    get mode() {
+      return mode;
+    },
+    agentMode,
+    resumed,
+    model: endpoint.model,
+    get limits() {
+      return limits;
+    },
+    info: () => store.get(sessionId),
+    setMode(m: CopilotMode) {
+      mode = m;
+      if (rowCreated) store.setMode(sessionId, m);
+    },
+    setLimits(l: Partial<RequestLimits>) {
+      limits = { ...limits, ...l, tool_limits: { ...limits.tool_limits, ...(l.tool_limits ?? {}) } };
+    },
+    send(prompt: string, sendOpts?: { signal?: AbortSignal }): AsyncIterable<AgentEvent> {
+      if (busy) throw new UsageError('a request is already running in this session');
+      busy = true;
+      const q = new EventQueue<AgentEvent>();
+      void runRequest(prompt, q, sendOpts?.signal)
+        .catch((err) => {
+          q.push({ type: 'error', error: { type: 'internal', message: errorMessage(err) } });
+          q.push({ type: 'done', stopped_reason: 'error', stats: { iterations: 0, llm_calls: 0, tool_calls: 0, input_tokens: 0, output_tokens: 0, duration_ms: 0 } });
+        })
+        .finally(() => {
+          busy = false;
+          q.end();
+        });
+      return q;
+    },
+    async close() {
+      for (const s of services.values()) {
+        const c = (s as { close?: () => unknown } | null)?.close;
+        if (typeof c === 'function') await Promise.resolve(c.call(s)).catch(() => undefined);
+      }
+      services.clear();
+      await gns3Client?.close().catch(() => undefined);
+      store.close();
+    },
+  };
+  return session;
+}

@@ -1,0 +1,43 @@
+/**
+ * Graph state. Everything except `messages` and `summary` is per request: the
+ * session resets it with the input of each send(), so limits count per request.
+ */
+import { Annotation, messagesStateReducer } from '@langchain/langgraph';
+import type { BaseMessage } from '@langchain/core/messages';
+import type { CopilotMode } from './modes.js';
+import type { RequestLimits } from './api.js';
+import type { StoppedReason } from './events.js';
+import type { HistorySummary } from './context.js';
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+}
+
+const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_a: T, b: T) => b, default: initial });
+
+export const AgentState = Annotation.Root({
+  messages: Annotation<BaseMessage[]>({ reducer: messagesStateReducer, default: () => [] }),
+  llm_calls: last<number>(() => 0),
+  remaining_iterations: last<number>(() => 20),
+  tool_calls_count: last<number>(() => 0),
+  tool_counts: last<Record<string, number>>(() => ({})),
+  limits: last<RequestLimits>(() => ({ max_iterations: 20, tool_limits: {}, on_limit: 'warn' })),
+  mode: last<CopilotMode>(() => 'teaching_assistant'),
+  /** the topology text injected into the last system prompt */
+  topology: last<string | null>(() => null),
+  usage: last<Usage>(() => ({ input_tokens: 0, output_tokens: 0, total_tokens: 0 })),
+  /** a limit reached in this request (its handling depends on on_limit) */
+  limit_reason: last<StoppedReason | null>(() => null),
+  /** the run must end now (aborted, or a limit handled) */
+  stop: last<StoppedReason | null>(() => null),
+  /** on_limit=continue: one more LLM call without tools */
+  final_pass: last<boolean>(() => false),
+  started_at: last<number>(() => 0),
+  /** summary of the history that no longer fits the context window */
+  summary: last<HistorySummary | null>(() => null),
+});
+
+export type AgentStateType = typeof AgentState.State;
+export type AgentStateUpdate = typeof AgentState.Update;

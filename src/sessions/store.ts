@@ -1,0 +1,201 @@
+/**
+ * One SQLite file per user (sessionsDbFile): LangGraph's checkpoint tables plus a
+ * `sessions` table with the metadata the session list needs. WAL mode and a busy
+ * timeout let two terminals use the same file at once.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { BaseMessage } from '@langchain/core/messages';
+import type Database from 'better-sqlite3';
+import type { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
+import type { CopilotMode } from '../agent/modes.js';
+import type { AgentMode } from '../agent/events.js';
+import { sessionsDbFile } from '../config/paths.js';
+
+export const TITLE_MAX = 40;
+export const TITLE_FALLBACK_CHARS = 30;
+
+export interface SessionRow {
+  id: string;
+  project_id: string | null;
+  project_name: string | null;
+  copilot_mode: CopilotMode;
+  agent_mode: AgentMode;
+  title: string | null;
+  pinned: boolean;
+  created_at: string;
+  updated_at: string;
+  message_count: number;
+  llm_calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+}
+
+export interface ListOptions {
+  project?: string;
+  mode?: CopilotMode;
+  limit?: number;
+  offset?: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY,
+  project_id TEXT,
+  project_name TEXT,
+  copilot_mode TEXT NOT NULL,
+  agent_mode TEXT NOT NULL DEFAULT 'legacy',
+  title TEXT,
+  pinned INTEGER NOT NULL DEFAULT 0,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  message_count INTEGER NOT NULL DEFAULT 0,
+  llm_calls INTEGER NOT NULL DEFAULT 0,
+  input_tokens INTEGER NOT NULL DEFAULT 0,
+  output_tokens INTEGER NOT NULL DEFAULT 0,
+  total_tokens INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS sessions_updated ON sessions(updated_at DESC);
+`;
+
+/** Titles: first line, no quotes/markdown, ≤ 40 chars. */
+export function cleanTitle(raw: string): string {
+  let t = (raw.split('\n').find((l) => l.trim()) ?? '').trim();
+  t = t.replace(/^(title\s*:\s*)/i, '').replace(/^[#*\s"'`“”]+|[*\s"'`“”.]+$/g, '').trim();
+  if (t.length > TITLE_MAX) t = t.slice(0, TITLE_MAX - 1).trimEnd() + '…';
+  return t;
+}
+
+export function fallbackTitle(firstMessage: string): string {
+  const one = firstMessage.replace(/\s+/g, ' ').trim();
+  return one.length > TITLE_FALLBACK_CHARS ? one.slice(0, TITLE_FALLBACK_CHARS).trimEnd() : one || 'Untitled session';
+}
+
+function rowOf(r: Record<string, unknown>): SessionRow {
+  return { ...(r as unknown as SessionRow), pinned: r.pinned === 1 };
+}
+
+export class SessionStore {
+  private constructor(
+    readonly file: string,
+    readonly db: Database.Database,
+    readonly saver: SqliteSaver,
+  ) {}
+
+  static async open(dataDirOverride?: string, file = sessionsDbFile(dataDirOverride)): Promise<SessionStore> {
+    mkdirSync(dirname(file), { recursive: true });
+    const { default: Sqlite } = await import('better-sqlite3');
+    const { SqliteSaver } = await import('@langchain/langgraph-checkpoint-sqlite');
+    const db = new Sqlite(file);
+    db.pragma('busy_timeout = 5000');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec(SCHEMA);
+    return new SessionStore(file, db, new SqliteSaver(db));
+  }
+
+  create(meta: { id?: string; copilot_mode: CopilotMode; agent_mode: AgentMode; project_id?: string | null; project_name?: string | null }): SessionRow {
+    const now = new Date().toISOString();
+    const id = meta.id ?? randomUUID();
+    this.db
+      .prepare(
+        'INSERT INTO sessions (id, project_id, project_name, copilot_mode, agent_mode, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(id, meta.project_id ?? null, meta.project_name ?? null, meta.copilot_mode, meta.agent_mode, now, now);
+    return this.get(id)!;
+  }
+
+  get(id: string): SessionRow | undefined {
+    const r = this.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as Record<string, unknown> | undefined;
+    return r ? rowOf(r) : undefined;
+  }
+
+  /** Exact id, or a unique id prefix (ids are long; users type the first 8 chars). */
+  find(idOrPrefix: string): SessionRow | undefined {
+    const exact = this.get(idOrPrefix);
+    if (exact) return exact;
+    if (idOrPrefix.length < 4) return undefined;
+    const rows = this.db.prepare("SELECT * FROM sessions WHERE id LIKE ? || '%' LIMIT 2").all(idOrPrefix) as Record<string, unknown>[];
+    return rows.length === 1 ? rowOf(rows[0]!) : undefined;
+  }
+
+  latest(filter: { project?: string } = {}): SessionRow | undefined {
+    const r = (
+      filter.project
+        ? this.db.prepare('SELECT * FROM sessions WHERE project_id = ? OR project_name = ? ORDER BY updated_at DESC, rowid DESC LIMIT 1').get(filter.project, filter.project)
+        : this.db.prepare('SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT 1').get()
+    ) as Record<string, unknown> | undefined;
+    return r ? rowOf(r) : undefined;
+  }
+
+  list(o: ListOptions = {}): { rows: SessionRow[]; total: number } {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (o.project) {
+      where.push('(project_id = ? OR project_name = ?)');
+      params.push(o.project, o.project);
+    }
+    if (o.mode) {
+      where.push('copilot_mode = ?');
+      params.push(o.mode);
+    }
+    const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM sessions ${w}`).get(...params) as { n: number }).n;
+    const rows = this.db
+      .prepare(`SELECT * FROM sessions ${w} ORDER BY pinned DESC, updated_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+      .all(...params, o.limit ?? 20, o.offset ?? 0) as Record<string, unknown>[];
+    return { rows: rows.map(rowOf), total };
+  }
+
+  setTitle(id: string, title: string): boolean {
+    return this.db.prepare('UPDATE sessions SET title = ? WHERE id = ?').run(cleanTitle(title) || fallbackTitle(title), id).changes > 0;
+  }
+
+  setPinned(id: string, pinned: boolean): boolean {
+    return this.db.prepare('UPDATE sessions SET pinned = ? WHERE id = ?').run(pinned ? 1 : 0, id).changes > 0;
+  }
+
+  setMode(id: string, mode: CopilotMode): void {
+    this.db.prepare('UPDATE sessions SET copilot_mode = ? WHERE id = ?').run(mode, id);
+  }
+
+  setProject(id: string, projectId: string, projectName: string): void {
+    this.db.prepare('UPDATE sessions SET project_id = ?, project_name = ? WHERE id = ?').run(projectId, projectName, id);
+  }
+
+  /** Adds one request's usage; message_count is the checkpoint's total. */
+  recordRequest(id: string, u: { message_count: number; llm_calls: number; input_tokens: number; output_tokens: number }): void {
+    this.db
+      .prepare(
+        `UPDATE sessions SET message_count = ?, llm_calls = llm_calls + ?, input_tokens = input_tokens + ?,
+         output_tokens = output_tokens + ?, total_tokens = total_tokens + ?, updated_at = ? WHERE id = ?`,
+      )
+      .run(u.message_count, u.llm_calls, u.input_tokens, u.output_tokens, u.input_tokens + u.output_tokens, new Date().toISOString(), id);
+  }
+
+  touch(id: string): void {
+    this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(new Date().toISOString(), id);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    await this.saver.deleteThread(id);
+    return this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id).changes > 0;
+  }
+
+  /** The checkpointed conversation (no system message: that is rebuilt per call). */
+  async messages(id: string): Promise<BaseMessage[]> {
+    const t = await this.saver.getTuple({ configurable: { thread_id: id, checkpoint_ns: '' } });
+    const msgs = (t?.checkpoint.channel_values as { messages?: BaseMessage[] } | undefined)?.messages;
+    return msgs ?? [];
+  }
+
+  close(): void {
+    try {
+      this.db.close();
+    } catch {
+      // already closed
+    }
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Shared setup for agent tests: real settings (zod-parsed), a temp data dir with a
+ * real SQLite file, the fake LLM over HTTP, and test-local ToolDefs whose side
+ * effects are observable (the graph is what is under test here).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { settingsSchema, type Settings } from '../../src/config/schema.js';
+import { defineTool, type ToolDef } from '../../src/tools/types.js';
+import type { AgentEvent } from '../../src/agent/events.js';
+import { createAgentSession, type CreateAgentSessionOptions } from '../../src/agent/session.js';
+import type { ProjectScope, Topology } from '../../src/gns3/types.js';
+
+process.env.GNS3_COPILOT_KEYCHAIN = 'off';
+process.env.GNS3_COPILOT_LLM_RETRY_MS = '20';
+delete process.env.AGENT_MODE;
+delete process.env.AGENT_RECURSION_ENABLED;
+
+export function tempDir(prefix = 'gc-agent-'): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function testSettings(llmUrl: string, dataDir: string, extra: Record<string, unknown> = {}): Settings {
+  return settingsSchema.parse({ provider: 'custom', base_url: llmUrl, model: 'fake-model', context_limit: 32, data_dir: dataDir, ...extra });
+}
+
+/** Records every execution so tests can prove what ran (and what did not). */
+export interface ToolLog {
+  calls: { name: string; args: unknown }[];
+}
+
+export function testTools(log: ToolLog, opts: { slowMs?: number; bigOutput?: number } = {}): ToolDef[] {
+  const show = defineTool({
+    name: 'execute_multiple_device_commands',
+    description: 'Run read-only show commands on devices',
+    risk: 'read',
+    schema: z.object({ device_configs: z.array(z.object({ device_name: z.string(), commands: z.array(z.string()) })) }),
+    async run(args, ctx) {
+      log.calls.push({ name: 'execute_multiple_device_commands', args });
+      if (opts.slowMs) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, opts.slowMs);
+          ctx.signal.addEventListener('abort', () => {
+            clearTimeout(t);
+            resolve();
+          });
+        });
+      }
+      const out = opts.bigOutput ? 'x'.repeat(opts.bigOutput) : 'ok';
+      return JSON.stringify(args.device_configs.map((d) => ({ device_name: d.device_name, status: 'success', output: out })));
+    },
+  });
+  const config = defineTool({
+    name: 'execute_multiple_device_config_commands',
+    description: 'Apply configuration commands on devices',
+    risk: 'config',
+    schema: z.object({ device_configs: z.array(z.object({ device_name: z.string(), config_commands: z.array(z.string()) })) }),
+    async run(args) {
+      log.calls.push({ name: 'execute_multiple_device_config_commands', args });
+      return JSON.stringify({ status: 'success' });
+    },
+  });
+  const templates = defineTool({
+    name: 'get_gns3_templates',
+    description: 'List templates',
+    risk: 'read',
+    schema: z.object({}),
+    async run() {
+      log.calls.push({ name: 'get_gns3_templates', args: {} });
+      return JSON.stringify([{ name: 'FRR' }]);
+    },
+  });
+  return [show, config, templates] as ToolDef[];
+}
+
+export const showCall = (device: string, id?: string) => ({
+  ...(id ? { id } : {}),
+  name: 'execute_multiple_device_commands',
+  args: { device_configs: [{ device_name: device, commands: ['show ip route'] }] },
+});
+
+export async function collect(it: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const out: AgentEvent[] = [];
+  for await (const e of it) out.push(e);
+  return out;
+}
+
+export function ofType<T extends AgentEvent['type']>(events: AgentEvent[], t: T): Extract<AgentEvent, { type: T }>[] {
+  return events.filter((e) => e.type === t) as Extract<AgentEvent, { type: T }>[];
+}
+
+export function text(events: AgentEvent[]): string {
+  return ofType(events, 'content').map((e) => e.delta).join('');
+}
+
+export function fakeProject(topology?: Partial<Topology>): ProjectScope {
+  const t: Topology = { project_id: 'p-1', project_name: 'lab1', nodes: [], links: [], ...topology };
+  return {
+    projectId: t.project_id,
+    projectName: t.project_name,
+    getTopology: async () => t,
+    capture: async () => new Uint8Array(),
+  };
+}
+
+export async function session(settings: Settings, tools: ToolDef[], extra: Partial<CreateAgentSessionOptions> = {}) {
+  return createAgentSession({ settings, tools, ...extra });
+}
