@@ -545,7 +545,7 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
           }
           if (typeof upd.name === 'string') {
             if (v2 && upd.name === '') fail(400, `'' is too short`);
-            if (!v2 && n.status !== 'stopped') fail(409, 'Sorry, it is not possible to rename a node that is already powered on');
+            if (!v2 && n.status === 'started' && !ALWAYS_ON.has(n.node_type)) fail(409, 'Sorry, it is not possible to rename a node that is already powered on');
             n.name = upd.name === '' ? '' : allocateName(p, upd.name, n.node_id);
             (n.label as Json).text = n.name;
           }
