@@ -88,10 +88,30 @@ async function checkLlm(settings: Settings): Promise<CheckResult> {
       detail: `${where}: reachable, key accepted${listed ? `, model ${ep.model}` : `; note: model ${ep.model} is not in its list of ${ids.length} models`}`,
     };
   } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause?.code;
-    const msg = (err as Error).name === 'TimeoutError' ? `no answer within ${settings.connect_timeout_ms} ms` : cause ? `unreachable (${cause})` : errorMessage(err);
+    const cause = networkCode(err);
+    const msg = (err as Error).name === 'TimeoutError' ? `no answer within ${settings.connect_timeout_ms} ms` : cause ? `unreachable (${cause})` : causeChain(err);
     return { name, ok: false, required: true, detail: `${where}: ${msg}`, exitCode: ExitCode.Provider };
   }
+}
+
+/** ECONNREFUSED & co. from fetch's nested causes (undici wraps them, sometimes in an AggregateError). */
+function networkCode(err: unknown): string | undefined {
+  let e = err as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined;
+  for (let i = 0; e && i < 6; i++) {
+    if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) return e.code;
+    const inner = Array.isArray(e.errors) ? (e.errors[0] as typeof e) : undefined;
+    if (inner && typeof inner.code === 'string') return inner.code;
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}
+
+function causeChain(err: unknown): string {
+  const parts: string[] = [];
+  for (let e = err as { message?: string; cause?: unknown } | undefined, i = 0; e && i < 4; e = e.cause as typeof e, i++) {
+    if (e.message) parts.push(e.message);
+  }
+  return parts.join(': ') || errorMessage(err);
 }
 
 async function checkKeychain(): Promise<CheckResult> {
@@ -139,7 +159,10 @@ export async function runDoctor(flags: Record<string, unknown>, opts: Record<str
     results.push({ name: 'config', ok: true, required: true, detail: `config valid${notes.length ? ` (${notes.join('; ')})` : ''}` });
   } catch (err) {
     results.push({ name: 'config', ok: false, required: true, detail: errorMessage(err), exitCode: ExitCode.Usage });
-    settings = settingsSchema.parse({});
+    // Keep checking what we can: the flags alone (they may be fine), else the defaults.
+    settings = await loadSettings({ flags, env: {}, cwd: '/', systemConfigFile: '/nonexistent', userConfigFile: '/nonexistent' })
+      .then((l) => l.settings)
+      .catch(() => settingsSchema.parse({}));
   }
   const [keychain, controller, llm] = await Promise.all([checkKeychain(), checkController(settings), checkLlm(settings)]);
   results.push(keychain, controller, llm, checkDataDir(settings), ...checkTools());

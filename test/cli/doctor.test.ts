@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { runCli, isolatedEnv } from '../helpers/cli-run.js';
+import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
+
+/** A minimal OpenAI-compatible endpoint: GET /v1/models, 401 unless the key matches. */
+async function startModelsServer(key: string): Promise<{ url: string; close(): Promise<void>; seenAuth: string[] }> {
+  const seenAuth: string[] = [];
+  const server: Server = createServer((req, res) => {
+    seenAuth.push(String(req.headers.authorization));
+    if (req.url !== '/v1/models') return void res.writeHead(404).end();
+    if (req.headers.authorization !== `Bearer ${key}`) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Incorrect API key provided' } }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model' }] }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}/v1`, seenAuth, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/** A port with nothing listening: bind, note the port, close. */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+describe('doctor', () => {
+  let gns3: FakeGns3;
+  let llm: Awaited<ReturnType<typeof startModelsServer>>;
+  const KEY = 'sk-doctor-test-123456';
+  beforeAll(async () => {
+    gns3 = await startFakeGns3({ api: 'v3' });
+    llm = await startModelsServer(KEY);
+  });
+  afterAll(async () => {
+    await gns3?.close();
+    await llm?.close();
+  });
+
+  it('all required checks pass: exit 0 with a ✓ line each', async () => {
+    const env = isolatedEnv({ GNS3_COPILOT_API_KEY: KEY });
+    const r = await runCli(['doctor', '--server', gns3.url, '--base-url', llm.url, '--provider', 'custom'], { env });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^✓ Node \d+\.\d+\.\d+ \(needs >= 20\.19\)$/m);
+    expect(r.stdout).toMatch(/^✓ config valid/m);
+    expect(r.stdout).toMatch(new RegExp(`^✓ GNS3 controller at ${gns3.url}: API v3, version 3\\.0\\.6$`, 'm'));
+    expect(r.stdout).toMatch(/^✓ LLM endpoint http:\/\/127\.0\.0\.1:\d+\/v1 \(custom\): reachable, key accepted, model gpt-4o-mini$/m);
+    // no Secret Service in this env: a warning, not a failure
+    expect(r.stdout).toMatch(/^! OS keychain unavailable: no Secret Service/m);
+    expect(r.stdout).toMatch(/^[✓!] tshark/m);
+    expect(r.stdout).toContain('all required checks passed');
+    expect(r.stdout).not.toContain(KEY);
+  });
+
+  it('--json reports every check', async () => {
+    const env = isolatedEnv({ GNS3_COPILOT_API_KEY: KEY });
+    const r = await runCli(['doctor', '--json', '-s', gns3.url, '--base-url', llm.url], { env });
+    const out = JSON.parse(r.stdout) as { ok: boolean; checks: { name: string; ok: boolean; required: boolean }[] };
+    expect(out.ok).toBe(true);
+    expect(out.checks.map((c) => c.name)).toEqual(['node', 'config', 'keychain', 'controller', 'llm', 'data', 'tshark']);
+  });
+
+  it('an unreachable controller fails with exit 3', async () => {
+    const env = isolatedEnv({ GNS3_COPILOT_API_KEY: KEY });
+    const r = await runCli(['doctor', '-s', `http://127.0.0.1:${await closedPort()}`, '--base-url', llm.url], { env });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^✗ .*127\.0\.0\.1/m);
+    expect(r.stdout).toMatch(/^✓ LLM endpoint/m);
+    expect(r.stdout).toContain('1 required check(s) failed');
+  });
+
+  it('a rejected API key fails with exit 4', async () => {
+    const env = isolatedEnv({ GNS3_COPILOT_API_KEY: 'sk-wrong-key-000' });
+    const r = await runCli(['doctor', '-s', gns3.url, '--base-url', llm.url], { env });
+    expect(r.code, r.stdout).toBe(4);
+    expect(r.stdout).toMatch(/^✗ LLM endpoint .*: API key rejected \(HTTP 401\)$/m);
+    expect(llm.seenAuth).toContain('Bearer sk-wrong-key-000');
+    expect(r.stdout).not.toContain('sk-wrong-key-000');
+  });
+
+  it('a missing API key and an unreachable LLM are failures', async () => {
+    let r = await runCli(['doctor', '-s', gns3.url, '--base-url', llm.url], { env: isolatedEnv() });
+    expect(r.code).toBe(4);
+    expect(r.stdout).toMatch(/^✗ LLM endpoint .*: no API key/m);
+    r = await runCli(['doctor', '-s', gns3.url, '--base-url', `http://127.0.0.1:${await closedPort()}/v1`], { env: isolatedEnv({ OPENAI_API_KEY: KEY }) });
+    expect(r.code).toBe(4);
+    expect(r.stdout).toMatch(/^✗ LLM endpoint .*: unreachable \(ECONNREFUSED\)$/m);
+  });
+
+  it('an invalid config is reported as a failed check (exit 2), the other checks still run', async () => {
+    const env = isolatedEnv({ GNS3_COPILOT_API_KEY: KEY, GNS3_COPILOT_MAX_ITERATIONS: '0' });
+    const r = await runCli(['doctor', '-s', gns3.url, '--base-url', llm.url], { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^✗ GNS3_COPILOT_MAX_ITERATIONS: must be an integer 1\.\.100 \(got 0\)$/m);
+    expect(r.stdout).toMatch(/^✓ LLM endpoint/m);
+  });
+});
