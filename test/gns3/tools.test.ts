@@ -210,8 +210,7 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     const r1 = out.nodes.find((n: { name: string }) => n.name === 'R1');
     expect(r1).toMatchObject({ type: 'qemu', template: 'FRR', status: 'stopped', tags: ['device_type:frr'] });
     expect(r1.console).toMatch(/^telnet 127\.0\.0\.1:\d+$/);
-    expect(r1.ports[0]).toEqual({ port: 'e0', to: 'R2:e0' });
-    expect(r1.ports[1]).toEqual({ port: 'e1', to: null });
+    expect(r1.ports).toEqual({ e0: 'R2:e0', e1: null, e2: null, e3: null });
     expect(out.links).toEqual([{ link_id: expect.any(String), a: 'R1:e0', b: 'R2:e0', filters: {} }]);
     const sw = out.nodes.find((n: { name: string }) => n.name === 'SW1');
     expect(sw.console).toBeNull(); // console_type "none"

@@ -6,8 +6,6 @@ import { defineTool } from '../types.js';
 import { guarded, json, projectOf } from './common.js';
 
 export function topologyJson(t: Topology): Record<string, unknown> {
-  const endName = new Map<string, string>();
-  for (const l of t.links) for (const e of l.ends) endName.set(`${e.node_id}/${e.adapter_number}/${e.port_number}`, `${e.node_name}:${e.port_name}`);
   const peer = (nodeId: string, adapter: number, port: number, linkId: string | null) => {
     if (!linkId) return null;
     const link = t.links.find((l) => l.link_id === linkId);
@@ -19,13 +17,13 @@ export function topologyJson(t: Topology): Record<string, unknown> {
     project_id: t.project_id,
     nodes: t.nodes.map((n) => ({
       name: n.name,
-      node_id: n.node_id,
       type: n.node_type,
       ...(n.template_name ? { template: n.template_name } : {}),
       status: n.status,
       console: n.console !== null && n.console_type && n.console_type !== 'none' ? `${n.console_type} ${n.console_host}:${n.console}` : null,
       ...(n.tags.length ? { tags: n.tags } : {}),
-      ports: n.ports.map((p) => ({ port: p.short_name, to: peer(n.node_id, p.adapter_number, p.port_number, p.link_id) })),
+      // port -> "Peer:port" (null when free): the model addresses everything by name
+      ports: Object.fromEntries(n.ports.map((p) => [p.short_name, peer(n.node_id, p.adapter_number, p.port_number, p.link_id)])),
     })),
     links: t.links.map((l) => ({
       link_id: l.link_id,
