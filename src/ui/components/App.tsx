@@ -476,8 +476,9 @@ export function App(props: AppProps) {
           try {
             const meta = await services.getSession(settingsRef.current, id);
             if (!meta) return notice('Session not saved yet: send a message first', 'warn');
-            await services.setPinned(settingsRef.current, id, !meta.pinned);
-            notice(meta.pinned ? 'Unpinned this session' : 'Pinned this session');
+            const wasPinned = meta.pinned;
+            await services.setPinned(settingsRef.current, id, !wasPinned);
+            notice(wasPinned ? 'Unpinned this session' : 'Pinned this session');
           } catch (e) {
             notice(`✗ ${errorMessage(e)}`, 'error');
           }

@@ -29,7 +29,7 @@ export function ApprovalPrompt({
 }) {
   const groups = approvalLines(request.name, request.args);
   // Keep the choices visible on small terminals: cut the command list, never the choices.
-  let budget = Math.max(2, maxLines - 4 - APPROVAL_CHOICES.length);
+  let budget = Math.max(2, maxLines - 3 - APPROVAL_CHOICES.length);
   const shown: { target: string; lines: string[]; more: number }[] = [];
   for (const g of groups) {
     if (budget <= 1) break;

@@ -1,0 +1,111 @@
+/** UiServices over in-memory data plus a ScriptedSession: the TUI's edge in component tests. */
+import type { Approver } from '../../../src/agent/api.js';
+import type { Topology } from '../../../src/gns3/types.js';
+import type { CreateSessionOptions, ProjectInfo, SessionInfo, UiServices } from '../../../src/ui/services.js';
+import type { Settings, InvocationOptions } from '../../../src/config/schema.js';
+import { settingsSchema } from '../../../src/config/schema.js';
+import { ScriptedSession, type ScriptStep } from './scripted-session.js';
+import { ControllerError } from '../../../src/errors.js';
+
+export interface FakeServicesOptions {
+  scripts?: ScriptStep[][];
+  projects?: ProjectInfo[];
+  sessions?: SessionInfo[];
+  /** number of checkController calls that fail before it succeeds */
+  controllerDownFor?: number;
+  hasApiKey?: boolean;
+  topology?: Topology;
+}
+
+export class FakeServices implements UiServices {
+  readonly created: CreateSessionOptions[] = [];
+  readonly sessionsMade: ScriptedSession[] = [];
+  controllerChecks = 0;
+  closed = false;
+  approver: Approver | undefined;
+  sessionRows: SessionInfo[];
+  scripts: ScriptStep[][];
+
+  constructor(private readonly o: FakeServicesOptions = {}) {
+    this.sessionRows = [...(o.sessions ?? [])];
+    this.scripts = o.scripts ?? [];
+  }
+
+  get session(): ScriptedSession {
+    const s = this.sessionsMade[this.sessionsMade.length - 1];
+    if (!s) throw new Error('no session created yet');
+    return s;
+  }
+
+  async checkController(): Promise<void> {
+    this.controllerChecks++;
+    if (this.controllerChecks <= (this.o.controllerDownFor ?? 0)) {
+      throw new ControllerError('GNS3 controller at http://127.0.0.1:3080 is unreachable (connection refused)');
+    }
+  }
+  async listProjects(): Promise<ProjectInfo[]> {
+    return this.o.projects ?? [];
+  }
+  async topology(): Promise<Topology> {
+    if (!this.o.topology) throw new ControllerError('no topology');
+    return this.o.topology;
+  }
+  async createSession(opts: CreateSessionOptions): Promise<ScriptedSession> {
+    this.created.push(opts);
+    this.approver = opts.approver;
+    const id = opts.sessionId ?? (opts.continueLatest ? this.sessionRows[0]?.id : undefined) ?? `sess-${this.created.length}`;
+    // Scripts are shared: a resumed session continues the same script list.
+    const s = new ScriptedSession(this.scripts, opts.approver, id, opts.settings.mode);
+    this.sessionsMade.push(s);
+    if (!this.sessionRows.some((r) => r.id === id)) {
+      this.sessionRows.unshift({
+        id,
+        title: null,
+        projectId: null,
+        projectName: opts.settings.project ?? null,
+        mode: opts.settings.mode,
+        pinned: false,
+        updatedAt: new Date().toISOString(),
+        messageCount: 0,
+        totalTokens: 0,
+      });
+    }
+    return s;
+  }
+  async listSessions(): Promise<SessionInfo[]> {
+    return this.sessionRows;
+  }
+  async getSession(_s: Settings, id: string): Promise<SessionInfo | undefined> {
+    return this.sessionRows.find((r) => r.id === id);
+  }
+  async latestSession(): Promise<SessionInfo | undefined> {
+    return this.sessionRows[0];
+  }
+  async renameSession(_s: Settings, id: string, title: string): Promise<boolean> {
+    const r = this.sessionRows.find((x) => x.id === id);
+    if (r) r.title = title;
+    return r !== undefined;
+  }
+  async setPinned(_s: Settings, id: string, pinned: boolean): Promise<boolean> {
+    const r = this.sessionRows.find((x) => x.id === id);
+    if (r) r.pinned = pinned;
+    return r !== undefined;
+  }
+  async hasApiKey(): Promise<boolean> {
+    return this.o.hasApiKey ?? true;
+  }
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+export function testSettings(over: Partial<Record<string, unknown>> = {}): Settings {
+  return settingsSchema.parse({ project: 'ospf-lab', ...over });
+}
+
+export const tuiInvocation = (over: Partial<InvocationOptions> = {}): InvocationOptions => ({
+  output: 'text',
+  continueLatest: false,
+  interactive: true,
+  ...over,
+});
