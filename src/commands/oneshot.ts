@@ -1,0 +1,88 @@
+/**
+ * One-shot mode: run one request and exit with the SPEC §3 code. stdout carries
+ * only the output (answer text, the --json object or the --stream-json lines);
+ * diagnostics go to stderr. SIGINT/SIGTERM abort the run cleanly (pending tool
+ * calls are recorded as aborted, so `--continue` works) and exit 130.
+ */
+import type { InvocationOptions, Settings } from '../config/schema.js';
+import type { AgentEvent, ErrorType } from '../agent/events.js';
+import { CopilotError, ExitCode, UsageError, errorMessage } from '../errors.js';
+import { ResultBuilder, exitCodeOf } from '../output/summary.js';
+import { TextPrinter } from '../output/text.js';
+import { StreamJsonPrinter } from '../output/stream-json.js';
+import { printJsonResult } from '../output/json.js';
+
+function errorTypeOfExit(code: number): ErrorType {
+  switch (code) {
+    case ExitCode.Usage:
+      return 'usage';
+    case ExitCode.Controller:
+      return 'controller';
+    case ExitCode.Provider:
+      return 'provider';
+    case ExitCode.Limit:
+      return 'limit';
+    case ExitCode.ApprovalUnavailable:
+      return 'approval';
+    case ExitCode.Aborted:
+      return 'aborted';
+    default:
+      return 'internal';
+  }
+}
+
+export async function runOneShot(settings: Settings, invocation: InvocationOptions): Promise<number> {
+  const prompt = invocation.prompt?.trim();
+  if (!prompt) throw new UsageError('no prompt: pass -p "<prompt>" or pipe one on stdin');
+  if (settings.approve === 'ask') throw new UsageError('--approve: "ask" needs the interactive TUI; in one-shot use never|config|all');
+
+  const stdout = process.stdout;
+  const stderr = process.stderr;
+  const builder = new ResultBuilder(settings.mode);
+  const text = invocation.output === 'text' ? new TextPrinter(stdout, stderr, settings.color && stderr.isTTY === true && !process.env.NO_COLOR) : undefined;
+  const stream = invocation.output === 'stream-json' ? new StreamJsonPrinter(stdout) : undefined;
+  const emit = (e: AgentEvent) => {
+    builder.add(e);
+    text?.event(e);
+    stream?.event(e);
+  };
+
+  const ac = new AbortController();
+  let signals = 0;
+  const onSignal = () => {
+    signals++;
+    if (signals === 1) {
+      stderr.write('\ninterrupted: stopping (press Ctrl-C again to quit immediately)\n');
+      ac.abort('aborted');
+    } else process.exit(ExitCode.Aborted);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let session: Awaited<ReturnType<typeof import('../agent/session.js').createAgentSession>> | undefined;
+  try {
+    const { createAgentSession } = await import('../agent/session.js');
+    session = await createAgentSession({ settings, invocation });
+    if (session.resumed && invocation.output === 'text') stderr.write(`resuming session ${session.id.slice(0, 8)}\n`);
+    for await (const e of session.send(prompt, { signal: ac.signal })) emit(e);
+  } catch (err) {
+    // Failures before the run starts (bad context_limit, no API key, unknown session…)
+    const code = err instanceof CopilotError ? err.exitCode : ExitCode.Internal;
+    const message = errorMessage(err).split('\n')[0] ?? 'error';
+    const type = errorTypeOfExit(code);
+    if (invocation.output === 'text') throw err;
+    emit({ type: 'error', error: { type, message } });
+    builder.fail(type, message);
+    stream?.event({ type: 'done', stopped_reason: type === 'aborted' ? 'aborted' : 'error', stats: builder.result().stats });
+    stderr.write(`error: ${message}\n`);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await session?.close().catch(() => undefined);
+  }
+  text?.finish();
+  const result = builder.result();
+  if (invocation.output === 'json') printJsonResult(stdout, result);
+  else if (invocation.output === 'stream-json' && result.error) stderr.write(`error: ${result.error.message}\n`);
+  return exitCodeOf(result);
+}

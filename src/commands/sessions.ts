@@ -1,0 +1,115 @@
+/** `gns3-copilot sessions list|show|rename|pin|unpin|delete|export`. */
+import { writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import type { Settings } from '../config/schema.js';
+import { UsageError } from '../errors.js';
+import { parseMode, MODE_CHOICES_TEXT, MODE_SHORT_NAME } from '../agent/modes.js';
+import { SessionStore, type SessionRow } from '../sessions/store.js';
+import { toTranscript, transcriptMarkdown } from '../sessions/transcript.js';
+
+type Action = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export';
+
+function intOpt(name: string, v: unknown, min: number, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name}: must be an integer ${min}..${max}, got "${String(v)}"`);
+  return n;
+}
+
+function need(store: SessionStore, id: string | undefined): SessionRow {
+  if (!id) throw new UsageError('missing session id (see `gns3-copilot sessions list`)');
+  const row = store.find(id);
+  if (!row) throw new UsageError(`no session "${id}" (see \`gns3-copilot sessions list\`)`);
+  return row;
+}
+
+function pad(s: string, n: number): string {
+  return s.length > n ? s.slice(0, n - 1) + '…' : s.padEnd(n);
+}
+
+function table(rows: SessionRow[], total: number, offset: number): string {
+  if (rows.length === 0) return 'no sessions\n';
+  const head = `${pad('ID', 8)}  ${pad('UPDATED', 16)}  ${pad('MODE', 8)}  ${pad('PROJECT', 14)}  ${'MSGS'.padStart(4)}  ${'TOKENS'.padStart(7)}  TITLE`;
+  const lines = rows.map(
+    (r) =>
+      `${pad(r.id.slice(0, 8), 8)}  ${pad(r.updated_at.replace('T', ' ').slice(0, 16), 16)}  ${pad(MODE_SHORT_NAME[r.copilot_mode] ?? r.copilot_mode, 8)}  ${pad(r.project_name ?? '—', 14)}  ${String(r.message_count).padStart(4)}  ${String(r.total_tokens).padStart(7)}  ${r.pinned ? '📌 ' : ''}${r.title ?? '(untitled)'}`,
+  );
+  const more = offset + rows.length < total ? `\n${total - offset - rows.length} more (use --offset ${offset + rows.length})` : '';
+  return `${head}\n${lines.join('\n')}${more}\n`;
+}
+
+export async function sessionsCommand(action: Action, args: string[], opts: Record<string, unknown>, settings: Settings): Promise<number> {
+  const out = (s: string) => process.stdout.write(s);
+  const store = await SessionStore.open(settings.data_dir);
+  try {
+    switch (action) {
+      case 'list': {
+        let mode;
+        if (opts.mode !== undefined) {
+          mode = parseMode(String(opts.mode));
+          if (!mode) throw new UsageError(`--mode: must be ${MODE_CHOICES_TEXT}`);
+        }
+        const limit = intOpt('limit', opts.limit, 1, 10_000) ?? 20;
+        const offset = intOpt('offset', opts.offset, 0, 10_000_000) ?? 0;
+        const { rows, total } = store.list({ ...(opts.project ? { project: String(opts.project) } : {}), ...(mode ? { mode } : {}), limit, offset });
+        if (opts.json) out(JSON.stringify({ sessions: rows, total, limit, offset }) + '\n');
+        else out(table(rows, total, offset));
+        return 0;
+      }
+      case 'show': {
+        const row = need(store, args[0]);
+        const entries = toTranscript(await store.messages(row.id));
+        if (opts.json) out(JSON.stringify({ session: row, messages: entries }) + '\n');
+        else out(transcriptMarkdown(row, entries, { clipToolOutput: 1500 }) + '\n');
+        return 0;
+      }
+      case 'rename': {
+        const row = need(store, args[0]);
+        const title = args.slice(1).join(' ').trim();
+        if (!title) throw new UsageError('rename: missing <title>');
+        store.setTitle(row.id, title);
+        out(`renamed ${row.id.slice(0, 8)}: ${store.get(row.id)?.title}\n`);
+        return 0;
+      }
+      case 'pin':
+      case 'unpin': {
+        const row = need(store, args[0]);
+        store.setPinned(row.id, action === 'pin');
+        out(`${action === 'pin' ? 'pinned' : 'unpinned'} ${row.id.slice(0, 8)}\n`);
+        return 0;
+      }
+      case 'delete': {
+        const row = need(store, args[0]);
+        if (!opts.yes) {
+          if (!process.stdin.isTTY) throw new UsageError('delete: pass --yes to delete without a terminal to confirm');
+          const rl = createInterface({ input: process.stdin, output: process.stderr });
+          const answer = await rl.question(`delete session ${row.id.slice(0, 8)} "${row.title ?? ''}"? [y/N] `);
+          rl.close();
+          if (!/^y(es)?$/i.test(answer.trim())) {
+            process.stderr.write('not deleted\n');
+            return 0;
+          }
+        }
+        await store.delete(row.id);
+        out(`deleted ${row.id.slice(0, 8)}\n`);
+        return 0;
+      }
+      case 'export': {
+        const row = need(store, args[0]);
+        const format = String(opts.format ?? 'md');
+        if (format !== 'md' && format !== 'json') throw new UsageError(`--format: must be md or json, got "${format}"`);
+        const entries = toTranscript(await store.messages(row.id));
+        const text = format === 'json' ? JSON.stringify({ session: row, messages: entries }, null, 2) + '\n' : transcriptMarkdown(row, entries) + '\n';
+        if (opts.output) {
+          writeFileSync(String(opts.output), text);
+          process.stderr.write(`exported ${row.id.slice(0, 8)} to ${String(opts.output)}\n`);
+        } else out(text);
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown sessions action "${String(action)}"`);
+    }
+  } finally {
+    store.close();
+  }
+}

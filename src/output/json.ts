@@ -1,0 +1,7 @@
+/** `--json`: one object on stdout when the run ends (SPEC §4). */
+import type { OneShotResult } from './summary.js';
+import type { Sink } from './text.js';
+
+export function printJsonResult(out: Sink, r: OneShotResult): void {
+  out.write(JSON.stringify(r) + '\n');
+}

@@ -1,0 +1,109 @@
+/**
+ * Folds the event stream into the one-shot result (the `--json` object) and the
+ * exit code (SPEC §3). Text and stream-json printers use the same fold so all
+ * three formats agree on the outcome.
+ */
+import type { AgentEvent, ErrorType, RunStats, StoppedReason, ToolStatus } from '../agent/events.js';
+import type { CopilotMode } from '../agent/modes.js';
+import { ExitCode } from '../errors.js';
+
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  status: ToolStatus | 'pending';
+  duration_ms: number;
+  output: string;
+}
+
+export interface OneShotResult {
+  session_id: string | null;
+  project_id: string | null;
+  mode: CopilotMode;
+  response: string;
+  tool_calls: ToolCallRecord[];
+  stats: RunStats;
+  stopped_reason: StoppedReason;
+  error: { type: ErrorType; message: string } | null;
+}
+
+const ZERO: RunStats = { iterations: 0, llm_calls: 0, tool_calls: 0, input_tokens: 0, output_tokens: 0, duration_ms: 0 };
+
+export class ResultBuilder {
+  private r: OneShotResult;
+  private calls = new Map<string, ToolCallRecord>();
+  private errors: { type: ErrorType; message: string }[] = [];
+  /** text since the last tool call: the final answer */
+  private tail = '';
+
+  constructor(mode: CopilotMode) {
+    this.r = { session_id: null, project_id: null, mode, response: '', tool_calls: [], stats: { ...ZERO }, stopped_reason: 'done', error: null };
+  }
+
+  add(e: AgentEvent): void {
+    switch (e.type) {
+      case 'init':
+        this.r.session_id = e.session_id;
+        this.r.project_id = e.project_id;
+        this.r.mode = e.mode;
+        break;
+      case 'content':
+        this.tail += e.delta;
+        break;
+      case 'tool_call': {
+        this.tail = '';
+        const rec: ToolCallRecord = { id: e.id, name: e.name, args: e.args, status: 'pending', duration_ms: 0, output: '' };
+        this.calls.set(e.id, rec);
+        this.r.tool_calls.push(rec);
+        break;
+      }
+      case 'tool_end': {
+        let rec = this.calls.get(e.id);
+        if (!rec) {
+          rec = { id: e.id, name: e.name, args: {}, status: e.status, duration_ms: e.duration_ms, output: e.output };
+          this.calls.set(e.id, rec);
+          this.r.tool_calls.push(rec);
+        }
+        rec.status = e.status;
+        rec.duration_ms = e.duration_ms;
+        rec.output = e.output;
+        break;
+      }
+      case 'error':
+        this.errors.push(e.error);
+        break;
+      case 'done':
+        this.r.stats = e.stats;
+        this.r.stopped_reason = e.stopped_reason;
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** An error outside the event stream (e.g. the session could not be created). */
+  fail(type: ErrorType, message: string): void {
+    this.errors.push({ type, message });
+    this.r.stopped_reason = type === 'aborted' ? 'aborted' : 'error';
+  }
+
+  result(): OneShotResult {
+    return { ...this.r, response: this.tail.trim(), error: this.errors[0] ?? null };
+  }
+}
+
+const EXIT_BY_TYPE: Record<ErrorType, number> = {
+  internal: ExitCode.Internal,
+  usage: ExitCode.Usage,
+  controller: ExitCode.Controller,
+  provider: ExitCode.Provider,
+  limit: ExitCode.Limit,
+  approval: ExitCode.ApprovalUnavailable,
+  aborted: ExitCode.Aborted,
+};
+
+export function exitCodeOf(r: OneShotResult): number {
+  if (r.stopped_reason === 'aborted') return ExitCode.Aborted;
+  if (r.error) return EXIT_BY_TYPE[r.error.type];
+  return r.stopped_reason === 'error' ? ExitCode.Internal : ExitCode.Ok;
+}

@@ -1,0 +1,57 @@
+/** Session transcripts for `sessions show` and `sessions export` (Markdown or JSON). */
+import type { BaseMessage } from '@langchain/core/messages';
+import type { SessionRow } from './store.js';
+import { messageText } from '../agent/tokens.js';
+
+export interface TranscriptEntry {
+  role: 'user' | 'assistant' | 'tool' | 'system';
+  content: string;
+  tool_calls?: { id: string; name: string; args: unknown }[];
+  tool_call_id?: string;
+  name?: string;
+  status?: string;
+}
+
+export function toTranscript(messages: BaseMessage[]): TranscriptEntry[] {
+  return messages.map((m) => {
+    const type = m.getType();
+    const content = typeof m.content === 'string' ? m.content : messageText(m);
+    if (type === 'human') return { role: 'user', content };
+    if (type === 'ai') {
+      const calls = ((m as { tool_calls?: { id?: string; name: string; args: unknown }[] }).tool_calls ?? []).map((c) => ({ id: c.id ?? '', name: c.name, args: c.args }));
+      return { role: 'assistant', content, ...(calls.length ? { tool_calls: calls } : {}) };
+    }
+    if (type === 'tool') {
+      const t = m as unknown as { tool_call_id: string; name?: string; additional_kwargs?: { copilot_status?: string }; status?: string };
+      return { role: 'tool', content, tool_call_id: t.tool_call_id, ...(t.name ? { name: t.name } : {}), status: t.additional_kwargs?.copilot_status ?? t.status ?? 'success' };
+    }
+    return { role: 'system', content };
+  });
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}… (${s.length - n} more characters)` : s);
+
+export function transcriptMarkdown(row: SessionRow, entries: TranscriptEntry[], opts: { clipToolOutput?: number } = {}): string {
+  const lines = [
+    `# ${row.title ?? 'Untitled session'}`,
+    '',
+    `- session: \`${row.id}\``,
+    `- project: ${row.project_name ?? '—'}${row.project_id ? ` (\`${row.project_id}\`)` : ''}`,
+    `- mode: ${row.copilot_mode} · agent mode: ${row.agent_mode}`,
+    `- created: ${row.created_at} · updated: ${row.updated_at}`,
+    `- messages: ${row.message_count} · LLM calls: ${row.llm_calls} · tokens: ${row.input_tokens} in / ${row.output_tokens} out`,
+    '',
+  ];
+  for (const e of entries) {
+    if (e.role === 'user') lines.push('## User', '', e.content, '');
+    else if (e.role === 'assistant') {
+      lines.push('## Assistant', '');
+      if (e.content) lines.push(e.content, '');
+      for (const c of e.tool_calls ?? []) lines.push(`- tool call \`${c.name}\` \`${JSON.stringify(c.args)}\``);
+      if (e.tool_calls?.length) lines.push('');
+    } else if (e.role === 'tool') {
+      lines.push(`### Tool result: ${e.name ?? e.tool_call_id} (${e.status})`, '', '```', opts.clipToolOutput ? clip(e.content, opts.clipToolOutput) : e.content, '```', '');
+    }
+  }
+  return lines.join('\n');
+}
