@@ -1,0 +1,112 @@
+/**
+ * SSH transport: an interactive shell with a pty (devices behave as on a
+ * console: prompt, echo). Password and private-key authentication; host keys
+ * are not pinned (lab devices regenerate them), like a console connection.
+ */
+import { Client, type ClientChannel } from 'ssh2';
+import { StringDecoder } from 'node:string_decoder';
+import { ConnectError, type Transport } from './transport.js';
+
+export interface SshOptions {
+  host: string;
+  port: number;
+  username: string;
+  password?: string;
+  privateKey?: string | Buffer;
+  passphrase?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export class SshTransport implements Transport {
+  readonly kind = 'ssh' as const;
+  closed = false;
+  private receiver: (text: string) => void = () => {};
+  private closeCbs: ((reason?: string) => void)[] = [];
+  private readonly decoder = new StringDecoder('utf8');
+
+  private constructor(
+    private readonly client: Client,
+    private readonly channel: ClientChannel,
+  ) {
+    const onData = (d: Buffer) => {
+      const t = this.decoder.write(d);
+      if (t) this.receiver(t);
+    };
+    channel.on('data', onData);
+    channel.stderr.on('data', onData);
+    const end = (reason?: string) => {
+      if (this.closed) return;
+      this.closed = true;
+      client.end();
+      for (const cb of this.closeCbs) cb(reason);
+    };
+    channel.on('close', () => end('ssh channel closed by the device'));
+    client.on('close', () => end('ssh connection closed'));
+    client.on('error', (e) => end(e.message));
+  }
+
+  static connect(opts: SshOptions): Promise<SshTransport> {
+    return new Promise((resolve, reject) => {
+      const client = new Client();
+      let settled = false;
+      const fail = (msg: string) => {
+        if (settled) return;
+        settled = true;
+        cleanup();
+        client.end();
+        reject(new ConnectError(msg));
+      };
+      const onAbort = () => fail('aborted');
+      const timer = setTimeout(() => fail(`ssh to ${opts.host}:${opts.port} timed out after ${opts.timeoutMs} ms`), opts.timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+      };
+      if (opts.signal?.aborted) return onAbort();
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      client.on('error', (e) => fail(`ssh to ${opts.host}:${opts.port}: ${e.message}`));
+      client.on('ready', () => {
+        client.shell({ term: 'vt100', cols: 511, rows: 0 }, (err, channel) => {
+          if (err) return fail(`ssh shell on ${opts.host}:${opts.port}: ${err.message}`);
+          if (settled) return;
+          settled = true;
+          cleanup();
+          resolve(new SshTransport(client, channel));
+        });
+      });
+      client.connect({
+        host: opts.host,
+        port: opts.port,
+        username: opts.username,
+        ...(opts.password !== undefined ? { password: opts.password } : {}),
+        ...(opts.privateKey !== undefined ? { privateKey: opts.privateKey } : {}),
+        ...(opts.passphrase !== undefined ? { passphrase: opts.passphrase } : {}),
+        readyTimeout: opts.timeoutMs,
+        keepaliveInterval: 15_000,
+        tryKeyboard: opts.password !== undefined,
+      });
+      if (opts.password !== undefined) {
+        client.on('keyboard-interactive', (_n, _i, _l, prompts, finish) => finish(prompts.map(() => opts.password!)));
+      }
+    });
+  }
+
+  onData(cb: (text: string) => void): void {
+    this.receiver = cb;
+  }
+
+  onClose(cb: (reason?: string) => void): void {
+    this.closeCbs.push(cb);
+  }
+
+  write(text: string): void {
+    if (!this.closed) this.channel.write(text);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.client.end();
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * A telnet client for device consoles (RFC 854/855). We accept the options a
+ * console needs — the server echoes (ECHO), no go-ahead (SGA), 8-bit (BINARY) —
+ * announce a terminal type and a wide window (TTYPE, NAWS, so devices do not
+ * wrap or page by size) and refuse everything else. Telnet commands never
+ * reach the session; CR NUL becomes CR.
+ */
+import net from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
+import { ConnectError, type Transport } from './transport.js';
+
+const IAC = 255;
+const DONT = 254;
+const DO = 253;
+const WONT = 252;
+const WILL = 251;
+const SB = 250;
+const SE = 240;
+const OPT_BINARY = 0;
+const OPT_ECHO = 1;
+const OPT_SGA = 3;
+const OPT_TTYPE = 24;
+const OPT_NAWS = 31;
+
+/** options we let the server enable (server WILL x → we say DO x) */
+const ACCEPT_REMOTE = new Set([OPT_BINARY, OPT_ECHO, OPT_SGA]);
+/** options we offer to enable on our side (server DO x → we say WILL x) */
+const ACCEPT_LOCAL = new Set([OPT_BINARY, OPT_SGA, OPT_TTYPE, OPT_NAWS]);
+
+export const NAWS_COLS = 511;
+
+export interface TelnetOptions {
+  host: string;
+  port: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export class TelnetTransport implements Transport {
+  readonly kind = 'telnet' as const;
+  closed = false;
+  private receiver: (text: string) => void = () => {};
+  private closeCbs: ((reason?: string) => void)[] = [];
+  private readonly decoder = new StringDecoder('utf8');
+  /** parser state carried across TCP chunks */
+  private state: 'data' | 'iac' | 'opt' | 'sb' | 'sbiac' = 'data';
+  private verb = 0;
+  private sb: number[] = [];
+  private lastCr = false;
+  /** negotiated state, so we answer each change once and never loop */
+  private readonly remote = new Map<number, boolean>();
+  private readonly local = new Map<number, boolean>();
+
+  private constructor(private readonly sock: net.Socket) {
+    sock.setNoDelay(true);
+    sock.on('data', (d: Buffer) => this.receive(d));
+    const onEnd = (reason?: string) => {
+      if (this.closed) return;
+      this.closed = true;
+      for (const cb of this.closeCbs) cb(reason);
+    };
+    sock.on('close', () => onEnd('connection closed by the device'));
+    sock.on('error', (e) => onEnd(e.message));
+  }
+
+  static connect(opts: TelnetOptions): Promise<TelnetTransport> {
+    return new Promise((resolve, reject) => {
+      const sock = net.connect({ host: opts.host, port: opts.port });
+      const fail = (msg: string) => {
+        cleanup();
+        sock.destroy();
+        reject(new ConnectError(msg));
+      };
+      const onError = (e: Error) => fail(`cannot connect to ${opts.host}:${opts.port}: ${(e as NodeJS.ErrnoException).code ?? e.message}`);
+      const onAbort = () => fail('aborted');
+      const timer = setTimeout(() => fail(`connect to ${opts.host}:${opts.port} timed out after ${opts.timeoutMs} ms`), opts.timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        sock.removeListener('error', onError);
+        opts.signal?.removeEventListener('abort', onAbort);
+      };
+      if (opts.signal?.aborted) return onAbort();
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      sock.once('error', onError);
+      sock.once('connect', () => {
+        cleanup();
+        resolve(new TelnetTransport(sock));
+      });
+    });
+  }
+
+  onData(cb: (text: string) => void): void {
+    this.receiver = cb;
+  }
+
+  onClose(cb: (reason?: string) => void): void {
+    this.closeCbs.push(cb);
+  }
+
+  write(text: string): void {
+    if (this.closed) return;
+    const bytes = Buffer.from(text, 'utf8');
+    // A literal 0xFF must be doubled in telnet data.
+    const out = bytes.includes(IAC) ? Buffer.from([...bytes].flatMap((b) => (b === IAC ? [IAC, IAC] : [b]))) : bytes;
+    this.sock.write(out);
+  }
+
+  close(): void {
+    this.closed = true;
+    this.sock.destroy();
+  }
+
+  private send(...bytes: number[]): void {
+    if (!this.closed) this.sock.write(Buffer.from(bytes));
+  }
+
+  private receive(chunk: Buffer): void {
+    const data: number[] = [];
+    for (const b of chunk) {
+      switch (this.state) {
+        case 'data':
+          if (b === IAC) this.state = 'iac';
+          else if (b === 0 && this.lastCr) this.lastCr = false; // CR NUL = CR
+          else {
+            data.push(b);
+            this.lastCr = b === 13;
+          }
+          break;
+        case 'iac':
+          if (b === IAC) {
+            data.push(IAC);
+            this.state = 'data';
+          } else if (b >= WILL && b <= DONT) {
+            this.verb = b;
+            this.state = 'opt';
+          } else if (b === SB) {
+            this.sb = [];
+            this.state = 'sb';
+          } else this.state = 'data'; // NOP, GA, DM…: nothing to do
+          break;
+        case 'opt':
+          this.negotiate(this.verb, b);
+          this.state = 'data';
+          break;
+        case 'sb':
+          if (b === IAC) this.state = 'sbiac';
+          else this.sb.push(b);
+          break;
+        case 'sbiac':
+          if (b === SE) {
+            this.subnegotiation(this.sb);
+            this.state = 'data';
+          } else {
+            if (b === IAC) this.sb.push(IAC);
+            this.state = 'sb';
+          }
+          break;
+      }
+    }
+    if (data.length > 0) {
+      const text = this.decoder.write(Buffer.from(data));
+      if (text) this.receiver(text);
+    }
+  }
+
+  private negotiate(verb: number, opt: number): void {
+    if (verb === WILL || verb === WONT) {
+      const want = verb === WILL && ACCEPT_REMOTE.has(opt);
+      if (this.remote.get(opt) === want) return;
+      this.remote.set(opt, want);
+      this.send(IAC, want ? DO : DONT, opt);
+      return;
+    }
+    const want = verb === DO && ACCEPT_LOCAL.has(opt);
+    if (this.local.get(opt) === want) {
+      if (want && opt === OPT_NAWS) this.sendWindowSize();
+      return;
+    }
+    this.local.set(opt, want);
+    this.send(IAC, want ? WILL : WONT, opt);
+    if (want && opt === OPT_NAWS) this.sendWindowSize();
+  }
+
+  private sendWindowSize(): void {
+    // 511 columns, 0 rows: wide enough not to wrap, "unknown height" so no paging by size.
+    this.send(IAC, SB, OPT_NAWS, NAWS_COLS >> 8, NAWS_COLS & 0xff, 0, 0, IAC, SE);
+  }
+
+  private subnegotiation(sb: number[]): void {
+    // TTYPE SEND (1) → IS (0) "VT100"
+    if (sb[0] === OPT_TTYPE && sb[1] === 1) {
+      this.send(IAC, SB, OPT_TTYPE, 0, ...Buffer.from('VT100'), IAC, SE);
+    }
+  }
+}

@@ -1,0 +1,7 @@
+import type { ToolDef } from '../types.js';
+import { executeMultipleDeviceCommands } from './commands.js';
+import { executeMultipleDeviceConfigCommands } from './config.js';
+import { executeVpcsCommands } from './vpcs.js';
+
+/** Tools of this area, registered by ../registry.ts. */
+export const devicesTools: ToolDef[] = [executeMultipleDeviceCommands, executeMultipleDeviceConfigCommands, executeVpcsCommands] as ToolDef[];
