@@ -40,7 +40,10 @@ export default defineConfig({
   outDir: 'dist',
   splitting: true,
   sourcemap: true,
-  clean: true,
+  // Not `clean`: every test run rebuilds dist/ (vitest globalSetup) while other
+  // runs may be executing bin/ -> dist/; wiping the directory first made their
+  // binaries vanish for a second. Stale hashed chunks are harmless.
+  clean: false,
   dts: false,
   skipNodeModulesBundle: true,
   esbuildPlugins: [pendingModules],

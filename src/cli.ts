@@ -3,8 +3,18 @@
  * `--version` and `--help` stay close to bare `node` start-up; every command
  * loads what it needs with `import()` when it runs.
  */
-import { Command, Option, CommanderError } from 'commander';
+import type { Command as CommandT } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
+
+// `--version` alone is answered before anything else loads (not even
+// commander): it is what scripts and shell prompts call most.
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`${pkg.version}\n`);
+  process.exit(0);
+}
+const { Command, Option, CommanderError } = await import('commander');
+type Command = CommandT;
 
 type Opts = Record<string, unknown>;
 
