@@ -36,6 +36,7 @@ export class Gns3Client {
   readonly http: Gns3Http;
   readonly log: Logger;
   private readonly auth: Gns3Auth;
+  private readonly credentials: (() => Promise<Gns3Credentials | undefined>) | undefined;
   private apiVersion: ApiVersion | undefined;
   private detecting: Promise<ApiVersion> | undefined;
   private serverVersion: string | undefined;
@@ -52,6 +53,7 @@ export class Gns3Client {
       log: opts.log,
     });
     if (opts.settings.api_version !== 'auto') this.apiVersion = opts.settings.api_version;
+    this.credentials = opts.credentials;
     this.auth = new Gns3Auth(this.http, opts.credentials, opts.tokenStore, opts.log);
   }
 
@@ -67,7 +69,7 @@ export class Gns3Client {
   /** The API version in use; probes the server once when configured as auto. */
   async api(signal?: AbortSignal): Promise<ApiVersion> {
     if (this.apiVersion) return this.apiVersion;
-    this.detecting ??= probeWith(this.http, { signal }).then(
+    this.detecting ??= probeWith(this.http, { signal, credentials: this.credentials }).then(
       (r) => {
         this.apiVersion = r.api;
         this.serverVersion = r.version;
@@ -100,7 +102,9 @@ export class Gns3Client {
     const full = `/${api}${path}`;
     for (let attempt = 0; ; attempt++) {
       const headers = await this.auth.headers(api, opts.signal);
+      const t0 = Date.now();
       const res = await this.http.send(method, full, { ...opts, headers });
+      this.log.debug('gns3 request', { method, path: full, status: res.status, ms: Date.now() - t0 });
       if (res.status === 401 && attempt === 0) {
         const msg = safeMessage(res.text);
         if (await this.auth.handleUnauthorized(api, msg, opts.signal)) continue;

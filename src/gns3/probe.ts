@@ -10,11 +10,13 @@ export interface ProbeResult {
   version: string;
 }
 
+type Credentials = { username: string; password: string };
+
 export interface ProbeOptions {
   insecure?: boolean;
   timeoutMs?: number;
-  /** v2 servers may sit behind HTTP basic auth */
-  credentials?: { username: string; password: string };
+  /** v2 servers may sit behind HTTP basic auth; a function is only called when needed */
+  credentials?: Credentials | (() => Promise<Credentials | undefined>);
 }
 
 function versionOf(text: string): string | undefined {
@@ -33,22 +35,35 @@ export async function probeWith(http: Gns3Http, opts: { credentials?: ProbeOptio
   const v3version = v3.status === 200 ? versionOf(v3.text) : undefined;
   if (v3version) return { api: 'v3', version: v3version };
 
-  const headers: Record<string, string> = {};
-  if (opts.credentials) {
-    headers.authorization = `Basic ${Buffer.from(`${opts.credentials.username}:${opts.credentials.password}`).toString('base64')}`;
+  redirectCheck(where, v3);
+
+  let v2 = await http.send('GET', '/v2/version', { signal: opts.signal });
+  let creds: Credentials | undefined;
+  if (v2.status === 401 && opts.credentials) {
+    creds = typeof opts.credentials === 'function' ? await opts.credentials() : opts.credentials;
+    if (creds) {
+      const headers = { authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` };
+      v2 = await http.send('GET', '/v2/version', { headers, signal: opts.signal });
+    }
   }
-  const v2 = await http.send('GET', '/v2/version', { headers, signal: opts.signal });
   const v2version = v2.status === 200 ? versionOf(v2.text) : undefined;
   if (v2version) return { api: 'v2', version: v2version };
   if (v2.status === 401) {
     throw new ControllerError(
-      opts.credentials
+      creds
         ? `${where} rejected the GNS3 credentials (HTTP 401 on /v2/version)`
         : `${where} requires authentication (HTTP 401 on /v2/version); store credentials with \`gns3-copilot auth login\``,
     );
   }
   const seen = v3.status === 200 ? `/v3/version answered without a version` : `HTTP ${v3.status} on /v3/version, ${v2.status} on /v2/version`;
   throw new ControllerError(`${where} is not a GNS3 server (${seen})`);
+}
+
+/** http→https (or a moved path) answers with a redirect that undici does not follow. */
+function redirectCheck(where: string, res: { status: number; headers: Record<string, string> }): void {
+  if (res.status >= 300 && res.status < 400 && res.headers.location) {
+    throw new ControllerError(`${where} redirects to ${res.headers.location}; use that address as the server URL`);
+  }
 }
 
 export async function probeController(server: string, opts: ProbeOptions = {}): Promise<ProbeResult> {

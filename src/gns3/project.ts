@@ -99,6 +99,15 @@ export class Gns3Project implements ProjectScope {
     if (method !== 'GET') this.invalidate();
     try {
       return await this.client.call(method, this.p(path), opts);
+    } catch (err) {
+      // auto_close (the default) closes a project once the last GUI listener leaves;
+      // writes then fail with 403. Re-open once and retry rather than fail the tool.
+      if (err instanceof Gns3ApiError && err.status === 403 && err.serverMessage === 'The project is not opened') {
+        this.client.log.warn('GNS3 project was closed by the server; re-opening it', { project: this.projectName });
+        await this.client.call('POST', this.p('/open'), { body: {}, signal: opts.signal });
+        return await this.client.call(method, this.p(path), opts);
+      }
+      throw err;
     } finally {
       if (method !== 'GET') this.invalidate();
     }

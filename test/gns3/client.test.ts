@@ -70,6 +70,18 @@ describe('probeController', () => {
     }
   });
 
+  it('names the target of a redirect (http -> https)', async () => {
+    const s = await plainServer((q, r) => {
+      r.writeHead(301, { location: `https://gns3.example.test${q.url}` });
+      r.end();
+    });
+    try {
+      await expect(probeController(s.url)).rejects.toThrow(/redirects to https:\/\/gns3\.example\.test\/v3\/version; use that address/);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('explains a TLS handshake against a plain-http port', async () => {
     const s = await plainServer((_q, r) => r.end('x'));
     try {
@@ -157,6 +169,16 @@ describe('v2 basic auth', () => {
   it('wrong basic-auth credentials are a ControllerError', async () => {
     current = await rig('v2', { users: { admin: 'other' } }, { api_version: 'v2' });
     await expect(current.client.listProjects()).rejects.toThrow(/rejected the credentials/);
+  });
+
+  it('detects a v2 server behind basic auth using the credentials', async () => {
+    current = await rig('v2', { users: { admin: 'admin-pass' } });
+    expect(await current.client.api()).toBe('v2');
+    await expect(probeController(current.fake.url)).rejects.toThrow(/requires authentication \(HTTP 401 on \/v2\/version\)/);
+    expect(await probeController(current.fake.url, { credentials: ADMIN })).toEqual({ api: 'v2', version: '2.2.59' });
+    await expect(probeController(current.fake.url, { credentials: { username: 'admin', password: 'x' } })).rejects.toThrow(
+      /rejected the GNS3 credentials/,
+    );
   });
 });
 

@@ -167,14 +167,17 @@ describe.each(targets)('GNS3 API contract: $label', (target) => {
     }
   });
 
-  it('a closed project refuses node starts with 403', async () => {
+  it('a closed project refuses node starts with 403; the scope re-opens it', async () => {
     await client.call('POST', `/projects/${project.projectId}/close`, { body: {} });
     const pc1 = await project.resolveNode('PC1');
-    const err = (await project.call('POST', `/nodes/${pc1.node_id}/start`, { body: {} }).catch((e: unknown) => e)) as Gns3ApiError;
+    const err = (await client
+      .call('POST', `/projects/${project.projectId}/nodes/${pc1.node_id}/start`, { body: {} })
+      .catch((e: unknown) => e)) as Gns3ApiError;
     expect(err.status).toBe(403);
     expect(err.serverMessage).toBe('The project is not opened');
-    // openProject opens it again
-    const reopened = await client.openProject(project.projectId);
-    expect(reopened.raw.status).toBe('opened');
+    // the project scope re-opens it and retries
+    const again = await project.nodeAction('PC1', 'stop', { deadlineMs: 20_000 });
+    expect(again.node_status).toBe('stopped');
+    expect((await client.findProject(project.projectId)).status).toBe('opened');
   });
 });

@@ -248,6 +248,15 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     expect(unknownLink).toEqual({ status: 'error', error: 'No link between R1 and SW1 matches "R1 SW1"' });
   });
 
+  it('re-opens a project the server closed (auto_close) and carries on', async () => {
+    const { ctx } = await lab();
+    current!.fake.project().data.status = 'closed';
+    const out = await runTool(tool('create_gns3_node'), { nodes: [{ template: 'VPCS', name: 'PC1' }] }, ctx);
+    expect(out.results[0]).toMatchObject({ status: 'ok', name: 'PC1' });
+    expect(current!.fake.project().data.status).toBe('opened');
+    expect(current!.fake.requests.filter((r) => r.path.endsWith('/open'))).toHaveLength(1);
+  });
+
   it('tools report an unreachable controller as JSON, not a throw', async () => {
     const { ctx } = await lab();
     await current!.fake.close();

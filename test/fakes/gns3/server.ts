@@ -444,6 +444,8 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
     const body = parseBody();
     const [a, b, c, d, e, f] = parts;
 
+    // v2 basic auth (when enabled) guards every route; v3 leaves /version open.
+    if (v2) checkAuth(req, url);
     if (a === 'version' && parts.length === 1) {
       if (method === 'GET') return send(res, 200, v2 ? { local: true, version } : { controller_host: '127.0.0.1', version, local: true });
     }
@@ -458,7 +460,7 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
       }
       return send(res, 200, { access_token: makeJwt(u), token_type: 'bearer' });
     }
-    checkAuth(req, url);
+    if (!v2) checkAuth(req, url);
 
     if (a === 'computes' && parts.length === 1 && method === 'GET') {
       return send(res, 200, v2 ? [{ compute_id: 'local', name: 'vm', host: '127.0.0.1', port: 3080, protocol: 'http', connected: true }] : []);
