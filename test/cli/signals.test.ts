@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { BIN, isolatedEnv } from '../helpers/cli-run.js';
+
+/**
+ * With no prompt and a piped stdin the CLI reads stdin until EOF; we never
+ * close it and signal the process instead. Nothing else handles the signal
+ * there, so the CLI's own handler must turn it into exit 130.
+ */
+async function signalWhileWaiting(signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
+  const reader = spawn(process.execPath, [BIN], { env: isolatedEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  reader.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  reader.stdin.write('partial prompt without EOF');
+  await new Promise((r) => setTimeout(r, 1_000));
+  expect(reader.exitCode).toBeNull(); // still waiting for the rest of the prompt
+  reader.kill(signal);
+  const code = await new Promise<number | null>((r) => reader.on('close', (c) => r(c)));
+  return { code, stderr };
+}
+
+describe('signals', () => {
+  it('SIGINT while waiting for piped input exits 130', async () => {
+    const r = await signalWhileWaiting('SIGINT');
+    expect(r.code).toBe(130);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+  it('SIGTERM exits 130', async () => {
+    const r = await signalWhileWaiting('SIGTERM');
+    expect(r.code).toBe(130);
+  });
+});
