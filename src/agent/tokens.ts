@@ -43,6 +43,9 @@ export function messageText(m: BaseMessage): string {
   return text;
 }
 
+const LONG_RUN = /\S{256}/;
+const LONG_RUN_SPLIT = /(\S{256})/;
+
 export class TokenCounter {
   private byObject = new WeakMap<object, number>();
   private byId = new Map<string, number>();
@@ -54,8 +57,17 @@ export class TokenCounter {
     return new TokenCounter(await getEncoder(name));
   }
 
+  /**
+   * BPE merging is quadratic in the length of one unbroken run (a 16 k-character
+   * line of dashes or hex takes seconds), so long runs are counted in 256-char
+   * slices: a slight overestimate, bounded time.
+   */
   text(s: string): number {
-    return s ? this.enc.encode(s).length : 0;
+    if (!s) return 0;
+    if (!LONG_RUN.test(s)) return this.enc.encode(s).length;
+    let n = 0;
+    for (const part of s.split(LONG_RUN_SPLIT)) if (part) n += this.enc.encode(part).length;
+    return n;
   }
 
   /** Cached by object identity and by message id (checkpoint reloads create new objects with the same id). */
