@@ -23,10 +23,17 @@ export async function captureLink(project: Gns3Project, link: RawLink, opts: Cap
   const dlt = opts.data_link_type ?? 'DLT_EN10MB';
 
   // A capture someone else started (the GUI) is read but left running.
-  const ownCapture = !link.capturing;
+  let ownCapture = !link.capturing;
   if (ownCapture) {
     const body: Record<string, unknown> = opts.data_link_type ? { data_link_type: opts.data_link_type } : {};
-    await project.call('POST', `${base}/${routes.start}`, { body, signal: opts.signal });
+    try {
+      await project.call('POST', `${base}/${routes.start}`, { body, signal: opts.signal });
+    } catch (err) {
+      // 409 "Port 0 has already a filter applied": a capture began since our last read.
+      const fresh = err instanceof Gns3ApiError && err.status === 409 ? await project.rawLink(link.link_id, opts.signal).catch(() => undefined) : undefined;
+      if (!fresh?.capturing) throw err;
+      ownCapture = false;
+    }
   }
   try {
     return await readStream(project, `/projects/${project.projectId}${base}/${routes.stream}`, seconds, opts, DLT_NUMBERS[dlt] ?? 1);

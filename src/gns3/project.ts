@@ -279,6 +279,10 @@ export class Gns3Project implements ProjectScope {
     return out;
   }
 
+  async rawLink(linkId: string, signal?: AbortSignal): Promise<RawLink> {
+    return (await this.client.call('GET', this.p(`/links/${linkId}`), { signal })) as RawLink;
+  }
+
   async nodeStatus(nodeId: string, signal?: AbortSignal): Promise<RawNode> {
     return (await this.client.call('GET', this.p(`/nodes/${nodeId}`), { signal })) as RawNode;
   }

@@ -134,6 +134,17 @@ describe.each(['v2', 'v3'] as const)('project scope on %s', (api) => {
     expect(current!.fake.project().links.get(link.link_id)!.capturing).toBe(false);
   });
 
+  it('reads a capture someone else started and leaves it running', async () => {
+    const { project, link } = await lab();
+    await project.getTopology(); // cached: not capturing
+    const startPath = api === 'v2' ? 'start_capture' : 'capture/start';
+    await project.client.call('POST', `/projects/${project.projectId}/links/${link.link_id}/${startPath}`, { body: {} });
+    current!.fake.setLinkPcap(link.link_id, makePcap(1));
+    const bytes = await project.capture('PC1 SW1', { seconds: 5, packets: 1 });
+    expect(bytes.length).toBe(24 + 76);
+    expect(current!.fake.project().links.get(link.link_id)!.capturing).toBe(true);
+  });
+
   it('a capture with no traffic returns a valid empty pcap', async () => {
     const { project } = await lab();
     const bytes = await project.capture('PC1 SW1', { seconds: 0.3 });
