@@ -92,7 +92,8 @@ function errCode(err: unknown): string | undefined {
 
 /** True for failures where the request never reached the server's application. */
 function isConnectionError(err: unknown): boolean {
-  if (err instanceof undiciErrors.ConnectTimeoutError) return true;
+  // A connect timeout already waited connect_timeout_ms; retrying would multiply it.
+  if (err instanceof undiciErrors.ConnectTimeoutError) return false;
   const code = errCode(err);
   return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'EAI_AGAIN' || code === 'UND_ERR_SOCKET';
 }
