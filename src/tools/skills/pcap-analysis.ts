@@ -110,24 +110,21 @@ export async function analyzePcap(pcap: Uint8Array, opts: AnalysisOptions = {}):
   try {
     const file = join(dir, 'capture.pcap');
     writeFileSync(file, data);
-    const summaryRun = await runTshark(['-r', file, '-q', '-z', 'io,phs', '-z', 'conv,ip', '-z', 'conv,eth'], {
-      timeoutMs: remaining(),
-      signal: opts.signal,
-    });
-    if (summaryRun.code !== 0) {
-      if (summaryRun.timedOut) throw new TsharkError('tshark analysis exceeded its time limit');
-      throw new TsharkError(`tshark could not read the capture: ${firstErrorLine(summaryRun.stderr) || `exit ${summaryRun.code}`}`);
-    }
-    const summary = parseSummary(summaryRun.stdout);
-    if (counter.invalid) captured = summary.protocols[0]?.frames ?? 0; // pcapng or unknown: trust tshark
-
     const fields = opts.fields && opts.fields.length > 0 ? withFrameNumber(opts.fields) : DEFAULT_FIELDS;
     const args = ['-r', file];
     if (opts.display_filter) args.push('-Y', opts.display_filter);
     args.push('-T', 'fields', '-E', 'separator=/t', '-E', 'occurrence=a', '-E', 'aggregator=,', '-E', 'quote=n');
     for (const f of fields) args.push('-e', f);
-    const rowsRun = await runTshark(args, { timeoutMs: remaining(), signal: opts.signal, maxStdoutBytes: 8 * 1024 * 1024 });
-    if (rowsRun.timedOut) throw new TsharkError('tshark analysis exceeded its time limit');
+    // Two independent passes; run them side by side (tshark start-up dominates small captures).
+    const [summaryRun, rowsRun] = await Promise.all([
+      runTshark(['-r', file, '-q', '-z', 'io,phs', '-z', 'conv,ip', '-z', 'conv,eth'], { timeoutMs: remaining(), signal: opts.signal }),
+      runTshark(args, { timeoutMs: remaining(), signal: opts.signal, maxStdoutBytes: 8 * 1024 * 1024 }),
+    ]);
+    if (summaryRun.timedOut || rowsRun.timedOut) throw new TsharkError('tshark analysis exceeded its time limit');
+    if (summaryRun.code !== 0)
+      throw new TsharkError(`tshark could not read the capture: ${firstErrorLine(summaryRun.stderr) || `exit ${summaryRun.code}`}`);
+    const summary = parseSummary(summaryRun.stdout);
+    if (counter.invalid) captured = summary.protocols[0]?.frames ?? 0; // pcapng or unknown: trust tshark
     if (rowsRun.code !== 0 && !rowsRun.truncated) {
       const reason = firstErrorLine(rowsRun.stderr) || `exit ${rowsRun.code}`;
       if (/fields? aren't valid|neither a field nor a protocol|filter/i.test(reason))

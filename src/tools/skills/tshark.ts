@@ -22,24 +22,28 @@ let tsharkPathCache: string | null | undefined;
 
 /** tshark from GNS3_COPILOT_TSHARK or PATH; undefined when not installed. */
 export function findTshark(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (env.GNS3_COPILOT_TSHARK) return env.GNS3_COPILOT_TSHARK;
+  if (env.GNS3_COPILOT_TSHARK) return executable(env.GNS3_COPILOT_TSHARK) ? env.GNS3_COPILOT_TSHARK : undefined;
   if (tsharkPathCache !== undefined) return tsharkPathCache ?? undefined;
   for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, 'tshark');
-    try {
-      accessSync(candidate, constants.X_OK);
-      return (tsharkPathCache = candidate);
-    } catch {
-      // not here
-    }
+    if (dir && executable(join(dir, 'tshark'))) return (tsharkPathCache = join(dir, 'tshark'));
   }
   tsharkPathCache = null;
   return undefined;
 }
 
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function requireTshark(): string {
   const path = findTshark();
+  if (!path && process.env.GNS3_COPILOT_TSHARK)
+    throw new TsharkError(`GNS3_COPILOT_TSHARK=${process.env.GNS3_COPILOT_TSHARK} is not an executable tshark`);
   if (!path) throw new TsharkError('tshark is not installed (Debian/Ubuntu: apt-get install tshark; macOS: brew install wireshark)');
   return path;
 }
