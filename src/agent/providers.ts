@@ -211,10 +211,13 @@ export interface RetryPolicy {
   baseDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = {
-  attempts: Number(process.env.GNS3_COPILOT_LLM_RETRIES ?? 3),
-  baseDelayMs: Number(process.env.GNS3_COPILOT_LLM_RETRY_MS ?? 500),
-};
+/** 3 attempts, 500 ms → 1 s backoff (±20 %); env overrides exist for tests. Read per call. */
+export function defaultRetry(env: NodeJS.ProcessEnv = process.env): RetryPolicy {
+  return {
+    attempts: Math.max(1, Number(env.GNS3_COPILOT_LLM_RETRIES ?? 3) || 3),
+    baseDelayMs: Math.max(0, Number(env.GNS3_COPILOT_LLM_RETRY_MS ?? 500) || 0),
+  };
+}
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -240,7 +243,7 @@ export async function withProviderRetry<T>(
   fn: (attempt: number) => Promise<T>,
   opts: { endpoint: ProviderEndpoint; signal?: AbortSignal; policy?: RetryPolicy; onRetry?: (attempt: number, err: unknown, delayMs: number) => void },
 ): Promise<T> {
-  const policy = opts.policy ?? DEFAULT_RETRY;
+  const policy = opts.policy ?? defaultRetry();
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn(attempt);

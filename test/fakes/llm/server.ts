@@ -145,7 +145,9 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
     const path = (req.url ?? '/').split('?')[0]!;
     const authorization = (req.headers.authorization as string | undefined) ?? null;
     if (opts.apiKey && authorization !== `Bearer ${opts.apiKey}`) {
-      await readBody(req);
+      const raw = await readBody(req);
+      if (path === '/v1/chat/completions')
+        requests.push({ path, purpose: (req.headers['x-copilot-purpose'] as string | undefined) ?? null, authorization, body: raw ? (JSON.parse(raw) as FakeRequest['body']) : { messages: [] }, turn: -1 });
       return sendError(res, 401, 'Incorrect API key provided', 'invalid_api_key');
     }
     if (req.method === 'GET' && path === '/v1/models') {
@@ -159,7 +161,6 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
     const body = JSON.parse(await readBody(req)) as FakeRequest['body'];
     const purpose = (req.headers['x-copilot-purpose'] as string | undefined) ?? null;
     const record: FakeRequest = { path, purpose, authorization, body, turn: -1 };
-    if (process.env.FAKE_LLM_DEBUG) console.error(JSON.stringify(req.headers));
     requests.push(record);
 
     let turn: FakeTurn;
