@@ -1,0 +1,183 @@
+/** Sessions: SQLite store, titles, usage, AGENT_MODE, and the `sessions` subcommand. */
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
+import { collect, session, showCall, tempDir, testSettings, testTools } from './helpers.js';
+import { SessionStore, cleanTitle, fallbackTitle } from '../../src/sessions/store.js';
+import { sessionsCommand } from '../../src/commands/sessions.js';
+import { resolveAgentMode } from '../../src/agent/agent-mode.js';
+import { UsageError } from '../../src/errors.js';
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+let llm: FakeLlm | undefined;
+afterEach(async () => {
+  await llm?.close();
+  llm = undefined;
+});
+
+async function captureStdout(fn: () => Promise<number>): Promise<{ code: number; out: string }> {
+  let out = '';
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
+    out += String(s);
+    return true;
+  });
+  try {
+    const code = await fn();
+    return { code, out };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe('session store', () => {
+  it('creates one SQLite file in WAL mode holding checkpoints and the sessions table', async () => {
+    const d = tempDir('gc-store-');
+    llm = await startFakeLlm([{ text: 'hello there' }], { title: 'Greeting the copilot' });
+    const s = await session(testSettings(llm.url, d.dir), []);
+    await collect(s.send('hello'));
+    await s.close();
+    const file = join(d.dir, 'sessions.db');
+    expect(existsSync(file)).toBe(true);
+    const store = await SessionStore.open(d.dir);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(Number(store.db.pragma('busy_timeout', { simple: true }))).toBeGreaterThanOrEqual(5000);
+    const tables = (store.db.prepare("SELECT name FROM sqlite_master WHERE type='table'").all() as { name: string }[]).map((t) => t.name);
+    expect(tables).toEqual(expect.arrayContaining(['sessions', 'checkpoints', 'writes']));
+    store.close();
+    d.cleanup();
+  });
+
+  it('generates a title after the first turn and stores token usage', async () => {
+    llm = await startFakeLlm([{ tool_calls: [showCall('R1')], usage: { prompt_tokens: 100, completion_tokens: 10 } }, { text: 'R1 is up.', usage: { prompt_tokens: 150, completion_tokens: 20 } }, { text: 'again', usage: { prompt_tokens: 10, completion_tokens: 1 } }], {
+      title: '"OSPF adjacency check on R1 and its neighbours, very long title"',
+    });
+    const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }));
+    await collect(s.send('is R1 ok?'));
+    let row = s.info()!;
+    expect(row.title!.length).toBeLessThanOrEqual(40);
+    expect(row.title).toMatch(/^OSPF adjacency check/);
+    expect(row.llm_calls).toBe(2);
+    expect(row.input_tokens).toBeGreaterThanOrEqual(250);
+    expect(row.output_tokens).toBeGreaterThanOrEqual(30);
+    expect(row.total_tokens).toBe(row.input_tokens + row.output_tokens);
+    expect(row.message_count).toBe(4);
+    await collect(s.send('and now?'));
+    row = s.info()!;
+    expect(llm.requests.filter((r) => r.purpose === 'title')).toHaveLength(1); // only after the first turn
+    expect(row.llm_calls).toBe(3);
+    expect(row.message_count).toBe(6);
+    await s.close();
+  });
+
+  it('falls back to the first 30 characters when title generation fails', async () => {
+    llm = await startFakeLlm([{ text: 'fine' }]);
+    const s = await session(testSettings(llm.url, tmp.dir), []);
+    // break only the title request: the server goes away once the answer has streamed
+    const it = s.send('please check every router in the lab for OSPF problems');
+    for await (const e of it) if (e.type === 'content') await llm.close().catch(() => undefined);
+    expect(s.info()!.title).toBe('please check every router in t');
+    await s.close();
+  });
+
+  it('title helpers', () => {
+    expect(cleanTitle('Title: "Build a lab."')).toBe('Build a lab');
+    expect(cleanTitle('x'.repeat(60)).length).toBe(40);
+    expect(fallbackTitle('  short  ')).toBe('short');
+  });
+
+  it('AGENT_MODE: legacy default, recursive refused clearly, junk refused, AGENT_RECURSION_ENABLED refused', async () => {
+    expect(resolveAgentMode({})).toBe('legacy');
+    expect(resolveAgentMode({ AGENT_MODE: 'legacy' })).toBe('legacy');
+    expect(() => resolveAgentMode({ AGENT_MODE: 'recursive' })).toThrow(/not available in this version/);
+    expect(() => resolveAgentMode({ AGENT_MODE: 'fast' })).toThrow(UsageError);
+    expect(() => resolveAgentMode({ AGENT_RECURSION_ENABLED: '1' })).toThrow(/AGENT_RECURSION_ENABLED/);
+    llm = await startFakeLlm([]);
+    await expect(session(testSettings(llm.url, tmp.dir), [], { env: { AGENT_MODE: 'recursive' } })).rejects.toThrow(UsageError);
+  });
+
+  it('the session row keeps mode and agent mode; --resume of an unknown id is a usage error', async () => {
+    llm = await startFakeLlm([{ text: 'a' }, { text: 'b' }]);
+    const s = await session(testSettings(llm.url, tmp.dir, { mode: 'lab' }), []);
+    await collect(s.send('one'));
+    await s.close();
+    const s2 = await session(testSettings(llm.url, tmp.dir), [], { sessionId: s.id.slice(0, 8) });
+    expect(s2.id).toBe(s.id);
+    expect(s2.mode).toBe('lab_automation_assistant');
+    expect(s2.agentMode).toBe('legacy');
+    await s2.close();
+    await expect(session(testSettings(llm.url, tmp.dir), [], { sessionId: 'nope-nope' })).rejects.toThrow(/no session "nope-nope"/);
+  });
+
+  it('two connections can work on the same file at once', async () => {
+    const d = tempDir('gc-two-');
+    const a = await SessionStore.open(d.dir);
+    const b = await SessionStore.open(d.dir);
+    const r1 = a.create({ copilot_mode: 'teaching_assistant', agent_mode: 'legacy' });
+    const r2 = b.create({ copilot_mode: 'lab_automation_assistant', agent_mode: 'legacy' });
+    a.recordRequest(r2.id, { message_count: 2, llm_calls: 1, input_tokens: 5, output_tokens: 1 });
+    expect(b.get(r2.id)!.llm_calls).toBe(1);
+    expect(a.list().total).toBe(2);
+    expect(b.get(r1.id)).toBeDefined();
+    a.close();
+    b.close();
+    d.cleanup();
+  });
+});
+
+describe('sessions command', () => {
+  it('list / show / rename / pin / unpin / export / delete', async () => {
+    const d = tempDir('gc-cmd-');
+    llm = await startFakeLlm([{ text: 'first answer' }, { text: 'second answer' }], { title: 'Lab one' });
+    const settings = testSettings(llm.url, d.dir);
+    const s1 = await session(settings, []);
+    await collect(s1.send('first question'));
+    await s1.close();
+    const s2 = await session({ ...settings, mode: 'lab_automation_assistant' }, []);
+    await collect(s2.send('second question'));
+    await s2.close();
+
+    let r = await captureStdout(() => sessionsCommand('list', [], { json: true }, settings));
+    expect(r.code).toBe(0);
+    const listed = JSON.parse(r.out) as { sessions: { id: string; title: string }[]; total: number };
+    expect(listed.total).toBe(2);
+    expect(listed.sessions[0]!.id).toBe(s2.id); // newest first
+
+    r = await captureStdout(() => sessionsCommand('list', [], { mode: 'lab', json: true }, settings));
+    expect((JSON.parse(r.out) as { total: number }).total).toBe(1);
+    r = await captureStdout(() => sessionsCommand('list', [], { limit: '1', offset: '1' }, settings));
+    expect(r.out).toContain(s1.id.slice(0, 8));
+    await expect(sessionsCommand('list', [], { limit: '0' }, settings)).rejects.toThrow(/--limit/);
+
+    await captureStdout(() => sessionsCommand('pin', [s1.id.slice(0, 8)], {}, settings));
+    r = await captureStdout(() => sessionsCommand('list', [], { json: true }, settings));
+    expect((JSON.parse(r.out) as { sessions: { id: string; pinned: boolean }[] }).sessions[0]).toMatchObject({ id: s1.id, pinned: true });
+    await captureStdout(() => sessionsCommand('unpin', [s1.id], {}, settings));
+
+    await captureStdout(() => sessionsCommand('rename', [s1.id, 'My', 'OSPF', 'lab'], {}, settings));
+    r = await captureStdout(() => sessionsCommand('show', [s1.id], { json: true }, settings));
+    const shown = JSON.parse(r.out) as { session: { title: string }; messages: { role: string; content: string }[] };
+    expect(shown.session.title).toBe('My OSPF lab');
+    expect(shown.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(shown.messages[1]!.content).toBe('first answer');
+
+    const file = join(d.dir, 'export.md');
+    await captureStdout(() => sessionsCommand('export', [s1.id], { format: 'md', output: file }, settings));
+    const md = readFileSync(file, 'utf8');
+    expect(md).toContain('# My OSPF lab');
+    expect(md).toContain('first question');
+    r = await captureStdout(() => sessionsCommand('export', [s1.id], { format: 'json' }, settings));
+    expect((JSON.parse(r.out) as { messages: unknown[] }).messages).toHaveLength(2);
+    await expect(sessionsCommand('export', [s1.id], { format: 'pdf' }, settings)).rejects.toThrow(/--format/);
+
+    await captureStdout(() => sessionsCommand('delete', [s1.id], { yes: true }, settings));
+    r = await captureStdout(() => sessionsCommand('list', [], { json: true }, settings));
+    expect((JSON.parse(r.out) as { total: number }).total).toBe(1);
+    await expect(sessionsCommand('show', [s1.id], {}, settings)).rejects.toThrow(/no session/);
+    const store = await SessionStore.open(d.dir);
+    expect(await store.messages(s1.id)).toEqual([]);
+    store.close();
+    d.cleanup();
+  });
+});
