@@ -86,10 +86,8 @@ export class Gns3Client {
   /** Server version string (probes when not known yet). */
   async version(signal?: AbortSignal): Promise<string> {
     if (this.serverVersion) return this.serverVersion;
-    const api = await this.api(signal);
     const body = (await this.call('GET', '/version', { signal })) as { version?: string } | undefined;
     this.serverVersion = body?.version ?? 'unknown';
-    void api;
     return this.serverVersion;
   }
 
