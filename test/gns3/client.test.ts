@@ -269,6 +269,37 @@ describe.each(['v2', 'v3'] as const)('projects and errors (%s)', (api) => {
   });
 });
 
+describe.each(['v2', 'v3'] as const)('server validation errors (%s)', (api) => {
+  it('turns schema errors into one readable line', async () => {
+    current = await rig(api);
+    const pid = current.fake.addProject({ name: 'p' });
+    const vpcs = (await current.client.listTemplates()).find((t) => t.name === 'VPCS')!;
+    const err = (await current.client.call('POST', `/projects/${pid}/templates/${vpcs.template_id}`, { body: { y: 1, compute_id: 'local' } }).catch((e: unknown) => e)) as Gns3ApiError;
+    expect(err.status).toBe(api === 'v2' ? 400 : 422);
+    expect(err.serverMessage).toBe(api === 'v2' ? "invalid request: 'x' is a required property" : 'invalid request: body.x: Field required');
+  });
+});
+
+describe('secrets stay out of logs', () => {
+  it('never logs the password or the token', async () => {
+    const lines: string[] = [];
+    const rec = (level: string) => (msg: string, data?: Record<string, unknown>) => lines.push(`${level} ${msg} ${JSON.stringify(data ?? {})}`);
+    current = await rig('v3');
+    const log = { error: rec('error'), warn: rec('warn'), info: rec('info'), debug: rec('debug') };
+    const c = createGns3Client({ settings: current.settings, log, credentials: async () => ADMIN, tokenStore: current.tokens });
+    current.fake.addProject({ name: 'p' });
+    await c.listProjects();
+    current.fake.revokeTokens();
+    await c.listProjects();
+    await c.close();
+    const token = (await current.tokens.get())!;
+    expect(lines.length).toBeGreaterThan(2);
+    const all = lines.join('\n');
+    expect(all).not.toContain(ADMIN.password);
+    expect(all).not.toContain(token);
+  });
+});
+
 describe('error body parsing', () => {
   it('makes v3 422 Python-repr messages readable', () => {
     const body = JSON.stringify({ message: "[{'type': 'missing', 'loc': ('body', 'name'), 'msg': 'Field required', 'input': {}}]" });

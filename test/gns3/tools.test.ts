@@ -66,6 +66,8 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     expect(all.count).toBe(8); // 7 builtins + FRR
     const lean = await runTool(tool('get_gns3_templates'), { hide_infrastructure: true }, ctx);
     expect(lean.templates.map((t: { name: string }) => t.name)).toEqual(['Ethernet switch', 'FRR', 'VPCS']);
+    const switches = await runTool(tool('get_gns3_templates'), { category: 'Switch' }, ctx);
+    expect(switches.templates.map((t: { name: string }) => t.name)).toEqual(['ATM switch', 'Ethernet hub', 'Ethernet switch', 'Frame Relay switch']);
   });
 
   it('create_gns3_node places nodes clear of others, reports de-duplicated names and per-item errors', async () => {
@@ -172,7 +174,7 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
   });
 
   it('stop and suspend report the final status; switches and VPCS explain no-ops', async () => {
-    const { ctx } = await lab({ statusDelayMs: 150 });
+    const { ctx, project } = await lab({ statusDelayMs: 150 });
     await runTool(tool('start_gns3_node'), { nodes: ['R1'] }, ctx);
     const stop = await runTool(tool('stop_gns3_node'), { nodes: ['R1', 'SW1', 'nope'] }, ctx);
     expect(stop.status).toBe('partial');
@@ -182,6 +184,10 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     await runTool(tool('start_gns3_node'), { nodes: ['R1'] }, ctx);
     const susp = await runTool(tool('suspend_gns3_node'), { nodes: ['R1'] }, ctx);
     expect(susp.results[0]).toMatchObject({ status: 'ok', node_status: 'suspended' });
+    current!.fake.addNode({ name: 'PC1', node_type: 'vpcs', status: 'started' });
+    project.invalidate();
+    const vpcs = await runTool(tool('suspend_gns3_node'), { nodes: ['PC1'] }, ctx);
+    expect(vpcs.results[0]).toMatchObject({ status: 'ok', node_status: 'started', note: 'vpcs nodes cannot be suspended; it keeps running' });
   });
 
   it('update_gns3_node_name verifies the stored name; v3 refuses running nodes clearly', async () => {
