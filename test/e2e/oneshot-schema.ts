@@ -1,0 +1,75 @@
+/**
+ * The JSON schema of the one-shot formats (SPEC §4), as zod: `--json` (one result
+ * object) and `--stream-json` (one event per line, each with an ISO timestamp).
+ * Strict objects: an extra or missing field fails validation.
+ */
+import { z } from 'zod';
+
+const mode = z.enum(['teaching_assistant', 'lab_automation_assistant', 'troubleshooting_injection']);
+const toolStatus = z.enum(['success', 'error', 'blocked', 'limit', 'aborted']);
+const stopped = z.enum(['done', 'max_iterations', 'max_tool_calls', 'max_time', 'tool_limit', 'aborted', 'error']);
+const errorType = z.enum(['controller', 'provider', 'limit', 'approval', 'aborted', 'usage', 'internal']);
+const nonNegInt = z.number().int().nonnegative();
+const stats = z.strictObject({
+  iterations: nonNegInt,
+  llm_calls: nonNegInt,
+  tool_calls: nonNegInt,
+  input_tokens: nonNegInt,
+  output_tokens: nonNegInt,
+  duration_ms: nonNegInt,
+});
+const error = z.strictObject({ type: errorType, message: z.string().min(1) });
+
+export const jsonResultSchema = z.strictObject({
+  session_id: z.string().min(1).nullable(),
+  project_id: z.string().nullable(),
+  mode,
+  response: z.string(),
+  tool_calls: z.array(
+    z.strictObject({
+      id: z.string().min(1),
+      name: z.string().min(1),
+      args: z.record(z.string(), z.unknown()),
+      status: toolStatus,
+      duration_ms: nonNegInt,
+      output: z.string(),
+    }),
+  ),
+  stats,
+  stopped_reason: stopped,
+  error: error.nullable(),
+});
+
+const ts = { timestamp: z.iso.datetime() };
+export const streamEventSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('init'), session_id: z.string().min(1), project_id: z.string().nullable(), mode, agent_mode: z.enum(['legacy', 'recursive']), model: z.string(), ...ts }),
+  z.strictObject({ type: z.literal('content'), delta: z.string(), ...ts }),
+  z.strictObject({ type: z.literal('tool_call'), id: z.string().min(1), name: z.string(), args: z.record(z.string(), z.unknown()), ...ts }),
+  z.strictObject({ type: z.literal('tool_start'), id: z.string().min(1), name: z.string(), ...ts }),
+  z.strictObject({ type: z.literal('tool_end'), id: z.string().min(1), name: z.string(), status: toolStatus, duration_ms: nonNegInt, output: z.string(), ...ts }),
+  z.strictObject({ type: z.literal('approval'), id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()), ...ts }),
+  z.strictObject({ type: z.literal('context'), tokens: nonNegInt, tools_tokens: nonNegInt, limit: z.number().int().positive(), percent: z.number().nonnegative(), trimmed: nonNegInt, ...ts }),
+  z.strictObject({ type: z.literal('error'), error, ...ts }),
+  z.strictObject({ type: z.literal('done'), stopped_reason: stopped, stats, ...ts }),
+]);
+
+export type JsonResult = z.infer<typeof jsonResultSchema>;
+export type StreamEvent = z.infer<typeof streamEventSchema>;
+
+/** Parses stdout of --stream-json: every line one valid event, `done` last. */
+export function parseStreamJson(stdout: string): StreamEvent[] {
+  const lines = stdout.split('\n').filter((l) => l.trim() !== '');
+  const events = lines.map((l, i) => {
+    const r = streamEventSchema.safeParse(JSON.parse(l));
+    if (!r.success) throw new Error(`stream-json line ${i + 1} invalid: ${r.error.message}\n${l}`);
+    return r.data;
+  });
+  if (events.at(-1)?.type !== 'done') throw new Error('stream-json must end with a done event');
+  return events;
+}
+
+export function parseJsonResult(stdout: string): JsonResult {
+  const lines = stdout.trim().split('\n');
+  if (lines.length !== 1) throw new Error(`--json must print exactly one line, got ${lines.length}`);
+  return jsonResultSchema.parse(JSON.parse(lines[0]!));
+}

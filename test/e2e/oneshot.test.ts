@@ -1,0 +1,165 @@
+/**
+ * The built CLI in one-shot mode against the fake LLM over HTTP: output formats
+ * validated against the schema in ./oneshot-schema.ts, stdout/stderr separation,
+ * exit codes (SPEC §3), piped prompts, --continue across processes, SIGINT.
+ */
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
+import { cliEnv, llmFlags, runCli } from './oneshot-cli.js';
+import { parseJsonResult, parseStreamJson } from './oneshot-schema.js';
+
+const env = cliEnv();
+afterAll(() => env.cleanup());
+let llm: FakeLlm | undefined;
+afterEach(async () => {
+  await llm?.close();
+  llm = undefined;
+});
+
+const show = (device: string, id: string) => ({
+  id,
+  name: 'execute_multiple_device_commands',
+  args: { device_configs: [{ device_name: device, commands: ['show version'] }] },
+});
+
+describe('one-shot output', () => {
+  it('plain text: stdout is only the answer', async () => {
+    llm = await startFakeLlm([{ text: 'The answer is 42.' }]);
+    const r = await runCli(['-p', 'what is the answer?', ...llmFlags(llm.url)], env.env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('The answer is 42.\n');
+  });
+
+  it('--json validates against the schema and lists tool calls', async () => {
+    // no project: the device tool reports an error result, the run still completes
+    llm = await startFakeLlm([{ text: 'Checking.', tool_calls: [show('R1', 'c1')] }, { text: 'R1 could not be reached.' }]);
+    const r = await runCli(['-p', 'check R1', '--json', ...llmFlags(llm.url)], env.env);
+    expect(r.code).toBe(0);
+    const j = parseJsonResult(r.stdout);
+    expect(j.response).toBe('R1 could not be reached.');
+    expect(j.tool_calls).toHaveLength(1);
+    expect(j.tool_calls[0]).toMatchObject({ id: 'c1', name: 'execute_multiple_device_commands', args: { device_configs: [{ device_name: 'R1', commands: ['show version'] }] } });
+    expect(j.stats).toMatchObject({ llm_calls: 2, iterations: 2 });
+    expect(j.stopped_reason).toBe('done');
+    expect(j.error).toBeNull();
+    expect(j.mode).toBe('teaching_assistant');
+  });
+
+  it('--stream-json: one valid event per line with timestamps, init first, done last', async () => {
+    llm = await startFakeLlm([{ tool_calls: [show('R1', 's1')] }, { text: 'Done streaming.' }]);
+    const r = await runCli(['-p', 'stream it', '--stream-json', ...llmFlags(llm.url)], env.env);
+    expect(r.code).toBe(0);
+    const ev = parseStreamJson(r.stdout);
+    expect(ev[0]!.type).toBe('init');
+    const types = ev.map((e) => e.type);
+    expect(types).toEqual(expect.arrayContaining(['context', 'tool_call', 'tool_start', 'tool_end', 'content', 'done']));
+    expect(types.indexOf('tool_call')).toBeLessThan(types.indexOf('tool_start'));
+    expect(ev.filter((e) => e.type === 'content').map((e) => (e as { delta: string }).delta).join('')).toBe('Done streaming.');
+  });
+
+  it('a prompt piped on stdin runs one-shot', async () => {
+    llm = await startFakeLlm([{ text: 'piped ok' }]);
+    const r = await runCli(['--json', ...llmFlags(llm.url)], env.env, { stdin: 'from a pipe\n' });
+    expect(r.code).toBe(0);
+    expect(parseJsonResult(r.stdout).response).toBe('piped ok');
+    expect(llm.requests[0]!.body.messages.at(-1)!.content).toBe('from a pipe');
+  });
+
+  it('--continue picks up the previous session in a new process', async () => {
+    const e = cliEnv();
+    llm = await startFakeLlm([{ text: 'first' }, { text: 'second' }]);
+    const a = parseJsonResult((await runCli(['-p', 'remember the number 7', '--json', ...llmFlags(llm.url)], e.env)).stdout);
+    const r = await runCli(['-p', 'which number?', '--json', '-c', ...llmFlags(llm.url)], e.env);
+    const b = parseJsonResult(r.stdout);
+    expect(b.session_id).toBe(a.session_id);
+    const msgs = llm.requests.filter((q) => q.purpose === null)[1]!.body.messages;
+    expect(msgs.map((m) => m.content)).toContain('remember the number 7');
+    const resumed = await runCli(['-p', 'again', '--json', '--resume', a.session_id!.slice(0, 8), ...llmFlags(llm.url)], e.env);
+    expect(resumed.code).toBe(4); // script exhausted → provider refused (400) → exit 4
+    expect(parseJsonResult(resumed.stdout).session_id).toBe(a.session_id);
+    e.cleanup();
+  });
+});
+
+describe('one-shot exit codes', () => {
+  it('401 → exit 4 with one line on stderr, JSON error on stdout', async () => {
+    llm = await startFakeLlm([{ text: 'x' }], { apiKey: 'expected-key-1234' });
+    const r = await runCli(['-p', 'hi', '--json', ...llmFlags(llm.url)], { ...env.env, GNS3_COPILOT_API_KEY: 'bad-key-5678' });
+    expect(r.code).toBe(4);
+    const j = parseJsonResult(r.stdout);
+    expect(j.error).toMatchObject({ type: 'provider' });
+    expect(j.error!.message).toContain('401');
+    expect(r.stdout + r.stderr).not.toContain('bad-key-5678');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('unknown model without context_limit → exit 2 naming the setting', async () => {
+    llm = await startFakeLlm([]);
+    const r = await runCli(['-p', 'hi', '--provider', 'custom', '--base-url', llm.url, '--model', 'my-local-model'], env.env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/context_limit is required/);
+    expect(r.stdout).toBe('');
+  });
+
+  it('--on-limit fail → exit 5; default warn → exit 0 with the note', async () => {
+    llm = await startFakeLlm([{ tool_calls: [show('R1', 'a'), show('R2', 'b')] }, { tool_calls: [show('R1', 'c'), show('R2', 'd')] }]);
+    const fail = await runCli(['-p', 'x', '--json', '--max-tool-calls', '1', '--on-limit', 'fail', ...llmFlags(llm.url)], env.env);
+    expect(fail.code).toBe(5);
+    const j = parseJsonResult(fail.stdout);
+    expect(j.stopped_reason).toBe('max_tool_calls');
+    expect(j.error!.type).toBe('limit');
+    expect(j.tool_calls.map((t) => t.status)).toContain('limit');
+    const warn = await runCli(['-p', 'x', '--max-tool-calls', '1', ...llmFlags(llm.url)], env.env);
+    expect(warn.code).toBe(0);
+    expect(warn.stdout).toContain('tool call limit');
+  });
+
+  it('max_iterations=1 → one LLM call, stopped_reason max_iterations', async () => {
+    llm = await startFakeLlm([{ tool_calls: [show('R1', 'a')] }]);
+    const r = await runCli(['-p', 'x', '--json', '--max-iterations', '1', ...llmFlags(llm.url)], env.env);
+    expect(r.code).toBe(0);
+    const j = parseJsonResult(r.stdout);
+    expect(j.stopped_reason).toBe('max_iterations');
+    expect(j.stats.llm_calls).toBe(1);
+    expect(j.response).toMatch(/iteration limit/);
+  });
+
+  it('config tool without --approve → blocked result explaining --approve config, exit 6', async () => {
+    const cfg = { id: 'k', name: 'execute_multiple_device_config_commands', args: { device_configs: [{ device_name: 'R1', config_commands: ['router ospf 1'] }] } };
+    llm = await startFakeLlm([{ tool_calls: [cfg] }, { text: 'I need approval for that.' }]);
+    const r = await runCli(['-p', 'configure', '--json', '-m', 'lab', ...llmFlags(llm.url)], env.env);
+    expect(r.code).toBe(6);
+    const j = parseJsonResult(r.stdout);
+    expect(j.tool_calls[0]!.status).toBe('blocked');
+    expect(j.tool_calls[0]!.output).toContain('--approve config');
+    expect(j.error!.type).toBe('approval');
+    expect(j.response).toBe('I need approval for that.');
+  });
+
+  it('--approve ask in one-shot is a usage error', async () => {
+    llm = await startFakeLlm([]);
+    const r = await runCli(['-p', 'x', '--approve', 'ask', ...llmFlags(llm.url)], env.env);
+    expect(r.code).toBe(2);
+  });
+
+  it('SIGINT mid-stream → exit 130, then --continue works', async () => {
+    const e = cliEnv();
+    llm = await startFakeLlm([{ text: 'a long streamed answer', hang: true }, { text: 'after the interrupt' }]);
+    const r = await runCli(['-p', 'long one', '--stream-json', ...llmFlags(llm.url)], e.env, {
+      onSpawn: (child) => {
+        let buf = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          buf += d.toString();
+          if (buf.includes('"type":"content"') && !child.killed) child.kill('SIGINT');
+        });
+      },
+    });
+    expect(r.code).toBe(130);
+    const ev = parseStreamJson(r.stdout);
+    expect(ev.at(-1)).toMatchObject({ type: 'done', stopped_reason: 'aborted' });
+    const next = await runCli(['-p', 'go on', '--json', '-c', ...llmFlags(llm.url)], e.env);
+    expect(next.code).toBe(0);
+    expect(parseJsonResult(next.stdout).response).toBe('after the interrupt');
+    e.cleanup();
+  });
+});
