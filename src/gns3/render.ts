@@ -6,11 +6,30 @@
 import { summarisePorts } from './ports.js';
 import type { Topology, TopologyLink, TopologyNode } from './types.js';
 
-function nodeLine(n: TopologyNode): string {
+type ConsoleDefault = { host: string | null; type: string | null };
+
+function hasConsole(n: TopologyNode): boolean {
+  return n.console !== null && !!n.console_type && n.console_type !== 'none';
+}
+
+/** The most common console host/type, stated once instead of on every line. */
+function consoleDefault(nodes: TopologyNode[]): ConsoleDefault {
+  const counts = new Map<string, number>();
+  for (const n of nodes) if (hasConsole(n)) counts.set(`${n.console_type}\u0000${n.console_host}`, (counts.get(`${n.console_type}\u0000${n.console_host}`) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [k, c] of counts) if (!best || c > counts.get(best)!) best = k;
+  if (!best) return { host: null, type: null };
+  const [type, host] = best.split('\u0000');
+  return { type: type ?? null, host: host ?? null };
+}
+
+function nodeLine(n: TopologyNode, def: ConsoleDefault): string {
   const kind = n.template_name && n.template_name.toLowerCase() !== n.node_type.replace(/_/g, ' ') ? `${n.node_type}/${n.template_name}` : n.node_type;
   const tags = n.tags.length ? ` {${n.tags.join(',')}}` : '';
-  const consoleText =
-    n.console !== null && n.console_type && n.console_type !== 'none' ? ` ${n.console_type} ${n.console_host ?? '?'}:${n.console}` : '';
+  let consoleText = '';
+  if (hasConsole(n)) {
+    consoleText = n.console_type === def.type && n.console_host === def.host ? ` ${n.console}` : ` ${n.console_type} ${n.console_host ?? '?'}:${n.console}`;
+  }
   return `- ${n.name} (${kind}) ${n.status}${consoleText}${tags}`;
 }
 
@@ -31,8 +50,9 @@ function linkLine(l: TopologyLink): string {
 export function renderTopologyText(t: Topology): string {
   const lines: string[] = [`Project ${t.project_name}: ${t.nodes.length} nodes, ${t.links.length} links`];
   if (t.nodes.length) {
-    lines.push('Nodes (name (type) status console):');
-    for (const n of t.nodes) lines.push(nodeLine(n));
+    const def = consoleDefault(t.nodes);
+    lines.push(def.type ? `Nodes (name (type) status console-port; consoles are ${def.type} on ${def.host} unless shown):` : 'Nodes (name (type) status):');
+    for (const n of t.nodes) lines.push(nodeLine(n, def));
   }
   if (t.links.length) {
     lines.push('Links:');

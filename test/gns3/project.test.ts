@@ -45,6 +45,27 @@ describe('port matching', () => {
   });
 });
 
+describe('renderTopologyText', () => {
+  const node = (name: string, host: string | null, port: number | null, type: string | null) => ({
+    node_id: name, name, node_type: 'qemu', status: 'started', console: port, console_host: host, console_type: type,
+    template_id: null, template_name: null, tags: [], ports: [], x: 0, y: 0,
+  });
+  it('states the common console host once and shows the exceptions in full', () => {
+    const text = renderTopologyText({
+      project_id: 'p', project_name: 'mixed', links: [],
+      nodes: [node('A', '10.0.0.5', 5000, 'telnet'), node('B', '10.0.0.5', 5001, 'telnet'), node('C', '10.0.0.9', 5902, 'vnc'), node('D', null, null, null)],
+    });
+    expect(text.split('\n')).toEqual([
+      'Project mixed: 4 nodes, 0 links',
+      'Nodes (name (type) status console-port; consoles are telnet on 10.0.0.5 unless shown):',
+      '- A (qemu) started 5000',
+      '- B (qemu) started 5001',
+      '- C (qemu) started vnc 10.0.0.9:5902',
+      '- D (qemu) started',
+    ]);
+  });
+});
+
 describe('pcap counting', () => {
   it('counts complete records across chunk boundaries and cuts at N packets', () => {
     const pcap = Buffer.from(makePcap(4));
@@ -174,8 +195,8 @@ describe.each(['v2', 'v3'] as const)('project scope on %s', (api) => {
     expect(text).toBe(
       [
         'Project cap: 2 nodes, 1 links',
-        'Nodes (name (type) status console):',
-        '- PC1 (vpcs) started telnet 127.0.0.1:5100',
+        'Nodes (name (type) status console-port; consoles are telnet on 127.0.0.1 unless shown):',
+        '- PC1 (vpcs) started 5100',
         '- SW1 (ethernet_switch) started',
         'Links:',
         '- PC1:e0 <-> SW1:e3 [delay=50,5; bpf=icmp | udp]',
