@@ -241,7 +241,11 @@ export class DeviceSession {
       // Each round starts clean: one Enter, and we wait for the prompt that answers it.
       if (attempt > 0) this.buf = '';
       this.transport.write(this.newline);
-      type WakeEvent = { kind: 'prompt'; platform: PlatformName; host: string; line: string } | { kind: 'login'; line: string } | { kind: 'dialog' };
+      type WakeEvent =
+        | { kind: 'prompt'; platform: PlatformName; host: string; line: string }
+        | { kind: 'login'; line: string }
+        | { kind: 'dialog' }
+        | { kind: 'pager' };
       let ev: WakeEvent;
       try {
         ev = await this.waitFor<WakeEvent>(() => {
@@ -259,6 +263,7 @@ export class DeviceSession {
             if (prompts >= 1 + (banner ? 1 : 0)) return { kind: 'prompt', ...d, line };
             return undefined;
           }
+          if (PAGER.test(line)) return { kind: 'pager' };
           if (LOGIN.test(line)) return { kind: 'login', line };
           if (/initial configuration dialog\?\s*\[yes\/no\]:?\s*$/i.test(line)) return { kind: 'dialog' };
           return undefined;
@@ -274,6 +279,13 @@ export class DeviceSession {
           throw new SessionError(`console closed before a prompt appeared (${this.closedReason})`);
         }
         throw err;
+      }
+      if (ev.kind === 'pager') {
+        // Someone left the console inside a pager: quit it, then look for the prompt.
+        this.buf = '';
+        this.transport.write('q');
+        attempt = -1;
+        continue;
       }
       if (ev.kind === 'dialog') {
         this.buf = '';

@@ -95,7 +95,8 @@ export async function fakeConsole(
     let buf = '';
     const state: { pending?: string } = {};
     sock.on('data', (d: Buffer) => {
-      buf += Buffer.from([...d].filter((b, i, a) => b < 240 && !(i > 0 && a[i - 1]! >= 251))).toString('latin1');
+      // Drop telnet commands and Ctrl-C (a real CLI discards the interrupted line).
+      buf += Buffer.from([...d].filter((b, i, a) => b < 240 && b !== 3 && !(i > 0 && a[i - 1]! >= 251))).toString('latin1');
       let m: RegExpExecArray | null;
       while ((m = /\r\n|\r\0|\n|\r/.exec(buf))) {
         const line = buf.slice(0, m.index);

@@ -35,11 +35,12 @@ def main() -> None:
             break
         if budget > 0:
             continue
-        out.write(PROMPT)
-        out.flush()
+        # No echo before the prompt shows: a key pressed right away must not be echoed.
         old = termios.tcgetattr(tty_fd)
         try:
             tty.setcbreak(tty_fd)
+            out.write(PROMPT)
+            out.flush()
             key = os.read(tty_fd, 1)
         finally:
             termios.tcsetattr(tty_fd, termios.TCSADRAIN, old)
