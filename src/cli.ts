@@ -1,7 +1,7 @@
 /**
- * The command line (SPEC §2). Only commander is imported up front so that
- * `--version` and `--help` stay close to bare `node` start-up; every command
- * loads what it needs with `import()` when it runs.
+ * The command line (SPEC §2). `--version` loads nothing at all; everything
+ * else loads only commander up front, so `--help` stays close to bare `node`
+ * start-up; every command loads what it needs with `import()` when it runs.
  */
 import type { Command as CommandT } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
