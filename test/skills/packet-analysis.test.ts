@@ -201,3 +201,25 @@ describe('packet_analysis tool with a live capture in the namespaces', () => {
     expect(packetAnalysisTool.risk).toBe('read');
   });
 });
+
+describe('packet_analysis with a protocol skill', () => {
+  it('uses the skill entry\'s display filter and fields', async () => {
+    const r = await run({ link: 'l1', protocol: 'arp' }, ctxWith(async () => pcap));
+    expect(r.status).toBe('success');
+    expect(r.protocol).toBe('arp');
+    expect(r.display_filter).toBe('arp');
+    expect(r.fields).toEqual(['frame.number', 'frame.time_relative', 'arp.opcode', 'arp.src.hw_mac', 'arp.src.proto_ipv4', 'arp.dst.proto_ipv4', 'arp.duplicate-address-detected']);
+    expect(r.rows.map((row: string[]) => [row[2], row[4], row[5]])).toEqual([
+      ['1', lab.ip1, lab.ip2],
+      ['2', lab.ip2, lab.ip1],
+    ]);
+  });
+
+  it('lets explicit arguments win and rejects unknown protocols', async () => {
+    const r = await run({ link: 'l1', protocol: 'tcp_handshake', fields: ['tcp.flags.syn'] }, ctxWith(async () => pcap));
+    expect(r.display_filter).toBe('tcp.flags.syn == 1 || tcp.flags.reset == 1');
+    expect(r.fields).toEqual(['frame.number', 'tcp.flags.syn']);
+    const bad = await run({ link: 'l1', protocol: 'ospff' }, ctxWith(async () => pcap));
+    expect(bad).toEqual({ status: 'error', error: 'unknown protocol "ospff"', did_you_mean: ['ospf'] });
+  });
+});

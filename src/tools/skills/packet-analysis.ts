@@ -9,6 +9,8 @@ import { errorMessage } from '../../errors.js';
 import { AnalysisInputError, analyzePcap, validateAnalysisInput } from './pcap-analysis.js';
 import { TsharkError, requireTshark } from './tshark.js';
 import { compact, errorResult } from './json.js';
+import { toolLibrary } from './library.js';
+import { findProtocol, suggest } from '../../skills/lookup.js';
 
 const TSHARK_BUDGET_MS = 30_000;
 
@@ -33,6 +35,13 @@ export const packetAnalysisSchema = z.object({
     .optional()
     .describe('tshark field names to print per packet (see packet_analysis_skills); default: a one-line summary'),
   max_packets_output: z.number().int().min(1).max(1000).optional().describe('packet rows returned (default 50)'),
+  protocol: z
+    .string()
+    .trim()
+    .min(1)
+    .max(60)
+    .optional()
+    .describe('a packet_analysis_skills protocol (e.g. "ospf"): its display filter and fields are used unless given explicitly'),
 });
 
 export const packetAnalysisTool = defineTool({
@@ -43,7 +52,20 @@ export const packetAnalysisTool = defineTool({
     'Use packet_analysis_skills first to pick the display filter and fields for a protocol.',
   schema: packetAnalysisSchema,
   risk: 'read',
-  async run(args, ctx) {
+  async run(input, ctx) {
+    let args = input;
+    if (input.protocol) {
+      const { lib } = toolLibrary(ctx);
+      const skill = findProtocol(lib, input.protocol);
+      if (!skill) {
+        return errorResult(`unknown protocol "${input.protocol}"`, { did_you_mean: suggest([...lib.packet.keys()], input.protocol) });
+      }
+      args = {
+        ...input,
+        display_filter: input.display_filter ?? skill.display_filter,
+        fields: input.fields ?? ['frame.time_relative', ...skill.fields.map((f) => f.field)],
+      };
+    }
     try {
       requireTshark();
       await validateAnalysisInput(args, ctx.signal);
@@ -72,7 +94,13 @@ export const packetAnalysisTool = defineTool({
         signal: ctx.signal,
       });
       ctx.log.debug('packet_analysis', { link: args.link, packets: analysis.packets_captured, capture_ms: captureMs });
-      return compact({ status: 'success', link: args.link, capture: { seconds, packets_limit: args.packets, duration_ms: captureMs }, ...analysis });
+      return compact({
+        status: 'success',
+        link: args.link,
+        ...(args.protocol ? { protocol: args.protocol } : {}),
+        capture: { seconds, packets_limit: args.packets, duration_ms: captureMs },
+        ...analysis,
+      });
     } catch (err) {
       if (ctx.signal.aborted) throw err;
       if (err instanceof AnalysisInputError) return errorResult(err.message, err.detail);
