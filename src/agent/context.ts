@@ -109,7 +109,7 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
   const covered = Math.min(input.summary?.covered ?? 0, input.history.length);
   const view = input.history.slice(covered);
   const baseSystem = systemWithSummary(input.system, input.summary?.text);
-  const systemTokens = o.counter.text(baseSystem) + 4;
+  const systemTokens = o.counter.cachedText(baseSystem) + 4;
   const plan = (system: string, sysTokens: number, messages: BaseMessage[], msgTokens: number, trimmed: number, summary: HistorySummary | null, warning?: string): ContextPlan => {
     const tokens = sysTokens + msgTokens;
     return {
@@ -170,7 +170,7 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
         if (text) {
           summary = { text, covered: covered + prefixEnd };
           system = systemWithSummary(input.system, text);
-          sysTokens = o.counter.text(system) + 4;
+          sysTokens = o.counter.cachedText(system) + 4;
         }
       } catch (err) {
         warning = `summarising dropped history failed, dropping it instead: ${String(err)}`;

@@ -70,6 +70,17 @@ export class TokenCounter {
     return n;
   }
 
+  /** For texts that repeat call after call (the system prompt): a small exact-match cache. */
+  private recent = new Map<string, number>();
+  cachedText(s: string): number {
+    const hit = this.recent.get(s);
+    if (hit !== undefined) return hit;
+    const n = this.text(s);
+    if (this.recent.size >= 8) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(s, n);
+    return n;
+  }
+
   /** Cached by object identity and by message id (checkpoint reloads create new objects with the same id). */
   message(m: BaseMessage): number {
     const o = this.byObject.get(m);

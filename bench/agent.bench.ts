@@ -1,0 +1,157 @@
+/**
+ * Agent core benches:
+ * 1. context preparation per turn at 1k messages / ~100k tokens — cold (first
+ *    count) and warm (per-message token cache), fitting and trimming;
+ * 2. agent overhead per iteration excluding LLM and tools: the real graph with the
+ *    real SQLite checkpointer, an in-process model stub that answers instantly and
+ *    a no-op tool, so what is left is graph + checkpoint + context + dispatch.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { AIMessage, AIMessageChunk, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import type { BenchTable } from './table.js';
+import { fmtMs, median } from './table.js';
+import { prepareContext } from '../src/agent/context.js';
+import { TokenCounter } from '../src/agent/tokens.js';
+import { buildGraph, type RunControl } from '../src/agent/graph.js';
+import { PromptLibrary } from '../src/agent/prompts.js';
+import { ToolRegistry } from '../src/tools/registry.js';
+import { defineTool, type ToolDef } from '../src/tools/types.js';
+import { SessionStore } from '../src/sessions/store.js';
+import { settingsSchema } from '../src/config/schema.js';
+import { nullLogger } from '../src/log.js';
+
+const words = (n: number, seed: number) => Array.from({ length: n }, (_, i) => `w${(i * 7 + seed) % 997}`).join(' ');
+
+function bigHistory(messages: number): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  let i = 0;
+  while (out.length < messages - 1) {
+    out.push(new HumanMessage({ content: `question ${i} ${words(50, i)}`, id: `h${i}` }));
+    out.push(new AIMessage({ content: '', id: `a${i}`, tool_calls: [{ id: `t${i}`, name: 'execute_multiple_device_commands', args: { device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] } }] }));
+    out.push(new ToolMessage({ content: words(90, i), tool_call_id: `t${i}`, id: `tm${i}` }));
+    out.push(new AIMessage({ content: `answer ${i} ${words(50, i + 1)}`, id: `r${i}` }));
+    i++;
+  }
+  out.push(new HumanMessage({ content: 'latest question', id: 'latest' }));
+  return out.slice(-messages);
+}
+
+async function timeIt(n: number, fn: () => Promise<unknown>): Promise<number[]> {
+  const xs: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const t0 = performance.now();
+    await fn();
+    xs.push(performance.now() - t0);
+  }
+  return xs;
+}
+
+async function contextRows(): Promise<(string | number)[][]> {
+  const history = bigHistory(1000);
+  const rows: (string | number)[][] = [];
+  const cold = await TokenCounter.create('cl100k_base');
+  const t0 = performance.now();
+  const first = await prepareContext({ system: 'system prompt', history, summary: null, toolsTokens: 1500 }, { limitK: 200, strategy: 'balanced', counter: cold });
+  const coldMs = performance.now() - t0;
+  rows.push(['context prep, cold (counts every message)', `${history.length} msgs / ${first.tokens} tok`, fmtMs(coldMs), '—']);
+  for (const [label, limitK] of [
+    ['context prep, warm, fits (200k window)', 200],
+    ['context prep, warm, trims (64k window)', 64],
+  ] as const) {
+    const xs = await timeIt(50, () => prepareContext({ system: 'system prompt', history, summary: null, toolsTokens: 1500 }, { limitK, strategy: 'balanced', counter: cold }));
+    const plan = await prepareContext({ system: 'system prompt', history, summary: null, toolsTokens: 1500 }, { limitK, strategy: 'balanced', counter: cold });
+    rows.push([label, `${plan.messages.length} msgs sent, ${plan.trimmed} trimmed`, fmtMs(median(xs)), '≤ 10 ms']);
+  }
+  // a new turn = 2 new messages on top of a cached history
+  const grown = [...history, new AIMessage({ content: words(50, 3), id: 'n1' }), new HumanMessage({ content: 'next', id: 'n2' })];
+  const xs = await timeIt(20, () => prepareContext({ system: 'system prompt', history: grown, summary: null, toolsTokens: 1500 }, { limitK: 64, strategy: 'balanced', counter: cold }));
+  rows.push(['context prep, next turn (2 new msgs)', `${grown.length} msgs`, fmtMs(median(xs)), '≤ 10 ms']);
+  return rows;
+}
+
+/** Model stub: answers instantly, `iterations` tool rounds then a final text. */
+function stubModel(iterations: number) {
+  let calls = 0;
+  const model = {
+    bindTools() {
+      return model;
+    },
+    async stream() {
+      const n = calls++;
+      const chunk =
+        n % (iterations + 1) < iterations
+          ? new AIMessageChunk({ content: '', tool_call_chunks: [{ id: `c${n}`, name: 'execute_multiple_device_commands', args: JSON.stringify({ device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] }), index: 0, type: 'tool_call_chunk' }] })
+          : new AIMessageChunk({ content: 'done' });
+      return (async function* () {
+        yield chunk;
+      })();
+    },
+  };
+  return model;
+}
+
+async function overheadRows(): Promise<(string | number)[][]> {
+  const dir = mkdtempSync(join(tmpdir(), 'gc-bench-'));
+  const store = await SessionStore.open(dir);
+  const settings = settingsSchema.parse({ provider: 'custom', base_url: 'http://127.0.0.1:9/v1', model: 'bench', context_limit: 128 });
+  const noop = defineTool({
+    name: 'execute_multiple_device_commands',
+    description: 'no-op',
+    risk: 'read',
+    schema: z.object({ device_configs: z.array(z.object({ device_name: z.string(), commands: z.array(z.string()) })) }),
+    run: async () => '{"status":"success"}',
+  }) as ToolDef;
+  const ITER = 50;
+  const model = stubModel(ITER) as never;
+  let current: RunControl | undefined;
+  const graph = buildGraph(
+    {
+      registry: new ToolRegistry([noop]),
+      prompts: new PromptLibrary(),
+      counter: await TokenCounter.create('cl100k_base'),
+      context: { limitK: 128, strategy: 'balanced', summarize: false },
+      models: { chat: model, title: model, summary: model },
+      endpoint: { baseURL: 'stub', model: 'bench', provider: 'stub' },
+      log: nullLogger,
+      approval: { policy: 'never', approvalTools: [], sessionAllowed: new Set(), interactive: false },
+      maxOutputChars: 16_000,
+      topologyText: async () => undefined,
+      toolContext: (signal) => ({ settings, signal, log: nullLogger, project: () => Promise.reject(new Error('none')), services: new Map() }),
+      needsTitle: () => false,
+      saveTitle: () => undefined,
+      run: () => current!,
+    },
+    store.saver,
+  );
+  const rows: (string | number)[][] = [];
+  for (const round of [1, 2]) {
+    let events = 0;
+    current = { emit: () => void events++, signal: new AbortController().signal, approvalBlocked: 0 };
+    const t0 = performance.now();
+    const stream = await graph.stream(
+      { messages: [new HumanMessage('go')], llm_calls: 0, remaining_iterations: 100, tool_calls_count: 0, tool_counts: {}, limits: { max_iterations: 100, tool_limits: {}, on_limit: 'warn' }, stop: null, limit_reason: null, final_pass: false },
+      { configurable: { thread_id: `bench-${round}` }, recursionLimit: 300, streamMode: 'values' },
+    );
+    for await (const _ of stream) void _;
+    const ms = performance.now() - t0;
+    rows.push([`agent overhead per iteration (run ${round}, SQLite checkpoints)`, `${ITER} tool rounds + answer, ${events} events`, fmtMs(ms / (ITER + 1)), '—']);
+  }
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+  return rows;
+}
+
+export async function run(): Promise<BenchTable> {
+  return {
+    title: 'agent core',
+    columns: ['measure', 'size', 'median', 'target'],
+    rows: [...(await contextRows()), ...(await overheadRows())],
+    notes: [
+      'Context prep = system prompt + tool-schema budget + unit grouping + trimming (no summary call).',
+      'Overhead excludes LLM and tool time: in-process model stub, no-op tool; includes LangGraph steps, SQLite checkpoint writes, context prep, dispatch.',
+    ],
+  };
+}
