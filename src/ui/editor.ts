@@ -47,6 +47,13 @@ export function editLine(st: EditorState, input: string, key: Key): EditorResult
   }
   if (key.ctrl || key.meta || key.escape) return { kind: 'none' };
   if (!input) return { kind: 'none' };
+  // Ink delivers a burst of plain text as one input: "text\r" is typed-ahead
+  // text plus Enter, so insert the text and submit.
+  if (input.length > 1 && /[\r\n]$/.test(input)) {
+    const inserted = editLine(st, input.replace(/[\r\n]+$/, ''), { ...key, return: false });
+    const value = inserted.kind === 'edit' ? inserted.state.value : st.value;
+    return { kind: 'submit', value };
+  }
   // Pasted text may carry newlines; a prompt is one line, so they become spaces.
   // eslint-disable-next-line no-control-regex
   const text = chars(input.replace(/\r\n|\r|\n/g, ' ').replace(/[\u0000-\u001f\u007f]/g, ''));

@@ -167,3 +167,42 @@ describe('format', () => {
     expect(limitsText(3, 20, 5, undefined)).toBe('iter 3/20 · tools 5/∞');
   });
 });
+
+describe('line editor', () => {
+  const k = (over: Partial<import('ink').Key> = {}) => ({
+    upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
+    return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
+    super: false, hyper: false, capsLock: false, numLock: false, ...over,
+  }) as import('ink').Key;
+  it('inserts, moves, deletes and kills', async () => {
+    const { editLine } = await import('../../src/ui/editor.js');
+    let st = { value: '', cursor: 0 };
+    const apply = (input: string, key = k()) => {
+      const r = editLine(st, input, key);
+      if (r.kind === 'edit') st = r.state;
+      return r;
+    };
+    apply('show ip');
+    apply('', k({ leftArrow: true }));
+    apply('', k({ leftArrow: true }));
+    apply('X');
+    expect(st).toEqual({ value: 'show Xip', cursor: 6 });
+    apply('', k({ backspace: true }));
+    expect(st.value).toBe('show ip');
+    apply('w', k({ ctrl: true }));
+    expect(st.value).toBe('ip');
+    apply('e', k({ ctrl: true }));
+    apply(' route');
+    expect(apply('', k({ return: true }))).toEqual({ kind: 'submit', value: 'ip route' });
+    expect(apply('', k({ upArrow: true }))).toEqual({ kind: 'history', direction: 'prev' });
+    expect(apply('', k({ tab: true }))).toEqual({ kind: 'complete' });
+    apply('u', k({ ctrl: true }));
+    expect(st.value).toBe('');
+  });
+
+  it('treats a burst ending in Enter as typed-ahead text plus submit, and pasted newlines as spaces', async () => {
+    const { editLine } = await import('../../src/ui/editor.js');
+    expect(editLine({ value: '', cursor: 0 }, '/mode lab\r', k())).toEqual({ kind: 'submit', value: '/mode lab' });
+    expect(editLine({ value: '', cursor: 0 }, 'a\nb', k())).toEqual({ kind: 'edit', state: { value: 'a b', cursor: 3 } });
+  });
+});

@@ -84,6 +84,22 @@ function useTerminalSize(): { columns: number; rows: number } {
   return size;
 }
 
+/**
+ * State whose latest value is also readable synchronously: key handlers run
+ * between renders (a fast typist or a paste delivers several keys before React
+ * re-renders), so they must never act on a stale closure.
+ */
+function useRefState<T>(initial: T | (() => T)) {
+  const [value, setValue] = useState<T>(initial);
+  const ref = useRef<T>(value);
+  const set = useCallback((next: T | ((prev: T) => T)) => {
+    const v = typeof next === 'function' ? (next as (prev: T) => T)(ref.current) : next;
+    ref.current = v;
+    setValue(v);
+  }, []);
+  return [value, set, ref] as const;
+}
+
 function relativeTime(iso: string): string {
   const ms = Date.now() - Date.parse(iso);
   if (!Number.isFinite(ms)) return '';
@@ -130,11 +146,11 @@ export function App(props: AppProps) {
   const stateRef = useRef(state);
   stateRef.current = state;
 
-  const [phase, setPhase] = useState<Phase>({ kind: 'connecting' });
-  const [editor, setEditor] = useState<EditorState>(emptyEditor);
+  const [phase, setPhase, phaseRef] = useRefState<Phase>({ kind: 'connecting' });
+  const [editor, setEditor, editorRef] = useRefState<EditorState>(emptyEditor);
   const [candidates, setCandidates] = useState<string[]>([]);
-  const [picker, setPicker] = useState<PickerState | null>(null);
-  const [approvalUi, setApprovalUi] = useState<{ selected: number; feedback: string | null }>({ selected: 0, feedback: null });
+  const [picker, setPicker, pickerRef] = useRefState<PickerState | null>(null);
+  const [approvalUi, setApprovalUi, approvalUiRef] = useRefState<{ selected: number; feedback: string | null }>({ selected: 0, feedback: null });
   const [panelOffset, setPanelOffset] = useState(0);
   const [hint, setHint] = useState<string | undefined>(undefined);
   const [now, setNow] = useState(() => Date.now());
@@ -523,6 +539,11 @@ export function App(props: AppProps) {
 
   const submit = (value: string) => {
     const line = value.trim();
+    if (phaseRef.current.kind !== 'ready') {
+      // Typed ahead while connecting: keep the line until the session is there.
+      flashHint('Still connecting… (Enter again when the prompt is ready)');
+      return;
+    }
     setEditor(emptyEditor);
     setCandidates([]);
     if (!line) return;
@@ -568,6 +589,7 @@ export function App(props: AppProps) {
   const onApprovalKey = (input: string, key: Key) => {
     const pending = approvalRef.current;
     if (!pending) return;
+    const approvalUi = approvalUiRef.current;
     if (approvalUi.feedback !== null) {
       if (key.escape) return setApprovalUi({ ...approvalUi, feedback: null });
       if (key.return) {
@@ -605,14 +627,17 @@ export function App(props: AppProps) {
         return;
       }
       if (key.ctrl && input === 'd') return exit(0);
+      const phase = phaseRef.current;
+      const picker = pickerRef.current;
+      const editor = editorRef.current;
+      const state = stateRef.current;
       if (phase.kind === 'down') {
         if (input === 'r') void boot();
         if (input === 'q' || key.escape) exit(3);
         return;
       }
-      if (phase.kind === 'connecting') return;
-      if (approvalRef.current && state.approval) {
-        if (key.escape && approvalUi.feedback === null) {
+      if (approvalRef.current) {
+        if (key.escape && approvalUiRef.current.feedback === null) {
           abortTurn();
           return;
         }

@@ -1,0 +1,164 @@
+/**
+ * Everything the TUI end-to-end test runs against: C's real FRR lab, B's fake
+ * GNS3 controller whose nodes' consoles point at the lab, D's fake LLM driven
+ * by a script, temp HOME/XDG dirs, and a tmux server of our own (`-L`) running
+ * the built binary in a real 100×30 terminal.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startLab, type Lab } from '../lab/lab.js';
+import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
+import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fakes/llm/server.js';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(ROOT, 'bin/gns3-copilot.js');
+
+export interface TuiEnv {
+  lab: Lab;
+  gns3: FakeGns3;
+  llm: FakeLlm;
+  dir: string;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export async function startTuiEnv(script: FakeTurn[], opts: { project?: string } = {}): Promise<TuiEnv> {
+  const project = opts.project ?? 'tui-lab';
+  const lab = await startLab({ routers: ['R1', 'R2'], links: [['R1', 'R2']] });
+  let gns3: FakeGns3 | undefined;
+  let llm: FakeLlm | undefined;
+  try {
+    gns3 = await startFakeGns3({ api: 'v2' });
+    gns3.addProject({ name: project });
+    for (const d of lab.devices) {
+      gns3.addNode({
+        name: d.name,
+        node_type: 'qemu',
+        console_host: d.consoleHost,
+        console: d.consolePort,
+        console_type: 'telnet',
+        status: 'started',
+        template_name: 'FRR',
+        tags: ['device_type:frr'],
+        ports: 2,
+        project,
+      });
+    }
+    gns3.addLink({ a: 'R1:e0', b: 'R2:e0', project });
+    llm = await startFakeLlm(script, { title: 'OSPF check on R1 and R2' });
+  } catch (err) {
+    await gns3?.close();
+    await lab.stop();
+    throw err;
+  }
+  const dir = mkdtempSync(join(tmpdir(), `gcl-tui-${process.pid}-`));
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_DATA_HOME: join(dir, 'data'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_RUNTIME_DIR: join(dir, 'run'),
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    GNS3_COPILOT_API_KEY: 'sk-test-tui-e2e',
+    GNS3_SERVER: gns3.url,
+    GNS3_COPILOT_SYSTEM_CONFIG: join(dir, 'system-config.json'),
+    GNS3_COPILOT_BASE_URL: llm.url,
+  };
+  const g = gns3;
+  const l = llm;
+  return {
+    lab,
+    gns3: g,
+    llm: l,
+    dir,
+    env,
+    async stop() {
+      await l.close().catch(() => undefined);
+      await g.close().catch(() => undefined);
+      await lab.stop().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A tmux server of our own; only it is ever killed. */
+export class Tmux {
+  readonly socket = `gcl-tui-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  private started = false;
+
+  constructor(
+    readonly dir: string,
+    readonly env: Record<string, string>,
+    readonly size = { columns: 100, rows: 30 },
+  ) {}
+
+  private tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, '-f', '/dev/null', ...args], { encoding: 'utf8', env: this.env });
+  }
+
+  /** Starts the binary in a fresh window; its exit code is echoed as `EXIT:<n>`. */
+  run(args: string[], name = 'main'): void {
+    const script = join(this.dir, `run-${name}.sh`);
+    const quoted = args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    writeFileSync(script, `#!/bin/sh\ncd '${ROOT}'\n'${process.execPath}' '${BIN}' ${quoted}\necho "EXIT:$?"\nsleep 600\n`);
+    chmodSync(script, 0o755);
+    if (!this.started) {
+      this.tmux('new-session', '-d', '-s', name, '-x', String(this.size.columns), '-y', String(this.size.rows), script);
+      this.tmux('set-option', '-g', 'history-limit', '5000');
+      this.tmux('set-option', '-s', 'escape-time', '50');
+      this.started = true;
+    } else {
+      this.tmux('new-window', '-t', 'main', '-n', name, script);
+    }
+    this.target = name === 'main' ? 'main' : `main:${name}`;
+  }
+
+  private target = 'main';
+
+  /** Literal text, no Enter. */
+  type(text: string): void {
+    this.tmux('send-keys', '-t', this.target, '-l', text);
+  }
+
+  /** tmux key names: Enter, Escape, C-c, C-d, Up, Tab … */
+  keys(...names: string[]): void {
+    this.tmux('send-keys', '-t', this.target, ...names);
+  }
+
+  /** The visible screen plus scrollback. */
+  capture(history = 1000): string {
+    return this.tmux('capture-pane', '-p', '-J', '-t', this.target, '-S', `-${history}`);
+  }
+
+  /** Only the visible screen. */
+  screen(): string {
+    return this.tmux('capture-pane', '-p', '-t', this.target);
+  }
+
+  async waitFor(pattern: string | RegExp, timeoutMs = 15_000): Promise<string> {
+    const start = Date.now();
+    for (;;) {
+      const text = this.capture();
+      if (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text)) return text;
+      if (Date.now() - start > timeoutMs) {
+        throw new Error(`tmux: timed out waiting for ${String(pattern)}\n----- screen -----\n${this.screen()}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  kill(): void {
+    if (!this.started) return;
+    try {
+      this.tmux('kill-server');
+    } catch {
+      // already gone
+    }
+    this.started = false;
+  }
+}
