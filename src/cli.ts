@@ -80,8 +80,26 @@ process.on('uncaughtException', (err) => void exit(reportError(err)));
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+/** Commands that carry the settings flags (and, for runs, the run flags). */
+const withSettings = new Set<Command>();
+
+/**
+ * The value of a flag the user typed, looking at the command itself first and
+ * then its parents (`gns3-copilot --json inject x` and `inject x --json` both
+ * count). Commander's optsWithGlobals lets a parent's *default* win over a
+ * child's typed value, which would lose `inject --no-color`.
+ */
+function typed(cmd: Command, key: string): { given: boolean; value?: unknown } {
+  for (let c: Command | null = cmd; c; c = c.parent) {
+    if (!withSettings.has(c)) continue;
+    if (c.getOptionValueSource(key) === 'cli') return { given: true, value: c.getOptionValue(key) };
+  }
+  return { given: false };
+}
+
 /** The persistent-settings flags: on the program, `inject` and `doctor`. */
 function addSettingsOptions(cmd: Command): Command {
+  withSettings.add(cmd);
   return cmd
     .option('-s, --server <url>', 'GNS3 controller URL (env GNS3_SERVER; default http://127.0.0.1:3080)')
     .option('--project <name|id>', 'GNS3 project (env GNS3_PROJECT); the TUI offers a picker when absent')
@@ -149,14 +167,16 @@ async function parseToolLimits(values: string[]): Promise<Record<string, string>
 
 /** Settings flags the user actually typed (commander fills defaults for --no-color). */
 async function settingsFlags(cmd: Command): Promise<Record<string, unknown>> {
-  const opts = cmd.optsWithGlobals<Opts>();
-  const given = (k: string) => cmd.getOptionValueSourceWithGlobals(k) === 'cli';
   const flags: Record<string, unknown> = {};
-  for (const [opt, key] of Object.entries(SETTING_FLAGS)) if (given(opt)) flags[key] = opts[opt];
-  if (given('toolLimit')) flags.tool_limits = await parseToolLimits(opts.toolLimit as string[]);
-  if (given('insecure')) flags.insecure = true;
-  if (given('color') && opts.color === false) flags.color = false;
-  if (given('verbose')) flags.log_level = 'debug';
+  for (const [opt, key] of Object.entries(SETTING_FLAGS)) {
+    const t = typed(cmd, opt);
+    if (t.given) flags[key] = t.value;
+  }
+  const toolLimit = typed(cmd, 'toolLimit');
+  if (toolLimit.given) flags.tool_limits = await parseToolLimits(toolLimit.value as string[]);
+  if (typed(cmd, 'insecure').given) flags.insecure = true;
+  if (typed(cmd, 'color').value === false) flags.color = false;
+  if (typed(cmd, 'verbose').given) flags.log_level = 'debug';
   return flags;
 }
 
@@ -171,15 +191,14 @@ async function loadFor(cmd: Command, extra: Record<string, unknown> = {}) {
 // ---------------------------------------------------------------- actions
 
 async function mainAction(cmd: Command, extra: { mode?: string; prompt?: string }): Promise<number> {
-  const opts = cmd.opts<Opts>();
   const loaded = await loadFor(cmd, extra.mode ? { mode: extra.mode } : {});
   const main = await import('./commands/main.js');
   const invocation = await main.resolveInvocation({
-    prompt: (opts.prompt as string | undefined) ?? extra.prompt,
-    json: opts.json === true,
-    streamJson: opts.streamJson === true,
-    continueLatest: opts.continue === true,
-    resumeId: opts.resume as string | undefined,
+    prompt: (typed(cmd, 'prompt').value as string | undefined) ?? extra.prompt,
+    json: typed(cmd, 'json').given,
+    streamJson: typed(cmd, 'streamJson').given,
+    continueLatest: typed(cmd, 'continue').given,
+    resumeId: typed(cmd, 'resume').value as string | undefined,
     stdinIsTTY: process.stdin.isTTY === true,
     stdoutIsTTY: process.stdout.isTTY === true,
     readStdin: () => main.readAllStdin(),

@@ -82,11 +82,23 @@ describe('bad flags: one line naming the flag and the range, exit 2', () => {
   it('bad values in env name the variable', async () =>
     expectUsage(['-p', 'x'], /^error: GNS3_COPILOT_MAX_ITERATIONS: must be an integer 1\.\.100 \(got 0\)$/, isolatedEnv({ GNS3_COPILOT_MAX_ITERATIONS: '0' })));
   it('inject validates the same flags', async () => expectUsage(['inject', 'break it', '--max-tool-calls', '51'], /^error: --max-tool-calls: must be an integer 1\.\.50/));
+  it('program flags before inject apply to it', async () => expectUsage(['--max-tool-calls', '51', 'inject', 'break it'], /^error: --max-tool-calls: must be an integer 1\.\.50/));
   it('inject refuses a mode lock that forbids it', async () => {
     const env = isolatedEnv();
     const sys = join(env.HOME!, 'sys.json');
     (await import('node:fs')).writeFileSync(sys, JSON.stringify({ mode: 'teaching', locked: ['mode'] }));
     await expectUsage(['inject', 'break it'], /^error: --mode: "mode" is locked to "teaching_assistant" by the system config .*sys\.json \(classroom lock\)/, { ...env, GNS3_COPILOT_SYSTEM_CONFIG: sys });
+  });
+});
+
+describe('subcommand options are not settings flags', () => {
+  it('sessions list --mode/--project filter sessions and do not trip a classroom mode lock', async () => {
+    const env = isolatedEnv();
+    const sys = join(env.HOME!, 'sys.json');
+    (await import('node:fs')).writeFileSync(sys, JSON.stringify({ mode: 'teaching', locked: ['mode'] }));
+    const r = await runCli(['sessions', 'list', '--mode', 'lab', '--project', 'p1', '--json'], { env: { ...env, GNS3_COPILOT_SYSTEM_CONFIG: sys } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ sessions: [] });
   });
 });
 
