@@ -49,7 +49,7 @@ export const packetAnalysisTool = defineTool({
   description:
     'Capture live traffic on a GNS3 link for a few seconds and analyse it with tshark: protocol hierarchy, ' +
     'IP conversations and one row per packet (optionally filtered with a display filter and chosen fields). ' +
-    'Use packet_analysis_skills first to pick the display filter and fields for a protocol.',
+    'Pass protocol (e.g. "ospf", see packet_analysis_skills) to use that protocol\'s display filter and fields.',
   schema: packetAnalysisSchema,
   risk: 'read',
   async run(input, ctx) {
