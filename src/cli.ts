@@ -154,8 +154,8 @@ async function parseToolLimits(values: string[]): Promise<Record<string, string>
   const { UsageError } = await import('./errors.js');
   const out: Record<string, string> = {};
   for (const v of values) {
-    const m = /^([A-Za-z0-9_]+)=(.+)$/.exec(v.trim());
-    if (!m) throw new UsageError(`--tool-limit: expected <tool>=<n> with n 1..1000 (got ${v})`);
+    const m = /^([A-Za-z0-9_]+)=([0-9]+)$/.exec(v.trim());
+    if (!m || Number(m[2]) < 1 || Number(m[2]) > 1000) throw new UsageError(`--tool-limit: expected <tool>=<n> with n 1..1000 (got ${v})`);
     const [, name, n] = m as unknown as [string, string, string];
     if (!(TOOL_NAMES as readonly string[]).includes(name)) {
       throw new UsageError(`--tool-limit: unknown tool "${name}" (one of ${TOOL_NAMES.join(', ')})`);
