@@ -136,7 +136,8 @@ export async function resolveApiKey(provider: string): Promise<string | undefine
     const env = process.env.GNS3_COPILOT_API_KEY ?? process.env.OPENAI_API_KEY;
     if (env) return env;
   }
-  if (KEYLESS_PROVIDERS.has(provider)) return undefined;
+  // Local servers (Ollama, LM Studio, vLLM) and keyless custom endpoints need none.
+  void provider;
   return undefined;
 }
 

@@ -207,16 +207,24 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     let stopped: StoppedReason = 'done';
     let final: AgentStateType | undefined;
     try {
+      let projectId: string | null = store.get(sessionId)?.project_id ?? null;
+      let project: ProjectScope | undefined;
+      if (hasProject()) {
+        try {
+          project = await openProject();
+          projectId = project.projectId;
+        } catch (err) {
+          // init still comes first, so stream consumers always see which session failed
+          q.push({ type: 'init', session_id: sessionId, project_id: null, mode, agent_mode: agentMode, model: endpoint.model });
+          throw err;
+        }
+      }
+      // The row exists before the graph runs, so a run killed mid-turn can be continued.
       if (!rowCreated) {
         store.create({ id: sessionId, copilot_mode: mode, agent_mode: agentMode });
         rowCreated = true;
       }
-      let projectId: string | null = store.get(sessionId)?.project_id ?? null;
-      if (hasProject()) {
-        const p = await openProject();
-        projectId = p.projectId;
-        store.setProject(sessionId, p.projectId, p.projectName);
-      }
+      if (project) store.setProject(sessionId, project.projectId, project.projectName);
       q.push({ type: 'init', session_id: sessionId, project_id: projectId, mode, agent_mode: agentMode, model: endpoint.model });
       log.info('request', { session_id: sessionId, mode, limits: describeLimits(reqLimits), model: endpoint.model, provider: endpoint.provider });
       await repairHistory();

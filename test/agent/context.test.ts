@@ -183,6 +183,16 @@ describe('topology injection and prompts', () => {
     await s.close();
   });
 
+  it('uses the placeholder when the controller cannot give a topology, and still answers', async () => {
+    llm = await startFakeLlm([{ text: 'answered without topology' }]);
+    const project = { ...fakeProject(), getTopology: async () => Promise.reject(new Error('controller went away')) };
+    const s = await session(testSettings(llm.url, tmp.dir), [], { projectScope: async () => project });
+    const ev = await collect(s.send('hello'));
+    expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('done');
+    expect(String(llm.requests[0]!.body.messages[0]!.content)).toContain(NO_TOPOLOGY);
+    await s.close();
+  });
+
   it('refreshes the topology before every LLM call', async () => {
     llm = await startFakeLlm([{ tool_calls: [showCall('R1')] }, { text: 'done' }]);
     const topo: Topology = { project_id: 'p1', project_name: 'lab1', nodes: [], links: [] };

@@ -139,3 +139,34 @@ describe('limits', () => {
     await s.close();
   });
 });
+
+describe('tool execution', () => {
+  it('runs the tool calls of one LLM turn in parallel and returns results in call order', async () => {
+    llm = await startFakeLlm([{ tool_calls: [showCall('R1', 'p1'), showCall('R2', 'p2'), showCall('R3', 'p3')] }, { text: 'ok' }]);
+    const log: ToolLog = { calls: [] };
+    const s = await session(testSettings(llm.url, tmp.dir), testTools(log, { slowMs: 400 }));
+    const t0 = Date.now();
+    const ev = await collect(s.send('three at once'));
+    const toolsMs = Date.now() - t0;
+    expect(log.calls).toHaveLength(3);
+    expect(toolsMs).toBeLessThan(1100); // sequential would be ≥ 1200 ms of tool time alone
+    const sent = llm.requests.filter((r) => r.purpose === null)[1]!.body.messages.filter((m) => m.role === 'tool');
+    expect(sent.map((m) => m.tool_call_id)).toEqual(['p1', 'p2', 'p3']);
+    await s.close();
+  });
+
+  it('logs the effective limits of every request', async () => {
+    llm = await startFakeLlm([{ text: 'a' }, { text: 'b' }]);
+    const lines: { msg: string; data?: Record<string, unknown> }[] = [];
+    const capture = { error() {}, warn() {}, debug() {}, info: (msg: string, data?: Record<string, unknown>) => void lines.push({ msg, data }) };
+    const s = await session(testSettings(llm.url, tmp.dir, { max_tool_calls: 7, tool_limits: { get_gns3_templates: 2 } }), [], { log: capture });
+    await collect(s.send('one'));
+    s.setLimits({ max_iterations: 5 });
+    await collect(s.send('two'));
+    const reqs = lines.filter((l) => l.msg === 'request');
+    expect(reqs).toHaveLength(2);
+    expect(reqs[0]!.data!.limits).toEqual({ max_iterations: 20, max_tool_calls: 7, max_time_s: 'none', tool_limits: { get_gns3_templates: 2 }, on_limit: 'warn' });
+    expect((reqs[1]!.data!.limits as { max_iterations: number }).max_iterations).toBe(5);
+    await s.close();
+  });
+});

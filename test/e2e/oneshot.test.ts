@@ -136,6 +136,18 @@ describe('one-shot exit codes', () => {
     expect(j.response).toBe('I need approval for that.');
   });
 
+  it('controller unreachable → exit 3', async () => {
+    llm = await startFakeLlm([{ text: 'never' }]);
+    const r = await runCli(['-p', 'x', '--json', '--server', 'http://127.0.0.1:9', '--project', 'lab', ...llmFlags(llm.url)], env.env);
+    expect(r.code).toBe(3);
+    const j = parseJsonResult(r.stdout);
+    expect(j.error!.type).toBe('controller');
+    expect(j.session_id).not.toBeNull();
+    expect(llm.requests).toHaveLength(0);
+    const list = await runCli(['sessions', 'list', '--json'], env.env);
+    expect((JSON.parse(list.stdout) as { sessions: { id: string }[] }).sessions.map((x) => x.id)).not.toContain(j.session_id);
+  });
+
   it('--approve ask in one-shot is a usage error', async () => {
     llm = await startFakeLlm([]);
     const r = await runCli(['-p', 'x', '--approve', 'ask', ...llmFlags(llm.url)], env.env);
