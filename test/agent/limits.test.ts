@@ -91,6 +91,33 @@ describe('limits', () => {
     await s.close();
   });
 
+  it('--max-time also cancels a hanging LLM stream', async () => {
+    llm = await startFakeLlm([{ text: 'thinking very slowly', hang: true }]);
+    const s = await session(testSettings(llm.url, tmp.dir, { max_time: 1 }), testTools({ calls: [] }));
+    const t0 = Date.now();
+    const ev = await collect(s.send('slow model'));
+    expect(Date.now() - t0).toBeLessThan(4000);
+    expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('max_time');
+    expect(ofType(ev, 'error')).toHaveLength(0);
+    expect(exitOf(ev)).toBe(0);
+    await s.close();
+  });
+
+  it('--on-limit continue after max_iterations: one more call without tools', async () => {
+    llm = await startFakeLlm([{ tool_calls: [showCall('R1')] }, { text: 'Here is what I know so far.' }]);
+    const log: ToolLog = { calls: [] };
+    const s = await session(testSettings(llm.url, tmp.dir, { max_iterations: 1, on_limit: 'continue' }), testTools(log));
+    const ev = await collect(s.send('x'));
+    const reqs = chatRequests(llm);
+    expect(reqs).toHaveLength(2);
+    expect(reqs[1]!.body.tools).toBeUndefined();
+    expect(String(reqs[1]!.body.messages[0]!.content)).toContain('Do not call tools');
+    expect(log.calls).toHaveLength(0);
+    expect(text(ev)).toContain('Here is what I know so far.');
+    expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('max_iterations');
+    await s.close();
+  });
+
   it('--on-limit continue lets the model answer once more without tools', async () => {
     llm = await startFakeLlm([{ tool_calls: [showCall('R1', 'a'), showCall('R2', 'b')] }, { text: 'R1 is fine; R2 was not checked.' }]);
     const log: ToolLog = { calls: [] };
