@@ -104,6 +104,23 @@ describe('subcommand options are not settings flags', () => {
   });
 });
 
+describe('unexpected errors', () => {
+  it('are one line with exit 1; the stack trace only with --verbose', async () => {
+    const env = isolatedEnv();
+    const fs = await import('node:fs');
+    const notADir = join(env.HOME!, 'a-file');
+    fs.writeFileSync(notADir, '');
+    const e = { ...env, XDG_CONFIG_HOME: notADir }; // the config dir cannot be created
+    let r = await runCli(['config', 'set', 'model', 'x'], { env: e });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: internal error: ENOTDIR: not a directory, mkdir '.*a-file\/gns3-copilot'\n$/);
+    r = await runCli(['--verbose', 'config', 'set', 'model', 'x'], { env: e });
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')[0]).toMatch(/^error: internal error: ENOTDIR/);
+    expect(r.stderr).toMatch(/\n\s+at /);
+  });
+});
+
 describe('broken config files', () => {
   it('an unreadable user config is one line naming the file, exit 2', async () => {
     const env = isolatedEnv();
