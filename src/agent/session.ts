@@ -22,6 +22,7 @@ import { buildGraph, danglingToolCalls, stopReasonOf, toolMessage, type RunContr
 import type { AgentStateType } from './state.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, ToolRegistry, resultJson, type ApprovePolicy } from '../tools/registry.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
+import { toTranscript, type TranscriptEntry } from '../sessions/transcript.js';
 
 export interface CreateAgentSessionOptions {
   settings: Settings;
@@ -42,6 +43,8 @@ export interface AgentSessionExt extends AgentSession {
   readonly model: string;
   /** the session row (title, usage) as stored now */
   info(): SessionRow | undefined;
+  /** the checkpointed conversation, e.g. to redraw a resumed session in the TUI */
+  transcript(): Promise<TranscriptEntry[]>;
 }
 
 function errorTypeOf(err: unknown): ErrorType {
@@ -305,6 +308,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       return limits;
     },
     info: () => store.get(sessionId),
+    transcript: async () => toTranscript(await store.messages(sessionId)),
     setMode(m: CopilotMode) {
       mode = m;
       if (rowCreated) store.setMode(sessionId, m);

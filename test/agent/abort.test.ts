@@ -62,6 +62,11 @@ describe('abort', () => {
     // resume by id in a new session object (as `--resume <id>` does)
     const s2 = await session(testSettings(llm.url, tmp.dir), testTools(log), { sessionId: id });
     expect(s2.id).toBe(id);
+    expect((await s2.transcript()).map((e) => [e.role, e.status ?? ''])).toEqual([
+      ['user', ''],
+      ['assistant', ''],
+      ['tool', 'aborted'],
+    ]);
     const ev2 = await collect(s2.send('continue please'));
     expect(text(ev2)).toContain('Resumed fine.');
     const sent = llm.requests.filter((r) => r.purpose === null)[1]!.body.messages;
