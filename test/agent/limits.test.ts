@@ -172,11 +172,17 @@ describe('tool execution', () => {
     llm = await startFakeLlm([{ tool_calls: [showCall('R1', 'p1'), showCall('R2', 'p2'), showCall('R3', 'p3')] }, { text: 'ok' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir), testTools(log, { slowMs: 400 }));
-    const t0 = Date.now();
-    const ev = await collect(s.send('three at once'));
-    const toolsMs = Date.now() - t0;
+    const at: Record<string, number> = {};
+    const ev = [];
+    for await (const e of s.send('three at once')) {
+      ev.push(e);
+      if (e.type === 'tool_start' || e.type === 'tool_end') at[`${e.type}:${e.id}`] = performance.now();
+    }
     expect(log.calls).toHaveLength(3);
-    expect(toolsMs).toBeLessThan(1100); // sequential would be ≥ 1200 ms of tool time alone
+    // all three started before the first one finished (sequential would start p2 after p1 ended)
+    const firstEnd = Math.min(at['tool_end:p1']!, at['tool_end:p2']!, at['tool_end:p3']!);
+    expect(Math.max(at['tool_start:p1']!, at['tool_start:p2']!, at['tool_start:p3']!)).toBeLessThan(firstEnd);
+    expect(ofType(ev, 'tool_end').every((e) => e.duration_ms >= 380)).toBe(true);
     const sent = llm.requests.filter((r) => r.purpose === null)[1]!.body.messages.filter((m) => m.role === 'tool');
     expect(sent.map((m) => m.tool_call_id)).toEqual(['p1', 'p2', 'p3']);
     await s.close();
