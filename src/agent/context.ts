@@ -57,6 +57,8 @@ export interface ContextOptions {
   strategy: ContextStrategy;
   counter: TokenCounter;
   summarizer?: Summarizer;
+  /** shrinks the budget (e.g. 0.5 after the provider said the prompt was too long) */
+  ratioScale?: number;
 }
 
 interface Unit {
@@ -104,7 +106,7 @@ export function toolSchemaTokens(counter: TokenCounter, schemas: unknown[]): num
 
 export async function prepareContext(input: ContextInput, o: ContextOptions): Promise<ContextPlan> {
   const limit = o.limitK * 1000;
-  const budget = Math.floor(limit * STRATEGY_RATIO[o.strategy]) - input.toolsTokens;
+  const budget = Math.floor(limit * STRATEGY_RATIO[o.strategy] * (o.ratioScale ?? 1)) - input.toolsTokens;
   const count = (m: BaseMessage) => o.counter.message(m);
   const covered = Math.min(input.summary?.covered ?? 0, input.history.length);
   const view = input.history.slice(covered);

@@ -102,6 +102,17 @@ async function completeText(model: ChatOpenAICompletions, messages: BaseMessage[
   return acc ?? new AIMessageChunk({ content: '' });
 }
 
+/** Provider refusals that mean "prompt longer than the model's window". */
+export function isContextOverflow(err: unknown): boolean {
+  const inner = (err as { cause?: unknown }).cause ?? err;
+  const e = inner as { name?: string; status?: number; code?: string; message?: string; error?: { code?: string } };
+  // @langchain/openai already classifies it (ContextOverflowError); raw SDK errors carry the code
+  if (e.name === 'ContextOverflowError') return true;
+  if (e.code === 'context_length_exceeded' || e.error?.code === 'context_length_exceeded') return true;
+  if (e.status !== 400 && e.status !== 413) return false;
+  return /context.{0,20}(length|window)|maximum context|too many tokens|prompt is too long|reduce the length/i.test(e.message ?? '');
+}
+
 const elapsedOut = (run: RunControl) => run.deadline !== undefined && Date.now() >= run.deadline;
 
 export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
@@ -139,25 +150,28 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     let system = deps.prompts.system(state.mode, topo);
     if (state.final_pass)
       system += `\n\n## Limit reached\nThis request reached a limit (${state.limit_reason}). Do not call tools. Answer the user now with what you have, and say what is left undone.`;
-    const plan = await prepareContext(
-      { system, history: state.messages, summary: state.summary, toolsTokens },
-      { limitK: deps.context.limitK, strategy: deps.context.strategy, counter: deps.counter, ...(deps.context.summarize ? { summarizer } : {}) },
-    );
-    if (plan.warning) deps.log.warn(plan.warning);
-    run.emit({ type: 'context', tokens: plan.tokens, tools_tokens: plan.toolsTokens, limit: plan.limit, percent: plan.percent, trimmed: plan.trimmed });
-    deps.log.debug('context', { tokens: plan.tokens, tools_tokens: plan.toolsTokens, limit: plan.limit, percent: plan.percent, trimmed: plan.trimmed });
+    const prepare = async (ratioScale?: number) => {
+      const plan = await prepareContext(
+        { system, history: state.messages, summary: state.summary, toolsTokens },
+        {
+          limitK: deps.context.limitK,
+          strategy: deps.context.strategy,
+          counter: deps.counter,
+          ...(deps.context.summarize ? { summarizer } : {}),
+          ...(ratioScale ? { ratioScale } : {}),
+        },
+      );
+      if (plan.warning) deps.log.warn(plan.warning);
+      run.emit({ type: 'context', tokens: plan.tokens, tools_tokens: plan.toolsTokens, limit: plan.limit, percent: plan.percent, trimmed: plan.trimmed });
+      deps.log.debug('context', { tokens: plan.tokens, tools_tokens: plan.toolsTokens, limit: plan.limit, percent: plan.percent, trimmed: plan.trimmed });
+      return plan;
+    };
+    let plan = await prepare();
 
-    const input = [new SystemMessage(plan.system), ...plan.messages];
     const model = schemas.length ? deps.models.chat.bindTools(schemas) : deps.models.chat;
     let acc: AIMessageChunk | undefined;
-    const common: AgentStateUpdate = {
-      llm_calls: state.llm_calls + 1,
-      remaining_iterations: state.remaining_iterations - 1,
-      topology: topo ?? null,
-      ...(plan.summary ? { summary: plan.summary } : {}),
-    };
-    try {
-      await withProviderRetry(
+    const streamOnce = (input: BaseMessage[]) =>
+      withProviderRetry(
         async () => {
           acc = undefined;
           let shown = false;
@@ -183,11 +197,24 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
           onRetry: (attempt, err, delay) => deps.log.warn('LLM call failed, retrying', { attempt, delay_ms: Math.round(delay), error: errorMessage(err) }),
         },
       );
+    try {
+      try {
+        await streamOnce([new SystemMessage(plan.system), ...plan.messages]);
+      } catch (err) {
+        // The configured context_limit was too optimistic for this model: trim
+        // to half the budget and try once more instead of failing the request.
+        if (run.signal.aborted || !isContextOverflow(err)) throw err;
+        deps.log.warn('provider says the prompt is too long; retrying with half the context budget', { error: errorMessage(err) });
+        plan = await prepare(0.5);
+        await streamOnce([new SystemMessage(plan.system), ...plan.messages]);
+      }
     } catch (err) {
+      const common = { llm_calls: state.llm_calls + 1, remaining_iterations: state.remaining_iterations - 1, topology: topo ?? null };
       if (run.signal.aborted) {
         const partial = acc ? messageText(acc) : '';
         return {
           ...common,
+          ...(plan.summary ? { summary: plan.summary } : {}),
           usage: addUsage(state.usage, acc),
           messages: partial ? [new AIMessage(`${partial}\n\n[interrupted]`)] : [],
           stop: stopReasonOf(run.signal),
@@ -195,6 +222,12 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       }
       throw err;
     }
+    const common: AgentStateUpdate = {
+      llm_calls: state.llm_calls + 1,
+      remaining_iterations: state.remaining_iterations - 1,
+      topology: topo ?? null,
+      ...(plan.summary ? { summary: plan.summary } : {}),
+    };
     const chunk = acc ?? new AIMessageChunk({ content: '' });
     const calls: ToolCall[] = (chunk.tool_calls ?? []).map((c, i) => ({
       id: c.id || `call_${Date.now().toString(36)}_${i}`,

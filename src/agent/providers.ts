@@ -193,6 +193,8 @@ export function toProviderError(err: unknown, endpoint: ProviderEndpoint): Provi
   const s = statusOf(err);
   const at = `${endpoint.provider} at ${endpoint.baseURL}`;
   const detail = (errorMessage(err).split('\n')[0] ?? '').replace(/^\d{3} /, '').slice(0, 200);
+  if ((err as ErrorLike | undefined)?.name === 'ContextOverflowError')
+    return new ProviderError(`The prompt does not fit the model's context window even after trimming — ${at}: ${detail}. Lower --context-limit or use --context-strategy conservative`, { cause: err });
   if (s === 401 || s === 403)
     return new ProviderError(`LLM provider rejected the API key (${s}) — ${at}. Set it with \`gns3-copilot auth login\` or GNS3_COPILOT_API_KEY / OPENAI_API_KEY`, { cause: err });
   if (s === 404)

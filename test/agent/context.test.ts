@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { collect, fakeProject, ofType, session, showCall, tempDir, testSettings, testTools } from './helpers.js';
+import { collect, fakeProject, ofType, session, showCall, tempDir, testSettings, testTools, text } from './helpers.js';
 import { prepareContext, STRATEGY_RATIO, type ContextStrategy } from '../../src/agent/context.js';
 import { TokenCounter } from '../../src/agent/tokens.js';
 import { resolveContextLimitK } from '../../src/agent/providers.js';
@@ -160,6 +160,26 @@ describe('context_limit', () => {
     expect(String(lastReq.body.messages[0]!.content)).toContain('FAKE-SUMMARY of old turns');
     expect(lastReq.body.messages.at(-1)!.content).toContain('question 7');
     expect(llm.requests.some((r) => r.purpose === 'summary')).toBe(true);
+    await s.close();
+  });
+
+  it('a "prompt too long" refusal from the provider retries once with half the budget', async () => {
+    const turns = Array.from({ length: 4 }, (_, i) => ({ text: `answer ${i} ${filler(300)}` }));
+    llm = await startFakeLlm([
+      ...turns,
+      { error: { status: 400, code: 'context_length_exceeded', message: "This model's maximum context length is 1024 tokens" } },
+      { text: 'fits now' },
+    ]);
+    const s = await session(testSettings(llm.url, tmp.dir, { context_limit: 4, context_summarize: false }), []);
+    for (let i = 0; i < 4; i++) await collect(s.send(`question ${i} ${filler(100)}`));
+    const ev = await collect(s.send('last question'));
+    expect(ofType(ev, 'error')).toHaveLength(0);
+    expect(text(ev)).toBe('fits now');
+    const chat = llm.requests.filter((r) => r.purpose === null);
+    const [refused, retried] = chat.slice(-2);
+    expect(retried!.body.messages.length).toBeLessThan(refused!.body.messages.length);
+    expect(retried!.body.messages.at(-1)!.content).toBe('last question');
+    expect(ofType(ev, 'context')).toHaveLength(2);
     await s.close();
   });
 
