@@ -183,7 +183,9 @@ export class TelnetTransport implements Transport {
 
   private sendWindowSize(): void {
     // 511 columns, 0 rows: wide enough not to wrap, "unknown height" so no paging by size.
-    this.send(IAC, SB, OPT_NAWS, NAWS_COLS >> 8, NAWS_COLS & 0xff, 0, 0, IAC, SE);
+    // A 0xFF inside a subnegotiation is doubled like any data byte (511 = 0x01 0xFF).
+    const size = [NAWS_COLS >> 8, NAWS_COLS & 0xff, 0, 0].flatMap((b) => (b === IAC ? [IAC, IAC] : [b]));
+    this.send(IAC, SB, OPT_NAWS, ...size, IAC, SE);
   }
 
   private subnegotiation(sb: number[]): void {

@@ -1,0 +1,98 @@
+/** Pure parts of the device layer: text cleaning, prompt detection, platform names, safety filters. */
+import { describe, expect, it } from 'vitest';
+import { cleanText } from '../../src/devices/text.js';
+import { CONFIRMATIONS, DRIVERS, PAGER, detectPrompt, platformFromName } from '../../src/devices/drivers.js';
+import { forbiddenMatch, isReadOnly } from '../../src/devices/filter.js';
+import { platformHint } from '../../src/devices/target.js';
+import { settingsSchema } from '../../src/config/schema.js';
+import { extraNode } from './helpers.js';
+
+describe('cleanText', () => {
+  it('normalises line endings, drops ANSI and lone CRs, applies backspaces', () => {
+    expect(cleanText('a\r\nb\r\r\nc\r\0d\n\rPC1> ')).toBe('a\nb\ncd\nPC1> ');
+    expect(cleanText('\x1b[1mbold\x1b[0m \x1b[4mline\x1b[24m\x1b]0;title\x07x')).toBe('bold linex');
+    expect(cleanText('row1\n --More-- \b\b\b\b\b\b\b\b\b\b          \b\b\b\b\b\b\b\b\b\brow2')).toBe('row1\nrow2');
+    expect(cleanText('trailing   \nr1# ')).toBe('trailing\nr1# ');
+  });
+});
+
+describe('prompts', () => {
+  it.each([
+    ['r1# ', 'cisco_ios', 'r1'],
+    ['r1(config-router)# ', 'cisco_ios', 'r1'],
+    ['R1>', 'cisco_ios', 'R1'],
+    ['<HUAWEI>', 'huawei', 'HUAWEI'],
+    ['[~CE1-ospf-1]', 'huawei', 'CE1'],
+    ['admin@vsrx> ', 'juniper', 'vsrx'],
+    ['admin@vsrx# ', 'juniper', 'vsrx'],
+    ['root@box:~# ', 'linux', 'root'],
+    ['PC1> ', 'vpcs', 'PC1'],
+  ])('%s → %s', (line, platform, host) => {
+    const d = detectPrompt(line);
+    expect(d?.platform).toBe(platform);
+    if (platform !== 'linux') expect(d?.host).toBe(host);
+  });
+
+  it('uses a hint over the guess and knows config mode per platform', () => {
+    expect(detectPrompt('web1> ', 'vpcs')).toEqual({ platform: 'vpcs', host: 'web1' });
+    expect(detectPrompt('web1> ')?.platform).toBe('cisco_ios');
+    expect(DRIVERS.frr.inConfig('r1(config-if)# ')).toBe(true);
+    expect(DRIVERS.frr.inConfig('r1# ')).toBe(false);
+    expect(DRIVERS.huawei.inConfig('[R1-GigabitEthernet0/0/0]')).toBe(true);
+    expect(DRIVERS.frr.promptFor('r1', '').test('r10# ')).toBe(false);
+    expect(DRIVERS.frr.promptFor('r1', '').test('r1(config)# ')).toBe(true);
+  });
+
+  it('recognises pagers and confirmations', () => {
+    for (const p of [' --More-- ', '  ---- More ----', '---(more 45%)---', '-- More --']) expect(PAGER.test(p)).toBe(true);
+    expect(PAGER.test('more output')).toBe(false);
+    const q = (l: string) => CONFIRMATIONS.findIndex((c) => c.re.test(l));
+    expect(q('Proceed with reload? [confirm]')).toBe(0);
+    expect(q('Are you sure? [yes/no]: ')).toBe(1);
+    expect(q('Continue? [Y/N]:')).toBeGreaterThan(-1);
+    expect(q('Save? (y/n) ')).toBe(2);
+    expect(q('r1# ')).toBe(-1);
+  });
+});
+
+describe('platform names', () => {
+  it('maps tags, templates and node types', () => {
+    expect(platformFromName('cisco_ios_telnet')).toBe('cisco_ios');
+    expect(platformFromName('huawei_vrpv8')).toBe('huawei');
+    expect(platformFromName('juniper_junos')).toBe('juniper');
+    expect(platformFromName('FRR 8.4')).toBe('frr');
+    expect(platformFromName('Cisco IOSv')).toBe('cisco_ios');
+    expect(platformFromName('VPCS')).toBe('vpcs');
+    expect(platformFromName('mystery box')).toBeUndefined();
+    expect(platformHint(extraNode('a', 1, { tags: ['device_type:huawei'], template_name: 'Cisco IOSv' }))).toBe('huawei');
+    expect(platformHint(extraNode('a', 1, { node_type: 'vpcs' }))).toBe('vpcs');
+    expect(platformHint(extraNode('a', 1, { node_type: 'docker' }))).toBe('linux');
+  });
+});
+
+describe('safety filters', () => {
+  const forbidden = settingsSchema.parse({}).forbidden_commands;
+  it('blocks forbidden commands by case-insensitive prefix and by abbreviation', () => {
+    expect(forbiddenMatch('traceroute 10.0.0.1', forbidden)).toBe('traceroute');
+    expect(forbiddenMatch('DEBUG ip ospf', forbidden)).toBe('debug');
+    expect(forbiddenMatch('deb ip ospf', forbidden)).toBe('debug');
+    expect(forbiddenMatch('wr er', forbidden)).toBe('write erase');
+    expect(forbiddenMatch('ping -f 10.0.0.1', forbidden)).toBe('ping -f');
+    expect(forbiddenMatch('ping 10.0.0.1', forbidden)).toBeUndefined();
+    expect(forbiddenMatch('show ip route', forbidden)).toBeUndefined();
+    expect(forbiddenMatch('write memory', forbidden)).toBeUndefined();
+  });
+
+  it('accepts only read-only commands for the read tool', () => {
+    expect(isReadOnly('show ip route', 'frr')).toBe(true);
+    expect(isReadOnly('sh ip int br', 'cisco_ios')).toBe(true);
+    expect(isReadOnly('display ip routing-table', 'huawei')).toBe(true);
+    expect(isReadOnly('configure terminal', 'frr')).toBe(false);
+    expect(isReadOnly('show run | redirect flash:x', 'cisco_ios')).toBe(false);
+    expect(isReadOnly('show ip', 'vpcs')).toBe(true);
+    expect(isReadOnly('ip 10.0.0.1/24', 'vpcs')).toBe(false);
+    expect(isReadOnly('ip addr show', 'linux')).toBe(true);
+    expect(isReadOnly('ip addr add 1.2.3.4/24 dev eth0', 'linux')).toBe(false);
+    expect(isReadOnly('cat /etc/hosts; rm -rf /', 'linux')).toBe(false);
+  });
+});
