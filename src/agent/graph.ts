@@ -6,6 +6,7 @@
  * becomes state (partial text, `aborted` tool results, stop='aborted'), so every
  * checkpoint holds a valid history and the next request just works.
  */
+import { randomUUID } from 'node:crypto';
 import { END, START, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatOpenAICompletions } from '@langchain/openai';
@@ -241,7 +242,9 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       content: typeof chunk.content === 'string' ? chunk.content : messageText(chunk),
       tool_calls: calls.map((c) => ({ ...c, type: 'tool_call' as const })),
       ...(chunk.usage_metadata ? { usage_metadata: chunk.usage_metadata } : {}),
-      ...(chunk.id ? { id: chunk.id } : {}),
+      // Our own id, never the provider's: the messages reducer replaces messages with
+      // equal ids, and some OpenAI-compatible servers repeat completion ids.
+      id: randomUUID(),
     });
     for (const c of calls) run.emit({ type: 'tool_call', id: c.id, name: c.name, args: c.args });
     return { ...common, messages: [ai], usage: addUsage(state.usage, chunk) };

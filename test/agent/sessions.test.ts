@@ -110,6 +110,15 @@ describe('session store', () => {
     await expect(session(testSettings(llm.url, tmp.dir), [], { sessionId: 'nope-nope' })).rejects.toThrow(/no session "nope-nope"/);
   });
 
+  it('keeps every answer even when the server repeats completion ids', async () => {
+    llm = await startFakeLlm([{ text: 'first' }, { text: 'second' }], { fixedCompletionId: 'chatcmpl-same' });
+    const s = await session(testSettings(llm.url, tmp.dir), []);
+    await collect(s.send('one'));
+    await collect(s.send('two'));
+    expect((await s.transcript()).map((e) => e.content)).toEqual(['one', 'first', 'two', 'second']);
+    await s.close();
+  });
+
   it('two connections can work on the same file at once', async () => {
     const d = tempDir('gc-two-');
     const a = await SessionStore.open(d.dir);

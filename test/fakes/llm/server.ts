@@ -21,6 +21,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
 
 export interface FakeToolCall {
   id?: string;
@@ -67,6 +68,8 @@ export interface FakeLlmOptions {
   summary?: string;
   port?: number;
   models?: string[];
+  /** answer every completion with this id (some local servers repeat ids) */
+  fixedCompletionId?: string;
 }
 
 export interface FakeLlm {
@@ -174,9 +177,10 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
     if (turn.delay_ms) await sleep(turn.delay_ms);
     if (turn.error) return sendError(res, turn.error.status, turn.error.message ?? `fake error ${turn.error.status}`, turn.error.code);
 
-    const id = `chatcmpl-fake-${++callSeq}`;
+    const seq = ++callSeq;
+    const id = opts.fixedCompletionId ?? `chatcmpl-fake-${seq}-${randomUUID().slice(0, 8)}`;
     const model = body.model ?? 'fake-model';
-    const calls = (turn.tool_calls ?? []).map((c, i) => ({ id: c.id ?? `call_${callSeq}_${i}`, name: c.name, args: JSON.stringify(c.args) }));
+    const calls = (turn.tool_calls ?? []).map((c, i) => ({ id: c.id ?? `call_${seq}_${i}`, name: c.name, args: JSON.stringify(c.args) }));
     const usage = turn.usage ?? { prompt_tokens: estimateTokens(body), completion_tokens: Math.ceil(((turn.text ?? '').length + calls.reduce((n, c) => n + c.args.length, 0)) / 4) + 1 };
     const usageObj = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
     const finish = calls.length > 0 ? 'tool_calls' : 'stop';
