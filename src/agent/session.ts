@@ -110,7 +110,10 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     store.close();
     throw new UsageError(`session ${row?.id} was created with AGENT_MODE=${agentMode}, which is not available in this version`);
   }
-  let mode: CopilotMode = row?.copilot_mode ?? settings.mode;
+  // A resumed session keeps its copilot mode unless a non-default mode was asked for
+  // (`-m lab -c`, `inject -c`); settings do not tell an explicit default from an implicit one.
+  let mode: CopilotMode = row && settings.mode === 'teaching_assistant' ? row.copilot_mode : settings.mode;
+  if (row && row.copilot_mode !== mode) store.setMode(row.id, mode);
   const sessionId = row?.id ?? (await import('node:crypto')).randomUUID();
   let rowCreated = resumed;
   let limits: RequestLimits = limitsFromSettings(settings);

@@ -107,6 +107,10 @@ describe('session store', () => {
     expect(s2.mode).toBe('lab_automation_assistant');
     expect(s2.agentMode).toBe('legacy');
     await s2.close();
+    const s3 = await session(testSettings(llm.url, tmp.dir, { mode: 'inject' }), [], { sessionId: s.id });
+    expect(s3.mode).toBe('troubleshooting_injection'); // an explicit non-default mode wins
+    expect(s3.info()!.copilot_mode).toBe('troubleshooting_injection');
+    await s3.close();
     await expect(session(testSettings(llm.url, tmp.dir), [], { sessionId: 'nope-nope' })).rejects.toThrow(/no session "nope-nope"/);
   });
 
