@@ -291,6 +291,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
           input_tokens: stats.input_tokens,
           output_tokens: stats.output_tokens,
         });
+      if (rowCreated) store.pruneCheckpoints(sessionId);
     } catch (err) {
       log.warn('could not record session usage', { error: errorMessage(err) });
     }

@@ -184,6 +184,28 @@ export class SessionStore {
     return this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id).changes > 0;
   }
 
+  /**
+   * The SQLite saver stores the full state in every checkpoint (two per
+   * iteration), so an unpruned long session grows quadratically on disk. We only
+   * ever resume from the latest checkpoint: keep the newest few per session.
+   */
+  pruneCheckpoints(id: string, keep = 4): number {
+    const prune = this.db.transaction(() => {
+      const old = this.db
+        .prepare("SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT -1 OFFSET ?")
+        .all(id, keep) as { checkpoint_id: string }[];
+      if (old.length === 0) return 0;
+      const delC = this.db.prepare("DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id = ?");
+      const delW = this.db.prepare("DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id = ?");
+      for (const o of old) {
+        delC.run(id, o.checkpoint_id);
+        delW.run(id, o.checkpoint_id);
+      }
+      return old.length;
+    });
+    return prune();
+  }
+
   /** The checkpointed conversation (no system message: that is rebuilt per call). */
   async messages(id: string): Promise<BaseMessage[]> {
     const t = await this.saver.getTuple({ configurable: { thread_id: id, checkpoint_ns: '' } });

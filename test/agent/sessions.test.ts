@@ -123,6 +123,25 @@ describe('session store', () => {
     await s.close();
   });
 
+  it('prunes old checkpoints so long sessions do not grow quadratically; resume still sees everything', async () => {
+    const d = tempDir('gc-prune-');
+    llm = await startFakeLlm(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? { tool_calls: [showCall('R1')] } : { text: `answer ${i}` })));
+    const s = await session(testSettings(llm.url, d.dir), testTools({ calls: [] }));
+    for (let i = 0; i < 6; i++) await collect(s.send(`q${i}`));
+    await s.close();
+    const store = await SessionStore.open(d.dir);
+    const n = (store.db.prepare('SELECT COUNT(*) AS n FROM checkpoints WHERE thread_id = ?').get(s.id) as { n: number }).n;
+    expect(n).toBeLessThanOrEqual(4);
+    expect((await store.messages(s.id)).length).toBe(24);
+    store.close();
+    llm.push({ text: 'still here' });
+    const again = await session(testSettings(llm.url, d.dir), testTools({ calls: [] }), { sessionId: s.id });
+    await collect(again.send('after pruning'));
+    expect(llm.requests.filter((r) => r.purpose === null).at(-1)!.body.messages).toHaveLength(1 + 24 + 1);
+    await again.close();
+    d.cleanup();
+  });
+
   it('two connections can work on the same file at once', async () => {
     const d = tempDir('gc-two-');
     const a = await SessionStore.open(d.dir);
