@@ -32,7 +32,7 @@ function table(rows: SessionRow[], total: number, offset: number): string {
   const head = `${pad('ID', 8)}  ${pad('UPDATED', 16)}  ${pad('MODE', 8)}  ${pad('PROJECT', 14)}  ${'MSGS'.padStart(4)}  ${'TOKENS'.padStart(7)}  TITLE`;
   const lines = rows.map(
     (r) =>
-      `${pad(r.id.slice(0, 8), 8)}  ${pad(r.updated_at.replace('T', ' ').slice(0, 16), 16)}  ${pad(MODE_SHORT_NAME[r.copilot_mode] ?? r.copilot_mode, 8)}  ${pad(r.project_name ?? '—', 14)}  ${String(r.message_count).padStart(4)}  ${String(r.total_tokens).padStart(7)}  ${r.pinned ? '📌 ' : ''}${r.title ?? '(untitled)'}`,
+      `${pad(r.id.slice(0, 8), 8)}  ${pad(r.updated_at.replace('T', ' ').slice(0, 16), 16)}  ${pad(MODE_SHORT_NAME[r.copilot_mode] ?? r.copilot_mode, 8)}  ${pad(r.project_name ?? '—', 14)}  ${String(r.message_count).padStart(4)}  ${String(r.total_tokens).padStart(7)}  ${r.pinned ? '[pinned] ' : ''}${r.title ?? '(untitled)'}`,
   );
   const more = offset + rows.length < total ? `\n${total - offset - rows.length} more (use --offset ${offset + rows.length})` : '';
   return `${head}\n${lines.join('\n')}${more}\n`;
