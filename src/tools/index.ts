@@ -1,0 +1,9 @@
+import type { ToolDef } from './types.js';
+import { gns3Tools } from './gns3/index.js';
+import { devicesTools } from './devices/index.js';
+import { skillTools } from './skills/index.js';
+
+/** Every tool the product has; modes pick subsets (../agent/modes.ts). */
+export function allTools(): ToolDef[] {
+  return [...gns3Tools, ...devicesTools, ...skillTools];
+}
