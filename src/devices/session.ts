@@ -62,7 +62,8 @@ class WaitError extends Error {
 type Event = { kind: 'prompt' } | { kind: 'pager' } | { kind: 'confirm'; index: number; line: string };
 
 const INTERRUPT_WAIT_MS = 2_000;
-const TAIL = 4096;
+// Enough raw text for one prompt/pager/question line with its ANSI codes.
+const TAIL = 1024;
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 const ECHO_PROBE = 32;
@@ -351,6 +352,8 @@ export class DeviceSession {
     const deadline = t0 + timeoutMs;
 
     const classify = (): Event | undefined => {
+      // Prompts, pagers and questions never end in a newline: skip complete lines cheaply.
+      if (this.buf.endsWith('\n')) return undefined;
       const line = this.tailLine();
       if (PAGER.test(line) && this.buf.length > pagerAt) return { kind: 'pager' };
       if (this.buf.length > confirmAt) {
