@@ -53,6 +53,9 @@ export class TelnetTransport implements Transport {
 
   private constructor(private readonly sock: net.Socket) {
     sock.setNoDelay(true);
+    // An idle pooled console must not keep a one-shot run alive; while a command
+    // runs, the session's timeout timer keeps the process up.
+    sock.unref();
     sock.on('data', (d: Buffer) => this.receive(d));
     const onEnd = (reason?: string) => {
       if (this.closed) return;
