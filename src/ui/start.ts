@@ -22,6 +22,9 @@ export async function startTui(settings: Settings, invocation: InvocationOptions
     process.stderr.write('gns3-copilot: the interactive TUI needs a terminal on stdin; use -p "<prompt>" for one-shot mode\n');
     return 2;
   }
+  // React reads NODE_ENV when first imported: without this the shipped CLI would
+  // run React's development build (several times the CPU and memory per frame).
+  process.env.NODE_ENV ??= 'production';
   const [{ render }, React, { App }, { createRealServices }] = await Promise.all([
     import('ink'),
     import('react'),

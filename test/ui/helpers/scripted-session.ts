@@ -31,6 +31,8 @@ export class ScriptedSession implements AgentSession {
   modeChanges: CopilotMode[] = [];
   limitChanges: Partial<RequestLimits>[] = [];
   closed = false;
+  /** requests whose event stream has ended */
+  completed = 0;
   mode: CopilotMode;
   limits: RequestLimits = { max_iterations: 20, tool_limits: {}, on_limit: 'warn' };
 
@@ -63,8 +65,18 @@ export class ScriptedSession implements AgentSession {
     const signal = opts?.signal ?? new AbortController().signal;
     const approver = this.approver;
     const decisions = this.decisions;
+    const self = this;
     return {
       async *[Symbol.asyncIterator]() {
+        try {
+          yield* play();
+        } finally {
+          self.completed++;
+        }
+      },
+    };
+    async function* play(): AsyncGenerator<AgentEvent> {
+      {
         const aborted = (): AgentEvent => ({ type: 'done', stopped_reason: 'aborted', stats: stats() });
         for (const step of script) {
           if (signal.aborted) {
@@ -91,19 +103,22 @@ export class ScriptedSession implements AgentSession {
           }
           yield step;
         }
-      },
-    };
+      }
+    }
   }
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
       clearTimeout(t);
       resolve();
-    }, { once: true });
+    };
+    // 0 ms = just yield to the event loop (like a token arriving on a socket).
+    const t = ms === 0 ? (setImmediate(done), undefined) : setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 }
 
