@@ -77,6 +77,11 @@ export class DevicePool {
     clearInterval(this.sweeper);
   }
 
+  /** Services in ToolContext.services are shut down through close() when the agent session ends. */
+  close(): void {
+    this.closeAll();
+  }
+
   private async open(t: DeviceTarget, signal?: AbortSignal, extra?: { disablePaging?: boolean }): Promise<DeviceSession> {
     const started = Date.now();
     const transport: Transport =
