@@ -47,6 +47,8 @@ export interface UiServices {
   getSession(settings: Settings, id: string): Promise<SessionInfo | undefined>;
   /** what `--continue` resumes: the newest session (of the project, when one is set) */
   latestSession(settings: Settings): Promise<SessionInfo | undefined>;
+  /** the stored conversation, oldest first (empty for a new session) */
+  sessionHistory(settings: Settings, id: string): Promise<import('../sessions/transcript.js').TranscriptEntry[]>;
   renameSession(settings: Settings, id: string, title: string): Promise<boolean>;
   setPinned(settings: Settings, id: string, pinned: boolean): Promise<boolean>;
   /** false when neither the keychain nor GNS3_COPILOT_API_KEY / OPENAI_API_KEY hold a key */
@@ -149,6 +151,11 @@ export function createRealServices(log: Logger): UiServices {
     async latestSession(settings) {
       const row = (await sessions(settings)).latest(settings.project ? { project: settings.project } : {});
       return row ? info(row) : undefined;
+    },
+    async sessionHistory(settings, id) {
+      const s = await sessions(settings);
+      const { toTranscript } = await import('../sessions/transcript.js');
+      return toTranscript(await s.messages(id));
     },
     async renameSession(settings, id, title) {
       return (await sessions(settings)).setTitle(id, title);

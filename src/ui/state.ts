@@ -94,6 +94,7 @@ export type UiAction =
   | { type: 'set_model'; model: string }
   | { type: 'set_project'; projectId: string | null; projectName: string | null }
   | { type: 'session_changed'; sessionId: string | null; resetTotals: boolean }
+  | { type: 'history'; turns: TurnView[] }
   | { type: 'toggle_output' }
   | { type: 'clear' };
 
@@ -347,6 +348,10 @@ export function reduce(s: UiState, a: UiAction): UiState {
         sessionId: a.sessionId,
         ...(a.resetTotals ? { tokens: { input: 0, output: 0 }, context: null, iterations: 0, toolCalls: 0 } : {}),
       };
+    case 'history': {
+      const added: StaticEntry[] = a.turns.map((turn, i) => ({ kind: 'turn', key: `h${s.nextKey + i}`, turn }));
+      return { ...s, entries: [...s.entries, ...added], nextKey: s.nextKey + added.length };
+    }
     case 'toggle_output': {
       if (!s.lastToolId) return s;
       return { ...s, expandedToolId: s.expandedToolId === s.lastToolId ? null : s.lastToolId };

@@ -88,7 +88,11 @@ describe('TUI in a real terminal', () => {
     await tmux.waitFor('EXIT:0');
 
     tmux.run(['--continue'], 'resume');
-    await tmux.waitFor('Resumed session');
+    text = await tmux.waitFor('Resumed session');
+    // The earlier conversation is printed again from the stored checkpoint.
+    expect(text).toContain('› enable ospf on R1');
+    expect(text).toContain('✓ execute_multiple_device_config_commands R1: router ospf; network 10.0.1.0/24 area 0');
+    expect(text).toContain('OSPF is now enabled on R1 for 10.0.1.0/24.');
     await tmux.waitFor(/tui-lab │ lab │/);
     tmux.type('did we change anything?');
     tmux.keys('Enter');

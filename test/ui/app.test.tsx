@@ -463,8 +463,21 @@ describe('App: start-up', () => {
       invocation: { continueLatest: true },
       settings: testSettings({ project: undefined }),
       sessions: [{ id: 'cccc3333-x', title: 'Yesterday', projectId: 'p9', projectName: 'campus', mode: 'lab_automation_assistant', pinned: false, updatedAt: new Date().toISOString(), messageCount: 6, totalTokens: 10 }],
+      history: {
+        'cccc3333-x': [
+          { role: 'user', content: 'is R1 up?' },
+          { role: 'assistant', content: '', tool_calls: [{ id: 'x1', name: 'start_gns3_node', args: { nodes: ['R1'] } }] },
+          { role: 'tool', content: '{"status":"error","error":"R1 is locked"}', tool_call_id: 'x1', name: 'start_gns3_node', status: 'error' },
+          { role: 'assistant', content: 'R1 could **not** be started.' },
+        ],
+      },
     });
     await t.waitFor('Resumed session “Yesterday”');
+    const f = t.frame();
+    expect(f).toContain('› is R1 up?');
+    expect(f).toContain('✗ start_gns3_node R1 error');
+    expect(f).toContain('└ R1 is locked');
+    expect(f).toContain('R1 could not be started.');
     expect(t.services.created[0]!.continueLatest).toBe(true);
     expect(t.services.created[0]!.settings.project).toBe('campus');
     expect(t.frame()).toContain('lab');
@@ -484,5 +497,45 @@ describe('App: start-up', () => {
     await t.type('x');
     await t.waitFor('bold');
     expect(t.lastFrame()).toContain('\u001b[1mbold');
+  });
+});
+
+describe('terminal without raw mode', () => {
+  it('renders and does not crash when stdin cannot do raw mode', async () => {
+    const React = await import('react');
+    const { render } = await import('ink');
+    const { EventEmitter } = await import('node:events');
+    const { App } = await import('../../src/ui/components/App.js');
+    const { FakeServices, tuiInvocation } = await import('./helpers/fake-services.js');
+    const frames: string[] = [];
+    const stdout = Object.assign(new EventEmitter(), { columns: 80, rows: 24, write: (s: string) => frames.push(s) });
+    // A pipe: no isTTY, no setRawMode — Ink's useInput would throw if it were active.
+    const stdin = Object.assign(new EventEmitter(), { isTTY: false, setEncoding() {}, resume() {}, pause() {}, ref() {}, unref() {}, read: () => null });
+    const services = new FakeServices();
+    const inst = render(React.createElement(App, { settings: testSettings(), invocation: tuiInvocation(), services, color: false, onExit: () => undefined }), {
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      debug: true,
+      patchConsole: false,
+      exitOnCtrlC: false,
+    });
+    await until(() => frames.some((f) => f.includes('stdin is not a terminal: input disabled')));
+    inst.unmount();
+  });
+
+  it('startTui refuses a non-TTY stdin with one line and exit code 2', async () => {
+    const { startTui } = await import('../../src/ui/start.js');
+    const { tuiInvocation } = await import('./helpers/fake-services.js');
+    const { PassThrough } = await import('node:stream');
+    const errs: string[] = [];
+    const orig = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((s: string) => (errs.push(String(s)), true)) as typeof process.stderr.write;
+    try {
+      const code = await startTui(testSettings(), tuiInvocation(), { stdin: new PassThrough() as unknown as NodeJS.ReadStream });
+      expect(code).toBe(2);
+    } finally {
+      process.stderr.write = orig;
+    }
+    expect(errs.join('')).toBe('gns3-copilot: the interactive TUI needs a terminal on stdin; use -p "<prompt>" for one-shot mode\n');
   });
 });

@@ -147,3 +147,23 @@ describe('ui state reducer', () => {
     expect(t.kind === 'turn' && t.turn.error?.message).toBe('GNS3 controller unreachable');
   });
 });
+
+describe('resumed history', () => {
+  it('turns a stored transcript into finished turns, newest 10 kept', async () => {
+    const { turnsFromTranscript } = await import('../../src/ui/resume.js');
+    const entries = Array.from({ length: 12 }, (_, i) => [
+      { role: 'user' as const, content: `q${i}` },
+      { role: 'assistant' as const, content: `a${i}`, tool_calls: [{ id: `c${i}`, name: 'gns3_topology_reader', args: {} }] },
+      { role: 'tool' as const, content: '{}', tool_call_id: `c${i}`, status: i === 11 ? 'blocked' : 'success' },
+    ]).flat();
+    const { turns, omitted } = turnsFromTranscript(entries);
+    expect(omitted).toBe(2);
+    expect(turns).toHaveLength(10);
+    expect(turns[0]!.prompt).toBe('q2');
+    const last = turns[9]!;
+    expect(last.items[0]).toEqual({ kind: 'text', text: 'a11' });
+    expect(last.items[1]!.kind === 'tool' && last.items[1]!.call.state).toBe('blocked');
+    const s = reduce(base(), { type: 'history', turns });
+    expect(s.entries).toHaveLength(10);
+  });
+});

@@ -16,6 +16,7 @@ import { completeCommand, helpText, isCommand, parseCommand } from '../commands.
 import { editLine, emptyEditor, type EditorState } from '../editor.js';
 import { approvalLines } from '../summary.js';
 import { topologyMarkdown } from '../topology.js';
+import { turnsFromTranscript } from '../resume.js';
 import { compactNumber } from '../format.js';
 import type { SessionInfo, UiServices } from '../services.js';
 import { ColorProvider } from './theme.js';
@@ -252,6 +253,10 @@ export function App(props: AppProps) {
         if (opts.announce === 'resumed' || opts.continueLatest || opts.sessionId) {
           const meta = await services.getSession(settingsRef.current, s.id).catch(() => undefined);
           if (meta) dispatch({ type: 'set_project', projectId: meta.projectId, projectName: meta.projectName });
+          const transcript = await services.sessionHistory(settingsRef.current, s.id).catch(() => []);
+          const { turns, omitted } = turnsFromTranscript(transcript);
+          if (omitted > 0) notice(`… ${omitted} earlier turns (gns3-copilot sessions show ${s.id.slice(0, 8)})`);
+          if (turns.length > 0) dispatch({ type: 'history', turns });
           notice(`Resumed session “${meta?.title ?? '(untitled)'}” (${s.id.slice(0, 8)}, ${meta?.messageCount ?? 0} messages)`);
         } else if (opts.announce === 'new') {
           notice(`New session ${s.id.slice(0, 8)}`);

@@ -15,6 +15,7 @@ export interface FakeServicesOptions {
   controllerDownFor?: number;
   hasApiKey?: boolean;
   topology?: Topology;
+  history?: Record<string, import('../../../src/sessions/transcript.js').TranscriptEntry[]>;
 }
 
 export class FakeServices implements UiServices {
@@ -29,6 +30,7 @@ export class FakeServices implements UiServices {
   constructor(private readonly o: FakeServicesOptions = {}) {
     this.sessionRows = [...(o.sessions ?? [])];
     this.scripts = o.scripts ?? [];
+    for (const [id, h] of Object.entries(o.history ?? {})) this.history.set(id, h);
   }
 
   get session(): ScriptedSession {
@@ -80,6 +82,10 @@ export class FakeServices implements UiServices {
   }
   async latestSession(): Promise<SessionInfo | undefined> {
     return this.sessionRows[0];
+  }
+  history = new Map<string, import('../../../src/sessions/transcript.js').TranscriptEntry[]>();
+  async sessionHistory(_s: Settings, id: string) {
+    return this.history.get(id) ?? [];
   }
   async renameSession(_s: Settings, id: string, title: string): Promise<boolean> {
     const r = this.sessionRows.find((x) => x.id === id);
