@@ -9,6 +9,7 @@
  */
 import type { Settings } from '../config/schema.js';
 import { ProviderError, UsageError, errorMessage } from '../errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export const PROVIDER_PRESETS: Record<string, string | undefined> = {
   openai: 'https://api.openai.com/v1',
@@ -222,20 +223,6 @@ export function defaultRetry(env: NodeJS.ProcessEnv = process.env): RetryPolicy 
   };
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 /**
  * Runs `fn` with bounded exponential backoff on 429/5xx/transient network errors.
@@ -256,7 +243,7 @@ export async function withProviderRetry<T>(
       if (committed || attempt >= policy.attempts || !isRetryable(err)) throw toProviderError((err as { inner?: unknown }).inner ?? err, opts.endpoint);
       const delay = policy.baseDelayMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4);
       opts.onRetry?.(attempt, err, delay);
-      await sleep(delay, opts.signal);
+      await sleep(delay, undefined, { signal: opts.signal });
     }
   }
 }

@@ -8,6 +8,7 @@ import { Agent, request, errors as undiciErrors, type Dispatcher } from 'undici'
 import { ControllerError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { errorBodyMessage, Gns3ApiError } from './errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface HttpOptions {
   /** controller origin plus optional path prefix, no trailing slash, no /v2|/v3 */
@@ -136,20 +137,6 @@ export function transportError(err: unknown, baseUrl: string, method: string, pa
   return new ControllerError(`${where}: ${msg}`, { cause: err });
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 export class Gns3Http {
   readonly baseUrl: string;
@@ -190,7 +177,7 @@ export class Gns3Http {
         // A proxy in front of the controller may answer 502-504 while it restarts.
         if (retryable && attempt < attempts && res.statusCode >= 502 && res.statusCode <= 504) {
           lastErr = undefined;
-          await sleep(backoff(attempt), opts.signal);
+          await sleep(backoff(attempt), undefined, { signal: opts.signal });
           continue;
         }
         return out;
@@ -199,7 +186,7 @@ export class Gns3Http {
         if (opts.signal?.aborted) break;
         if (!retryable || attempt >= attempts || !isConnectionError(err)) break;
         this.log?.debug('gns3 request retry', { method, path, attempt, error: String(err) });
-        await sleep(backoff(attempt), opts.signal);
+        await sleep(backoff(attempt), undefined, { signal: opts.signal });
       }
     }
     throw transportError(lastErr, this.baseUrl, method, path, opts.timeoutMs ?? this.requestTimeoutMs);

@@ -11,6 +11,7 @@ import type { AvailableFilter, RawLink, RawNode, RawProject, RawTemplate } from 
 import { buildTopology } from './topology.js';
 import type { CaptureOptions, ProjectScope, Topology, TopologyNode } from './types.js';
 import { captureLink } from './capture.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const CACHE_MS = 1_000;
 
@@ -55,20 +56,6 @@ function consoleText(n: Pick<TopologyNode, 'console' | 'console_host' | 'console
   return `${n.console_type} ${n.console_host ?? '?'}:${n.console}`;
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 export class Gns3Project implements ProjectScope {
   readonly projectId: string;
@@ -303,7 +290,7 @@ export class Gns3Project implements ProjectScope {
     let current = await this.nodeStatus(node.node_id, opts.signal);
     let delay = 100;
     while (!noEffect && current.status !== target && Date.now() < deadline) {
-      await sleep(Math.min(delay, Math.max(0, deadline - Date.now())), opts.signal);
+      await sleep(Math.min(delay, Math.max(0, deadline - Date.now())), undefined, { signal: opts.signal });
       delay = Math.min(delay * 2, 1_000);
       current = await this.nodeStatus(node.node_id, opts.signal);
     }
