@@ -135,6 +135,11 @@ export class Tmux {
     return this.tmux('capture-pane', '-p', '-J', '-t', this.target, '-S', `-${history}`);
   }
 
+  /** The visible screen with its escape sequences (colours, attributes). */
+  screenWithEscapes(): string {
+    return this.tmux('capture-pane', '-p', '-e', '-t', this.target);
+  }
+
   /** Only the visible screen. */
   screen(): string {
     return this.tmux('capture-pane', '-p', '-t', this.target);

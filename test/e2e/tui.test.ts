@@ -104,4 +104,27 @@ describe('TUI in a real terminal', () => {
     tmux.keys('C-d');
     await tmux.waitFor('EXIT:0');
   }, 180_000);
+
+  it('works in 80×24 with NO_COLOR: no colour codes, nothing wider than the terminal', async () => {
+    env.llm.push({ text: '# Plain\n\n**bold** and `code`\n\n| Router | State |\n|---|---|\n| R1 | Full |' });
+    const plain = new Tmux(env.dir, { ...env.env, NO_COLOR: '1' }, { columns: 80, rows: 24 });
+    try {
+      plain.run(['--project', 'tui-lab', '--max-iterations', '5']);
+      await plain.waitFor('Ask about your lab');
+      plain.type('show me plain output');
+      plain.keys('Enter');
+      await plain.waitFor(/1 iter · 0 tools/, 30_000);
+      const screen = plain.screen();
+      expect(screen).toContain(' Router │ State');
+      expect(screen).toContain('iter 1/5');
+      for (const line of screen.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+      // SGR colour codes (30–37, 90–97, 38;…) must not appear; tmux reports attributes like bold separately.
+      expect(plain.screenWithEscapes()).not.toMatch(/\u001b\[[0-9;]*(3[0-8]|9[0-7])[;m]/);
+      plain.keys('C-d');
+      await plain.waitFor('EXIT:0');
+    } finally {
+      plain.kill();
+    }
+  }, 60_000);
 });
+
