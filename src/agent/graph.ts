@@ -137,6 +137,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
   async function llmCall(state: AgentStateType): Promise<AgentStateUpdate> {
     const run = deps.run();
     if (run.signal.aborted) return { stop: stopReasonOf(run.signal) };
+    await deps.counter.ready();
     const schemas = state.final_pass ? [] : deps.registry.schemas(state.mode);
     const key = state.final_pass ? '-' : state.mode;
     let toolsTokens = toolsTokensCache.get(key);

@@ -87,7 +87,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       }),
     ),
   );
-  const counter = await TokenCounter.create(encodingForModel(endpoint.model));
+  // built on the first LLM call: an idle TUI session does not hold the BPE ranks
+  const counter = TokenCounter.lazy(encodingForModel(endpoint.model));
   const prompts = new PromptLibrary();
   const registry = new ToolRegistry(await loadTools(opts.tools));
 
@@ -180,8 +181,16 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   );
   const config = (l: RequestLimits) => ({ configurable: { thread_id: sessionId }, recursionLimit: recursionLimitFor(l) });
 
+  /**
+   * Requests in this process always end with a valid history (nodes turn aborts into
+   * state), so only the first request — a resumed session — and one after a failed
+   * request need the check; skipping it saves loading the whole checkpoint per turn.
+   */
+  let historyChecked = false;
   /** A process killed mid-turn leaves tool calls without results: answer them so the history is valid. */
   async function repairHistory(): Promise<void> {
+    if (historyChecked) return;
+    historyChecked = true;
     const snap = await graph.getState(config(limits));
     const messages = (snap.values as AgentStateType | undefined)?.messages ?? [];
     const dangling = danglingToolCalls(messages);
@@ -261,6 +270,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
           error: { type: 'approval', message: `${run.approvalBlocked} tool call(s) needed approval that this run cannot give: rerun with --approve config (or --approve all)` },
         });
     } catch (err) {
+      historyChecked = false;
       stopped = ac.signal.aborted ? stopReasonOf(ac.signal) : 'error';
       const type = ac.signal.aborted && stopped === 'aborted' ? 'aborted' : errorTypeOf(err);
       log.error('request failed', { error: errorMessage(err), type });

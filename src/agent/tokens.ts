@@ -1,7 +1,8 @@
 /**
  * Token counting with js-tiktoken's lite build and bundled ranks (no downloads at
- * run time). Building an encoder costs ~300 ms, so each encoding is built lazily,
- * once per process, and message counts are cached per message.
+ * run time). Building an encoder costs ~200 ms and tens of MB, so each encoding
+ * is built lazily (first LLM call), once per process, and message counts are
+ * cached per message.
  */
 import type { BaseMessage } from '@langchain/core/messages';
 
@@ -11,8 +12,36 @@ interface Encoder {
   encode(text: string): number[];
 }
 
+interface Ranks {
+  pat_str: string;
+  special_tokens: Record<string, number>;
+  bpe_ranks: string;
+}
+
+/**
+ * js-tiktoken's constructor fills two maps — bytes→rank (encode) and rank→bytes
+ * (decode, 100 k Uint8Arrays) — through a 100 k-key temporary object: ~80 MB of
+ * RSS for cl100k. We only count, so we fill the encode map ourselves with the
+ * same keys and ranks the constructor would use; encode() is js-tiktoken's own
+ * code on an identical map, so counts stay exact (test/agent/tokens.test.ts
+ * compares against the stock encoder).
+ */
+export function buildCountingEncoder(Tiktoken: new (ranks: Ranks) => Encoder, ranks: Ranks): Encoder {
+  const enc = new Tiktoken({ pat_str: ranks.pat_str, special_tokens: ranks.special_tokens, bpe_ranks: '' });
+  const rankMap = (enc as unknown as { rankMap?: unknown }).rankMap;
+  if (!(rankMap instanceof Map) || rankMap.size !== 0) return new Tiktoken(ranks); // library internals changed
+  for (const line of ranks.bpe_ranks.split('\n')) {
+    if (!line) continue;
+    const fields = line.split(' ');
+    const offset = Number.parseInt(fields[1]!, 10);
+    for (let i = 2; i < fields.length; i++) rankMap.set(Buffer.from(fields[i]!, 'base64').join(','), offset + i - 2);
+  }
+  return enc;
+}
+
 const encoders = new Map<EncodingName, Promise<Encoder>>();
 
+/** One encoder per encoding per process, built on first use and shared by every session. */
 export function getEncoder(name: EncodingName): Promise<Encoder> {
   let p = encoders.get(name);
   if (!p) {
@@ -22,8 +51,9 @@ export function getEncoder(name: EncodingName): Promise<Encoder> {
         name === 'o200k_base'
           ? (await import('js-tiktoken/ranks/o200k_base')).default
           : (await import('js-tiktoken/ranks/cl100k_base')).default;
-      return new Tiktoken(ranks);
+      return buildCountingEncoder(Tiktoken, ranks);
     })();
+    p.catch(() => encoders.delete(name));
     encoders.set(name, p);
   }
   return p;
@@ -51,10 +81,43 @@ export class TokenCounter {
   private byId = new Map<string, number>();
   hits = 0;
   misses = 0;
-  constructor(private readonly enc: Encoder) {}
+  private enc: Encoder | undefined;
+  private loading: Promise<void> | undefined;
+  private load?: () => Promise<Encoder>;
+  constructor(enc: Encoder | (() => Promise<Encoder>)) {
+    if (typeof enc === 'function') this.load = enc;
+    else this.enc = enc;
+  }
 
   static async create(name: EncodingName): Promise<TokenCounter> {
     return new TokenCounter(await getEncoder(name));
+  }
+
+  /**
+   * A counter whose encoder is built on the first ready() (the first LLM call),
+   * so an idle session — a TUI waiting at the prompt — does not hold the ranks.
+   */
+  static lazy(name: EncodingName): TokenCounter {
+    return new TokenCounter(() => getEncoder(name));
+  }
+
+  /** Resolves once counting works; call before text()/message() on a lazy counter. */
+  ready(): Promise<void> {
+    if (this.enc) return Promise.resolve();
+    return (this.loading ??= this.load!().then(
+      (e) => {
+        this.enc = e;
+      },
+      (err: unknown) => {
+        this.loading = undefined;
+        throw err;
+      },
+    ));
+  }
+
+  private encoder(): Encoder {
+    if (!this.enc) throw new Error('token counter used before ready()');
+    return this.enc;
   }
 
   /**
@@ -64,9 +127,10 @@ export class TokenCounter {
    */
   text(s: string): number {
     if (!s) return 0;
-    if (!LONG_RUN.test(s)) return this.enc.encode(s).length;
+    const enc = this.encoder();
+    if (!LONG_RUN.test(s)) return enc.encode(s).length;
     let n = 0;
-    for (const part of s.split(LONG_RUN_SPLIT)) if (part) n += this.enc.encode(part).length;
+    for (const part of s.split(LONG_RUN_SPLIT)) if (part) n += enc.encode(part).length;
     return n;
   }
 

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
+import o200k from 'js-tiktoken/ranks/o200k_base';
+import { buildCountingEncoder, getEncoder, TokenCounter } from '../../src/agent/tokens.js';
+
+const samples = [
+  'hello world, OSPF neighbor 10.0.0.1 FULL/DR',
+  'R1# show ip route\nCodes: K - kernel route, C - connected, S - static, O - OSPF\nO>* 10.0.23.0/24 [110/20] via 10.0.12.2, eth0, 00:01:02',
+  '日本語のテキストと emoji 🚀🔥 and accents: café naïve façade',
+  '{"device_configs":[{"device_name":"R1","commands":["show ip ospf neighbor"]}]}',
+  '   leading spaces\t\ttabs\r\n\r\nand\u00a0nbsp ' + '-'.repeat(300),
+  Array.from({ length: 2000 }, (_, i) => String.fromCharCode(32 + ((i * 7919) % 5000))).join(''),
+];
+
+describe('token counting encoder', () => {
+  for (const [name, ranks] of [
+    ['cl100k_base', cl100k],
+    ['o200k_base', o200k],
+  ] as const) {
+    it(`${name}: counting-only encoder encodes exactly like stock js-tiktoken`, () => {
+      const stock = new Tiktoken(ranks);
+      const lean = buildCountingEncoder(Tiktoken, ranks);
+      expect((lean as unknown as { rankMap: Map<string, number> }).rankMap.size).toBe(
+        (stock as unknown as { rankMap: Map<string, number> }).rankMap.size,
+      );
+      const leanMap = (lean as unknown as { rankMap: Map<string, number> }).rankMap;
+      let mismatches = 0;
+      for (const [k, v] of (stock as unknown as { rankMap: Map<string, number> }).rankMap) if (leanMap.get(k) !== v) mismatches++;
+      expect(mismatches).toBe(0);
+      for (const s of samples) expect(lean.encode(s)).toEqual(stock.encode(s));
+    });
+  }
+
+  it('one encoder per encoding per process; a lazy counter builds it on ready()', async () => {
+    expect(await getEncoder('cl100k_base')).toBe(await getEncoder('cl100k_base'));
+    const lazy = TokenCounter.lazy('cl100k_base');
+    expect(() => lazy.text('hello')).toThrow(/before ready/);
+    await lazy.ready();
+    expect(lazy.text(samples[0]!)).toBe(new Tiktoken(cl100k).encode(samples[0]!).length);
+  });
+});
