@@ -31,6 +31,12 @@ export interface CreateAgentSessionOptions {
   sessionId?: string;
   continueLatest?: boolean;
   log?: Logger;
+  /**
+   * settings.project was asked for explicitly (--project, the TUI's project picker):
+   * it wins over a resumed session's own project. Settings cannot tell a typed flag
+   * from GNS3_PROJECT or a config file, so callers that know say so here.
+   */
+  projectExplicit?: boolean;
   /** test seams (compatible extensions of the contract) */
   tools?: ToolDef[];
   projectScope?: () => Promise<ProjectScope>;
@@ -64,7 +70,8 @@ async function loadTools(override?: ToolDef[]): Promise<ToolDef[]> {
 }
 
 export async function createAgentSession(opts: CreateAgentSessionOptions): Promise<AgentSessionExt> {
-  const settings = opts.settings;
+  // reassigned once the resumed row is known (its project); everything below reads this
+  let settings = opts.settings;
   const env = opts.env ?? process.env;
   const log = opts.log ?? createLogger(settings.log_level);
   const agentModeNow = resolveAgentMode(env);
@@ -105,6 +112,18 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     row = store.latest(settings.project ? { project: settings.project } : {});
   }
   const resumed = row !== undefined;
+  // A resumed conversation talks about the devices of the project it was held in, so it
+  // reopens that project (by id: stable across renames) rather than whatever project
+  // the settings carry now (GNS3_PROJECT, a config file). Only an explicit --project
+  // moves it; the row then follows on the next request (setProject). A row without a
+  // project (held before any was chosen) takes the settings' project.
+  const rowProject = row?.project_id ?? row?.project_name ?? undefined;
+  if (row && rowProject && !(opts.projectExplicit && settings.project)) {
+    const matches = settings.project === row.project_id || settings.project === row.project_name;
+    if (settings.project && !matches)
+      log.info('resuming a session of another project; opening its project', { session_id: row.id, project: row.project_name ?? rowProject, settings_project: settings.project });
+    if (!matches) settings = { ...settings, project: rowProject };
+  }
   // AGENT_MODE is fixed on the session at creation; a resumed session keeps its own.
   const agentMode: AgentMode = row?.agent_mode ?? agentModeNow;
   if (agentMode !== 'legacy') {

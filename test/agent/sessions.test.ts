@@ -3,7 +3,8 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { collect, session, showCall, tempDir, testSettings, testTools } from './helpers.js';
+import { startFakeGns3 } from '../fakes/gns3/server.js';
+import { collect, ofType, session, showCall, tempDir, testSettings, testTools } from './helpers.js';
 import { SessionStore, cleanTitle, fallbackTitle } from '../../src/sessions/store.js';
 import { sessionsCommand } from '../../src/commands/sessions.js';
 import { resolveAgentMode } from '../../src/agent/agent-mode.js';
@@ -112,6 +113,46 @@ describe('session store', () => {
     expect(s3.info()!.copilot_mode).toBe('troubleshooting_injection');
     await s3.close();
     await expect(session(testSettings(llm.url, tmp.dir), [], { sessionId: 'nope-nope' })).rejects.toThrow(/no session "nope-nope"/);
+  });
+
+  it('resuming reopens the session’s own project unless another one is asked for explicitly', async () => {
+    const d = tempDir('gc-resume-project-');
+    const gns3 = await startFakeGns3({ api: 'v2' });
+    try {
+      const idA = gns3.addProject({ name: 'labA' });
+      const idB = gns3.addProject({ name: 'labB' });
+      llm = await startFakeLlm(['one', 'two', 'three', 'four', 'five'].map((t) => ({ text: t })));
+      const settings = (project?: string) => testSettings(llm!.url, d.dir, { server: gns3.url, ...(project ? { project } : {}) });
+      const projectOf = async (s: Awaited<ReturnType<typeof session>>, prompt: string) => ofType(await collect(s.send(prompt)), 'init')[0]!.project_id;
+
+      const first = await session(settings('labA'), []);
+      expect(await projectOf(first, 'q1')).toBe(idA);
+      await first.close();
+
+      // GNS3_PROJECT / a config file now name labB: the resumed conversation stays on labA
+      const byId = await session(settings('labB'), [], { sessionId: first.id });
+      expect(await projectOf(byId, 'q2')).toBe(idA);
+      expect(byId.info()!.project_name).toBe('labA');
+      await byId.close();
+
+      // --continue without any project still reopens labA (tools can reach its devices)
+      const latest = await session(settings(), [], { continueLatest: true });
+      expect(latest.id).toBe(first.id);
+      expect(await projectOf(latest, 'q3')).toBe(idA);
+      await latest.close();
+
+      // an explicit --project moves the session to that project
+      const moved = await session(settings('labB'), [], { sessionId: first.id, projectExplicit: true });
+      expect(await projectOf(moved, 'q4')).toBe(idB);
+      expect(moved.info()!.project_id).toBe(idB);
+      await moved.close();
+      const after = await session(settings(), [], { sessionId: first.id });
+      expect(await projectOf(after, 'q5')).toBe(idB);
+      await after.close();
+    } finally {
+      await gns3.close();
+      d.cleanup();
+    }
   });
 
   it('keeps every answer even when the server repeats completion ids', async () => {
