@@ -18,6 +18,7 @@ import { describeLimits, limitsFromSettings, recursionLimitFor } from './limits.
 import { PromptLibrary } from './prompts.js';
 import { TokenCounter } from './tokens.js';
 import { EventQueue } from './queue.js';
+import { IdleCollector } from './idle-gc.js';
 import { buildGraph, danglingToolCalls, stopReasonOf, toolMessage, type RunControl } from './graph.js';
 import type { AgentStateType } from './state.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, ToolRegistry, resultJson, type ApprovePolicy } from '../tools/registry.js';
@@ -222,6 +223,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   }
 
   let busy = false;
+  const idleGc = new IdleCollector();
 
   async function runRequest(prompt: string, q: EventQueue<AgentEvent>, userSignal?: AbortSignal): Promise<void> {
     const t0 = performance.now();
@@ -352,6 +354,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     send(prompt: string, sendOpts?: { signal?: AbortSignal }): AsyncIterable<AgentEvent> {
       if (busy) throw new UsageError('a request is already running in this session');
       busy = true;
+      idleGc.cancel();
       const q = new EventQueue<AgentEvent>();
       void runRequest(prompt, q, sendOpts?.signal)
         .catch((err) => {
@@ -360,11 +363,13 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
         })
         .finally(() => {
           busy = false;
+          idleGc.schedule();
           q.end();
         });
       return q;
     },
     async close() {
+      idleGc.cancel();
       for (const s of services.values()) {
         const c = (s as { close?: () => unknown } | null)?.close;
         if (typeof c === 'function') await Promise.resolve(c.call(s)).catch(() => undefined);

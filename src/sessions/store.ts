@@ -92,6 +92,10 @@ export class SessionStore {
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    // better-sqlite3 builds with a 16 MB page cache per connection; checkpoint blobs
+    // (the whole history, rewritten every step) would fill it for nothing: each is
+    // read once per request. 2 MB keeps the sessions table and indexes hot.
+    db.pragma('cache_size = -2000');
     db.exec(SCHEMA);
     return new SessionStore(file, db, new SqliteSaver(db));
   }
