@@ -24,6 +24,12 @@ import { isAbortErrorStrict, withProviderRetry, type ProviderEndpoint } from './
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
 
+export interface ChatModels {
+  chat: ChatOpenAICompletions;
+  title: ChatOpenAICompletions;
+  summary: ChatOpenAICompletions;
+}
+
 /** Per-request controls the session hands the graph. */
 export interface RunControl {
   emit(e: AgentEvent): void;
@@ -40,7 +46,8 @@ export interface GraphDeps {
   prompts: PromptLibrary;
   counter: TokenCounter;
   context: { limitK: number; strategy: ContextStrategy; summarize: boolean };
-  models: { chat: ChatOpenAICompletions; title: ChatOpenAICompletions; summary: ChatOpenAICompletions };
+  /** or a loader: @langchain/openai (~45 MB) then loads with the first LLM call, not while the TUI idles */
+  models: ChatModels | (() => Promise<ChatModels>);
   endpoint: ProviderEndpoint;
   log: Logger;
   approval: ApprovalContext;
@@ -118,13 +125,14 @@ const elapsedOut = (run: RunControl) => run.deadline !== undefined && Date.now()
 
 export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
   const toolsTokensCache = new Map<string, number>();
+  const models = (): Promise<ChatModels> => (typeof deps.models === 'function' ? deps.models() : Promise.resolve(deps.models));
 
   const summarizer: Summarizer = async (dropped, previous) => {
     const transcript = dropped
       .map((m) => `${m.getType().toUpperCase()}: ${messageText(m).slice(0, 4000)}`)
       .join('\n');
     const res = await completeText(
-      deps.models.summary,
+      (await models()).summary,
       [
         new SystemMessage(deps.prompts.get('summary')),
         new HumanMessage(`${previous ? `Earlier summary:\n${previous}\n\n` : ''}Messages to summarise:\n${transcript}`),
@@ -170,7 +178,8 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     };
     let plan = await prepare();
 
-    const model = schemas.length ? deps.models.chat.bindTools(schemas) : deps.models.chat;
+    const { chat } = await models();
+    const model = schemas.length ? chat.bindTools(schemas) : chat;
     let acc: AIMessageChunk | undefined;
     const streamOnce = (input: BaseMessage[]) =>
       withProviderRetry(
@@ -358,7 +367,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     if (!run.signal.aborted) {
       try {
         const res = await completeText(
-          deps.models.title,
+          (await models()).title,
           [new SystemMessage(deps.prompts.get('title')), new HumanMessage(`User: ${question.slice(0, 2000)}\n\nAssistant: ${(answer ? messageText(answer) : '').slice(0, 1000)}`)],
           AbortSignal.any([run.signal, AbortSignal.timeout(15_000)]),
         );

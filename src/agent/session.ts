@@ -19,7 +19,7 @@ import { PromptLibrary } from './prompts.js';
 import { TokenCounter } from './tokens.js';
 import { EventQueue } from './queue.js';
 import { IdleCollector } from './idle-gc.js';
-import { buildGraph, danglingToolCalls, stopReasonOf, toolMessage, type RunControl } from './graph.js';
+import { buildGraph, danglingToolCalls, stopReasonOf, toolMessage, type ChatModels, type RunControl } from './graph.js';
 import type { AgentStateType } from './state.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, ToolRegistry, resultJson, type ApprovePolicy } from '../tools/registry.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
@@ -83,18 +83,25 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     throw new ProviderError(
       `No LLM API key for provider "${settings.provider}": run \`gns3-copilot auth login\` or set GNS3_COPILOT_API_KEY (or OPENAI_API_KEY)`,
     );
-  const [chat, title, summary] = await Promise.all(
-    (['chat', 'title', 'summary'] as const).map((purpose) =>
-      createChatModel({
-        endpoint,
-        apiKey,
-        purpose,
-        ...(purpose === 'chat' && settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-        ...(purpose === 'chat' && settings.max_tokens !== undefined ? { maxTokens: settings.max_tokens } : {}),
-        ...(purpose !== 'chat' ? { maxTokens: purpose === 'title' ? 32 : 600, temperature: 0 } : {}),
-      }),
-    ),
-  );
+  // Built with the first LLM call: importing @langchain/openai costs ~45 MB that an
+  // idle TUI session waiting at the prompt should not pay for.
+  let modelsPromise: Promise<ChatModels> | undefined;
+  const models = (): Promise<ChatModels> => {
+    modelsPromise ??= Promise.all(
+      (['chat', 'title', 'summary'] as const).map((purpose) =>
+        createChatModel({
+          endpoint,
+          apiKey,
+          purpose,
+          ...(purpose === 'chat' && settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+          ...(purpose === 'chat' && settings.max_tokens !== undefined ? { maxTokens: settings.max_tokens } : {}),
+          ...(purpose !== 'chat' ? { maxTokens: purpose === 'title' ? 32 : 600, temperature: 0 } : {}),
+        }),
+      ),
+    ).then(([chat, title, summary]) => ({ chat: chat!, title: title!, summary: summary! }));
+    modelsPromise.catch(() => (modelsPromise = undefined));
+    return modelsPromise;
+  };
   // built on the first LLM call: an idle TUI session does not hold the BPE ranks
   const counter = TokenCounter.lazy(encodingForModel(endpoint.model));
   const prompts = new PromptLibrary();
@@ -183,7 +190,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       prompts,
       counter,
       context: { limitK, strategy: settings.context_strategy, summarize: settings.context_summarize },
-      models: { chat: chat!, title: title!, summary: summary! },
+      models,
       endpoint,
       log,
       approval,
