@@ -203,6 +203,7 @@ async function mainAction(cmd: Command, extra: { mode?: string; prompt?: string 
     stdoutIsTTY: process.stdout.isTTY === true,
     readStdin: () => main.readAllStdin(),
   });
+  if (loaded.origins.project?.startsWith('flag')) invocation.projectExplicit = true;
   const settings = main.applyApprovalPolicy(loaded.settings, invocation, loaded.origins.approve);
   return main.runMain(settings, invocation);
 }

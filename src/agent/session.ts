@@ -126,7 +126,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   // moves it; the row then follows on the next request (setProject). A row without a
   // project (held before any was chosen) takes the settings' project.
   const rowProject = row?.project_id ?? row?.project_name ?? undefined;
-  if (row && rowProject && !(opts.projectExplicit && settings.project)) {
+  const projectExplicit = opts.projectExplicit ?? opts.invocation?.projectExplicit ?? false;
+  if (row && rowProject && !(projectExplicit && settings.project)) {
     const matches = settings.project === row.project_id || settings.project === row.project_name;
     if (settings.project && !matches)
       log.info('resuming a session of another project; opening its project', { session_id: row.id, project: row.project_name ?? rowProject, settings_project: settings.project });

@@ -104,4 +104,6 @@ export interface InvocationOptions {
   resumeId?: string;
   /** true when stdin/stdout are a TTY and no prompt was given */
   interactive: boolean;
+  /** --project was typed on this command line: it wins over a resumed session's own project */
+  projectExplicit?: boolean;
 }

@@ -5,6 +5,7 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
+import { startFakeGns3 } from '../fakes/gns3/server.js';
 import { cliEnv, llmFlags, runCli } from './oneshot-cli.js';
 import { parseJsonResult, parseStreamJson } from './oneshot-schema.js';
 
@@ -77,6 +78,29 @@ describe('one-shot output', () => {
     const resumed = await runCli(['-p', 'again', '--json', '--resume', a.session_id!.slice(0, 8), ...llmFlags(llm.url)], e.env);
     expect(resumed.code).toBe(4); // script exhausted → provider refused (400) → exit 4
     expect(parseJsonResult(resumed.stdout).session_id).toBe(a.session_id);
+    e.cleanup();
+  });
+});
+
+describe('resuming and the project', () => {
+  it('a resumed session reopens its own project; only a typed --project moves it', async () => {
+    const e = cliEnv();
+    const gns3 = await startFakeGns3({ api: 'v2' });
+    const alpha = gns3.addProject({ name: 'alpha' });
+    const beta = gns3.addProject({ name: 'beta' });
+    llm = await startFakeLlm([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
+    const flags = [...llmFlags(llm.url), '--server', gns3.url];
+    const a = parseJsonResult((await runCli(['-p', 'hi', '--json', '--project', 'alpha', ...flags], e.env)).stdout);
+    expect(a.project_id).toBe(alpha);
+    const id = a.session_id!;
+    // GNS3_PROJECT names another project: the session still talks about alpha
+    const b = parseJsonResult((await runCli(['-p', 'again', '--json', '--resume', id, ...flags], { ...e.env, GNS3_PROJECT: 'beta' })).stdout);
+    expect(b.project_id).toBe(alpha);
+    // a --project typed on the command line wins
+    const c = parseJsonResult((await runCli(['-p', 'move', '--json', '--resume', id, '--project', 'beta', ...flags], e.env)).stdout);
+    expect(c.session_id).toBe(id);
+    expect(c.project_id).toBe(beta);
+    await gns3.close();
     e.cleanup();
   });
 });

@@ -225,7 +225,8 @@ export function App(props: AppProps) {
   const openSession = useCallback(
     async (opts: { sessionId?: string; continueLatest?: boolean; announce?: 'new' | 'resumed' } = {}): Promise<AgentSession | null> => {
       try {
-        // A resumed session keeps its own project: the core opens settings.project.
+        // A resumed session keeps its own project (also when picked from /sessions): the UI's
+        // status bar and /topology follow it, and the core then reopens that same project.
         const resumeMeta = opts.sessionId
           ? await services.getSession(settingsRef.current, opts.sessionId).catch(() => undefined)
           : opts.continueLatest
