@@ -299,19 +299,10 @@ export async function binarySession(turns: number): Promise<BinaryResult> {
   }
   const llm = await startFakeLlm(script, { title: 'bench session' });
   const dir = mkdtempSync(join(tmpdir(), `gcl-uibench-${process.pid}-`));
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: dir,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    XDG_DATA_HOME: join(dir, 'data'),
-    XDG_STATE_HOME: join(dir, 'state'),
-    TERM: 'xterm-256color',
-    GNS3_COPILOT_API_KEY: 'sk-bench',
-    GNS3_COPILOT_BASE_URL: llm.url,
-    GNS3_COPILOT_SYSTEM_CONFIG: join(dir, 'none.json'),
+  const env = binaryEnv(dir, llm.url, {
     // allocator experiments (e.g. MALLOC_ARENA_MAX=2) reach the measured binary
     ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MALLOC_'))),
-  };
+  });
   const tui = new PtyTui(['--server', gns3.url, '--project', 'bench', '--max-iterations', '30'], env);
   try {
     await tui.waitFor('Ask about your lab', 0, 20_000);
@@ -356,6 +347,22 @@ export async function binarySession(turns: number): Promise<BinaryResult> {
   }
 }
 
+/** The measured binary's environment: an isolated HOME/XDG tree and a fake key and LLM URL. */
+function binaryEnv(dir: string, llmUrl: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_DATA_HOME: join(dir, 'data'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    TERM: 'xterm-256color',
+    GNS3_COPILOT_API_KEY: 'sk-bench',
+    GNS3_COPILOT_BASE_URL: llmUrl,
+    GNS3_COPILOT_SYSTEM_CONFIG: join(dir, 'none.json'),
+    ...extra,
+  };
+}
+
 // ---------------------------------------------------------------- cold start in a pty
 
 async function coldStart(runs: number): Promise<{ firstFrame: number[]; ready: number[] }> {
@@ -367,19 +374,7 @@ async function coldStart(runs: number): Promise<{ firstFrame: number[]; ready: n
   const ready: number[] = [];
   try {
     for (let i = 0; i < runs; i++) {
-      const env: NodeJS.ProcessEnv = {
-        PATH: process.env.PATH,
-        HOME: dir,
-        XDG_CONFIG_HOME: join(dir, 'config'),
-        XDG_DATA_HOME: join(dir, 'data'),
-        XDG_STATE_HOME: join(dir, 'state'),
-        TERM: 'xterm-256color',
-        GNS3_COPILOT_API_KEY: 'sk-bench',
-        GNS3_COPILOT_BASE_URL: 'http://127.0.0.1:9/v1',
-        GNS3_COPILOT_SYSTEM_CONFIG: join(dir, 'none.json'),
-        COLUMNS: '100',
-        LINES: '30',
-      };
+      const env = binaryEnv(dir, 'http://127.0.0.1:9/v1', { COLUMNS: '100', LINES: '30' });
       const cmd = `stty cols 100 rows 30; exec '${process.execPath}' '${join(ROOT, 'bin/gns3-copilot.js')}' --server '${gns3.url}' --project bench`;
       const t0 = performance.now();
       const child = spawn('script', ['-qfec', cmd, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'ignore'] });

@@ -2,6 +2,7 @@
 import { settingsSchema, type Settings } from '../../src/config/schema.js';
 import { memoryTokenStore, type TokenStore } from '../../src/gns3/auth.js';
 import { createGns3Client, type Gns3Client } from '../../src/gns3/client.js';
+import { emptyPcap } from '../../src/gns3/pcap.js';
 import type { ProjectScope } from '../../src/gns3/types.js';
 import { nullLogger } from '../../src/log.js';
 import type { ToolContext, ToolDef } from '../../src/tools/types.js';
@@ -52,12 +53,7 @@ export async function runTool(tool: ToolDef, args: unknown, ctx: ToolContext): P
 
 /** A classic pcap (little endian, Ethernet) with `n` small frames. */
 export function makePcap(n: number): Uint8Array {
-  const header = Buffer.alloc(24);
-  header.writeUInt32LE(0xa1b2c3d4, 0);
-  header.writeUInt16LE(2, 4);
-  header.writeUInt16LE(4, 6);
-  header.writeUInt32LE(65535, 16);
-  header.writeUInt32LE(1, 20);
+  const header = Buffer.from(emptyPcap());
   const recs: Buffer[] = [];
   for (let i = 0; i < n; i++) {
     const frame = Buffer.alloc(60, i);
