@@ -9,6 +9,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { userConfigFile } from './paths.js';
 import { readJsonObject, type RawConfig } from './files.js';
 import { CopilotError, ExitCode } from '../errors.js';
@@ -55,7 +56,6 @@ function tryLock(lock: string): boolean {
   return false;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface UpdateResult {
   before: RawConfig;

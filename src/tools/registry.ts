@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Settings } from '../config/schema.js';
 import type { Approver, ApprovalDecision } from '../agent/api.js';
 import type { ToolStatus } from '../agent/events.js';
-import { MODE_TOOLS, type CopilotMode } from '../agent/modes.js';
+import { MODE_TOOLS, toolAllowed, type CopilotMode } from '../agent/modes.js';
 import type { ToolContext, ToolDef } from './types.js';
 import { errorMessage } from '../errors.js';
 
@@ -59,7 +59,7 @@ export class ToolRegistry {
   }
 
   allowed(mode: CopilotMode, name: string): boolean {
-    return (MODE_TOOLS[mode] as readonly string[]).includes(name) && this.byName.has(name);
+    return toolAllowed(mode, name) && this.byName.has(name);
   }
 
   schemas(mode: CopilotMode): ToolSchema[] {
