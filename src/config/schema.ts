@@ -72,6 +72,8 @@ export const settingsSchema = z.object({
   context_strategy: z.enum(['conservative', 'balanced', 'aggressive']).default('balanced'),
   /** summarise history that trimming would drop, instead of dropping it */
   context_summarize: z.coerce.boolean().default(true),
+  /** USD per 1M tokens by model name, over the built-in table (src/agent/pricing.ts) */
+  model_prices: z.record(z.string(), z.object({ input: z.coerce.number().min(0), output: z.coerce.number().min(0) })).default({}),
 
   device_concurrency: intIn(1, 256).default(32),
   command_timeout_ms: intIn(100, 600_000).default(20_000),

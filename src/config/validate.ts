@@ -34,6 +34,7 @@ const SPECIAL: Partial<Record<SettingKey, string>> = {
   base_url: 'an http:// or https:// URL, e.g. https://api.openai.com/v1',
   mode: MODE_CHOICES_TEXT,
   tool_limits: '<tool>=<n> with n 1..1000 (a JSON object in files)',
+  model_prices: 'a JSON object {model: {input, output}} in USD per 1M tokens',
   devices: 'a JSON object of per-device overrides {name: {platform, transport, host, port, username, key_file}}',
 };
 
