@@ -19,7 +19,7 @@ import type { TokenCounter } from './tokens.js';
 import { messageText } from './tokens.js';
 import type { PromptLibrary } from './prompts.js';
 import { decideApproval, executeTool, resultJson, type ApprovalContext, type ToolRegistry, type ToolResult } from '../tools/registry.js';
-import { limitNote, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from './limits.js';
+import { iterationLimitMessage, limitNote, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from './limits.js';
 import { isAbortErrorStrict, withProviderRetry, type ProviderEndpoint } from './providers.js';
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
@@ -345,12 +345,14 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     if (state.final_pass && !state.stop) reason = state.limit_reason ?? reason;
     const status: ToolStatus = reason === 'aborted' || reason === 'max_time' ? 'aborted' : 'limit';
     const pending = danglingToolCalls(state.messages).map((c) => {
-      const r: ToolResult = { status, output: resultJson(status, pendingNotExecutedMessage(reason)) };
+      const why = reason === 'max_iterations' ? iterationLimitMessage(state.llm_calls, state.limits.max_iterations, c.name) : pendingNotExecutedMessage(reason);
+      const r: ToolResult = { status, output: resultJson(status, why) };
       run.emit({ type: 'tool_end', id: c.id, name: c.name, status, duration_ms: 0, output: r.output });
       return toolMessage(c, r);
     });
     if (reason === 'aborted') return { messages: pending, stop: 'aborted' };
-    if (state.limits.on_limit === 'continue' && !state.final_pass && reason !== 'max_time' && reason !== 'done')
+    // warn and continue: the model reads the refusals and answers once more, without tools
+    if (state.limits.on_limit !== 'fail' && !state.final_pass && reason !== 'max_time' && reason !== 'done')
       return { messages: pending, final_pass: true, limit_reason: reason };
     const note = limitNote(reason, state.limits, state);
     run.emit({ type: 'content', delta: `\n\n${note}` });

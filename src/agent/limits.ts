@@ -36,12 +36,20 @@ export function describeLimits(l: RequestLimits): Record<string, unknown> {
   };
 }
 
+const notRun = (name: string) => `${name} was not run. Answer with the results you have.`;
+
+/** The ToolMessage of a call refused by --max-tool-calls (the model reads it and answers). */
 export function toolCallLimitMessage(count: number, max: number, name: string): string {
-  return `Tool call limit reached (${count} calls): this request allows at most ${max} tool calls (--max-tool-calls ${max}). ${name} was not executed; answer with the results you already have.`;
+  return `Tool call limit reached (${count}/${max}): ${notRun(name)}`;
 }
 
 export function perToolLimitMessage(name: string, count: number, max: number): string {
-  return `Tool call limit reached for ${name} (${count} calls): --tool-limit ${name}=${max}. This call was not executed; answer with the results you already have.`;
+  return `Tool call limit reached for ${name} (${count}/${max}, --tool-limit ${name}=${max}): ${notRun(name)}`;
+}
+
+/** The last iteration's calls when --max-iterations is used up. */
+export function iterationLimitMessage(count: number, max: number, name: string): string {
+  return `Iteration limit reached (${count}/${max}): ${notRun(name)}`;
 }
 
 /** What the user reads when the run stops at a limit (the final assistant message). */

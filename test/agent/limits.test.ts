@@ -28,43 +28,63 @@ describe('limits', () => {
     await s.close();
   });
 
-  it('max_iterations=1 stops after one LLM call with a clear final message', async () => {
-    llm = await startFakeLlm([{ text: 'Let me look.', tool_calls: [showCall('R1')] }, { text: 'never reached' }]);
+  it('max_iterations=1 (warn): the last iteration\'s calls get ToolMessages and one tools-free call answers', async () => {
+    llm = await startFakeLlm([{ text: 'Let me look.', tool_calls: [showCall('R1', 'i1')] }, { text: 'I could not check R1 within the limit.' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_iterations: 1 }), testTools(log));
     const ev = await collect(s.send('check R1'));
-    expect(chatRequests(llm)).toHaveLength(1);
+    const reqs = chatRequests(llm);
+    expect(reqs).toHaveLength(2);
+    expect(reqs[0]!.body.tools?.length).toBeGreaterThan(0);
+    expect(reqs[1]!.body.tools).toBeUndefined();
+    const toolMsgs = reqs[1]!.body.messages.filter((m) => m.role === 'tool');
+    expect(toolMsgs.map((m) => m.tool_call_id)).toEqual(['i1']);
+    expect(String(toolMsgs[0]!.content)).toContain('Iteration limit reached (1/1): execute_multiple_device_commands was not run. Answer with the results you have.');
     expect(log.calls).toHaveLength(0);
     const done = ofType(ev, 'done')[0]!;
     expect(done.stopped_reason).toBe('max_iterations');
-    expect(done.stats.llm_calls).toBe(1);
-    expect(text(ev)).toMatch(/iteration limit \(1 LLM call, --max-iterations 1\)/);
+    expect(done.stats.llm_calls).toBe(2);
+    expect(text(ev)).toContain('I could not check R1 within the limit.');
+    expect(text(ev)).not.toContain('⚠ Stopped');
     expect(ofType(ev, 'tool_end')[0]).toMatchObject({ status: 'limit', name: 'execute_multiple_device_commands' });
     expect(exitOf(ev)).toBe(0);
     await s.close();
   });
 
-  it('max_tool_calls=3 with 5 requested calls executes exactly 3 and returns the limit message for the rest', async () => {
+  it('max_tool_calls=3 with 5 requested calls (warn) executes exactly 3; the model answers from the limit ToolMessages', async () => {
     const five = ['R1', 'R2', 'R3', 'R4', 'R5'].map((r, i) => showCall(r, `c${i}`));
-    llm = await startFakeLlm([{ tool_calls: five }]);
+    llm = await startFakeLlm([{ tool_calls: five }, { text: 'R1-R3 are fine; R4 and R5 were not checked.' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_tool_calls: 3 }), testTools(log));
     const ev = await collect(s.send('check all'));
     expect(log.calls).toHaveLength(3);
     const ends = ofType(ev, 'tool_end');
     expect(ends.map((e) => e.status).sort()).toEqual(['limit', 'limit', 'success', 'success', 'success']);
-    for (const e of ends.filter((x) => x.status === 'limit')) expect(e.output).toContain('Tool call limit reached (3 calls)');
+    for (const e of ends.filter((x) => x.status === 'limit'))
+      expect(e.output).toContain(`Tool call limit reached (3/3): execute_multiple_device_commands was not run. Answer with the results you have.`);
     // executed ones are the first three in call order
     expect(ends.filter((e) => e.status === 'success').map((e) => e.id).sort()).toEqual(['c0', 'c1', 'c2']);
+    const reqs = chatRequests(llm);
+    expect(reqs).toHaveLength(2);
+    expect(reqs[1]!.body.tools).toBeUndefined();
+    expect(String(reqs[1]!.body.messages[0]!.content)).toContain('Do not call tools');
+    const toolMsgs = reqs[1]!.body.messages.filter((m) => m.role === 'tool');
+    expect(toolMsgs.map((m) => m.tool_call_id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
+    expect(String(toolMsgs[3]!.content)).toContain('Tool call limit reached (3/3)');
     const done = ofType(ev, 'done')[0]!;
     expect(done.stopped_reason).toBe('max_tool_calls');
     expect(done.stats.tool_calls).toBe(3);
+    const b = new ResultBuilder('teaching_assistant');
+    ev.forEach((e) => b.add(e));
+    expect(b.result().response).toBe('R1-R3 are fine; R4 and R5 were not checked.');
+    expect(exitOf(ev)).toBe(0);
     await s.close();
   });
 
-  it('--tool-limit caps one tool; the other calls still run', async () => {
+  it('--tool-limit caps one tool; the other calls still run; the model answers without tools', async () => {
     llm = await startFakeLlm([
       { tool_calls: [showCall('R1', 'a'), showCall('R2', 'b'), { id: 'c', name: 'get_gns3_templates', args: {} }] },
+      { text: 'done with what ran' },
     ]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { tool_limits: { execute_multiple_device_commands: 1 } }), testTools(log));
@@ -72,7 +92,12 @@ describe('limits', () => {
     expect(log.calls.map((c) => c.name).sort()).toEqual(['execute_multiple_device_commands', 'get_gns3_templates']);
     const limited = ofType(ev, 'tool_end').find((e) => e.id === 'b')!;
     expect(limited.status).toBe('limit');
-    expect(limited.output).toContain('execute_multiple_device_commands=1');
+    expect(limited.output).toContain('Tool call limit reached for execute_multiple_device_commands (1/1, --tool-limit execute_multiple_device_commands=1)');
+    const reqs = chatRequests(llm);
+    expect(reqs).toHaveLength(2);
+    expect(reqs[1]!.body.tools).toBeUndefined();
+    expect(String(reqs[1]!.body.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'b')!.content)).toContain('was not run');
+    expect(text(ev)).toContain('done with what ran');
     expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('tool_limit');
     await s.close();
   });
@@ -128,7 +153,7 @@ describe('limits', () => {
     expect(reqs[0]!.body.tools?.length).toBeGreaterThan(0);
     expect(reqs[1]!.body.tools).toBeUndefined();
     const toolMsgs = reqs[1]!.body.messages.filter((m) => m.role === 'tool');
-    expect(String(toolMsgs[1]!.content)).toContain('Tool call limit reached (1 calls)');
+    expect(String(toolMsgs[1]!.content)).toContain('Tool call limit reached (1/1)');
     expect(text(ev)).toContain('R2 was not checked');
     const done = ofType(ev, 'done')[0]!;
     expect(done.stopped_reason).toBe('max_tool_calls');
@@ -137,22 +162,26 @@ describe('limits', () => {
   });
 
   it('--on-limit fail reports a limit error (exit 5); warn exits 0', async () => {
-    llm = await startFakeLlm([{ tool_calls: [showCall('R1'), showCall('R2')] }, { tool_calls: [showCall('R1'), showCall('R2')] }]);
+    llm = await startFakeLlm([{ tool_calls: [showCall('R1'), showCall('R2')] }, { tool_calls: [showCall('R1'), showCall('R2')] }, { text: 'partial answer' }]);
     const s = await session(testSettings(llm.url, tmp.dir, { max_tool_calls: 1, on_limit: 'fail' }), testTools({ calls: [] }));
     const ev = await collect(s.send('x'));
     expect(ofType(ev, 'error')[0]!.error.type).toBe('limit');
     expect(exitOf(ev)).toBe(5);
+    // fail keeps its meaning: no extra LLM call
+    expect(chatRequests(llm)).toHaveLength(1);
     s.setLimits({ on_limit: 'warn' });
     const ev2 = await collect(s.send('again'));
     expect(ofType(ev2, 'error')).toHaveLength(0);
     expect(ofType(ev2, 'done')[0]!.stopped_reason).toBe('max_tool_calls');
+    expect(text(ev2)).toContain('partial answer');
+    expect(chatRequests(llm)).toHaveLength(3);
     expect(exitOf(ev2)).toBe(0);
     await s.close();
   });
 
   it('limits are per request and the recursion limit never reaches the user', async () => {
     const loop = Array.from({ length: 3 }, (_, i) => ({ tool_calls: [showCall('R1', `l${i}`)] }));
-    llm = await startFakeLlm([...loop, ...loop.map((t, i) => ({ tool_calls: [showCall('R1', `m${i}`)] }))]);
+    llm = await startFakeLlm([...loop, { text: 'first answer' }, ...loop.map((_t, i) => ({ tool_calls: [showCall('R1', `m${i}`)] })), { text: 'second answer' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_iterations: 3 }), testTools(log));
     for (const prompt of ['first', 'second']) {
@@ -160,7 +189,9 @@ describe('limits', () => {
       expect(ofType(ev, 'error')).toHaveLength(0);
       const done = ofType(ev, 'done')[0]!;
       expect(done.stopped_reason).toBe('max_iterations');
-      expect(done.stats.llm_calls).toBe(3);
+      // three iterations plus the one tools-free answer
+      expect(done.stats.llm_calls).toBe(4);
+      expect(text(ev)).toContain(`${prompt} answer`);
     }
     expect(log.calls).toHaveLength(4);
     await s.close();

@@ -125,8 +125,12 @@ describe('one-shot exit codes', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('--on-limit fail → exit 5; default warn → exit 0 with the note', async () => {
-    llm = await startFakeLlm([{ tool_calls: [show('R1', 'a'), show('R2', 'b')] }, { tool_calls: [show('R1', 'c'), show('R2', 'd')] }]);
+  it('--on-limit fail → exit 5; default warn → exit 0 with the model\'s tools-free answer', async () => {
+    llm = await startFakeLlm([
+      { tool_calls: [show('R1', 'a'), show('R2', 'b')] },
+      { tool_calls: [show('R1', 'c'), show('R2', 'd')] },
+      { text: 'R1 checked; R2 skipped by the tool call limit.' },
+    ]);
     const fail = await runCli(['-p', 'x', '--json', '--max-tool-calls', '1', '--on-limit', 'fail', ...llmFlags(llm.url)], env.env);
     expect(fail.code).toBe(5);
     const j = parseJsonResult(fail.stdout);
@@ -135,17 +139,18 @@ describe('one-shot exit codes', () => {
     expect(j.tool_calls.map((t) => t.status)).toContain('limit');
     const warn = await runCli(['-p', 'x', '--max-tool-calls', '1', ...llmFlags(llm.url)], env.env);
     expect(warn.code).toBe(0);
-    expect(warn.stdout).toContain('tool call limit');
+    expect(warn.stdout).toContain('R2 skipped by the tool call limit.');
   });
 
-  it('max_iterations=1 → one LLM call, stopped_reason max_iterations', async () => {
-    llm = await startFakeLlm([{ tool_calls: [show('R1', 'a')] }]);
+  it('max_iterations=1 → one LLM call plus one tools-free answer, stopped_reason max_iterations', async () => {
+    llm = await startFakeLlm([{ tool_calls: [show('R1', 'a')] }, { text: 'Out of iterations before checking R1.' }]);
     const r = await runCli(['-p', 'x', '--json', '--max-iterations', '1', ...llmFlags(llm.url)], env.env);
     expect(r.code).toBe(0);
     const j = parseJsonResult(r.stdout);
     expect(j.stopped_reason).toBe('max_iterations');
-    expect(j.stats.llm_calls).toBe(1);
-    expect(j.response).toMatch(/iteration limit/);
+    expect(j.stats.llm_calls).toBe(2);
+    expect(j.response).toBe('Out of iterations before checking R1.');
+    expect(j.tool_calls[0]!.output).toContain('Iteration limit reached (1/1)');
   });
 
   it('config tool without --approve → blocked result explaining --approve config, exit 6', async () => {
