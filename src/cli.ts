@@ -109,6 +109,10 @@ function addSettingsOptions(cmd: Command): Command {
     .option('--max-time <s>', 'wall-clock budget per request in seconds, 1..86400')
     .option('--tool-limit <name=n>', 'per-tool cap, repeatable (e.g. execute_multiple_device_commands=3)', collect)
     .option('--on-limit <fail|warn|continue>', 'what a reached limit does (default warn)')
+    .option('--max-parallel-tools <n>', 'tool calls of one response run at most n at a time, 1..20 (default 5)')
+    .option('--max-retries-per-tool <n>', 'retries of a transiently failing tool call, 0..5 (default 1)')
+    .option('--max-device-config-calls <n>', 'config-changing tool calls per request, 1..1000')
+    .option('--max-diagnostic-calls <n>', 'read-only tool calls per request, 1..1000')
     .option('--provider <name>', 'openai | deepseek | openrouter | ollama | lmstudio | vllm | custom')
     .option('--model <name>', 'model name (env GNS3_COPILOT_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible API base URL (env GNS3_COPILOT_BASE_URL)')
@@ -139,6 +143,10 @@ const SETTING_FLAGS: Record<string, string> = {
   maxToolCalls: 'max_tool_calls',
   maxTime: 'max_time',
   onLimit: 'on_limit',
+  maxParallelTools: 'max_parallel_tools',
+  maxRetriesPerTool: 'max_retries_per_tool',
+  maxDeviceConfigCalls: 'max_device_config_calls',
+  maxDiagnosticCalls: 'max_diagnostic_calls',
   provider: 'provider',
   model: 'model',
   baseUrl: 'base_url',

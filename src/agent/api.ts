@@ -26,6 +26,13 @@ export interface RequestLimits {
   max_time?: number;
   tool_limits: Record<string, number>;
   on_limit: 'fail' | 'warn' | 'continue';
+  /** absent: LIMIT_DEFAULTS (src/agent/limits.ts) */
+  max_parallel_tools?: number;
+  max_retries_per_tool?: number;
+  retry_on_tool_error?: boolean;
+  /** caps on the config-changing / read-only tool groups */
+  max_device_config_calls?: number;
+  max_diagnostic_calls?: number;
 }
 
 export interface AgentSession {

@@ -19,7 +19,8 @@ import type { TokenCounter } from './tokens.js';
 import { messageText } from './tokens.js';
 import type { PromptLibrary } from './prompts.js';
 import { decideApproval, executeTool, resultJson, type ApprovalContext, type ToolRegistry, type ToolResult } from '../tools/registry.js';
-import { iterationLimitMessage, limitNote, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from './limits.js';
+import { LIMIT_DEFAULTS, iterationLimitMessage, limitNote, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from './limits.js';
+import { mapWithLimit } from '../tools/parallel.js';
 import { isAbortErrorStrict, withProviderRetry, type ProviderEndpoint } from './providers.js';
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
@@ -312,20 +313,22 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       toRun.push({ i, call });
     }
 
-    // Blocked/limited calls report immediately; allowed ones run in parallel.
+    // Blocked/limited calls report immediately; allowed ones run in parallel, max_parallel_tools at a time.
     calls.forEach((c, i) => {
       const r = results[i];
       if (r) run.emit({ type: 'tool_end', id: c.id, name: c.name, status: r.status, duration_ms: 0, output: r.output });
     });
-    await Promise.all(
-      toRun.map(async ({ i, call }) => {
+    await mapWithLimit(
+      toRun,
+      state.limits.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
+      async ({ i, call }) => {
         const def = deps.registry.get(call.name)!;
         const t0 = performance.now();
         run.emit({ type: 'tool_start', id: call.id, name: call.name });
         const r = await executeTool(def, call.args, ctx, deps.maxOutputChars);
         results[i] = r;
         run.emit({ type: 'tool_end', id: call.id, name: call.name, status: r.status, duration_ms: Math.round(performance.now() - t0), output: r.output });
-      }),
+      },
     );
     const update: AgentStateUpdate = {
       messages: calls.map((c, i) => toolMessage(c, results[i]!)),

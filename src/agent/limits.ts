@@ -6,13 +6,35 @@ import type { Settings } from '../config/schema.js';
 import type { RequestLimits } from './api.js';
 import type { StoppedReason } from './events.js';
 
-export function limitsFromSettings(s: Pick<Settings, 'max_iterations' | 'max_tool_calls' | 'max_time' | 'tool_limits' | 'on_limit'>): RequestLimits {
+type LimitSettings = Pick<
+  Settings,
+  | 'max_iterations'
+  | 'max_tool_calls'
+  | 'max_time'
+  | 'tool_limits'
+  | 'on_limit'
+  | 'max_parallel_tools'
+  | 'max_retries_per_tool'
+  | 'retry_on_tool_error'
+  | 'max_device_config_calls'
+  | 'max_diagnostic_calls'
+>;
+
+/** What an absent optional field of RequestLimits means. */
+export const LIMIT_DEFAULTS = { max_parallel_tools: 5, max_retries_per_tool: 1, retry_on_tool_error: true } as const;
+
+export function limitsFromSettings(s: Partial<LimitSettings> & Pick<LimitSettings, 'max_iterations' | 'tool_limits' | 'on_limit'>): RequestLimits {
   return {
     max_iterations: s.max_iterations,
     ...(s.max_tool_calls !== undefined ? { max_tool_calls: s.max_tool_calls } : {}),
     ...(s.max_time !== undefined ? { max_time: s.max_time } : {}),
     tool_limits: { ...s.tool_limits },
     on_limit: s.on_limit,
+    max_parallel_tools: s.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
+    max_retries_per_tool: s.max_retries_per_tool ?? LIMIT_DEFAULTS.max_retries_per_tool,
+    retry_on_tool_error: s.retry_on_tool_error ?? LIMIT_DEFAULTS.retry_on_tool_error,
+    ...(s.max_device_config_calls !== undefined ? { max_device_config_calls: s.max_device_config_calls } : {}),
+    ...(s.max_diagnostic_calls !== undefined ? { max_diagnostic_calls: s.max_diagnostic_calls } : {}),
   };
 }
 
@@ -33,6 +55,10 @@ export function describeLimits(l: RequestLimits): Record<string, unknown> {
     max_time_s: l.max_time ?? 'none',
     tool_limits: l.tool_limits,
     on_limit: l.on_limit,
+    max_parallel_tools: l.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
+    max_retries_per_tool: l.retry_on_tool_error === false ? 0 : (l.max_retries_per_tool ?? LIMIT_DEFAULTS.max_retries_per_tool),
+    max_device_config_calls: l.max_device_config_calls ?? 'unlimited',
+    max_diagnostic_calls: l.max_diagnostic_calls ?? 'unlimited',
   };
 }
 

@@ -60,6 +60,14 @@ export const settingsSchema = z.object({
   max_time: intIn(1, 86_400).optional(),
   tool_limits: z.record(z.string(), intIn(1, 1000)).default({}),
   on_limit: z.enum(['fail', 'warn', 'continue']).default('warn'),
+  /** tool calls of one LLM response that run at the same time */
+  max_parallel_tools: intIn(1, 20).default(5),
+  /** retries of a call that failed transiently (connection refused/reset, timeout, controller 5xx) */
+  max_retries_per_tool: intIn(0, 5).default(1),
+  retry_on_tool_error: z.coerce.boolean().default(true),
+  /** named caps on tool groups per request: config-changing tools / read-only (diagnostic) tools */
+  max_device_config_calls: intIn(1, 1000).optional(),
+  max_diagnostic_calls: intIn(1, 1000).optional(),
   approve: z.enum(['never', 'ask', 'config', 'all']).optional(),
 
   provider: z.enum(PROVIDERS).default('openai'),

@@ -24,7 +24,7 @@ describe('limits', () => {
   it('defaults are unchanged when no flag is given', async () => {
     llm = await startFakeLlm([]);
     const s = await session(testSettings(llm.url, tmp.dir), []);
-    expect(s.limits).toEqual({ max_iterations: 20, tool_limits: {}, on_limit: 'warn' });
+    expect(s.limits).toEqual({ max_iterations: 20, tool_limits: {}, on_limit: 'warn', max_parallel_tools: 5, max_retries_per_tool: 1, retry_on_tool_error: true });
     await s.close();
   });
 
@@ -219,6 +219,30 @@ describe('tool execution', () => {
     await s.close();
   });
 
+  it('max_parallel_tools=2: never more than 2 calls overlap, results stay in call order', async () => {
+    const ids = ['q0', 'q1', 'q2', 'q3', 'q4', 'q5', 'q6'];
+    llm = await startFakeLlm([{ tool_calls: ids.map((id, i) => showCall(`R${i}`, id)) }, { text: 'ok' }]);
+    const log: ToolLog = { calls: [] };
+    const s = await session(testSettings(llm.url, tmp.dir, { max_parallel_tools: 2 }), testTools(log, { slowMs: 150 }));
+    const spans: Record<string, { start: number; end: number }> = {};
+    for await (const e of s.send('seven at once')) {
+      if (e.type === 'tool_start') spans[e.id] = { start: performance.now(), end: Infinity };
+      if (e.type === 'tool_end' && spans[e.id]) spans[e.id]!.end = performance.now();
+    }
+    expect(log.calls).toHaveLength(7);
+    // the most calls running at any start instant, from the event timestamps
+    const all = Object.values(spans);
+    const overlap = Math.max(...all.map((a) => all.filter((b) => b.start <= a.start && b.end > a.start).length));
+    expect(overlap).toBe(2);
+    // 7 calls of 150 ms two at a time take at least 4 rounds
+    const wall = Math.max(...all.map((a) => a.end)) - Math.min(...all.map((a) => a.start));
+    expect(wall).toBeGreaterThanOrEqual(4 * 150 - 20);
+    const sent = chatRequests(llm)[1]!.body.messages.filter((m) => m.role === 'tool');
+    expect(sent.map((m) => m.tool_call_id)).toEqual(ids);
+    expect(log.calls.map((c) => (c.args as { device_configs: { device_name: string }[] }).device_configs[0]!.device_name)).toEqual(ids.map((_, i) => `R${i}`));
+    await s.close();
+  });
+
   it('logs the effective limits of every request', async () => {
     llm = await startFakeLlm([{ text: 'a' }, { text: 'b' }]);
     const lines: { msg: string; data?: Record<string, unknown> }[] = [];
@@ -229,7 +253,17 @@ describe('tool execution', () => {
     await collect(s.send('two'));
     const reqs = lines.filter((l) => l.msg === 'request');
     expect(reqs).toHaveLength(2);
-    expect(reqs[0]!.data!.limits).toEqual({ max_iterations: 20, max_tool_calls: 7, max_time_s: 'none', tool_limits: { get_gns3_templates: 2 }, on_limit: 'warn' });
+    expect(reqs[0]!.data!.limits).toEqual({
+      max_iterations: 20,
+      max_tool_calls: 7,
+      max_time_s: 'none',
+      tool_limits: { get_gns3_templates: 2 },
+      on_limit: 'warn',
+      max_parallel_tools: 5,
+      max_retries_per_tool: 1,
+      max_device_config_calls: 'unlimited',
+      max_diagnostic_calls: 'unlimited',
+    });
     expect((reqs[1]!.data!.limits as { max_iterations: number }).max_iterations).toBe(5);
     await s.close();
   });

@@ -27,6 +27,7 @@ describe('--version and --help', () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
     for (const flag of ['--server', '--project', '--mode', '--max-iterations', '--max-tool-calls', '--max-time', '--tool-limit', '--on-limit',
+      '--max-parallel-tools', '--max-retries-per-tool', '--max-device-config-calls', '--max-diagnostic-calls',
       '--provider', '--model', '--base-url', '--temperature', '--context-limit', '--context-strategy', '--continue', '--resume',
       '--approve', '--json', '--stream-json', '--insecure', '--no-color', '--verbose', '--prompt']) {
       expect(r.stdout).toContain(flag);
@@ -51,6 +52,11 @@ describe('bad flags: one line naming the flag and the range, exit 2', () => {
     [['--max-tool-calls', '51'], /^error: --max-tool-calls: must be an integer 1\.\.50 \(got 51\)$/],
     [['--max-tool-calls', '0'], /^error: --max-tool-calls: must be an integer 1\.\.50 \(got 0\)$/],
     [['--max-time', '86401'], /^error: --max-time: must be an integer 1\.\.86400/],
+    [['--max-parallel-tools', '0'], /^error: --max-parallel-tools: must be an integer 1\.\.20 \(got 0\)$/],
+    [['--max-parallel-tools', '21'], /^error: --max-parallel-tools: must be an integer 1\.\.20 \(got 21\)$/],
+    [['--max-retries-per-tool', '6'], /^error: --max-retries-per-tool: must be an integer 0\.\.5 \(got 6\)$/],
+    [['--max-device-config-calls', '0'], /^error: --max-device-config-calls: must be an integer 1\.\.1000 \(got 0\)$/],
+    [['--max-diagnostic-calls', 'many'], /^error: --max-diagnostic-calls: must be an integer 1\.\.1000 \(got many\)$/],
     [['--mode', 'chaos'], /^error: --mode: must be teaching\|lab\|inject .*\(got chaos\)$/],
     [['-m', 'teach'], /^error: --mode: must be teaching\|lab\|inject/],
     [['--server', 'not-a-url'], /^error: --server: must be an http:\/\/ or https:\/\/ URL.*\(got not-a-url\)$/],
