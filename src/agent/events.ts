@@ -49,6 +49,8 @@ export type AgentEvent =
       duration_ms: number;
       output: string;
     }
+  /** a call failed transiently and runs again after delay_ms (attempt 1 = first retry) */
+  | { type: 'tool_retry'; id: string; name: string; attempt: number; max_retries: number; delay_ms: number; error: string }
   | { type: 'approval'; id: string; name: string; args: Record<string, unknown> }
   | {
       type: 'context';

@@ -19,8 +19,9 @@ import type { TokenCounter } from './tokens.js';
 import { messageText } from './tokens.js';
 import type { PromptLibrary } from './prompts.js';
 import { decideApproval, executeTool, resultJson, type ApprovalContext, type ToolRegistry, type ToolResult } from '../tools/registry.js';
-import { LIMIT_DEFAULTS, iterationLimitMessage, limitNote, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from './limits.js';
+import { LIMIT_DEFAULTS, iterationLimitMessage, limitNote, toolRetries, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from './limits.js';
 import { mapWithLimit } from '../tools/parallel.js';
+import { runWithRetries } from '../tools/retry.js';
 import { isAbortErrorStrict, withProviderRetry, type ProviderEndpoint } from './providers.js';
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
@@ -325,7 +326,14 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         const def = deps.registry.get(call.name)!;
         const t0 = performance.now();
         run.emit({ type: 'tool_start', id: call.id, name: call.name });
-        const r = await executeTool(def, call.args, ctx, deps.maxOutputChars);
+        const r = await runWithRetries(() => executeTool(def, call.args, ctx, deps.maxOutputChars), {
+          retries: toolRetries(state.limits),
+          signal: run.signal,
+          onRetry: (info) => {
+            deps.log.warn('tool call failed transiently, retrying', { tool: call.name, ...info });
+            run.emit({ type: 'tool_retry', id: call.id, name: call.name, ...info });
+          },
+        });
         results[i] = r;
         run.emit({ type: 'tool_end', id: call.id, name: call.name, status: r.status, duration_ms: Math.round(performance.now() - t0), output: r.output });
       },

@@ -38,6 +38,11 @@ export function limitsFromSettings(s: Partial<LimitSettings> & Pick<LimitSetting
   };
 }
 
+/** Retries a transiently failing call gets: 0 when retry_on_tool_error is off. */
+export function toolRetries(l: RequestLimits): number {
+  return l.retry_on_tool_error === false ? 0 : (l.max_retries_per_tool ?? LIMIT_DEFAULTS.max_retries_per_tool);
+}
+
 /**
  * LangGraph counts super-steps: each iteration is llm_call + tools, plus the
  * limit handler, the continue pass and the title node. Deriving the recursion
@@ -56,7 +61,7 @@ export function describeLimits(l: RequestLimits): Record<string, unknown> {
     tool_limits: l.tool_limits,
     on_limit: l.on_limit,
     max_parallel_tools: l.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
-    max_retries_per_tool: l.retry_on_tool_error === false ? 0 : (l.max_retries_per_tool ?? LIMIT_DEFAULTS.max_retries_per_tool),
+    max_retries_per_tool: toolRetries(l),
     max_device_config_calls: l.max_device_config_calls ?? 'unlimited',
     max_diagnostic_calls: l.max_diagnostic_calls ?? 'unlimited',
   };

@@ -14,6 +14,8 @@ export interface ToolCallRecord {
   status: ToolStatus | 'pending';
   duration_ms: number;
   output: string;
+  /** transient failures that were retried (absent when none) */
+  retries?: number;
 }
 
 export interface OneShotResult {
@@ -67,6 +69,11 @@ export class ResultBuilder {
         rec.status = e.status;
         rec.duration_ms = e.duration_ms;
         rec.output = e.output;
+        break;
+      }
+      case 'tool_retry': {
+        const rec = this.calls.get(e.id);
+        if (rec) rec.retries = e.attempt;
         break;
       }
       case 'error':

@@ -33,6 +33,9 @@ export class TextPrinter {
       case 'tool_end':
         this.err.write(this.dim(`← ${e.name} ${e.status}${e.duration_ms ? ` (${e.duration_ms} ms)` : ''}${e.status === 'success' ? '' : `: ${truncate(e.output, 200)}`}`) + '\n');
         break;
+      case 'tool_retry':
+        this.err.write(this.dim(`↻ ${e.name} failed transiently, retry ${e.attempt}/${e.max_retries} in ${e.delay_ms} ms: ${truncate(e.error, 160)}`) + '\n');
+        break;
       case 'error':
         this.breakLine();
         this.err.write(`error: ${e.error.message}\n`);

@@ -12,6 +12,7 @@ import type { ToolStatus } from '../agent/events.js';
 import { MODE_TOOLS, toolAllowed, type CopilotMode } from '../agent/modes.js';
 import type { ToolContext, ToolDef } from './types.js';
 import { errorMessage } from '../errors.js';
+import { isTransientError } from './retry.js';
 
 export type ApprovePolicy = 'never' | 'ask' | 'config' | 'all';
 
@@ -19,6 +20,8 @@ export interface ToolResult {
   status: ToolStatus;
   /** text for the model (and the `tool_end` event) */
   output: string;
+  /** the failure may go away on its own (see ./retry.ts) */
+  transient?: boolean;
 }
 
 /** OpenAI function-tool shape; bindTools accepts it as is. */
@@ -166,7 +169,7 @@ export async function executeTool(def: ToolDef, args: unknown, ctx: ToolContext,
       return { status: toolStatusOf(out), output: capOutput(out, maxOutputChars) };
     } catch (err) {
       if (ctx.signal.aborted) return { status: 'aborted', output: resultJson('aborted', `${def.name} was cancelled: ${abortReason(ctx.signal)}`) };
-      return { status: 'error', output: resultJson('error', errorMessage(err).split('\n')[0] ?? 'error') };
+      return { status: 'error', output: resultJson('error', errorMessage(err).split('\n')[0] ?? 'error'), ...(isTransientError(err) ? { transient: true } : {}) };
     }
   })();
   try {

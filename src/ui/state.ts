@@ -22,6 +22,8 @@ export interface ToolCallView {
   output?: string;
   /** what the person answered when asked */
   decision?: ApprovalDecision['kind'];
+  /** transient failures retried so far (tool_retry) */
+  retry?: { attempt: number; max: number };
 }
 
 export type TurnItem = { kind: 'text'; text: string } | { kind: 'tool'; call: ToolCallView };
@@ -258,6 +260,11 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
         toolCalls: s.toolCalls + (e.status === 'success' || e.status === 'error' ? 1 : 0),
         lastToolId: e.id,
       };
+    }
+    case 'tool_retry': {
+      const s = ensureLive(s0, at);
+      if (!hasCall(s.live!, e.id)) return s;
+      return { ...s, live: updateCall(s.live!, e.id, (c) => ({ ...c, retry: { attempt: e.attempt, max: e.max_retries } })) };
     }
     case 'context':
       return {

@@ -7,6 +7,7 @@ import { Gns3Project } from '../../gns3/project.js';
 import { Gns3ApiError } from '../../gns3/errors.js';
 import type { ProjectScope } from '../../gns3/types.js';
 import type { ToolContext } from '../types.js';
+import { isTransientError } from '../retry.js';
 
 export function asGns3Project(scope: ProjectScope): Gns3Project {
   if (scope instanceof Gns3Project) return scope;
@@ -49,7 +50,7 @@ export async function runItems<T>(
       try {
         results[i] = { ...(await worker(item, i)), status: 'ok' } as ItemResult;
       } catch (err) {
-        results[i] = { ...describe(item), status: 'error', error: toolError(err) };
+        results[i] = { ...describe(item), status: 'error', error: toolError(err), ...(isTransientError(err) ? { transient: true } : {}) };
       }
     }
   };
@@ -61,7 +62,9 @@ export async function runItems<T>(
 export function summary(results: ItemResult[], extra: Record<string, unknown> = {}): string {
   const failed = results.filter((r) => r.status === 'error').length;
   const status = failed === 0 ? 'success' : failed === results.length ? 'error' : 'partial';
-  return json({ status, ...extra, results });
+  // all items failed transiently: nothing happened, so the whole call may be retried
+  const transient = status === 'error' && results.every((r) => r.transient === true);
+  return json({ status, ...extra, ...(transient ? { transient } : {}), results });
 }
 
 /** Wraps a whole tool body so a failure before the per-item stage is still JSON. */
@@ -69,6 +72,6 @@ export async function guarded(body: () => Promise<string>): Promise<string> {
   try {
     return await body();
   } catch (err) {
-    return json({ status: 'error', error: toolError(err) });
+    return json({ status: 'error', error: toolError(err), ...(isTransientError(err) ? { transient: true } : {}) });
   }
 }
