@@ -19,7 +19,7 @@ import type { TokenCounter } from './tokens.js';
 import { messageText } from './tokens.js';
 import type { PromptLibrary } from './prompts.js';
 import { decideApproval, executeTool, resultJson, type ApprovalContext, type ToolRegistry, type ToolResult } from '../tools/registry.js';
-import { LIMIT_DEFAULTS, iterationLimitMessage, limitNote, toolRetries, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from './limits.js';
+import { LIMIT_DEFAULTS, groupCapRefusal, iterationLimitMessage, limitNote, toolRetries, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from './limits.js';
 import { mapWithLimit } from '../tools/parallel.js';
 import { runWithRetries } from '../tools/retry.js';
 import { isAbortErrorStrict, withProviderRetry, type ProviderEndpoint } from './providers.js';
@@ -298,6 +298,12 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       const perTool = state.limits.tool_limits[call.name];
       if (perTool !== undefined && (counts[call.name] ?? 0) >= perTool) {
         results[i] = { status: 'limit', output: resultJson('limit', perToolLimitMessage(call.name, counts[call.name] ?? 0, perTool)) };
+        limitHit ??= 'tool_limit';
+        continue;
+      }
+      const groupRefusal = groupCapRefusal(call.name, def.risk, counts, state.limits, (n) => deps.registry.get(n)?.risk);
+      if (groupRefusal) {
+        results[i] = { status: 'limit', output: resultJson('limit', groupRefusal) };
         limitHit ??= 'tool_limit';
         continue;
       }

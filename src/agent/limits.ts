@@ -83,6 +83,32 @@ export function iterationLimitMessage(count: number, max: number, name: string):
   return `Iteration limit reached (${count}/${max}): ${notRun(name)}`;
 }
 
+/** Named caps on tool groups: config-changing tools (risk `config`) and read-only diagnostics (risk `read`). */
+const GROUP_CAPS = [
+  { key: 'max_device_config_calls', risk: 'config', label: 'Device config call limit' },
+  { key: 'max_diagnostic_calls', risk: 'read', label: 'Diagnostic call limit' },
+] as const;
+
+/**
+ * The refusal message when a call of tool `name` (of group `risk`) would go over
+ * its group's cap, given the calls run so far per tool; undefined when it may run.
+ */
+export function groupCapRefusal(
+  name: string,
+  risk: string,
+  counts: Record<string, number>,
+  l: RequestLimits,
+  riskOf: (tool: string) => string | undefined,
+): string | undefined {
+  for (const g of GROUP_CAPS) {
+    const max = l[g.key];
+    if (g.risk !== risk || max === undefined) continue;
+    const used = Object.entries(counts).reduce((n, [tool, c]) => n + (riskOf(tool) === risk ? c : 0), 0);
+    if (used >= max) return `${g.label} reached (${used}/${max}, ${g.key}): ${notRun(name)}`;
+  }
+  return undefined;
+}
+
 /** What the user reads when the run stops at a limit (the final assistant message). */
 export function limitNote(reason: StoppedReason, l: RequestLimits, st: { llm_calls: number; tool_calls_count: number }): string {
   switch (reason) {
@@ -91,7 +117,10 @@ export function limitNote(reason: StoppedReason, l: RequestLimits, st: { llm_cal
     case 'max_tool_calls':
       return `⚠ Stopped: reached the tool call limit (${st.tool_calls_count} tool calls, --max-tool-calls ${l.max_tool_calls}). Some requested calls were not executed; raise --max-tool-calls or continue the session.`;
     case 'tool_limit':
-      return `⚠ Stopped: a per-tool limit was reached (--tool-limit ${Object.entries(l.tool_limits).map(([k, v]) => `${k}=${v}`).join(', ')}). Some requested calls were not executed.`;
+      return `⚠ Stopped: a per-tool or tool-group limit was reached (${[
+        ...Object.entries(l.tool_limits).map(([k, v]) => `--tool-limit ${k}=${v}`),
+        ...GROUP_CAPS.filter((g) => l[g.key] !== undefined).map((g) => `${g.key} ${l[g.key]}`),
+      ].join(', ')}). Some requested calls were not executed.`;
     case 'max_time':
       return `⚠ Stopped: the time budget of ${l.max_time} s (--max-time) ran out; in-flight tool calls were cancelled.`;
     default:

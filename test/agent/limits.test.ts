@@ -102,6 +102,28 @@ describe('limits', () => {
     await s.close();
   });
 
+  it('named caps: max_diagnostic_calls counts read tools, max_device_config_calls config tools', async () => {
+    const cfg = (d: string, id: string) => ({ id, name: 'execute_multiple_device_config_commands', args: { device_configs: [{ device_name: d, config_commands: ['router ospf 1'] }] } });
+    llm = await startFakeLlm([
+      { tool_calls: [showCall('R1', 'r1'), { id: 'r2', name: 'get_gns3_templates', args: {} }, showCall('R2', 'r3'), cfg('R1', 'k1'), cfg('R2', 'k2')] },
+      { text: 'partly done' },
+    ]);
+    const log: ToolLog = { calls: [] };
+    const settings = testSettings(llm.url, tmp.dir, { mode: 'lab', approve: 'all', max_diagnostic_calls: 2, max_device_config_calls: 1 });
+    const s = await session(settings, testTools(log));
+    const ev = await collect(s.send('check and fix'));
+    const byId = Object.fromEntries(ofType(ev, 'tool_end').map((e) => [e.id, e]));
+    expect([byId.r1!.status, byId.r2!.status, byId.r3!.status, byId.k1!.status, byId.k2!.status]).toEqual(['success', 'success', 'limit', 'success', 'limit']);
+    expect(byId.r3!.output).toContain('Diagnostic call limit reached (2/2, max_diagnostic_calls): execute_multiple_device_commands was not run. Answer with the results you have.');
+    expect(byId.k2!.output).toContain('Device config call limit reached (1/1, max_device_config_calls)');
+    expect(log.calls).toHaveLength(3);
+    const reqs = chatRequests(llm);
+    expect(reqs).toHaveLength(2);
+    expect(reqs[1]!.body.tools).toBeUndefined();
+    expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('tool_limit');
+    await s.close();
+  });
+
   it('--max-time stops the loop and cancels the in-flight tool', async () => {
     llm = await startFakeLlm([{ tool_calls: [showCall('R1')] }, { text: 'never reached' }]);
     const log: ToolLog = { calls: [] };
