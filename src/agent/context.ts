@@ -5,7 +5,8 @@
  * Trimming works on *units* so an AI tool call is never separated from its tool
  * results: a unit is a human message, a plain AI message, or an AI message with
  * tool calls plus the ToolMessages answering it. The system message and the latest
- * user message are always kept; units are dropped oldest first. When enabled, the
+ * user message are always kept; units are dropped oldest first, and a trimmed history
+ * starts on a user message (a whole request is dropped, never half). When enabled, the
  * dropped prefix of the history is first summarised into one paragraph that joins
  * the system message; the summary and how many messages it covers live in graph
  * state, so earlier history is summarised once, not on every call.
@@ -154,6 +155,12 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
       keep[k] = false;
       used -= units[k]!.tokens;
       prefixUnits = k + 1;
+    }
+    // 1b) the kept history starts on a user message: drop up to the next one (never past the latest)
+    while (prefixUnits > 0 && prefixUnits < latestHuman && !units[prefixUnits]!.human) {
+      keep[prefixUnits] = false;
+      used -= units[prefixUnits]!.tokens;
+      prefixUnits++;
     }
     // 2) still too big: old tool rounds of the current request (never the newest unit)
     for (let k = latestHuman + 1; k < units.length - 1 && used > target; k++) {

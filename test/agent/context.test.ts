@@ -183,6 +183,36 @@ describe('context_limit', () => {
     await s.close();
   });
 
+  it('trimmed history starts on a user message, at every budget, with tool pairs intact', async () => {
+    const counter = await TokenCounter.create('cl100k_base');
+    const h = history();
+    let trimmedPlans = 0;
+    for (let scale = 0.3; scale <= 1.6; scale += 0.05) {
+      const plan = await prepareContext({ system: 'S', history: h, summary: null, toolsTokens: 0 }, { limitK: 4, strategy: 'balanced', counter, ratioScale: scale });
+      if (plan.trimmed === 0) continue;
+      trimmedPlans++;
+      expect(plan.messages[0]!.getType()).toBe('human');
+      expect(plan.messages.at(-1)!.id).toBe('latest');
+      assertPairsIntact(plan.messages);
+    }
+    expect(trimmedPlans).toBeGreaterThan(10);
+  });
+
+  it('through the graph: every trimmed request sends system, then a user message first', async () => {
+    const rounds = 6;
+    const turns = Array.from({ length: rounds }, (_, i) => [{ tool_calls: [showCall(`R${i}`, `c${i}`)] }, { text: `answer ${i} ${filler(80)}` }]).flat();
+    llm = await startFakeLlm(turns);
+    const s = await session(testSettings(llm.url, tmp.dir, { context_limit: 2, context_summarize: false }), testTools({ calls: [] }, { bigOutput: 1200 }));
+    let trimmed = 0;
+    for (let i = 0; i < rounds; i++) trimmed += ofType(await collect(s.send(`question ${i} ${filler(60)}`)), 'context').filter((c) => c.trimmed > 0).length;
+    expect(trimmed).toBeGreaterThan(2);
+    for (const r of llm.requests.filter((x) => x.purpose === null)) {
+      expect(r.body.messages[0]!.role).toBe('system');
+      expect(r.body.messages[1]!.role).toBe('user');
+    }
+    await s.close();
+  });
+
   it('context_summarize=false drops without a summary call', async () => {
     const turns = Array.from({ length: 6 }, (_, i) => ({ text: `answer ${i} ${filler(300)}` }));
     llm = await startFakeLlm(turns);
