@@ -29,7 +29,7 @@ export function redact(text: string): string {
   return out;
 }
 
-export function createLogger(level: LogLevel = 'warn', file: string = process.env.GNS3_COPILOT_LOG_FILE ?? logFile()): Logger {
+export function createLogger(level: LogLevel = 'info', file: string = process.env.GNS3_COPILOT_LOG_FILE ?? logFile()): Logger {
   let ready = false;
   const write = (lvl: LogLevel, msg: string, data?: Record<string, unknown>) => {
     if (ORDER[lvl] > ORDER[level]) return;

@@ -14,6 +14,7 @@ import type { AgentEvent, StoppedReason, ToolStatus } from './events.js';
 import type { Logger } from '../log.js';
 import type { ToolContext } from '../tools/types.js';
 import { AgentState, type AgentStateType, type AgentStateUpdate, type Usage } from './state.js';
+import { logContext } from './context-log.js';
 import { prepareContext, toolSchemaTokens, type ContextStrategy, type Summarizer } from './context.js';
 import type { TokenCounter } from './tokens.js';
 import { messageText } from './tokens.js';
@@ -175,7 +176,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       );
       if (plan.warning) deps.log.warn(plan.warning);
       run.emit({ type: 'context', tokens: plan.tokens, tools_tokens: plan.toolsTokens, limit: plan.limit, percent: plan.percent, trimmed: plan.trimmed });
-      deps.log.debug('context', { tokens: plan.tokens, tools_tokens: plan.toolsTokens, limit: plan.limit, percent: plan.percent, trimmed: plan.trimmed });
+      logContext(deps.log, plan, { strategy: deps.context.strategy, limitK: deps.context.limitK, topology: topo, historyMessages: state.messages.length, finalPass: state.final_pass });
       return plan;
     };
     let plan = await prepare();
@@ -257,6 +258,12 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       // Our own id, never the provider's: the messages reducer replaces messages with
       // equal ids, and some OpenAI-compatible servers repeat completion ids.
       id: randomUUID(),
+    });
+    deps.log.info('LLM call completed', {
+      input_tokens: chunk.usage_metadata?.input_tokens ?? 0,
+      output_tokens: chunk.usage_metadata?.output_tokens ?? 0,
+      tool_calls: calls.length,
+      final_pass: state.final_pass,
     });
     for (const c of calls) run.emit({ type: 'tool_call', id: c.id, name: c.name, args: c.args });
     return { ...common, messages: [ai], usage: addUsage(state.usage, chunk) };
@@ -341,6 +348,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
           },
         });
         results[i] = r;
+        if (r.status === 'error') deps.log.error('tool call failed', { tool: call.name, id: call.id, output: r.output.slice(0, 300) });
         run.emit({ type: 'tool_end', id: call.id, name: call.name, status: r.status, duration_ms: Math.round(performance.now() - t0), output: r.output });
       },
     );
@@ -349,7 +357,10 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       tool_calls_count: count,
       tool_counts: counts,
     };
-    if (limitHit) update.limit_reason = limitHit;
+    if (limitHit) {
+      update.limit_reason = limitHit;
+      deps.log.warn('Tool call limit exceeded', { reason: limitHit, tool_calls: count, tool_counts: counts, refused: results.filter((r) => r?.status === 'limit').length });
+    }
     if (run.signal.aborted) update.stop = stopReasonOf(run.signal);
     return update;
   }
@@ -368,6 +379,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       return toolMessage(c, r);
     });
     if (reason === 'aborted') return { messages: pending, stop: 'aborted' };
+    if (!state.final_pass) deps.log.warn('limit reached', { reason, on_limit: state.limits.on_limit, llm_calls: state.llm_calls, tool_calls: state.tool_calls_count });
     // warn and continue: the model reads the refusals and answers once more, without tools
     if (state.limits.on_limit !== 'fail' && !state.final_pass && reason !== 'max_time' && reason !== 'done')
       return { messages: pending, final_pass: true, limit_reason: reason };

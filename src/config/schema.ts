@@ -96,7 +96,7 @@ export const settingsSchema = z.object({
   /** tools that need approval in addition to config-changing ones, e.g. create_gns3_node in class */
   approval_tools: z.array(z.string()).default([]),
   color: z.coerce.boolean().default(true),
-  log_level: z.enum(['error', 'warn', 'info', 'debug']).default('warn'),
+  log_level: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   data_dir: z.string().optional(),
   /** replaces the built-in skills directory (env GNS3_COPILOT_SKILLS_DIR); the user dir still merges over it */
   skills_dir: z.string().optional(),
