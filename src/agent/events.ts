@@ -27,6 +27,8 @@ export interface RunStats {
   input_tokens: number;
   output_tokens: number;
   duration_ms: number;
+  /** USD at the model's price (src/agent/pricing.ts, model_prices); null when the price is unknown */
+  cost_usd?: number | null;
 }
 
 export type AgentEvent =

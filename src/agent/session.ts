@@ -16,6 +16,7 @@ import { resolveAgentMode } from './agent-mode.js';
 import { createChatModel, encodingForModel, KEYLESS_PROVIDERS, resolveApiKey, resolveContextLimitK, resolveProviderEndpoint } from './providers.js';
 import { describeLimits, limitsFromSettings, recursionLimitFor } from './limits.js';
 import { PromptLibrary } from './prompts.js';
+import { costUsd, roundUsd } from './pricing.js';
 import { TokenCounter } from './tokens.js';
 import { EventQueue } from './queue.js';
 import { IdleCollector } from './idle-gc.js';
@@ -321,6 +322,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       input_tokens: final?.usage?.input_tokens ?? 0,
       output_tokens: final?.usage?.output_tokens ?? 0,
       duration_ms: Math.round(performance.now() - t0),
+      cost_usd: roundUsd(costUsd(endpoint.model, final?.usage ?? { input_tokens: 0, output_tokens: 0 }, settings.model_prices)),
     };
     try {
       if (rowCreated)
@@ -367,7 +369,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       void runRequest(prompt, q, sendOpts?.signal)
         .catch((err) => {
           q.push({ type: 'error', error: { type: 'internal', message: errorMessage(err) } });
-          q.push({ type: 'done', stopped_reason: 'error', stats: { iterations: 0, llm_calls: 0, tool_calls: 0, input_tokens: 0, output_tokens: 0, duration_ms: 0 } });
+          q.push({ type: 'done', stopped_reason: 'error', stats: { iterations: 0, llm_calls: 0, tool_calls: 0, input_tokens: 0, output_tokens: 0, duration_ms: 0, cost_usd: null } });
         })
         .finally(() => {
           busy = false;

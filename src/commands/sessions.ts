@@ -5,6 +5,7 @@ import type { Settings } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import { parseMode, MODE_CHOICES_TEXT, MODE_SHORT_NAME } from '../agent/modes.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
+import { costUsd, formatUsd, roundUsd } from '../agent/pricing.js';
 import { toTranscript, transcriptMarkdown } from '../sessions/transcript.js';
 
 type Action = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export';
@@ -27,12 +28,12 @@ function pad(s: string, n: number): string {
   return s.length > n ? s.slice(0, n - 1) + '…' : s.padEnd(n);
 }
 
-function table(rows: SessionRow[], total: number, offset: number): string {
+function table(rows: SessionRow[], total: number, offset: number, cost: (r: SessionRow) => number | null): string {
   if (rows.length === 0) return 'no sessions\n';
-  const head = `${pad('ID', 8)}  ${pad('UPDATED', 16)}  ${pad('MODE', 8)}  ${pad('PROJECT', 14)}  ${'MSGS'.padStart(4)}  ${'TOKENS'.padStart(7)}  TITLE`;
+  const head = `${pad('ID', 8)}  ${pad('UPDATED', 16)}  ${pad('MODE', 8)}  ${pad('PROJECT', 14)}  ${'MSGS'.padStart(4)}  ${'TOKENS'.padStart(7)}  ${'COST'.padStart(8)}  TITLE`;
   const lines = rows.map(
     (r) =>
-      `${pad(r.id.slice(0, 8), 8)}  ${pad(r.updated_at.replace('T', ' ').slice(0, 16), 16)}  ${pad(MODE_SHORT_NAME[r.copilot_mode] ?? r.copilot_mode, 8)}  ${pad(r.project_name ?? '—', 14)}  ${String(r.message_count).padStart(4)}  ${String(r.total_tokens).padStart(7)}  ${r.pinned ? '[pinned] ' : ''}${r.title ?? '(untitled)'}`,
+      `${pad(r.id.slice(0, 8), 8)}  ${pad(r.updated_at.replace('T', ' ').slice(0, 16), 16)}  ${pad(MODE_SHORT_NAME[r.copilot_mode] ?? r.copilot_mode, 8)}  ${pad(r.project_name ?? '—', 14)}  ${String(r.message_count).padStart(4)}  ${String(r.total_tokens).padStart(7)}  ${formatUsd(cost(r)).padStart(8)}  ${r.pinned ? '[pinned] ' : ''}${r.title ?? '(untitled)'}`,
   );
   const more = offset + rows.length < total ? `\n${total - offset - rows.length} more (use --offset ${offset + rows.length})` : '';
   return `${head}\n${lines.join('\n')}${more}\n`;
@@ -52,8 +53,10 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
         const limit = intOpt('limit', opts.limit, 1, 10_000) ?? 20;
         const offset = intOpt('offset', opts.offset, 0, 10_000_000) ?? 0;
         const { rows, total } = store.list({ ...(opts.project ? { project: String(opts.project) } : {}), ...(mode ? { mode } : {}), limit, offset });
-        if (opts.json) out(JSON.stringify({ sessions: rows, total, limit, offset }) + '\n');
-        else out(table(rows, total, offset));
+        // at the configured model's price (model, model_prices): rows do not record the model
+        const cost = (r: SessionRow) => roundUsd(costUsd(settings.model, r, settings.model_prices));
+        if (opts.json) out(JSON.stringify({ sessions: rows.map((r) => ({ ...r, cost_usd: cost(r) })), total, limit, offset }) + '\n');
+        else out(table(rows, total, offset, cost));
         return 0;
       }
       case 'show': {

@@ -29,7 +29,7 @@ export interface OneShotResult {
   error: { type: ErrorType; message: string } | null;
 }
 
-const ZERO: RunStats = { iterations: 0, llm_calls: 0, tool_calls: 0, input_tokens: 0, output_tokens: 0, duration_ms: 0 };
+const ZERO: RunStats = { iterations: 0, llm_calls: 0, tool_calls: 0, input_tokens: 0, output_tokens: 0, duration_ms: 0, cost_usd: null };
 
 export class ResultBuilder {
   private r: OneShotResult;
@@ -95,7 +95,7 @@ export class ResultBuilder {
   }
 
   result(): OneShotResult {
-    return { ...this.r, response: this.tail.trim(), error: this.errors[0] ?? null };
+    return { ...this.r, stats: { ...this.r.stats, cost_usd: this.r.stats.cost_usd ?? null }, response: this.tail.trim(), error: this.errors[0] ?? null };
   }
 }
 

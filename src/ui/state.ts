@@ -73,6 +73,8 @@ export interface UiState {
   toolCalls: number;
   context: ContextUse | null;
   tokens: { input: number; output: number };
+  /** USD this session (null while the model's price is unknown) */
+  costUsd: number | null;
   approval: ApprovalRequest | null;
   /** id of the tool call whose full output is shown (toggled by a key) */
   expandedToolId: string | null;
@@ -128,6 +130,7 @@ export function initialState(init: InitialUiState): UiState {
     toolCalls: 0,
     context: null,
     tokens: { input: 0, output: 0 },
+    costUsd: null,
     approval: null,
     expandedToolId: null,
     lastToolId: null,
@@ -283,6 +286,7 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
         iterations: e.stats.iterations,
         toolCalls: e.stats.tool_calls,
         tokens: { input: s.tokens.input + e.stats.input_tokens, output: s.tokens.output + e.stats.output_tokens },
+        costUsd: e.stats.cost_usd == null ? s.costUsd : (s.costUsd ?? 0) + e.stats.cost_usd,
       };
       return finishLive(withStats);
     }
@@ -353,7 +357,7 @@ export function reduce(s: UiState, a: UiAction): UiState {
       return {
         ...s,
         sessionId: a.sessionId,
-        ...(a.resetTotals ? { tokens: { input: 0, output: 0 }, context: null, iterations: 0, toolCalls: 0 } : {}),
+        ...(a.resetTotals ? { tokens: { input: 0, output: 0 }, costUsd: null, context: null, iterations: 0, toolCalls: 0 } : {}),
       };
     case 'history': {
       const added: StaticEntry[] = a.turns.map((turn, i) => ({ kind: 'turn', key: `h${s.nextKey + i}`, turn }));

@@ -17,6 +17,7 @@ const stats = z.strictObject({
   input_tokens: nonNegInt,
   output_tokens: nonNegInt,
   duration_ms: nonNegInt,
+  cost_usd: z.number().nonnegative().nullable(),
 });
 const error = z.strictObject({ type: errorType, message: z.string().min(1) });
 

@@ -1,11 +1,12 @@
 /**
  * The status bar: server + project, copilot mode, model, context use
- * (`34% of 128K`), tokens this session, limits (`iter 3/20 · tools 5/∞`) and
+ * (`34% of 128K`), tokens and cost this session, limits (`iter 3/20 · tools 5/∞`) and
  * agent mode. Segments move to a second line when the terminal is narrow.
  */
 import React from 'react';
 import { Box, Text } from 'ink';
 import { MODE_SHORT_NAME } from '../../agent/modes.js';
+import { formatUsd } from '../../agent/pricing.js';
 import type { UiState } from '../state.js';
 import { compactNumber, limitsText } from '../format.js';
 import { displayWidth } from '../style.js';
@@ -33,6 +34,7 @@ export function statusSegments(s: UiState): Segment[] {
     { text: s.model },
     { text: ctx ? `${Math.round(ctx.percent)}% of ${compactNumber(ctx.limit)}` : 'ctx –', tone: ctxTone },
     { text: `${compactNumber(s.tokens.input + s.tokens.output)} tok`, tone: 'muted' },
+    ...(s.costUsd !== null ? [{ text: formatUsd(s.costUsd), tone: 'muted' as const }] : []),
     { text: limitsText(s.iterations, s.limits.max_iterations, s.toolCalls, s.limits.max_tool_calls), tone: 'muted' },
     { text: s.agentMode, tone: 'muted' },
   ];

@@ -1,0 +1,80 @@
+/** Cost (issue 12 item 9): stats.cost_usd per request, the TUI status bar and `sessions list`, from the price table. */
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
+import { collect, ofType, session, tempDir, testSettings } from './helpers.js';
+import { ResultBuilder } from '../../src/output/summary.js';
+import { sessionsCommand } from '../../src/commands/sessions.js';
+import { initialState, reduce } from '../../src/ui/state.js';
+import { statusSegments } from '../../src/ui/components/StatusBar.js';
+import { jsonResultSchema } from '../e2e/oneshot-schema.js';
+
+const tmp = tempDir('gc-cost-');
+afterAll(() => tmp.cleanup());
+let llm: FakeLlm | undefined;
+afterEach(async () => {
+  await llm?.close();
+  llm = undefined;
+});
+
+async function captureStdout(fn: () => Promise<number>): Promise<string> {
+  let out = '';
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
+    out += String(s);
+    return true;
+  });
+  try {
+    await fn();
+    return out;
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe('cost', () => {
+  it('a priced model: stats.cost_usd in done and --json, the status bar and sessions list', async () => {
+    llm = await startFakeLlm([{ text: 'answer', usage: { prompt_tokens: 100_000, completion_tokens: 20_000 } }], { title: 'Priced' });
+    // $1 per 1M input, $10 per 1M output: 100k in + 20k out = $0.30 plus the title call
+    const settings = testSettings(llm.url, tmp.dir, { model: 'my-model', model_prices: { 'my-model': { input: 1, output: 10 } } });
+    const s = await session(settings, []);
+    const ev = await collect(s.send('how much?'));
+    await s.close();
+    const stats = ofType(ev, 'done')[0]!.stats;
+    expect(stats.input_tokens).toBeGreaterThanOrEqual(100_000);
+    const expected = Math.round(((stats.input_tokens * 1 + stats.output_tokens * 10) / 1e6) * 1e6) / 1e6;
+    expect(stats.cost_usd).toBe(expected);
+    expect(stats.cost_usd).toBeGreaterThanOrEqual(0.3);
+
+    const b = new ResultBuilder('teaching_assistant');
+    ev.forEach((e) => b.add(e));
+    expect(jsonResultSchema.parse(JSON.parse(JSON.stringify(b.result()))).stats.cost_usd).toBe(expected);
+
+    let ui = initialState({ server: 'http://127.0.0.1:3080', mode: 'teaching_assistant', model: 'my-model', limits: s.limits });
+    ui = reduce(ui, { type: 'user_prompt', prompt: 'how much?', at: 0 });
+    for (const e of ev) ui = reduce(ui, { type: 'agent', event: e, at: 1 });
+    expect(ui.costUsd).toBe(expected);
+    expect(statusSegments(ui).map((x) => x.text)).toContain(`$${expected.toFixed(2)}`);
+
+    const listed = JSON.parse(await captureStdout(() => sessionsCommand('list', [], { json: true }, settings))) as { sessions: { id: string; cost_usd: number | null }[] };
+    expect(listed.sessions.find((r) => r.id === s.id)!.cost_usd).toBe(expected);
+    const table = await captureStdout(() => sessionsCommand('list', [], {}, settings));
+    expect(table).toMatch(/\bCOST\b/);
+    expect(table).toContain(`$${expected.toFixed(2)}`);
+  });
+
+  it('an unknown model: cost_usd is null, the status bar shows no cost, sessions list shows —', async () => {
+    const dir = tempDir('gc-cost-unknown-');
+    llm = await startFakeLlm([{ text: 'answer', usage: { prompt_tokens: 10, completion_tokens: 5 } }], { title: 'Unpriced' });
+    const settings = testSettings(llm.url, dir.dir);
+    const s = await session(settings, []);
+    const ev = await collect(s.send('how much?'));
+    await s.close();
+    expect(ofType(ev, 'done')[0]!.stats.cost_usd).toBeNull();
+    let ui = initialState({ server: 'http://127.0.0.1:3080', mode: 'teaching_assistant', model: 'fake-model', limits: s.limits });
+    for (const e of ev) ui = reduce(ui, { type: 'agent', event: e, at: 1 });
+    expect(ui.costUsd).toBeNull();
+    expect(statusSegments(ui).some((x) => x.text.startsWith('$'))).toBe(false);
+    const table = await captureStdout(() => sessionsCommand('list', [], {}, settings));
+    expect(table.split('\n')[1]).toMatch(/\s—\s+Unpriced/);
+    dir.cleanup();
+  });
+});
