@@ -359,7 +359,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       if (rowCreated) store.setMode(sessionId, m);
     },
     setLimits(l: Partial<RequestLimits>) {
-      limits = { ...limits, ...l, tool_limits: { ...limits.tool_limits, ...(l.tool_limits ?? {}) } };
+      // a key given as undefined clears that limit; a given tool_limits replaces the map
+      limits = { ...limits, ...l, tool_limits: { ...(l.tool_limits ?? limits.tool_limits) } };
     },
     send(prompt: string, sendOpts?: { signal?: AbortSignal }): AsyncIterable<AgentEvent> {
       if (busy) throw new UsageError('a request is already running in this session');

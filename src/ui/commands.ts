@@ -2,6 +2,7 @@
  * Slash commands: parsing and Tab completion. Pure; the App executes them.
  */
 import { parseMode, type CopilotMode } from '../agent/modes.js';
+import { parseLimitsArgs, type LimitsCommand } from './limits-command.js';
 
 export interface CommandSpec {
   name: string;
@@ -11,13 +12,14 @@ export interface CommandSpec {
 
 export const COMMANDS: readonly CommandSpec[] = [
   { name: 'mode', args: '[teaching|lab|inject]', help: 'show or switch the copilot mode' },
-  { name: 'limits', args: 'iterations=N tools=N', help: 'show or set per-request limits (tools=off for unlimited)' },
+  { name: 'limits', args: 'iterations=N tools=N time=S tool=name:N on-limit=…', help: 'show or set per-request limits (also parallel, retries, config, diagnostic; off = unlimited)' },
   { name: 'model', args: '[name]', help: 'show or switch the LLM model' },
   { name: 'project', args: '[name|id]', help: 'show or switch the GNS3 project (picker without a name)' },
   { name: 'sessions', args: '[search]', help: 'pick a past session to resume' },
   { name: 'new', help: 'start a new session' },
   { name: 'rename', args: '<title>', help: 'rename this session' },
   { name: 'pin', help: 'pin or unpin this session' },
+  { name: 'delete', args: '<id>|current', help: 'delete a session and its history' },
   { name: 'topology', help: 'show the current topology as a table' },
   { name: 'context', help: 'show context window use' },
   { name: 'clear', help: 'clear the screen' },
@@ -29,7 +31,8 @@ const ALIASES: Record<string, string> = { exit: 'quit', q: 'quit', '?': 'help' }
 
 export type ParsedCommand =
   | { kind: 'mode'; mode?: CopilotMode; invalid?: string }
-  | { kind: 'limits'; iterations?: number; tools?: number | null; errors: string[] }
+  | LimitsCommand
+  | { kind: 'delete'; target?: string }
   | { kind: 'model'; model?: string }
   | { kind: 'project'; project?: string }
   | { kind: 'sessions'; search?: string }
@@ -57,7 +60,9 @@ export function parseCommand(line: string): ParsedCommand {
       return mode ? { kind: 'mode', mode } : { kind: 'mode', invalid: arg };
     }
     case 'limits':
-      return parseLimits(rest);
+      return parseLimitsArgs(rest);
+    case 'delete':
+      return arg ? { kind: 'delete', target: arg } : { kind: 'delete' };
     case 'model':
       return arg ? { kind: 'model', model: arg } : { kind: 'model' };
     case 'project':
@@ -77,34 +82,6 @@ export function parseCommand(line: string): ParsedCommand {
     default:
       return { kind: 'unknown', name: rawName };
   }
-}
-
-/** `/limits iterations=10 tools=5` (same ranges as the flags: 1..100, 1..50; tools=off → unlimited). */
-function parseLimits(parts: string[]): ParsedCommand {
-  const out: { kind: 'limits'; iterations?: number; tools?: number | null; errors: string[] } = { kind: 'limits', errors: [] };
-  for (const p of parts) {
-    const m = /^([a-z_-]+)=(\S+)$/i.exec(p);
-    if (!m) {
-      out.errors.push(`"${p}" is not key=value (iterations=N tools=N)`);
-      continue;
-    }
-    const key = m[1]!.toLowerCase();
-    const value = m[2]!;
-    if (key === 'iterations' || key === 'iter' || key === 'max_iterations') {
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < 1 || n > 100) out.errors.push('iterations must be an integer 1..100');
-      else out.iterations = n;
-    } else if (key === 'tools' || key === 'tool_calls' || key === 'max_tool_calls') {
-      if (/^(off|none|unlimited|∞)$/i.test(value)) {
-        out.tools = null;
-        continue;
-      }
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < 1 || n > 50) out.errors.push('tools must be an integer 1..50 or off');
-      else out.tools = n;
-    } else out.errors.push(`unknown limit "${key}" (iterations, tools)`);
-  }
-  return out;
 }
 
 const MODE_WORDS = ['teaching', 'lab', 'inject'];

@@ -51,6 +51,8 @@ export interface UiServices {
   sessionHistory(settings: Settings, id: string): Promise<import('../sessions/transcript.js').TranscriptEntry[]>;
   renameSession(settings: Settings, id: string, title: string): Promise<boolean>;
   setPinned(settings: Settings, id: string, pinned: boolean): Promise<boolean>;
+  /** deletes the session row and its checkpoints; false when there was none */
+  deleteSession(settings: Settings, id: string): Promise<boolean>;
   /** false when neither the keychain nor GNS3_COPILOT_API_KEY / OPENAI_API_KEY hold a key */
   hasApiKey(settings: Settings): Promise<boolean>;
   close(): Promise<void>;
@@ -162,6 +164,9 @@ export function createRealServices(log: Logger): UiServices {
     },
     async setPinned(settings, id, pinned) {
       return (await sessions(settings)).setPinned(id, pinned);
+    },
+    async deleteSession(settings, id) {
+      return (await sessions(settings)).delete(id);
     },
     async hasApiKey(settings) {
       if (KEYLESS.has(settings.provider)) return true;

@@ -319,11 +319,58 @@ describe('App: slash commands', () => {
     await t.ready();
     await t.type('/limits iterations=5 tools=3');
     await t.waitFor('iter 0/5 · tools 0/3');
-    expect(t.services.session.limitChanges).toEqual([{ max_iterations: 5, max_tool_calls: 3 }]);
+    expect(t.services.session.limitChanges[0]).toMatchObject({ max_iterations: 5, max_tool_calls: 3 });
     await t.type('/limits iterations=500');
     await t.waitFor('iterations must be an integer 1..100');
     await t.type('/limits');
     await t.waitFor('Limits per request: iterations 5, tools 3');
+  });
+
+  it('/limits changes every limit: time, per-tool, on-limit, parallel, retries, named caps; off clears', async () => {
+    const t = mount();
+    await t.ready();
+    await t.type('/limits time=120 tool=execute_multiple_device_commands:3 on-limit=fail parallel=2 retries=0 config=2 diagnostic=9');
+    await t.waitFor('Limits → iterations 20, tools ∞, time 120s');
+    await t.waitFor('on limit: fail');
+    expect(t.services.session.limits).toMatchObject({
+      max_time: 120,
+      tool_limits: { execute_multiple_device_commands: 3 },
+      on_limit: 'fail',
+      max_parallel_tools: 2,
+      max_retries_per_tool: 0,
+      retry_on_tool_error: false,
+      max_device_config_calls: 2,
+      max_diagnostic_calls: 9,
+    });
+    await t.type('/limits time=off tool=execute_multiple_device_commands:off config=off');
+    await t.waitFor('Limits → iterations 20, tools ∞, time ∞, config ∞');
+    expect(t.services.session.limits.max_time).toBeUndefined();
+    expect(t.services.session.limits.max_device_config_calls).toBeUndefined();
+    expect(t.services.session.limits.tool_limits).toEqual({});
+    await t.type('/limits tool=nosuch:3 on-limit=maybe parallel=21');
+    await t.waitFor('unknown tool "nosuch"');
+    await t.waitFor('on-limit must be one of fail|warn|continue');
+  });
+
+  it('/delete removes a session by id, and /delete current starts a new one', async () => {
+    const rows = [
+      { id: 'bbbb2222-0000', title: 'BGP peering', projectId: 'p2', projectName: 'bgp-lab', mode: 'teaching_assistant' as const, pinned: false, updatedAt: new Date().toISOString(), messageCount: 4, totalTokens: 100 },
+    ];
+    const t = mount({ sessions: rows });
+    await t.ready();
+    await t.type('/delete');
+    await t.waitFor('Usage: /delete <id>');
+    await t.type('/delete bbbb2222-0000');
+    await t.waitFor('Deleted session bbbb2222');
+    expect(t.services.deleted).toEqual(['bbbb2222-0000']);
+    await t.type('/delete nope');
+    await t.waitFor('No session "nope"');
+    const before = t.services.created.length;
+    const current = t.services.session.id;
+    await t.type('/delete current');
+    await t.waitFor(`Deleted session ${current.slice(0, 8)}`);
+    await until(() => t.services.created.length === before + 1);
+    expect(t.services.deleted).toContain(current);
   });
 
   it('/help, /context, /clear and unknown commands', async () => {

@@ -107,6 +107,21 @@ describe('slash commands', () => {
     expect(parseCommand('/mode bogus')).toEqual({ kind: 'mode', invalid: 'bogus' });
     expect(parseCommand('/limits iterations=5 tools=3')).toEqual({ kind: 'limits', iterations: 5, tools: 3, errors: [] });
     expect(parseCommand('/limits tools=off')).toEqual({ kind: 'limits', tools: null, errors: [] });
+    expect(parseCommand('/limits time=60 tool=device_skills:2 on-limit=continue parallel=3 retries=2 config=off diagnostic=4')).toEqual({
+      kind: 'limits',
+      time: 60,
+      toolLimits: { device_skills: 2 },
+      onLimit: 'continue',
+      parallel: 3,
+      retries: 2,
+      configCalls: null,
+      diagnosticCalls: 4,
+      errors: [],
+    });
+    expect(parseCommand('/limits time=0 retries=6 tool=device_skills').kind === 'limits' && parseCommand('/limits time=0 retries=6 tool=device_skills')).toMatchObject({
+      errors: ['time must be an integer 1..86400 or off', 'retries must be an integer 0..5', 'tool must be tool=<name>:<n> (n 1..1000 or off)'],
+    });
+    expect(parseCommand('/delete abc')).toEqual({ kind: 'delete', target: 'abc' });
     expect(parseCommand('/limits iterations=0').kind === 'limits' && parseCommand('/limits iterations=0')).toMatchObject({ errors: ['iterations must be an integer 1..100'] });
     expect(parseCommand('/rename OSPF lab day 1')).toEqual({ kind: 'rename', title: 'OSPF lab day 1' });
     expect(parseCommand('/exit')).toEqual({ kind: 'quit' });

@@ -7,6 +7,7 @@ import React, { useCallback, useEffect, useReducer, useRef, useState } from 'rea
 import { Box, Static, useApp, useInput, useStdin, useStdout, type Key } from 'ink';
 import type { AgentEvent, ErrorType } from '../../agent/events.js';
 import type { AgentSession, ApprovalDecision, ApprovalRequest, Approver } from '../../agent/api.js';
+import { applyLimitsCommand, isLimitsQuery, limitsLine, limitsPatch } from '../limits-command.js';
 import { MODE_SHORT_NAME, MODE_TOOLS } from '../../agent/modes.js';
 import type { InvocationOptions, Settings } from '../../config/schema.js';
 import { errorMessage } from '../../errors.js';
@@ -437,19 +438,11 @@ export function App(props: AppProps) {
         }
         case 'limits': {
           if (cmd.errors.length) return notice(`/limits: ${cmd.errors.join('; ')}`, 'error');
-          if (cmd.iterations === undefined && cmd.tools === undefined) {
-            const l = s.limits;
-            return notice(`Limits per request: iterations ${l.max_iterations}, tools ${l.max_tool_calls ?? '∞'}${l.max_time ? `, time ${l.max_time}s` : ''}, on limit: ${l.on_limit}`);
-          }
-          const patch = {
-            ...(cmd.iterations !== undefined ? { max_iterations: cmd.iterations } : {}),
-            ...(cmd.tools !== undefined ? { max_tool_calls: cmd.tools ?? undefined } : {}),
-          };
-          const next = { ...s.limits, ...patch };
-          if (cmd.tools === null) delete next.max_tool_calls;
-          session?.setLimits(patch);
-          dispatch({ type: 'set_limits', limits: session ? { ...next, ...session.limits, ...patch } : next });
-          notice(`Limits → iterations ${next.max_iterations}, tools ${next.max_tool_calls ?? '∞'}`);
+          if (isLimitsQuery(cmd)) return notice(`Limits per request: ${limitsLine(s.limits)}`);
+          const next = applyLimitsCommand(session?.limits ?? s.limits, cmd);
+          session?.setLimits(limitsPatch(next));
+          dispatch({ type: 'set_limits', limits: next });
+          notice(`Limits → ${limitsLine(next)}`);
           return;
         }
         case 'model': {
@@ -490,6 +483,22 @@ export function App(props: AppProps) {
           });
           if (ok) notice(`Renamed to “${cmd.title.slice(0, 40)}”`);
           else if (ok === false) notice('Session not saved yet: send a message first', 'warn');
+          return;
+        }
+        case 'delete': {
+          const current = s.sessionId ?? session?.id;
+          if (!cmd.target) return notice('Usage: /delete <id> (see /sessions) or /delete current', 'error');
+          const meta = cmd.target === 'current' ? (current ? { id: current } : undefined) : await services.getSession(settingsRef.current, cmd.target).catch(() => undefined);
+          if (!meta) return notice(cmd.target === 'current' ? 'No session yet' : `No session "${cmd.target}"`, 'error');
+          const isCurrent = meta.id === current;
+          if (isCurrent && needsIdle('/delete')) return;
+          try {
+            const ok = await services.deleteSession(settingsRef.current, meta.id);
+            notice(ok ? `Deleted session ${meta.id.slice(0, 8)}` : 'Session not saved yet: nothing to delete', ok ? 'info' : 'warn');
+          } catch (e) {
+            return notice(`✗ ${errorMessage(e)}`, 'error');
+          }
+          if (isCurrent) await openSession({ announce: 'new' });
           return;
         }
         case 'pin': {

@@ -97,6 +97,15 @@ export class FakeServices implements UiServices {
     if (r) r.pinned = pinned;
     return r !== undefined;
   }
+  deleted: string[] = [];
+  async deleteSession(_s: Settings, id: string): Promise<boolean> {
+    const i = this.sessionRows.findIndex((x) => x.id === id);
+    if (i >= 0) {
+      this.sessionRows.splice(i, 1);
+      this.deleted.push(id);
+    }
+    return i >= 0;
+  }
   async hasApiKey(): Promise<boolean> {
     return this.o.hasApiKey ?? true;
   }
