@@ -120,7 +120,10 @@ function show(value: unknown): string {
 export function validateSetting(key: SettingKey, value: unknown, source: string): unknown {
   const schema = (settingsSchema.shape as Record<string, { safeParse(v: unknown): { success: boolean; data?: unknown; error?: { issues: { path: PropertyKey[]; message: string }[] } } }>)[key]!;
   // null / "" never mean "use the default" silently; they are bad values.
-  const r = value === null ? { success: false as const, error: undefined } : schema.safeParse(value);
+  // z.coerce.boolean() reads any non-empty string ("false", "maybe") as true: read it as a boolean word or refuse it
+  if (typeof value === 'string' && settingType(key) === 'boolean') value = fromString(key, value);
+  const unreadableBool = typeof value === 'string' && settingType(key) === 'boolean';
+  const r = value === null || unreadableBool ? { success: false as const, error: undefined } : schema.safeParse(value);
   if (r.success && !(typeof value === 'string' && value.trim() === '' && settingType(key) !== 'string')) return r.data;
   const issue = r.error?.issues[0];
   const where = issue && issue.path.length > 0 ? ` (${issue.path.map(String).join('.')}: ${issue.message})` : '';

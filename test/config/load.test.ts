@@ -101,6 +101,20 @@ describe('loadSettings validation', () => {
     await expect(load()).rejects.toThrow(`max_iterations in ${user}: must be an integer 1..100 (got 0)`);
   });
 
+  it('validates the limit settings of env and files like the rest', async () => {
+    await expect(load({ env: { GNS3_COPILOT_MAX_PARALLEL_TOOLS: '0' } })).rejects.toThrow(/^GNS3_COPILOT_MAX_PARALLEL_TOOLS: must be an integer 1\.\.20 \(got 0\)$/);
+    await expect(load({ env: { GNS3_COPILOT_RETRY_ON_TOOL_ERROR: 'maybe' } })).rejects.toThrow(/^GNS3_COPILOT_RETRY_ON_TOOL_ERROR: must be true or false/);
+    const ok = await load({ env: { GNS3_COPILOT_RETRY_ON_TOOL_ERROR: 'off', GNS3_COPILOT_MAX_DIAGNOSTIC_CALLS: '7' } });
+    expect(ok.settings).toMatchObject({ retry_on_tool_error: false, max_diagnostic_calls: 7, max_parallel_tools: 5, max_retries_per_tool: 1 });
+    write(user, { max_device_config_calls: 0 });
+    await expect(load()).rejects.toThrow(`max_device_config_calls in ${user}: must be an integer 1..1000 (got 0)`);
+    // a boolean written as a string in a file is read as the word, not as "non-empty = true"
+    write(user, { retry_on_tool_error: 'false' });
+    expect((await load()).settings.retry_on_tool_error).toBe(false);
+    write(user, { max_retries_per_tool: 6 });
+    await expect(load()).rejects.toThrow(`max_retries_per_tool in ${user}: must be an integer 0..5 (got 6)`);
+  });
+
   it('reports a broken JSON file by path', async () => {
     write(user, '{"server": ');
     await expect(load()).rejects.toThrow(`config file ${user} is not valid JSON`);
