@@ -32,7 +32,7 @@ export const AgentState = Annotation.Root({
   limit_reason: last<StoppedReason | null>(() => null),
   /** the run must end now (aborted, or a limit handled) */
   stop: last<StoppedReason | null>(() => null),
-  /** on_limit=continue: one more LLM call without tools */
+  /** a limit was reached under on_limit warn/continue: one more LLM call without tools */
   final_pass: last<boolean>(() => false),
   started_at: last<number>(() => 0),
   /** summary of the history that no longer fits the context window */
