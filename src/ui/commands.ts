@@ -12,7 +12,7 @@ export interface CommandSpec {
 
 export const COMMANDS: readonly CommandSpec[] = [
   { name: 'mode', args: '[teaching|lab|inject]', help: 'show or switch the copilot mode' },
-  { name: 'limits', args: 'iterations=N tools=N time=S tool=name:N on-limit=…', help: 'show or set per-request limits (also parallel, retries, config, diagnostic; off = unlimited)' },
+  { name: 'limits', args: '[key=value …]', help: 'show or set per-request limits (keys: /limits)' },
   { name: 'model', args: '[name]', help: 'show or switch the LLM model' },
   { name: 'project', args: '[name|id]', help: 'show or switch the GNS3 project (picker without a name)' },
   { name: 'sessions', args: '[search]', help: 'pick a past session to resume' },

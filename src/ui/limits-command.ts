@@ -26,7 +26,7 @@ export interface LimitsCommand {
 }
 
 const OFF = /^(off|none|unlimited|∞)$/i;
-const KEYS = 'iterations, tools, time, tool=<name>:<n>, on-limit, parallel, retries, config, diagnostic';
+export const LIMIT_KEYS = 'iterations, tools, time, tool=<name>:<n>, on-limit, parallel, retries, config, diagnostic';
 
 export function parseLimitsArgs(parts: string[]): LimitsCommand {
   const out: LimitsCommand = { kind: 'limits', errors: [] };
@@ -40,7 +40,7 @@ export function parseLimitsArgs(parts: string[]): LimitsCommand {
   for (const p of parts) {
     const m = /^([a-z_-]+)=(\S+)$/i.exec(p);
     if (!m) {
-      out.errors.push(`"${p}" is not key=value (${KEYS})`);
+      out.errors.push(`"${p}" is not key=value (${LIMIT_KEYS})`);
       continue;
     }
     const key = m[1]!.toLowerCase().replace(/-/g, '_');
@@ -99,7 +99,7 @@ export function parseLimitsArgs(parts: string[]): LimitsCommand {
         set('diagnosticCalls', int('diagnostic', value, 1, 1000, true));
         break;
       default:
-        out.errors.push(`unknown limit "${m[1]}" (${KEYS})`);
+        out.errors.push(`unknown limit "${m[1]}" (${LIMIT_KEYS})`);
     }
   }
   return out;

@@ -7,7 +7,7 @@ import React, { useCallback, useEffect, useReducer, useRef, useState } from 'rea
 import { Box, Static, useApp, useInput, useStdin, useStdout, type Key } from 'ink';
 import type { AgentEvent, ErrorType } from '../../agent/events.js';
 import type { AgentSession, ApprovalDecision, ApprovalRequest, Approver } from '../../agent/api.js';
-import { applyLimitsCommand, isLimitsQuery, limitsLine, limitsPatch } from '../limits-command.js';
+import { LIMIT_KEYS, applyLimitsCommand, isLimitsQuery, limitsLine, limitsPatch } from '../limits-command.js';
 import { MODE_SHORT_NAME, MODE_TOOLS } from '../../agent/modes.js';
 import type { InvocationOptions, Settings } from '../../config/schema.js';
 import { errorMessage } from '../../errors.js';
@@ -438,7 +438,7 @@ export function App(props: AppProps) {
         }
         case 'limits': {
           if (cmd.errors.length) return notice(`/limits: ${cmd.errors.join('; ')}`, 'error');
-          if (isLimitsQuery(cmd)) return notice(`Limits per request: ${limitsLine(s.limits)}`);
+          if (isLimitsQuery(cmd)) return notice(`Limits per request: ${limitsLine(s.limits)}\nSet with /limits key=value (${LIMIT_KEYS}; off clears)`);
           const next = applyLimitsCommand(session?.limits ?? s.limits, cmd);
           session?.setLimits(limitsPatch(next));
           dispatch({ type: 'set_limits', limits: next });
