@@ -21,7 +21,7 @@ import { messageText } from './tokens.js';
 import type { PromptLibrary } from './prompts.js';
 import { decideApproval, executeTool, resultJson, type ApprovalContext, type ToolRegistry, type ToolResult } from '../tools/registry.js';
 import { LIMIT_DEFAULTS, groupCapRefusal, iterationLimitMessage, limitNote, toolRetries, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from './limits.js';
-import { mapWithLimit } from '../tools/parallel.js';
+import { runLimited } from '../devices/runner.js';
 import { runWithRetries } from '../tools/retry.js';
 import { isAbortErrorStrict, withProviderRetry, type ProviderEndpoint } from './providers.js';
 import { errorMessage } from '../errors.js';
@@ -332,7 +332,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       const r = results[i];
       if (r) run.emit({ type: 'tool_end', id: c.id, name: c.name, status: r.status, duration_ms: 0, output: r.output });
     });
-    await mapWithLimit(
+    await runLimited(
       toRun,
       state.limits.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
       async ({ i, call }) => {

@@ -134,8 +134,6 @@ export function pendingNotExecutedMessage(reason: StoppedReason): string {
       return 'aborted: the user stopped the run before this tool call was executed';
     case 'max_time':
       return 'not executed: the time budget (--max-time) ran out';
-    case 'max_iterations':
-      return 'not executed: the iteration limit (--max-iterations) was reached';
     default:
       return `not executed: ${reason}`;
   }
