@@ -11,40 +11,16 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { AIMessageChunk, HumanMessage } from '@langchain/core/messages';
+import { AIMessageChunk } from '@langchain/core/messages';
 import type { BenchTable } from './table.js';
 import { fmtMs, median } from './table.js';
-import { buildGraph, type RunControl } from '../src/agent/graph.js';
-import { PromptLibrary } from '../src/agent/prompts.js';
 import { TokenCounter } from '../src/agent/tokens.js';
-import { ToolRegistry } from '../src/tools/registry.js';
-import { defineTool, type ToolDef } from '../src/tools/types.js';
 import { SessionStore } from '../src/sessions/store.js';
+import { stubGraph, stubModel, stubToolCall } from '../test/helpers/stub-graph.js';
 import { settingsSchema } from '../src/config/schema.js';
-import { nullLogger } from '../src/log.js';
 
 const TURNS = Number(process.env.GCL_STORE_BENCH_TURNS ?? 1000);
 const words = (n: number, seed: number) => Array.from({ length: n }, (_, i) => `w${(i * 7 + seed) % 997}`).join(' ');
-
-/** Model stub: odd calls ask for one tool, even calls answer with ~150 words. */
-function stubModel() {
-  let calls = 0;
-  const model = {
-    bindTools: () => model,
-    async stream() {
-      const n = calls++;
-      const chunk =
-        n % 2 === 0
-          ? new AIMessageChunk({ content: 'Checking R1.', tool_call_chunks: [{ id: `c${n}`, name: 'execute_multiple_device_commands', args: JSON.stringify({ device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] }), index: 0, type: 'tool_call_chunk' }] })
-          : new AIMessageChunk({ content: `Answer ${n}: ${words(150, n)}` });
-      return (async function* () {
-        yield chunk;
-      })();
-    },
-  };
-  return model;
-}
 
 const usedBytes = (store: SessionStore) =>
   ((store.db.pragma('page_count', { simple: true }) as number) - (store.db.pragma('freelist_count', { simple: true }) as number)) * (store.db.pragma('page_size', { simple: true }) as number);
@@ -52,52 +28,20 @@ const usedBytes = (store: SessionStore) =>
 /** Runs `turns` turns of one session into dataDir; per-turn wall time and bytes added. */
 async function grow(dataDir: string, turns: number): Promise<{ id: string; ms: number[]; bytes: number[] }> {
   const store = await SessionStore.open(dataDir);
-  const settings = settingsSchema.parse({ provider: 'custom', base_url: 'http://127.0.0.1:9/v1', model: 'bench', context_limit: 128 });
-  const noop = defineTool({
-    name: 'execute_multiple_device_commands',
-    description: 'no-op',
-    risk: 'read',
-    schema: z.object({ device_configs: z.array(z.object({ device_name: z.string(), commands: z.array(z.string()) })) }),
-    run: async () => JSON.stringify([{ device_name: 'R1', status: 'success', output: words(120, 5) }]),
-  }) as ToolDef;
-  const model = stubModel() as never;
+  // each turn: one tool call, then a ~150-word answer
+  const model = stubModel((n) => (n % 2 === 0 ? stubToolCall(`c${n}`, 'Checking R1.') : new AIMessageChunk({ content: `Answer ${n}: ${words(150, n)}` })));
   const counter = await TokenCounter.create('cl100k_base');
   const saver = store.saver as typeof store.saver & { tokens?: unknown; flushTokenCounts?: (id: string) => void };
-  if ('tokens' in saver || typeof saver.flushTokenCounts === 'function') saver.tokens = counter;
-  let current: RunControl | undefined;
-  const graph = buildGraph(
-    {
-      registry: new ToolRegistry([noop]),
-      prompts: new PromptLibrary(),
-      counter,
-      context: { limitK: 128, strategy: 'balanced', summarize: false },
-      models: { chat: model, title: model, summary: model },
-      endpoint: { baseURL: 'stub', model: 'bench', provider: 'stub' },
-      log: nullLogger,
-      approval: { policy: 'never', approvalTools: [], sessionAllowed: new Set(), interactive: false },
-      maxOutputChars: 16_000,
-      topologyText: async () => undefined,
-      toolContext: (signal) => ({ settings, signal, log: nullLogger, project: () => Promise.reject(new Error('none')), services: new Map() }),
-      needsTitle: () => false,
-      saveTitle: () => undefined,
-      run: () => current!,
-    },
-    store.saver,
-  );
+  if (typeof saver.flushTokenCounts === 'function') saver.tokens = counter;
+  const { send } = stubGraph(store.saver, { model, counter, limitK: 128, toolOutput: JSON.stringify([{ device_name: 'R1', status: 'success', output: words(120, 5) }]) });
   const row = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'legacy' });
   store.setTitle(row.id, 'store bench');
   const ms: number[] = [];
   const bytes: number[] = [];
   for (let t = 0; t < turns; t++) {
-    current = { emit: () => undefined, signal: new AbortController().signal, approvalBlocked: 0 };
     const b0 = usedBytes(store);
     const t0 = performance.now();
-    let final: { messages?: unknown[] } | undefined;
-    const stream = await graph.stream(
-      { messages: [new HumanMessage(`question ${t}: ${words(30, t)}`)], llm_calls: 0, remaining_iterations: 20, tool_calls_count: 0, tool_counts: {}, limits: { max_iterations: 20, tool_limits: {}, on_limit: 'warn' }, stop: null, limit_reason: null, final_pass: false },
-      { configurable: { thread_id: row.id }, recursionLimit: 100, streamMode: 'values' },
-    );
-    for await (const v of stream) final = v as typeof final;
+    const final = await send(row.id, `question ${t}: ${words(30, t)}`);
     // what the session does after each request
     store.recordRequest(row.id, { message_count: final?.messages?.length ?? 0, llm_calls: 2, input_tokens: 0, output_tokens: 0 });
     store.pruneCheckpoints(row.id);

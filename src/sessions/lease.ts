@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { CopilotError, ExitCode } from '../errors.js';
+import { processAlive } from '../config/store.js';
 
 const SCHEMA = `CREATE TABLE IF NOT EXISTS session_leases (
   session_id TEXT PRIMARY KEY,
@@ -23,15 +24,6 @@ export const STALE_MS = 30_000;
 export class SessionInUseError extends CopilotError {
   constructor(readonly pid: number) {
     super(`session is in use by pid ${pid}; use --fork to branch it`, ExitCode.Internal);
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -59,7 +51,7 @@ export class SessionLease {
       const r = db.prepare('SELECT pid, host, token, heartbeat_at FROM session_leases WHERE session_id = ?').get(sessionId) as LeaseRow | undefined;
       if (r) {
         // this process may take over its own lease: the TUI opens a session again before closing the old handle
-        const stale = now() - r.heartbeat_at > STALE_MS || (r.host === host && (r.pid === process.pid || !pidAlive(r.pid)));
+        const stale = now() - r.heartbeat_at > STALE_MS || (r.host === host && (r.pid === process.pid || !processAlive(r.pid)));
         if (!stale) throw new SessionInUseError(r.pid);
       }
       db.prepare('INSERT OR REPLACE INTO session_leases (session_id, pid, host, token, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(sessionId, process.pid, host, token, now());
