@@ -254,6 +254,12 @@ describe('one writer per session', () => {
     await new Promise((r) => holder.once('exit', r));
     const again = await session(testSettings(llm.url, dir), [], { sessionId: s.id });
     await again.close();
+    // a live pid whose heartbeat stopped long ago (hung, or on another host) is stale too
+    const store = await SessionStore.open(dir);
+    store.db.prepare('INSERT OR REPLACE INTO session_leases (session_id, pid, host, token, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(s.id, process.ppid, 'other-host', 'other', Date.now() - 10 * 60_000);
+    store.close();
+    const stale = await session(testSettings(llm.url, dir), [], { sessionId: s.id });
+    await stale.close();
   });
 
   it('two processes resuming one session at once: one runs, the other exits 1 naming the pid (20 runs)', async () => {
@@ -281,5 +287,15 @@ describe('one writer per session', () => {
     expect(users).toHaveLength(turns);
     expect(store.get(id)!.message_count).toBe(turns * 2);
     store.close();
+    // --fork on the command line continues a copy under a new id
+    llm.push({ text: 'on the branch' });
+    const forked = await runCli(['-p', 'branch off', '-r', id, '--fork', '--json', ...llmFlags(llm.url)], e.env);
+    expect(forked.code, forked.stderr).toBe(0);
+    const forkId = (JSON.parse(forked.stdout) as { session_id: string }).session_id;
+    expect(forkId).not.toBe(id);
+    const check = await SessionStore.open(join(e.home, 'data', 'gns3-copilot'));
+    expect((await check.messages(forkId)).length).toBe(turns * 2 + 2);
+    expect((await check.messages(id)).length).toBe(turns * 2);
+    check.close();
   }, 600_000);
 });
