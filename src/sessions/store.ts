@@ -93,9 +93,9 @@ export class SessionStore {
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    // better-sqlite3 builds with a 16 MB page cache per connection; checkpoint blobs
-    // (the whole history, rewritten every step) would fill it for nothing: each is
-    // read once per request. 2 MB keeps the sessions table and indexes hot.
+    // better-sqlite3 builds with a 16 MB page cache per connection; messages are
+    // read once per resume and then kept by the session, so 2 MB keeps the
+    // sessions table and indexes hot.
     db.pragma('cache_size = -2000');
     db.exec(SCHEMA);
     await migrate(db, file);
@@ -191,9 +191,9 @@ export class SessionStore {
   }
 
   /**
-   * The SQLite saver stores the full state in every checkpoint (two per
-   * iteration), so an unpruned long session grows quadratically on disk. We only
-   * ever resume from the latest checkpoint: keep the newest few per session.
+   * Checkpoints (two per iteration) refer to the messages table instead of holding
+   * the history, but they and their pending writes still pile up; we only ever
+   * resume from the latest checkpoint: keep the newest few per session.
    */
   pruneCheckpoints(id: string, keep = 4): number {
     const prune = this.db.transaction(() => {
