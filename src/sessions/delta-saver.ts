@@ -41,6 +41,7 @@ export class DeltaSaver extends SqliteSaver {
   readonly log: MessageLog;
   tokens?: TokenMemo;
   private threads = new Map<string, ThreadLog>();
+  private insertCheckpoint?: ReturnType<SqliteSaver['db']['prepare']>;
 
   constructor(db: ConstructorParameters<typeof SqliteSaver>[0]) {
     super(db);
@@ -101,9 +102,9 @@ export class DeltaSaver extends SqliteSaver {
     try {
       this.db.transaction(() => {
         this.log.append(thread_id, after, fresh, (m) => this.tokens?.known(m));
-        this.db
-          .prepare('INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)')
-          .run(thread_id, checkpoint_ns, checkpoint.id, (config.configurable?.checkpoint_id as string | undefined) ?? null, type1, cp, md);
+        (this.insertCheckpoint ??= this.db.prepare(
+          'INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        )).run(thread_id, checkpoint_ns, checkpoint.id, (config.configurable?.checkpoint_id as string | undefined) ?? null, type1, cp, md);
       })();
     } catch (err) {
       this.threads.delete(thread_id);
