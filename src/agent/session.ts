@@ -23,7 +23,7 @@ import { buildGraph, danglingToolCalls, stopReasonOf, toolMessage, type ChatMode
 import type { AgentStateType } from './state.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, ToolRegistry, resultJson, type ApprovePolicy } from '../tools/registry.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
-import { toTranscript, type TranscriptEntry } from '../sessions/transcript.js';
+import type { TranscriptEntry } from '../sessions/transcript.js';
 import { SessionLease } from '../sessions/lease.js';
 import { forkSession } from '../sessions/fork.js';
 import { recordRepair } from '../sessions/repair.js';
@@ -381,7 +381,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       return limits;
     },
     info: () => store.get(sessionId),
-    transcript: async () => toTranscript(await store.messages(sessionId)),
+    transcript: async () => store.saver.log.transcript(sessionId),
     setMode(m: CopilotMode) {
       mode = m;
       if (rowCreated) store.setMode(sessionId, m);

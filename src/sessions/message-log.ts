@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { toTranscript, type TranscriptEntry } from './transcript.js';
 
 export const MESSAGES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS messages (
@@ -119,6 +120,22 @@ export function decodeMessage(r: Pick<MessageRow, 'msg_id' | 'role' | 'content' 
   }
 }
 
+/** What toTranscript() makes of the decoded message, straight from the row (no message objects). */
+export function transcriptEntry(r: Pick<MessageRow, 'msg_id' | 'role' | 'content' | 'extra'>): TranscriptEntry {
+  const x: Extra = r.extra ? (JSON.parse(r.extra) as Extra) : {};
+  if (x.content_json || x.type) return toTranscript([decodeMessage(r)])[0]!;
+  if (r.role === 'user') return { role: 'user', content: r.content };
+  if (r.role === 'assistant') {
+    const calls = (x.tool_calls ?? []).map((c) => ({ id: c.id ?? '', name: c.name, args: c.args }));
+    return { role: 'assistant', content: r.content, ...(calls.length ? { tool_calls: calls } : {}) };
+  }
+  if (r.role === 'tool') {
+    const status = (x.additional_kwargs?.copilot_status as string | undefined) ?? x.status ?? 'success';
+    return { role: 'tool', content: r.content, tool_call_id: x.tool_call_id ?? '', ...(x.name ? { name: x.name } : {}), status };
+  }
+  return { role: 'system', content: r.content };
+}
+
 /** Statements over the messages table, prepared once per connection. */
 export class MessageLog {
   private readonly insertStmt: Database.Statement;
@@ -155,6 +172,11 @@ export class MessageLog {
   read(sessionId: string, after = 0, upto = Number.MAX_SAFE_INTEGER): { messages: BaseMessage[]; tokens: (number | null)[] } {
     const rows = this.rangeStmt.all(sessionId, after, upto) as (MessageRow & { tokens: number | null })[];
     return { messages: rows.map(decodeMessage), tokens: rows.map((r) => r.tokens) };
+  }
+
+  /** The transcript for show/export/resume, without building message objects. */
+  transcript(sessionId: string): TranscriptEntry[] {
+    return (this.rangeStmt.all(sessionId, 0, Number.MAX_SAFE_INTEGER) as MessageRow[]).map(transcriptEntry);
   }
 
   /** Fills in token counts that were not known when the messages were written. */
