@@ -9,19 +9,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { AIMessage, AIMessageChunk, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { BenchTable } from './table.js';
 import { fmtMs, median } from './table.js';
 import { prepareContext } from '../src/agent/context.js';
 import { TokenCounter } from '../src/agent/tokens.js';
-import { buildGraph, type RunControl } from '../src/agent/graph.js';
-import { PromptLibrary } from '../src/agent/prompts.js';
-import { ToolRegistry } from '../src/tools/registry.js';
-import { defineTool, type ToolDef } from '../src/tools/types.js';
 import { SessionStore } from '../src/sessions/store.js';
-import { settingsSchema } from '../src/config/schema.js';
-import { nullLogger } from '../src/log.js';
+import { stubGraph, stubModel, stubToolCall } from '../test/helpers/stub-graph.js';
 
 const words = (n: number, seed: number) => Array.from({ length: n }, (_, i) => `w${(i * 7 + seed) % 997}`).join(' ');
 
@@ -72,70 +66,18 @@ async function contextRows(): Promise<(string | number)[][]> {
   return rows;
 }
 
-/** Model stub: answers instantly, `iterations` tool rounds then a final text. */
-function stubModel(iterations: number) {
-  let calls = 0;
-  const model = {
-    bindTools() {
-      return model;
-    },
-    async stream() {
-      const n = calls++;
-      const chunk =
-        n % (iterations + 1) < iterations
-          ? new AIMessageChunk({ content: '', tool_call_chunks: [{ id: `c${n}`, name: 'execute_multiple_device_commands', args: JSON.stringify({ device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] }), index: 0, type: 'tool_call_chunk' }] })
-          : new AIMessageChunk({ content: 'done' });
-      return (async function* () {
-        yield chunk;
-      })();
-    },
-  };
-  return model;
-}
-
 async function overheadRows(): Promise<(string | number)[][]> {
   const dir = mkdtempSync(join(tmpdir(), 'gc-bench-'));
   const store = await SessionStore.open(dir);
-  const settings = settingsSchema.parse({ provider: 'custom', base_url: 'http://127.0.0.1:9/v1', model: 'bench', context_limit: 128 });
-  const noop = defineTool({
-    name: 'execute_multiple_device_commands',
-    description: 'no-op',
-    risk: 'read',
-    schema: z.object({ device_configs: z.array(z.object({ device_name: z.string(), commands: z.array(z.string()) })) }),
-    run: async () => '{"status":"success"}',
-  }) as ToolDef;
   const ITER = 50;
-  const model = stubModel(ITER) as never;
-  let current: RunControl | undefined;
-  const graph = buildGraph(
-    {
-      registry: new ToolRegistry([noop]),
-      prompts: new PromptLibrary(),
-      counter: await TokenCounter.create('cl100k_base'),
-      context: { limitK: 128, strategy: 'balanced', summarize: false },
-      models: { chat: model, title: model, summary: model },
-      endpoint: { baseURL: 'stub', model: 'bench', provider: 'stub' },
-      log: nullLogger,
-      approval: { policy: 'never', approvalTools: [], sessionAllowed: new Set(), interactive: false },
-      maxOutputChars: 16_000,
-      topologyText: async () => undefined,
-      toolContext: (signal) => ({ settings, signal, log: nullLogger, project: () => Promise.reject(new Error('none')), services: new Map() }),
-      needsTitle: () => false,
-      saveTitle: () => undefined,
-      run: () => current!,
-    },
-    store.saver,
-  );
+  // `ITER` tool rounds, then a final text
+  const model = stubModel((n) => (n % (ITER + 1) < ITER ? stubToolCall(`c${n}`) : new AIMessageChunk({ content: 'done' })));
+  const { send } = stubGraph(store.saver, { model, counter: await TokenCounter.create('cl100k_base'), limitK: 128 });
   const rows: (string | number)[][] = [];
   for (const round of [1, 2]) {
     let events = 0;
-    current = { emit: () => void events++, signal: new AbortController().signal, approvalBlocked: 0 };
     const t0 = performance.now();
-    const stream = await graph.stream(
-      { messages: [new HumanMessage('go')], llm_calls: 0, remaining_iterations: 100, tool_calls_count: 0, tool_counts: {}, limits: { max_iterations: 100, tool_limits: {}, on_limit: 'warn' }, stop: null, limit_reason: null, final_pass: false },
-      { configurable: { thread_id: `bench-${round}` }, recursionLimit: 300, streamMode: 'values' },
-    );
-    for await (const _ of stream) void _;
+    await send(`bench-${round}`, 'go', { maxIterations: 100, emit: () => void events++ });
     const ms = performance.now() - t0;
     rows.push([`agent overhead per iteration (run ${round}, SQLite checkpoints)`, `${ITER} tool rounds + answer, ${events} events`, fmtMs(ms / (ITER + 1)), '—']);
   }

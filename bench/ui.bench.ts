@@ -199,7 +199,7 @@ function runWorker(kind: 'stream' | 'turns'): WorkerResult {
 // ---------------------------------------------------------------- the real binary in a pty
 
 /** The built binary in a pty (util-linux `script`), driven like a person at a terminal. */
-class PtyTui {
+export class PtyTui {
   private child: ReturnType<typeof spawn>;
   /** recent output and the absolute offset of its first char */
   private buf = '';
@@ -348,7 +348,7 @@ export async function binarySession(turns: number): Promise<BinaryResult> {
 }
 
 /** The measured binary's environment: an isolated HOME/XDG tree and a fake key and LLM URL. */
-function binaryEnv(dir: string, llmUrl: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+export function binaryEnv(dir: string, llmUrl: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: dir,

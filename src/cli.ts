@@ -131,7 +131,8 @@ function addRunOptions(cmd: Command): Command {
     .addOption(new Option('--json', 'one-shot: print one JSON object at the end'))
     .addOption(new Option('--stream-json', 'one-shot: print one JSON event per line'))
     .option('-c, --continue', 'resume the latest session')
-    .option('-r, --resume <id>', 'resume the given session');
+    .option('-r, --resume <id>', 'resume the given session')
+    .option('--fork', 'with -r/-c: branch that session into a new id (also when it is in use elsewhere)');
 }
 
 /** commander option name -> settings key, for options that map 1:1 */
@@ -212,6 +213,7 @@ async function mainAction(cmd: Command, extra: { mode?: string; prompt?: string 
     readStdin: () => main.readAllStdin(),
   });
   if (loaded.origins.project?.startsWith('flag')) invocation.projectExplicit = true;
+  if (typed(cmd, 'fork').given) invocation.fork = true;
   const settings = main.applyApprovalPolicy(loaded.settings, invocation, loaded.origins.approve);
   return main.runMain(settings, invocation);
 }

@@ -24,7 +24,10 @@ import { buildGraph, danglingToolCalls, stopReasonOf, toolMessage, type ChatMode
 import type { AgentStateType } from './state.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, ToolRegistry, resultJson, type ApprovePolicy } from '../tools/registry.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
-import { toTranscript, type TranscriptEntry } from '../sessions/transcript.js';
+import type { TranscriptEntry } from '../sessions/transcript.js';
+import { SessionLease } from '../sessions/lease.js';
+import { forkSession } from '../sessions/fork.js';
+import { recordRepair } from '../sessions/repair.js';
 
 export interface CreateAgentSessionOptions {
   settings: Settings;
@@ -39,6 +42,8 @@ export interface CreateAgentSessionOptions {
    * from GNS3_PROJECT or a config file, so callers that know say so here.
    */
   projectExplicit?: boolean;
+  /** branch the resumed session into a new id (--fork) */
+  fork?: boolean;
   /** test seams (compatible extensions of the contract) */
   tools?: ToolDef[];
   projectScope?: () => Promise<ProjectScope>;
@@ -70,6 +75,8 @@ async function loadTools(override?: ToolDef[]): Promise<ToolDef[]> {
   const { allTools } = await import('../tools/index.js');
   return allTools();
 }
+
+const forkedInvocations = new WeakSet<object>();
 
 export async function createAgentSession(opts: CreateAgentSessionOptions): Promise<AgentSessionExt> {
   // reassigned once the resumed row is known (its project); everything below reads this
@@ -109,6 +116,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const registry = new ToolRegistry(await loadTools(opts.tools));
 
   const store = await SessionStore.open(settings.data_dir);
+  // token counts are stored with each message, so a resumed session does not re-count its history
+  store.saver.tokens = counter;
   let row: SessionRow | undefined;
   const resumeId = opts.sessionId ?? opts.invocation?.resumeId;
   if (resumeId) {
@@ -119,6 +128,23 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     }
   } else if (opts.continueLatest ?? opts.invocation?.continueLatest) {
     row = store.latest(settings.project ? { project: settings.project } : {});
+  }
+  // --fork applies to the session the command line names, once (the TUI reuses its invocation for /new, /resume)
+  const fork = opts.fork ?? (opts.invocation?.fork === true && !forkedInvocations.has(opts.invocation));
+  if (opts.invocation) forkedInvocations.add(opts.invocation);
+  if (fork) {
+    if (!row) {
+      store.close();
+      throw new UsageError('--fork needs a session to branch: add -r <id> or -c');
+    }
+    row = store.get(forkSession(store.db, row.id))!;
+  }
+  let lease: SessionLease | undefined;
+  try {
+    if (row) lease = SessionLease.acquire(store.db, row.id);
+  } catch (err) {
+    store.close();
+    throw err;
   }
   const resumed = row !== undefined;
   // A resumed conversation talks about the devices of the project it was held in, so it
@@ -137,6 +163,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   // AGENT_MODE is fixed on the session at creation; a resumed session keeps its own.
   const agentMode: AgentMode = row?.agent_mode ?? agentModeNow;
   if (agentMode !== 'legacy') {
+    lease?.release();
     store.close();
     throw new UsageError(`session ${row?.id} was created with AGENT_MODE=${agentMode}, which is not available in this version`);
   }
@@ -229,6 +256,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       toolMessage(c, { status: 'aborted', output: resultJson('aborted', 'aborted: the previous run was interrupted before this tool call finished') }),
     );
     await graph.updateState(config(limits), { messages: repaired, stop: 'aborted' }, 'limit');
+    recordRepair(store, sessionId, [...messages, ...repaired]);
   }
 
   let busy = false;
@@ -267,6 +295,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       // The row exists before the graph runs, so a run killed mid-turn can be continued.
       if (!rowCreated) {
         store.create({ id: sessionId, copilot_mode: mode, agent_mode: agentMode });
+        lease ??= SessionLease.acquire(store.db, sessionId);
         rowCreated = true;
       }
       if (project) store.setProject(sessionId, project.projectId, project.projectName);
@@ -333,6 +362,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
           output_tokens: stats.output_tokens,
         });
       if (rowCreated) store.pruneCheckpoints(sessionId);
+      if (rowCreated) store.saver.flushTokenCounts(sessionId);
     } catch (err) {
       log.warn('could not record session usage', { error: errorMessage(err) });
     }
@@ -353,7 +383,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       return limits;
     },
     info: () => store.get(sessionId),
-    transcript: async () => toTranscript(await store.messages(sessionId)),
+    transcript: async () => store.saver.log.transcript(sessionId),
     setMode(m: CopilotMode) {
       mode = m;
       if (rowCreated) store.setMode(sessionId, m);
@@ -387,6 +417,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       }
       services.clear();
       await gns3Client?.close().catch(() => undefined);
+      lease?.release();
       store.close();
     },
   };

@@ -2,7 +2,8 @@
  * Graph state. Everything except `messages` and `summary` is per request: the
  * session resets it with the input of each send(), so limits count per request.
  */
-import { Annotation, messagesStateReducer } from '@langchain/langgraph';
+import { Annotation } from '@langchain/langgraph';
+import { appendMessagesReducer } from './append-reducer.js';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { CopilotMode } from './modes.js';
 import type { RequestLimits } from './api.js';
@@ -18,7 +19,7 @@ export interface Usage {
 const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_a: T, b: T) => b, default: initial });
 
 export const AgentState = Annotation.Root({
-  messages: Annotation<BaseMessage[]>({ reducer: messagesStateReducer, default: () => [] }),
+  messages: Annotation<BaseMessage[]>({ reducer: appendMessagesReducer, default: () => [] }),
   llm_calls: last<number>(() => 0),
   remaining_iterations: last<number>(() => 20),
   tool_calls_count: last<number>(() => 0),

@@ -145,6 +145,16 @@ export class TokenCounter {
     return n;
   }
 
+  /** The cached count of a message, without counting (the session store persists it). */
+  known(m: BaseMessage): number | undefined {
+    return this.byObject.get(m);
+  }
+
+  /** A count stored with the message earlier (sessions.db), so a resumed history is not counted again. */
+  prime(m: BaseMessage, n: number): void {
+    this.byObject.set(m, n);
+  }
+
   /** Cached by object identity and by message id (checkpoint reloads create new objects with the same id). */
   message(m: BaseMessage): number {
     const o = this.byObject.get(m);

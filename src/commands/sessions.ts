@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { parseMode, MODE_CHOICES_TEXT, MODE_SHORT_NAME } from '../agent/modes.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
 import { costUsd, formatUsd, roundUsd } from '../agent/pricing.js';
-import { toTranscript, transcriptMarkdown } from '../sessions/transcript.js';
+import { transcriptMarkdown } from '../sessions/transcript.js';
 
 type Action = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export';
 
@@ -61,7 +61,7 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
       }
       case 'show': {
         const row = need(store, args[0]);
-        const entries = toTranscript(await store.messages(row.id));
+        const entries = store.saver.log.transcript(row.id);
         if (opts.json) out(JSON.stringify({ session: row, messages: entries }) + '\n');
         else out(transcriptMarkdown(row, entries, { clipToolOutput: 1500 }) + '\n');
         return 0;
@@ -101,7 +101,7 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
         const row = need(store, args[0]);
         const format = String(opts.format ?? 'md');
         if (format !== 'md' && format !== 'json') throw new UsageError(`--format: must be md or json, got "${format}"`);
-        const entries = toTranscript(await store.messages(row.id));
+        const entries = store.saver.log.transcript(row.id);
         const text = format === 'json' ? JSON.stringify({ session: row, messages: entries }, null, 2) + '\n' : transcriptMarkdown(row, entries) + '\n';
         if (opts.output) {
           writeFileSync(String(opts.output), text);

@@ -116,4 +116,6 @@ export interface InvocationOptions {
   interactive: boolean;
   /** --project was typed on this command line: it wins over a resumed session's own project */
   projectExplicit?: boolean;
+  /** --fork: branch the resumed session into a new id */
+  fork?: boolean;
 }

@@ -27,7 +27,7 @@ function readRevision(file: string): { text: string; revision: string } {
   return { text, revision: createHash('sha256').update(text).digest('hex') };
 }
 
-function processAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { BaseMessage } from '@langchain/core/messages';
 import type Database from 'better-sqlite3';
-import type { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
+import type { DeltaSaver } from './delta-saver.js';
 import type { CopilotMode } from '../agent/modes.js';
 import type { AgentMode } from '../agent/events.js';
 import { sessionsDbFile } from '../config/paths.js';
@@ -81,23 +81,25 @@ export class SessionStore {
   private constructor(
     readonly file: string,
     readonly db: Database.Database,
-    readonly saver: SqliteSaver,
+    readonly saver: DeltaSaver,
   ) {}
 
   static async open(dataDirOverride?: string, file = sessionsDbFile(dataDirOverride)): Promise<SessionStore> {
     mkdirSync(dirname(file), { recursive: true });
     const { default: Sqlite } = await import('better-sqlite3');
-    const { SqliteSaver } = await import('@langchain/langgraph-checkpoint-sqlite');
+    const { DeltaSaver } = await import('./delta-saver.js');
+    const { migrate } = await import('./migrations.js');
     const db = new Sqlite(file);
     db.pragma('busy_timeout = 5000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    // better-sqlite3 builds with a 16 MB page cache per connection; checkpoint blobs
-    // (the whole history, rewritten every step) would fill it for nothing: each is
-    // read once per request. 2 MB keeps the sessions table and indexes hot.
+    // better-sqlite3 builds with a 16 MB page cache per connection; messages are
+    // read once per resume and then kept by the session, so 2 MB keeps the
+    // sessions table and indexes hot.
     db.pragma('cache_size = -2000');
     db.exec(SCHEMA);
-    return new SessionStore(file, db, new SqliteSaver(db));
+    await migrate(db, file);
+    return new SessionStore(file, db, new DeltaSaver(db));
   }
 
   create(meta: { id?: string; copilot_mode: CopilotMode; agent_mode: AgentMode; project_id?: string | null; project_name?: string | null }): SessionRow {
@@ -189,9 +191,9 @@ export class SessionStore {
   }
 
   /**
-   * The SQLite saver stores the full state in every checkpoint (two per
-   * iteration), so an unpruned long session grows quadratically on disk. We only
-   * ever resume from the latest checkpoint: keep the newest few per session.
+   * Checkpoints (two per iteration) refer to the messages table instead of holding
+   * the history, but they and their pending writes still pile up; we only ever
+   * resume from the latest checkpoint: keep the newest few per session.
    */
   pruneCheckpoints(id: string, keep = 4): number {
     const prune = this.db.transaction(() => {
@@ -210,11 +212,9 @@ export class SessionStore {
     return prune();
   }
 
-  /** The checkpointed conversation (no system message: that is rebuilt per call). */
+  /** The conversation from the messages table (no graph, no checkpoint; no system message: that is rebuilt per call). */
   async messages(id: string): Promise<BaseMessage[]> {
-    const t = await this.saver.getTuple({ configurable: { thread_id: id, checkpoint_ns: '' } });
-    const msgs = (t?.checkpoint.channel_values as { messages?: BaseMessage[] } | undefined)?.messages;
-    return msgs ?? [];
+    return this.saver.log.read(id).messages;
   }
 
   close(): void {

@@ -155,9 +155,7 @@ export function createRealServices(log: Logger): UiServices {
       return row ? info(row) : undefined;
     },
     async sessionHistory(settings, id) {
-      const s = await sessions(settings);
-      const { toTranscript } = await import('../sessions/transcript.js');
-      return toTranscript(await s.messages(id));
+      return (await sessions(settings)).saver.log.transcript(id);
     },
     async renameSession(settings, id, title) {
       return (await sessions(settings)).setTitle(id, title);

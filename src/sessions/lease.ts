@@ -1,0 +1,83 @@
+/**
+ * One writer per session: a lease row in sessions.db (owner pid, host, heartbeat).
+ * Taken in an IMMEDIATE transaction, so two processes racing for one session
+ * cannot both win. A lease is stale when its heartbeat is older than STALE_MS or
+ * its owner pid on this host is gone (kill -9, crash), and is then taken over.
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { CopilotError, ExitCode } from '../errors.js';
+import { processAlive } from '../config/store.js';
+
+const SCHEMA = `CREATE TABLE IF NOT EXISTS session_leases (
+  session_id TEXT PRIMARY KEY,
+  pid INTEGER NOT NULL,
+  host TEXT NOT NULL,
+  token TEXT NOT NULL,
+  heartbeat_at INTEGER NOT NULL
+)`;
+
+export const HEARTBEAT_MS = 5_000;
+export const STALE_MS = 30_000;
+
+export class SessionInUseError extends CopilotError {
+  constructor(readonly pid: number) {
+    super(`session is in use by pid ${pid}; use --fork to branch it`, ExitCode.Internal);
+  }
+}
+
+interface LeaseRow {
+  pid: number;
+  host: string;
+  token: string;
+  heartbeat_at: number;
+}
+
+export class SessionLease {
+  private timer: NodeJS.Timeout | undefined;
+  private constructor(
+    private readonly db: Database.Database,
+    readonly sessionId: string,
+    private readonly token: string,
+  ) {}
+
+  /** Takes the lease or throws SessionInUseError naming the live owner. */
+  static acquire(db: Database.Database, sessionId: string, now = Date.now): SessionLease {
+    db.exec(SCHEMA);
+    const token = randomUUID();
+    const host = hostname();
+    db.transaction(() => {
+      const r = db.prepare('SELECT pid, host, token, heartbeat_at FROM session_leases WHERE session_id = ?').get(sessionId) as LeaseRow | undefined;
+      if (r) {
+        // this process may take over its own lease: the TUI opens a session again before closing the old handle
+        const stale = now() - r.heartbeat_at > STALE_MS || (r.host === host && (r.pid === process.pid || !processAlive(r.pid)));
+        if (!stale) throw new SessionInUseError(r.pid);
+      }
+      db.prepare('INSERT OR REPLACE INTO session_leases (session_id, pid, host, token, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(sessionId, process.pid, host, token, now());
+    }).immediate();
+    const lease = new SessionLease(db, sessionId, token);
+    lease.timer = setInterval(() => lease.beat(), HEARTBEAT_MS);
+    lease.timer.unref();
+    return lease;
+  }
+
+  /** false when the lease was taken over (this process was presumed dead). */
+  beat(): boolean {
+    try {
+      return this.db.prepare('UPDATE session_leases SET heartbeat_at = ? WHERE session_id = ? AND token = ?').run(Date.now(), this.sessionId, this.token).changes > 0;
+    } catch {
+      return false; // busy or closed: the next beat retries
+    }
+  }
+
+  release(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    try {
+      this.db.prepare('DELETE FROM session_leases WHERE session_id = ? AND token = ?').run(this.sessionId, this.token);
+    } catch {
+      // database already closed: the lease goes stale with this pid
+    }
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Numbered one-way schema migrations for sessions.db. The version lives in
+ * `schema_version`; a file without it was written by 0.1.0 (schema 1: the full
+ * conversation inside every checkpoint). Each step reads what it needs first,
+ * then applies in one IMMEDIATE transaction that re-checks the version, so two
+ * processes opening an old file at once migrate it once, and a crash mid-way
+ * leaves the old schema intact. A file from a newer release is refused.
+ */
+import type Database from 'better-sqlite3';
+import type { BaseMessage } from '@langchain/core/messages';
+import { CopilotError } from '../errors.js';
+import { MESSAGES_SCHEMA, MessageLog } from './message-log.js';
+
+export const SCHEMA_VERSION = 2;
+
+interface Migration<T> {
+  to: number;
+  /** async reads outside the write transaction */
+  prepare(db: Database.Database): Promise<T>;
+  apply(db: Database.Database, data: T): void;
+}
+
+const tableExists = (db: Database.Database, name: string) =>
+  db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+
+/** 1 → 2: the `messages` table, filled from each session's latest checkpoint. */
+const messagesTable: Migration<{ thread: string; messages: BaseMessage[] }[]> = {
+  to: 2,
+  async prepare(db) {
+    if (!tableExists(db, 'checkpoints')) return [];
+    const { SqliteSaver } = await import('@langchain/langgraph-checkpoint-sqlite');
+    const plain = new SqliteSaver(db);
+    const threads = db.prepare("SELECT DISTINCT thread_id FROM checkpoints WHERE checkpoint_ns = ''").pluck().all() as string[];
+    const out: { thread: string; messages: BaseMessage[] }[] = [];
+    for (const thread of threads) {
+      const t = await plain.getTuple({ configurable: { thread_id: thread, checkpoint_ns: '' } });
+      const msgs = (t?.checkpoint.channel_values as { messages?: unknown } | undefined)?.messages;
+      if (Array.isArray(msgs) && msgs.length) out.push({ thread, messages: msgs as BaseMessage[] });
+    }
+    return out;
+  },
+  apply(db, data) {
+    db.exec(MESSAGES_SCHEMA);
+    const log = new MessageLog(db);
+    for (const { thread, messages } of data) {
+      log.delete(thread);
+      log.append(thread, 0, messages);
+    }
+  },
+};
+
+const MIGRATIONS: Migration<never>[] = [messagesTable as Migration<never>];
+
+export function schemaVersion(db: Database.Database): number {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
+  return (db.prepare('SELECT MAX(version) FROM schema_version').pluck().get() as number | null) ?? 1;
+}
+
+export async function migrate(db: Database.Database, file: string): Promise<void> {
+  let v = schemaVersion(db);
+  if (v > SCHEMA_VERSION)
+    throw new CopilotError(`${file} uses sessions schema ${v}, newer than this gns3-copilot understands (${SCHEMA_VERSION}): upgrade it, or use another --data-dir`);
+  for (const m of MIGRATIONS) {
+    if (v >= m.to) continue;
+    const data = await m.prepare(db);
+    db.transaction(() => {
+      if (schemaVersion(db) >= m.to) return; // another process got there first
+      m.apply(db, data);
+      db.prepare('DELETE FROM schema_version').run();
+      db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(m.to);
+    }).immediate();
+    v = schemaVersion(db);
+  }
+}

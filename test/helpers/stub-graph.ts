@@ -1,0 +1,82 @@
+/**
+ * The real agent graph and checkpointer with an in-process model stub and a
+ * no-op device tool, for benches and long synthetic sessions: what remains is
+ * graph + checkpoint + context prep + dispatch, no LLM or tool time.
+ */
+import { z } from 'zod';
+import { AIMessageChunk, HumanMessage } from '@langchain/core/messages';
+import type { BaseCheckpointSaver } from '@langchain/langgraph';
+import { buildGraph, type RunControl } from '../../src/agent/graph.js';
+import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentStateType } from '../../src/agent/state.js';
+import { PromptLibrary } from '../../src/agent/prompts.js';
+import type { TokenCounter } from '../../src/agent/tokens.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import { defineTool, type ToolDef } from '../../src/tools/types.js';
+import { settingsSchema } from '../../src/config/schema.js';
+import { nullLogger } from '../../src/log.js';
+
+export const STUB_TOOL = 'execute_multiple_device_commands';
+export const STUB_TOOL_ARGS = JSON.stringify({ device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] });
+
+/** A chat model stand-in: call n answers with reply(n), instantly. */
+export function stubModel(reply: (n: number) => AIMessageChunk): never {
+  let calls = 0;
+  const model = {
+    bindTools: () => model,
+    async stream() {
+      const chunk = reply(calls++);
+      return (async function* () {
+        yield chunk;
+      })();
+    },
+  };
+  return model as never;
+}
+
+export const stubToolCall = (id: string, content = '') =>
+  new AIMessageChunk({ content, tool_call_chunks: [{ id, name: STUB_TOOL, args: STUB_TOOL_ARGS, index: 0, type: 'tool_call_chunk' }] });
+
+export function stubGraph(saver: BaseCheckpointSaver, o: { model: never; counter: TokenCounter; limitK: number; toolOutput?: string }) {
+  const settings = settingsSchema.parse({ provider: 'custom', base_url: 'http://127.0.0.1:9/v1', model: 'stub', context_limit: o.limitK });
+  const noop = defineTool({
+    name: STUB_TOOL,
+    description: 'no-op',
+    risk: 'read',
+    schema: z.object({ device_configs: z.array(z.object({ device_name: z.string(), commands: z.array(z.string()) })) }),
+    run: async () => o.toolOutput ?? '{"status":"success"}',
+  }) as ToolDef;
+  let current: RunControl | undefined;
+  const graph = buildGraph(
+    {
+      registry: new ToolRegistry([noop]),
+      prompts: new PromptLibrary(),
+      counter: o.counter,
+      context: { limitK: o.limitK, strategy: 'balanced', summarize: false },
+      models: { chat: o.model, title: o.model, summary: o.model },
+      endpoint: { baseURL: 'stub', model: 'stub', provider: 'stub' },
+      log: nullLogger,
+      approval: { policy: 'never', approvalTools: [], sessionAllowed: new Set(), interactive: false },
+      maxOutputChars: 16_000,
+      topologyText: async () => undefined,
+      toolContext: (signal) => ({ settings, signal, log: nullLogger, project: () => Promise.reject(new Error('none')), services: new Map() }),
+      needsTitle: () => false,
+      saveTitle: () => undefined,
+      run: () => current!,
+    },
+    saver,
+  );
+  /** One request on thread `threadId`; resolves with the final state. */
+  async function send(threadId: string, prompt: string, opts: { maxIterations?: number; emit?: (e: AgentEvent) => void } = {}): Promise<AgentStateType> {
+    const max = opts.maxIterations ?? 20;
+    current = { emit: opts.emit ?? (() => undefined), signal: new AbortController().signal, approvalBlocked: 0 };
+    let final: AgentStateType | undefined;
+    const stream = await graph.stream(
+      { messages: [new HumanMessage(prompt)], llm_calls: 0, remaining_iterations: max, tool_calls_count: 0, tool_counts: {}, limits: { max_iterations: max, tool_limits: {}, on_limit: 'warn' }, stop: null, limit_reason: null, final_pass: false },
+      { configurable: { thread_id: threadId }, recursionLimit: max * 3 + 10, streamMode: 'values' },
+    );
+    for await (const v of stream) final = v as AgentStateType;
+    return final!;
+  }
+  return { graph, send, tool: noop };
+}
