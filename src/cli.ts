@@ -180,9 +180,9 @@ async function settingsFlags(cmd: Command): Promise<Record<string, unknown>> {
   return flags;
 }
 
-async function loadFor(cmd: Command, extra: Record<string, unknown> = {}) {
+async function loadFor(cmd: Command, extra: Record<string, unknown> = {}, flagLabels: Record<string, string> = {}) {
   const { loadSettings } = await import('./config/load.js');
-  const loaded = await loadSettings({ flags: { ...(await settingsFlags(cmd)), ...extra } });
+  const loaded = await loadSettings({ flags: { ...(await settingsFlags(cmd)), ...extra }, flagLabels });
   for (const w of loaded.warnings) process.stderr.write(`warning: ${w}\n`);
   if (loaded.settings.insecure) process.stderr.write('warning: TLS certificate verification of the GNS3 controller is disabled (--insecure)\n');
   return loaded;
@@ -191,7 +191,8 @@ async function loadFor(cmd: Command, extra: Record<string, unknown> = {}) {
 // ---------------------------------------------------------------- actions
 
 async function mainAction(cmd: Command, extra: { mode?: string; prompt?: string }): Promise<number> {
-  const loaded = await loadFor(cmd, extra.mode ? { mode: extra.mode } : {});
+  // `inject` implies its mode: a classroom lock names the command, not a --mode nobody typed
+  const loaded = await loadFor(cmd, extra.mode ? { mode: extra.mode } : {}, extra.mode ? { mode: cmd.name() } : {});
   const main = await import('./commands/main.js');
   const invocation = await main.resolveInvocation({
     prompt: (typed(cmd, 'prompt').value as string | undefined) ?? extra.prompt,

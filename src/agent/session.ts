@@ -24,6 +24,7 @@ import type { AgentStateType } from './state.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, ToolRegistry, resultJson, type ApprovePolicy } from '../tools/registry.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
 import { toTranscript, type TranscriptEntry } from '../sessions/transcript.js';
+import { assertUnlocked, describeLock, lockedSetting } from '../config/locks.js';
 
 export interface CreateAgentSessionOptions {
   settings: Settings;
@@ -47,6 +48,7 @@ export interface CreateAgentSessionOptions {
 export interface AgentSessionExt extends AgentSession {
   readonly agentMode: AgentMode;
   readonly resumed: boolean;
+  readonly notices: readonly string[];
   readonly model: string;
   /** the session row (title, usage) as stored now */
   info(): SessionRow | undefined;
@@ -142,6 +144,14 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   // A resumed session keeps its copilot mode unless a non-default mode was asked for
   // (`-m lab -c`, `inject -c`); settings do not tell an explicit default from an implicit one.
   let mode: CopilotMode = row && settings.mode === 'teaching_assistant' ? row.copilot_mode : settings.mode;
+  // A classroom lock wins over the stored session's mode (resume, --continue, inject -c).
+  const modeLock = lockedSetting('mode', env);
+  const notices: string[] = [];
+  if (modeLock && mode !== modeLock.value) {
+    notices.push(`${describeLock(modeLock)}: this session runs in ${modeLock.value} mode, not ${mode}`);
+    log.warn('classroom lock changed the session mode', { from: mode, to: modeLock.value });
+    mode = modeLock.value;
+  }
   if (row && row.copilot_mode !== mode) store.setMode(row.id, mode);
   const sessionId = row?.id ?? (await import('node:crypto')).randomUUID();
   let rowCreated = resumed;
@@ -346,6 +356,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     },
     agentMode,
     resumed,
+    notices,
     model: endpoint.model,
     get limits() {
       return limits;
@@ -353,6 +364,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     info: () => store.get(sessionId),
     transcript: async () => toTranscript(await store.messages(sessionId)),
     setMode(m: CopilotMode) {
+      assertUnlocked(modeLock, m, 'mode');
       mode = m;
       if (rowCreated) store.setMode(sessionId, m);
     },

@@ -251,6 +251,7 @@ export function App(props: AppProps) {
         dispatch({ type: 'set_mode', mode: s.mode });
         dispatch({ type: 'set_limits', limits: { ...s.limits } });
         setPhase({ kind: 'ready' });
+        for (const n of s.notices ?? []) notice(n, 'warn');
         if (opts.announce === 'resumed' || opts.continueLatest || opts.sessionId) {
           const meta = await services.getSession(settingsRef.current, s.id).catch(() => undefined);
           if (meta) dispatch({ type: 'set_project', projectId: meta.projectId, projectName: meta.projectName });
@@ -430,7 +431,11 @@ export function App(props: AppProps) {
           if (!cmd.mode) {
             return notice(`Mode: ${MODE_SHORT_NAME[s.mode]} (${s.mode}). Tools: ${MODE_TOOLS[s.mode].join(', ')}`);
           }
-          session?.setMode(cmd.mode);
+          try {
+            session?.setMode(cmd.mode);
+          } catch (err) {
+            return notice(`✗ ${errorMessage(err)}`, 'error');
+          }
           dispatch({ type: 'set_mode', mode: cmd.mode });
           notice(`Mode → ${MODE_SHORT_NAME[cmd.mode]} (${cmd.mode})${abortRef.current ? ' from the next request' : ''}`);
           return;
