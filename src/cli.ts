@@ -14,6 +14,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.exit(0);
 }
 const { Command, Option, CommanderError } = await import('commander');
+// tiny and dependency-free: every error line goes through it (src/security/redact.ts)
+const { redact } = await import('./security/redact.js');
 type Command = CommandT;
 
 type Opts = Record<string, unknown>;
@@ -32,14 +34,14 @@ function reportError(err: unknown): number {
   // Duck-typed CopilotError (src/errors.ts) so that this file imports nothing but commander.
   const e = err as { exitCode?: unknown; stack?: unknown };
   const known = err instanceof Error && typeof e.exitCode === 'number';
-  const message = err instanceof Error ? err.message : String(err);
+  const message = redact(err instanceof Error ? err.message : String(err));
   const firstLine = message.split('\n')[0] ?? message;
   if (known) {
     process.stderr.write(`error: ${firstLine}\n`);
     return e.exitCode as number;
   }
   process.stderr.write(`error: internal error: ${firstLine}\n`);
-  if (verbose && typeof e.stack === 'string') process.stderr.write(`${e.stack}\n`);
+  if (verbose && typeof e.stack === 'string') process.stderr.write(`${redact(e.stack)}\n`);
   return EXIT_INTERNAL;
 }
 

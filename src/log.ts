@@ -5,6 +5,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { logFile } from './config/paths.js';
+import { redact } from './security/redact.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 const ORDER: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
@@ -16,18 +17,8 @@ export interface Logger {
   debug(msg: string, data?: Record<string, unknown>): void;
 }
 
-const secrets = new Set<string>();
-
-/** Every value registered here is replaced by *** in logs. */
-export function registerSecret(value: string | undefined | null): void {
-  if (value && value.length >= 4) secrets.add(value);
-}
-
-export function redact(text: string): string {
-  let out = text;
-  for (const s of secrets) out = out.split(s).join('***');
-  return out;
-}
+// One registry for the log, outputs and the sessions DB (src/security/redact.ts).
+export { registerSecret, redact } from './security/redact.js';
 
 export function createLogger(level: LogLevel = 'warn', file: string = process.env.GNS3_COPILOT_LOG_FILE ?? logFile()): Logger {
   let ready = false;

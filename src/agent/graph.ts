@@ -23,6 +23,7 @@ import { limitNote, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimi
 import { isAbortErrorStrict, withProviderRetry, type ProviderEndpoint } from './providers.js';
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
+import { redact } from '../security/redact.js';
 
 export interface ChatModels {
   chat: ChatOpenAICompletions;
@@ -91,7 +92,7 @@ export function danglingToolCalls(messages: BaseMessage[]): ToolCall[] {
 
 export function toolMessage(call: { id: string; name: string }, r: ToolResult): ToolMessage {
   return new ToolMessage({
-    content: r.output,
+    content: redact(r.output),
     tool_call_id: call.id,
     name: call.name,
     status: r.status === 'success' ? 'success' : 'error',

@@ -25,6 +25,8 @@ import { DEFAULT_MAX_OUTPUT_CHARS, ToolRegistry, resultJson, type ApprovePolicy 
 import { SessionStore, type SessionRow } from '../sessions/store.js';
 import { toTranscript, type TranscriptEntry } from '../sessions/transcript.js';
 import { assertUnlocked, describeLock, lockedSetting } from '../config/locks.js';
+import { RedactingEventQueue } from '../security/events.js';
+import { redact } from '../security/redact.js';
 
 export interface CreateAgentSessionOptions {
   settings: Settings;
@@ -209,7 +211,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       topologyText,
       toolContext: (signal): ToolContext => ({ settings, signal, log, project: openProject, services }),
       needsTitle: () => !store.get(sessionId)?.title,
-      saveTitle: (t) => store.setTitle(sessionId, t),
+      saveTitle: (t) => store.setTitle(sessionId, redact(t)),
       run: () => {
         if (!current) throw new Error('graph used outside a request');
         return current;
@@ -375,7 +377,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       if (busy) throw new UsageError('a request is already running in this session');
       busy = true;
       idleGc.cancel();
-      const q = new EventQueue<AgentEvent>();
+      const q = new RedactingEventQueue();
       void runRequest(prompt, q, sendOpts?.signal)
         .catch((err) => {
           q.push({ type: 'error', error: { type: 'internal', message: errorMessage(err) } });

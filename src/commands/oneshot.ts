@@ -11,6 +11,7 @@ import { ResultBuilder, exitCodeOf } from '../output/summary.js';
 import { TextPrinter } from '../output/text.js';
 import { StreamJsonPrinter } from '../output/stream-json.js';
 import { printJsonResult } from '../output/json.js';
+import { redact } from '../security/redact.js';
 
 function errorTypeOfExit(code: number): ErrorType {
   switch (code) {
@@ -69,7 +70,7 @@ export async function runOneShot(settings: Settings, invocation: InvocationOptio
   } catch (err) {
     // Failures before the run starts (bad context_limit, no API key, unknown session…)
     const code = err instanceof CopilotError ? err.exitCode : ExitCode.Internal;
-    const message = errorMessage(err).split('\n')[0] ?? 'error';
+    const message = redact(errorMessage(err).split('\n')[0] ?? 'error');
     const type = errorTypeOfExit(code);
     if (invocation.output === 'text') throw err;
     emit({ type: 'error', error: { type, message } });

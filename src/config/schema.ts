@@ -16,7 +16,8 @@ const httpUrl = z
     } catch {
       return false;
     }
-  }, 'must be an http:// or https:// URL');
+  }, 'must be an http:// or https:// URL')
+  .refine((v) => !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(v), 'must not contain user:password@ (credentials belong in the keychain: gns3-copilot auth login)');
 
 const mode = z
   .string()

@@ -97,7 +97,10 @@ export class SessionStore {
     // read once per request. 2 MB keeps the sessions table and indexes hot.
     db.pragma('cache_size = -2000');
     db.exec(SCHEMA);
-    return new SessionStore(file, db, new SqliteSaver(db));
+    const saver = new SqliteSaver(db);
+    const { redactingSerde } = await import('../security/redact.js');
+    (saver as unknown as { serde: Parameters<typeof redactingSerde>[0] }).serde = redactingSerde((saver as unknown as { serde: Parameters<typeof redactingSerde>[0] }).serde);
+    return new SessionStore(file, db, saver);
   }
 
   create(meta: { id?: string; copilot_mode: CopilotMode; agent_mode: AgentMode; project_id?: string | null; project_name?: string | null }): SessionRow {
