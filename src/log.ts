@@ -2,7 +2,8 @@
  * A small file logger. Writes to the XDG state dir (or GNS3_COPILOT_LOG_FILE),
  * never to stdout. Registered secrets are redacted from every line.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenFiles } from './config/perms.js';
 import { dirname } from 'node:path';
 import { logFile } from './config/paths.js';
 import { redact } from './security/redact.js';
@@ -26,11 +27,12 @@ export function createLogger(level: LogLevel = 'warn', file: string = process.en
     if (ORDER[lvl] > ORDER[level]) return;
     try {
       if (!ready) {
-        mkdirSync(dirname(file), { recursive: true });
+        ensurePrivateDir(dirname(file));
+        tightenFiles(file);
         ready = true;
       }
       const line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...data });
-      appendFileSync(file, redact(line) + '\n');
+      appendFileSync(file, redact(line) + '\n', { mode: PRIVATE_FILE_MODE });
     } catch {
       // Logging must never break the tool; an unwritable log dir is not fatal.
     }

@@ -3,7 +3,7 @@
  * `sessions` table with the metadata the session list needs. WAL mode and a busy
  * timeout let two terminals use the same file at once.
  */
-import { mkdirSync } from 'node:fs';
+import { ensurePrivateDir, tightenFiles } from '../config/perms.js';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { BaseMessage } from '@langchain/core/messages';
@@ -85,7 +85,7 @@ export class SessionStore {
   ) {}
 
   static async open(dataDirOverride?: string, file = sessionsDbFile(dataDirOverride)): Promise<SessionStore> {
-    mkdirSync(dirname(file), { recursive: true });
+    ensurePrivateDir(dirname(file));
     const { default: Sqlite } = await import('better-sqlite3');
     const { SqliteSaver } = await import('@langchain/langgraph-checkpoint-sqlite');
     const db = new Sqlite(file);
@@ -97,6 +97,7 @@ export class SessionStore {
     // read once per request. 2 MB keeps the sessions table and indexes hot.
     db.pragma('cache_size = -2000');
     db.exec(SCHEMA);
+    tightenFiles(file, `${file}-wal`, `${file}-shm`);
     const saver = new SqliteSaver(db);
     const { redactingSerde } = await import('../security/redact.js');
     (saver as unknown as { serde: Parameters<typeof redactingSerde>[0] }).serde = redactingSerde((saver as unknown as { serde: Parameters<typeof redactingSerde>[0] }).serde);
