@@ -16,6 +16,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 const { Command, Option, CommanderError } = await import('commander');
 // tiny and dependency-free: every error line goes through it (src/security/redact.ts)
 const { redact } = await import('./security/redact.js');
+const { sanitizeLine, sanitizeText } = await import('./security/sanitize.js');
 type Command = CommandT;
 
 type Opts = Record<string, unknown>;
@@ -35,13 +36,13 @@ function reportError(err: unknown): number {
   const e = err as { exitCode?: unknown; stack?: unknown };
   const known = err instanceof Error && typeof e.exitCode === 'number';
   const message = redact(err instanceof Error ? err.message : String(err));
-  const firstLine = message.split('\n')[0] ?? message;
+  const firstLine = sanitizeLine(message.split('\n')[0] ?? message);
   if (known) {
     process.stderr.write(`error: ${firstLine}\n`);
     return e.exitCode as number;
   }
   process.stderr.write(`error: internal error: ${firstLine}\n`);
-  if (verbose && typeof e.stack === 'string') process.stderr.write(`${redact(e.stack)}\n`);
+  if (verbose && typeof e.stack === 'string') process.stderr.write(`${sanitizeText(redact(e.stack))}\n`);
   return EXIT_INTERNAL;
 }
 
@@ -185,7 +186,7 @@ async function settingsFlags(cmd: Command): Promise<Record<string, unknown>> {
 async function loadFor(cmd: Command, extra: Record<string, unknown> = {}, flagLabels: Record<string, string> = {}) {
   const { loadSettings } = await import('./config/load.js');
   const loaded = await loadSettings({ flags: { ...(await settingsFlags(cmd)), ...extra }, flagLabels });
-  for (const w of loaded.warnings) process.stderr.write(`warning: ${w}\n`);
+  for (const w of loaded.warnings) process.stderr.write(`warning: ${sanitizeLine(w)}\n`);
   if (loaded.settings.insecure) process.stderr.write('warning: TLS certificate verification of the GNS3 controller is disabled (--insecure)\n');
   return loaded;
 }

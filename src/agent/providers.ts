@@ -121,6 +121,8 @@ export async function createChatModel(o: ModelOptions) {
     configuration: {
       baseURL: o.endpoint.baseURL,
       maxRetries: 0,
+      // the SDK would console.error raw SSE chunks it cannot parse; toProviderError says it in one line
+      logLevel: 'off',
       ...(o.purpose && o.purpose !== 'chat' ? { defaultHeaders: { 'x-copilot-purpose': o.purpose } } : {}),
     },
   });
@@ -194,6 +196,8 @@ export function toProviderError(err: unknown, endpoint: ProviderEndpoint): Provi
   const s = statusOf(err);
   const at = `${endpoint.provider} at ${endpoint.baseURL}`;
   const detail = (errorMessage(err).split('\n')[0] ?? '').replace(/^\d{3} /, '').slice(0, 200);
+  if (isMalformedStream(err))
+    return new ProviderError(`LLM provider sent a malformed response stream (an event that is not valid JSON) — ${at}: is --base-url an OpenAI-compatible API?`, { cause: err });
   if ((err as ErrorLike | undefined)?.name === 'ContextOverflowError')
     return new ProviderError(`The prompt does not fit the model's context window even after trimming — ${at}: ${detail}. Lower --context-limit or use --context-strategy conservative`, { cause: err });
   if (s === 401 || s === 403)
@@ -208,6 +212,15 @@ export function toProviderError(err: unknown, endpoint: ProviderEndpoint): Provi
     return new ProviderError(`Cannot reach the LLM provider ${at}${refused ? ' (connection refused)' : ''}: is the server running and --base-url right?`, { cause: err });
   }
   return new ProviderError(`LLM provider call failed — ${at}: ${detail}`, { cause: err });
+}
+
+function isMalformedStream(err: unknown): boolean {
+  let e = err as ErrorLike | undefined;
+  for (let i = 0; e && i < 5; i++) {
+    if (e.name === 'SyntaxError' && /JSON/i.test(e.message ?? '')) return true;
+    e = e.cause as ErrorLike | undefined;
+  }
+  return false;
 }
 
 export interface RetryPolicy {

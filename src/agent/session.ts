@@ -27,6 +27,7 @@ import { toTranscript, type TranscriptEntry } from '../sessions/transcript.js';
 import { assertUnlocked, describeLock, lockedSetting } from '../config/locks.js';
 import { RedactingEventQueue } from '../security/events.js';
 import { redact } from '../security/redact.js';
+import { sanitizeLine } from '../security/sanitize.js';
 
 export interface CreateAgentSessionOptions {
   settings: Settings;
@@ -211,7 +212,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       topologyText,
       toolContext: (signal): ToolContext => ({ settings, signal, log, project: openProject, services }),
       needsTitle: () => !store.get(sessionId)?.title,
-      saveTitle: (t) => store.setTitle(sessionId, redact(t)),
+      saveTitle: (t) => store.setTitle(sessionId, sanitizeLine(redact(t))),
       run: () => {
         if (!current) throw new Error('graph used outside a request');
         return current;

@@ -9,6 +9,7 @@ import type { InvocationOptions, Settings } from '../config/schema.js';
 import type { Topology } from '../gns3/types.js';
 import type { Logger } from '../log.js';
 import type { CopilotMode } from '../agent/modes.js';
+import { sanitizeDeep } from '../security/sanitize.js';
 
 export interface ProjectInfo {
   id: string;
@@ -96,7 +97,8 @@ export function createRealServices(log: Logger): UiServices {
     return store;
   };
 
-  const info = (r: import('../sessions/store.js').SessionRow): SessionInfo => ({
+  // titles and project names come from the DB/controller: printable text only
+  const info = (r: import('../sessions/store.js').SessionRow): SessionInfo => sanitizeDeep({
     id: r.id,
     title: r.title,
     projectId: r.project_id,
@@ -106,7 +108,7 @@ export function createRealServices(log: Logger): UiServices {
     updatedAt: r.updated_at,
     messageCount: r.message_count,
     totalTokens: r.total_tokens,
-  });
+  } satisfies SessionInfo);
 
   return {
     async checkController(settings, signal) {
@@ -121,7 +123,7 @@ export function createRealServices(log: Logger): UiServices {
     async topology(settings, project, signal) {
       const c = await client(settings);
       const scope = await c.openProject(project, signal);
-      return scope.getTopology(signal);
+      return sanitizeDeep(await scope.getTopology(signal));
     },
     async createSession(opts) {
       const { createAgentSession } = await import('../agent/session.js');
@@ -155,7 +157,7 @@ export function createRealServices(log: Logger): UiServices {
     async sessionHistory(settings, id) {
       const s = await sessions(settings);
       const { toTranscript } = await import('../sessions/transcript.js');
-      return toTranscript(await s.messages(id));
+      return sanitizeDeep(toTranscript(await s.messages(id)));
     },
     async renameSession(settings, id, title) {
       return (await sessions(settings)).setTitle(id, title);

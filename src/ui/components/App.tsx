@@ -27,6 +27,10 @@ import { ApprovalPrompt, APPROVAL_CHOICES } from './ApprovalPrompt.js';
 import { Picker, filterItems, type PickerItem } from './Picker.js';
 import { OutputPanel } from './OutputPanel.js';
 import { ConnectingScreen, ControllerDownScreen } from './Screens.js';
+import { sanitizeDeep, StreamSanitizer } from '../../security/sanitize.js';
+
+/** Every action (agent events, notices, history) is printable text before it reaches state: Ink writes strings raw. */
+const reduceSanitized = (s: UiState, a: Parameters<typeof reduce>[1]): UiState => reduce(s, sanitizeDeep(a));
 
 export interface AppProps {
   settings: Settings;
@@ -127,7 +131,7 @@ export function App(props: AppProps) {
 
   const settingsRef = useRef<Settings>(props.settings);
   const [state, dispatch] = useReducer(
-    reduce,
+    reduceSanitized,
     undefined,
     (): UiState =>
       initialState({
@@ -363,7 +367,11 @@ export function App(props: AppProps) {
       };
       let sawDone = false;
       try {
-        for await (const e of session.send(prompt, { signal: ac.signal })) {
+        const clean = new StreamSanitizer(); // an escape sequence split across deltas
+        for await (const raw of session.send(prompt, { signal: ac.signal })) {
+          const e = raw.type === 'content' ? { ...raw, delta: clean.push(raw.delta) } : raw;
+          const rest = e.type === 'content' ? '' : clean.flush();
+          if (rest) buf.push({ type: 'content', delta: rest });
           buf.push(e);
           if (e.type === 'done') sawDone = true;
           // Structure changes render at once; text streams at the frame rate.
