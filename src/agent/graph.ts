@@ -24,6 +24,7 @@ import { isAbortErrorStrict, withProviderRetry, type ProviderEndpoint } from './
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
 import { redact } from '../security/redact.js';
+import { boundToolArgs, oversizedArgsMessage, OVERSIZED_ARGS_KEY } from './input-limits.js';
 
 export interface ChatModels {
   chat: ChatOpenAICompletions;
@@ -244,11 +245,11 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     const calls: ToolCall[] = (chunk.tool_calls ?? []).map((c, i) => ({
       id: c.id || `call_${Date.now().toString(36)}_${i}`,
       name: c.name,
-      args: (c.args ?? {}) as Record<string, unknown>,
+      args: boundToolArgs((c.args ?? {}) as Record<string, unknown>),
     }));
     // Arguments that were not valid JSON still get a call (and an error result) so the model learns.
     for (const [i, c] of (chunk.invalid_tool_calls ?? []).entries())
-      calls.push({ id: c.id || `call_invalid_${i}`, name: c.name ?? 'unknown', args: { __invalid_arguments: c.args ?? '' } });
+      calls.push({ id: c.id || `call_invalid_${i}`, name: c.name ?? 'unknown', args: boundToolArgs({ __invalid_arguments: c.args ?? '' }) });
     const ai = new AIMessage({
       content: typeof chunk.content === 'string' ? chunk.content : messageText(chunk),
       tool_calls: calls.map((c) => ({ ...c, type: 'tool_call' as const })),
@@ -282,6 +283,10 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
           status: 'blocked',
           output: resultJson('blocked', `tool "${call.name}" is not available in ${state.mode} mode; it was not executed. Available: ${deps.registry.forMode(state.mode).map((t) => t.name).join(', ')}`),
         };
+        continue;
+      }
+      if (OVERSIZED_ARGS_KEY in call.args) {
+        results[i] = { status: 'error', output: resultJson('error', oversizedArgsMessage(call.name, Number(call.args[OVERSIZED_ARGS_KEY]))) };
         continue;
       }
       if ('__invalid_arguments' in call.args) {

@@ -28,6 +28,7 @@ import { assertUnlocked, describeLock, lockedSetting } from '../config/locks.js'
 import { RedactingEventQueue } from '../security/events.js';
 import { redact } from '../security/redact.js';
 import { sanitizeLine } from '../security/sanitize.js';
+import { checkPromptSize } from './input-limits.js';
 
 export interface CreateAgentSessionOptions {
   settings: Settings;
@@ -376,6 +377,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     },
     send(prompt: string, sendOpts?: { signal?: AbortSignal }): AsyncIterable<AgentEvent> {
       if (busy) throw new UsageError('a request is already running in this session');
+      checkPromptSize(prompt);
       busy = true;
       idleGc.cancel();
       const q = new RedactingEventQueue();
