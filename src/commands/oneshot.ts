@@ -51,10 +51,11 @@ export async function runOneShot(settings: Settings, invocation: InvocationOptio
 
   const ac = new AbortController();
   let signals = 0;
-  const onSignal = () => {
+  const onSignal = (signal: NodeJS.Signals) => {
     signals++;
     if (signals === 1) {
-      stderr.write('\ninterrupted: stopping (press Ctrl-C again to quit immediately)\n');
+      // only a keyboard interrupt can be pressed again; SIGTERM (kill, systemd) just stops
+      stderr.write(signal === 'SIGINT' ? '\ninterrupted: stopping (press Ctrl-C again to quit immediately)\n' : `\n${signal}: stopping\n`);
       ac.abort('aborted');
     } else process.exit(ExitCode.Aborted);
   };
