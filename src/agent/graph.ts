@@ -25,6 +25,7 @@ import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
 import { redact } from '../security/redact.js';
 import { boundToolArgs, oversizedArgsMessage, OVERSIZED_ARGS_KEY } from './input-limits.js';
+import { IdleWatchdog } from './stream-guard.js';
 
 export interface ChatModels {
   chat: ChatOpenAICompletions;
@@ -51,6 +52,8 @@ export interface GraphDeps {
   /** or a loader: @langchain/openai (~45 MB) then loads with the first LLM call, not while the TUI idles */
   models: ChatModels | (() => Promise<ChatModels>);
   endpoint: ProviderEndpoint;
+  /** llm_idle_timeout_ms: a stream silent this long is aborted and retried */
+  idleTimeoutMs?: number;
   log: Logger;
   approval: ApprovalContext;
   maxOutputChars: number;
@@ -188,9 +191,11 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         async () => {
           acc = undefined;
           let shown = false;
+          const idle = new IdleWatchdog(deps.idleTimeoutMs, run.signal);
           try {
-            const stream = await model.stream(input, { signal: run.signal });
+            const stream = await model.stream(input, { signal: idle.signal });
             for await (const chunk of stream) {
+              idle.kick();
               acc = acc ? acc.concat(chunk) : chunk;
               const delta = typeof chunk.content === 'string' ? chunk.content : messageText(chunk);
               if (delta) {
@@ -198,10 +203,13 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
                 run.emit({ type: 'content', delta });
               }
             }
-          } catch (err) {
+          } catch (raw) {
+            const err = idle.translate(raw, run.signal);
             // Text already shown cannot be taken back: do not retry then.
             if (shown && !isAbortErrorStrict(err)) throw Object.assign(new Error('stream failed'), { committed: true, inner: err });
             throw err;
+          } finally {
+            idle.stop();
           }
         },
         {

@@ -29,6 +29,7 @@ import { RedactingEventQueue } from '../security/events.js';
 import { redact } from '../security/redact.js';
 import { sanitizeLine } from '../security/sanitize.js';
 import { checkPromptSize } from './input-limits.js';
+import { abortable } from './stream-guard.js';
 
 export interface CreateAgentSessionOptions {
   settings: Settings;
@@ -207,6 +208,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       context: { limitK, strategy: settings.context_strategy, summarize: settings.context_summarize },
       models,
       endpoint,
+      idleTimeoutMs: settings.llm_idle_timeout_ms,
       log,
       approval,
       maxOutputChars: Math.max(2000, Math.min(DEFAULT_MAX_OUTPUT_CHARS, Math.floor(limitK * 1000 * 4 * 0.15))),
@@ -269,7 +271,12 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       let project: ProjectScope | undefined;
       if (hasProject()) {
         try {
-          project = await openProject();
+          // --max-time covers the controller probe too
+          project = await abortable(openProject(), ac.signal, () =>
+            ac.signal.reason === 'max_time'
+              ? new ControllerError(`the GNS3 controller did not answer within --max-time (${reqLimits.max_time} s)`)
+              : new CopilotError('aborted by the user', ExitCode.Aborted),
+          );
           projectId = project.projectId;
         } catch (err) {
           // init still comes first, so stream consumers always see which session failed
