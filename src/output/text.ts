@@ -10,6 +10,7 @@ export class TextPrinter {
   private endsWithNewline = true;
   private wrote = false;
   private readonly text = new StreamSanitizer();
+  private warnedContext = false;
   constructor(
     private readonly out: Sink,
     private readonly err: Sink,
@@ -41,6 +42,14 @@ export class TextPrinter {
       case 'error':
         this.breakLine();
         this.err.write(`error: ${sanitizeLine(e.error.message)}\n`);
+        break;
+      case 'context':
+        // even after trimming the request does not fit the model's window: say so, once
+        if (e.percent > 100 && !this.warnedContext) {
+          this.warnedContext = true;
+          this.breakLine();
+          this.err.write(`warning: this request is ${e.tokens + e.tools_tokens} tokens, over the model's ${e.limit}-token context window (context_limit); the provider may refuse it\n`);
+        }
         break;
       default:
         break;

@@ -103,6 +103,15 @@ describe('LLM stream stalls', () => {
   });
 });
 
+describe('context budget', () => {
+  it('a prompt over the context window warns visibly on stderr', async () => {
+    const e = fresh();
+    llm = await startFakeLlm([{ text: 'ok' }]);
+    const r = await runCli(['-p', 'x'.repeat(100_000), ...llmFlags(llm.url).slice(0, -1), '8'], e.env);
+    expect(r.stderr).toMatch(/^warning: this request is \d+ tokens, over the model's 8000-token context window \(context_limit\)/m);
+  });
+});
+
 describe('TLS and the controller probe', () => {
   it('an untrusted certificate of the LLM endpoint is named as a TLS error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gc-tls-'));
