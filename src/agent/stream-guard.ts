@@ -4,6 +4,7 @@
  * naming the setting), TLS failures named like the controller's, a connection
  * reset mid-answer said as such, and Retry-After honoured on 429.
  */
+import { TLS_CODES, tlsHint } from '../security/tls.js';
 
 export class LlmIdleTimeoutError extends Error {
   constructor(readonly timeoutMs: number) {
@@ -42,18 +43,6 @@ export class IdleWatchdog {
   }
 }
 
-const TLS_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'ERR_SSL_WRONG_VERSION_NUMBER',
-  'EPROTO',
-]);
-
 interface ErrLike {
   code?: unknown;
   name?: unknown;
@@ -76,10 +65,7 @@ function chain(err: unknown): ErrLike[] {
 export function tlsProblem(err: unknown): string | undefined {
   for (const e of chain(err)) {
     const code = typeof e.code === 'string' ? e.code : undefined;
-    if (code && TLS_CODES.has(code))
-      return code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO'
-        ? 'TLS handshake failed (is the server plain http?)'
-        : `TLS error ${code}: the certificate of the LLM endpoint could not be verified (set NODE_EXTRA_CA_CERTS to trust a private CA)`;
+    if (code && TLS_CODES.has(code)) return tlsHint(code, 'the certificate of the LLM endpoint could not be verified; set NODE_EXTRA_CA_CERTS to trust a private CA');
   }
   return undefined;
 }

@@ -5,7 +5,7 @@
  * honoured; an untrusted TLS certificate is named; --max-time covers the
  * controller probe.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
@@ -14,23 +14,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { cliEnv, llmFlags, runCli } from '../e2e/oneshot-cli.js';
+import { llmFlags, runCli } from '../e2e/oneshot-cli.js';
+import { cliScope } from '../helpers/cli-scope.js';
 
-let llm: FakeLlm | undefined;
-const closers: (() => unknown)[] = [];
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-  while (closers.length) await closers.pop()!();
-});
-const envs: { cleanup(): void }[] = [];
-afterAll(() => envs.forEach((e) => e.cleanup()));
-function fresh(extra: NodeJS.ProcessEnv = {}) {
-  const e = cliEnv({ GNS3_COPILOT_API_KEY: 'sk-test-stalls-0000000', ...extra });
-  envs.push(e);
-  return e;
-}
+const scope = cliScope({ GNS3_COPILOT_API_KEY: 'sk-test-stalls-0000000' });
 
 const sse = (text: string) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`;
 const done = `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
@@ -42,14 +29,15 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse, n: num
     req.on('end', () => handler(req, res, ++n));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(() => new Promise((r) => server.close(r)), () => server.closeAllConnections());
+  scope.onCleanup(() => new Promise((r) => server.close(r)));
+  scope.onCleanup(() => server.closeAllConnections()); // runs first
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 }
 
 describe('LLM stream stalls', () => {
   it('no bytes for llm_idle_timeout_ms: retried, then exit 4 naming the setting', async () => {
-    const e = fresh({ GNS3_COPILOT_LLM_IDLE_TIMEOUT_MS: '1000', GNS3_COPILOT_LLM_RETRIES: '2' });
-    llm = await startFakeLlm([{ delay_ms: 60_000, text: 'late' }, { delay_ms: 60_000, text: 'late' }]);
+    const e = scope.fresh({ GNS3_COPILOT_LLM_IDLE_TIMEOUT_MS: '1000', GNS3_COPILOT_LLM_RETRIES: '2' });
+    const llm = await scope.startLlm([{ delay_ms: 60_000, text: 'late' }, { delay_ms: 60_000, text: 'late' }]);
     const t0 = Date.now();
     const r = await runCli(['-p', 'hi', ...llmFlags(llm.url)], e.env);
     expect(r.code).toBe(4);
@@ -59,8 +47,8 @@ describe('LLM stream stalls', () => {
   });
 
   it('a stall after text was shown is not retried and names the timeout', async () => {
-    const e = fresh({ GNS3_COPILOT_LLM_IDLE_TIMEOUT_MS: '1000' });
-    llm = await startFakeLlm([{ hang: true, text: 'partial answer' }]);
+    const e = scope.fresh({ GNS3_COPILOT_LLM_IDLE_TIMEOUT_MS: '1000' });
+    const llm = await scope.startLlm([{ hang: true, text: 'partial answer' }]);
     const r = await runCli(['-p', 'hi', ...llmFlags(llm.url)], e.env);
     expect(r.code).toBe(4);
     expect(r.stdout).toContain('partial answer');
@@ -68,7 +56,7 @@ describe('LLM stream stalls', () => {
   });
 
   it('a connection reset mid-answer says so', async () => {
-    const e = fresh();
+    const e = scope.fresh();
     const url = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(sse('half an ans'));
@@ -81,7 +69,7 @@ describe('LLM stream stalls', () => {
   });
 
   it('429 with Retry-After waits that long before retrying', async () => {
-    const e = fresh({ GNS3_COPILOT_LLM_RETRY_MS: '10' });
+    const e = scope.fresh({ GNS3_COPILOT_LLM_RETRY_MS: '10' });
     const at: number[] = [];
     const url = await serve((req, res, n) => {
       if (req.headers['x-copilot-purpose']) {
@@ -105,8 +93,8 @@ describe('LLM stream stalls', () => {
 
 describe('context budget', () => {
   it('a prompt over the context window warns visibly on stderr', async () => {
-    const e = fresh();
-    llm = await startFakeLlm([{ text: 'ok' }]);
+    const e = scope.fresh();
+    const llm = await scope.startLlm([{ text: 'ok' }]);
     const r = await runCli(['-p', 'x'.repeat(100_000), ...llmFlags(llm.url).slice(0, -1), '8'], e.env);
     expect(r.stderr).toMatch(/^warning: this request is \d+ tokens, over the model's 8000-token context window \(context_limit\)/m);
   });
@@ -115,12 +103,12 @@ describe('context budget', () => {
 describe('TLS and the controller probe', () => {
   it('an untrusted certificate of the LLM endpoint is named as a TLS error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gc-tls-'));
-    closers.push(() => rmSync(dir, { recursive: true, force: true }));
+    scope.onCleanup(() => rmSync(dir, { recursive: true, force: true }));
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
     const server = createHttpsServer({ key: readFileSync(join(dir, 'k.pem')), cert: readFileSync(join(dir, 'c.pem')) }, (_req, res) => res.end('{}'));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    closers.push(() => new Promise((r) => server.close(r)));
-    const e = fresh();
+    scope.onCleanup(() => new Promise((r) => server.close(r)));
+    const e = scope.fresh();
     const r = await runCli(['-p', 'hi', ...llmFlags(`https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`)], e.env);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^error: LLM provider custom at https:\/\/127\.0\.0\.1:\d+\/v1: TLS error DEPTH_ZERO_SELF_SIGNED_CERT/);
@@ -130,12 +118,12 @@ describe('TLS and the controller probe', () => {
     const sockets: import('node:net').Socket[] = [];
     const silent: TcpServer = createTcpServer((s) => void sockets.push(s));
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-    closers.push(() => {
+    scope.onCleanup(() => {
       sockets.forEach((s) => s.destroy());
       return new Promise((r) => silent.close(r));
     });
-    const e = fresh();
-    llm = await startFakeLlm([{ text: 'never' }]);
+    const e = scope.fresh();
+    const llm = await scope.startLlm([{ text: 'never' }]);
     const t0 = Date.now();
     const r = await runCli(['-p', 'hi', '--max-time', '2', '--project', 'p1', '-s', `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, ...llmFlags(llm.url)], e.env);
     expect(Date.now() - t0).toBeLessThan(12_000);

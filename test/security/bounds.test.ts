@@ -4,27 +4,16 @@
  * clear usage error, a 1 MB tool argument is not executed nor stored, and
  * SIGINT / --max-time stay responsive with a huge prompt in flight.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { cliEnv, llmFlags, runCli } from '../e2e/oneshot-cli.js';
+import { llmFlags, runCli } from '../e2e/oneshot-cli.js';
 import { parseJsonResult } from '../e2e/oneshot-schema.js';
 import { TokenCounter } from '../../src/agent/tokens.js';
+import { cliScope } from '../helpers/cli-scope.js';
 
-let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
-const envs: { cleanup(): void }[] = [];
-afterAll(() => envs.forEach((e) => e.cleanup()));
-function fresh() {
-  const e = cliEnv({ GNS3_COPILOT_API_KEY: 'sk-test-bounds-0000000' });
-  envs.push(e);
-  return e;
-}
+const scope = cliScope({ GNS3_COPILOT_API_KEY: 'sk-test-bounds-0000000' });
 
 describe('token counting is bounded', () => {
   it('2 MB of one character, and 60 KB of short repeated runs, count in well under a second each', async () => {
@@ -41,8 +30,8 @@ describe('token counting is bounded', () => {
 
 describe('the built binary', () => {
   it('refuses a 2 MB prompt at once with a clear usage error', async () => {
-    const e = fresh();
-    llm = await startFakeLlm([{ text: 'never' }]);
+    const e = scope.fresh();
+    const llm = await scope.startLlm([{ text: 'never' }]);
     const t0 = Date.now();
     const r = await runCli([...llmFlags(llm.url)], e.env, { stdin: 'a'.repeat(2_000_000) });
     expect(r.code).toBe(2);
@@ -52,8 +41,8 @@ describe('the built binary', () => {
   });
 
   it('a 200 KB one-character prompt runs promptly', async () => {
-    const e = fresh();
-    llm = await startFakeLlm([{ text: 'ok' }]);
+    const e = scope.fresh();
+    const llm = await scope.startLlm([{ text: 'ok' }]);
     const t0 = Date.now();
     const r = await runCli(['--json', ...llmFlags(llm.url, 'gpt-4o')], e.env, { stdin: 'a'.repeat(200_000) });
     expect(r.code, r.stderr).toBe(0);
@@ -61,9 +50,9 @@ describe('the built binary', () => {
   });
 
   it('a 1 MB tool argument is not executed and not stored; the run goes on', async () => {
-    const e = fresh();
+    const e = scope.fresh();
     const huge = { id: 'big', name: 'execute_multiple_device_commands', args: { device_configs: [{ device_name: 'R1', commands: ['x'.repeat(1_000_000)] }] } };
-    llm = await startFakeLlm([{ tool_calls: [huge] }, { text: 'split it' }]);
+    const llm = await scope.startLlm([{ tool_calls: [huge] }, { text: 'split it' }]);
     const t0 = Date.now();
     const r = await runCli(['-p', 'go', '--json', ...llmFlags(llm.url)], e.env);
     expect(r.code, r.stderr).toBe(0);
@@ -79,8 +68,8 @@ describe('the built binary', () => {
   });
 
   it('SIGINT and --max-time stay responsive with a 250 KB prompt of one character', async () => {
-    const e = fresh();
-    llm = await startFakeLlm([{ hang: true, text: 'thinking' }, { hang: true, text: 'thinking' }]);
+    const e = scope.fresh();
+    const llm = await scope.startLlm([{ hang: true, text: 'thinking' }, { hang: true, text: 'thinking' }]);
     let child: ChildProcess | undefined;
     const t0 = Date.now();
     const run = runCli([...llmFlags(llm.url)], e.env, { stdin: 'b'.repeat(250_000), onSpawn: (c) => (child = c) });

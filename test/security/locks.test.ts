@@ -4,28 +4,16 @@
  * yield to a locked mode; GNS3_COPILOT_SYSTEM_CONFIG is honoured only for a
  * root-owned file that group/others cannot write. Built binary, real files.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chmodSync, chownSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { cliEnv, llmFlags, runCli } from '../e2e/oneshot-cli.js';
+import { llmFlags, runCli } from '../e2e/oneshot-cli.js';
 import { parseJsonResult } from '../e2e/oneshot-schema.js';
 import { session, tempDir, testSettings, testTools } from '../agent/helpers.js';
 import { resolveSystemConfig } from '../../src/config/system-path.js';
+import { cliScope } from '../helpers/cli-scope.js';
 
-let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
-const envs: { cleanup(): void }[] = [];
-afterAll(() => envs.forEach((e) => e.cleanup()));
-
-function fresh() {
-  const e = cliEnv();
-  envs.push(e);
-  return e;
-}
+const scope = cliScope();
 
 /** A classroom file as an admin would install it: owned by root, mode 0644, in a root-only directory. */
 function rootSystemConfig(home: string, content: object): string {
@@ -44,8 +32,8 @@ const stopR1 = { id: 's1', name: 'stop_gns3_node', args: { nodes: ['R1'] } };
 
 describe('a locked mode wins over the stored session', () => {
   it('-r ID of a lab session runs in the locked teaching mode, says so, and blocks lab tools', async () => {
-    const e = fresh();
-    llm = await startFakeLlm([{ text: 'lab ready' }, { text: 'stopping', tool_calls: [stopR1] }, { text: 'not allowed' }]);
+    const e = scope.fresh();
+    const llm = await scope.startLlm([{ text: 'lab ready' }, { text: 'stopping', tool_calls: [stopR1] }, { text: 'not allowed' }]);
     const a = parseJsonResult((await runCli(['-p', 'set up', '-m', 'lab', '--json', ...llmFlags(llm.url)], e.env)).stdout);
     expect(a.mode).toBe('lab_automation_assistant');
     const sys = rootSystemConfig(e.home, { mode: 'teaching', locked: ['mode'] });
@@ -64,8 +52,8 @@ describe('a locked mode wins over the stored session', () => {
   });
 
   it('--continue of a lab session is locked too', async () => {
-    const e = fresh();
-    llm = await startFakeLlm([{ text: 'one' }, { text: 'two' }]);
+    const e = scope.fresh();
+    const llm = await scope.startLlm([{ text: 'one' }, { text: 'two' }]);
     await runCli(['-p', 'first', '-m', 'lab', '--json', ...llmFlags(llm.url)], e.env);
     const sys = rootSystemConfig(e.home, { locked: { mode: 'teaching' } });
     const r = await runCli(['-p', 'second', '--json', '-c', ...llmFlags(llm.url)], { ...e.env, GNS3_COPILOT_SYSTEM_CONFIG: sys });
@@ -74,7 +62,7 @@ describe('a locked mode wins over the stored session', () => {
   });
 
   it('`inject` under a lock names the lock and the command, not a --mode nobody typed', async () => {
-    const e = fresh();
+    const e = scope.fresh();
     const sys = rootSystemConfig(e.home, { mode: 'teaching', locked: ['mode'] });
     const r = await runCli(['inject', 'break it', '--json'], { ...e.env, GNS3_COPILOT_SYSTEM_CONFIG: sys });
     expect(r.code).toBe(2);
@@ -83,11 +71,11 @@ describe('a locked mode wins over the stored session', () => {
   });
 
   it('setMode (the TUI /mode) refuses another mode, naming the lock', async () => {
-    const e = fresh();
+    const e = scope.fresh();
     const d = tempDir();
-    envs.push(d);
+    scope.onCleanup(() => d.cleanup());
     const sys = rootSystemConfig(e.home, { mode: 'teaching', locked: ['mode'] });
-    llm = await startFakeLlm([]);
+    const llm = await scope.startLlm([]);
     const s = await session(testSettings(llm.url, d.dir), testTools({ calls: [] }), { env: { ...process.env, GNS3_COPILOT_SYSTEM_CONFIG: sys } });
     try {
       expect(() => s.setMode('lab_automation_assistant')).toThrow(/"mode" is locked to "teaching_assistant" by the system config .* \(classroom lock\)/);
@@ -103,7 +91,7 @@ describe('GNS3_COPILOT_SYSTEM_CONFIG is honoured only for a root-owned, admin-on
   const lab = { mode: 'lab', locked: ['mode'] };
 
   it('a root-owned 0644 file is used', async () => {
-    const e = fresh();
+    const e = scope.fresh();
     const sys = rootSystemConfig(e.home, lab);
     const r = await runCli(['config', 'get', 'mode', '--origin'], { ...e.env, GNS3_COPILOT_SYSTEM_CONFIG: sys });
     expect(r.stdout).toBe(`lab_automation_assistant\tsystem ${sys} (locked)\n`);
@@ -115,12 +103,12 @@ describe('GNS3_COPILOT_SYSTEM_CONFIG is honoured only for a root-owned, admin-on
     ['world-writable', (f: string) => chmodSync(f, 0o666)],
     ['group-writable', (f: string) => chmodSync(f, 0o664)],
   ])('a file %s is ignored with a warning', async (_what, spoil) => {
-    const e = fresh();
+    const e = scope.fresh();
     const sys = rootSystemConfig(e.home, lab);
     spoil(sys);
     const env = { ...e.env, GNS3_COPILOT_SYSTEM_CONFIG: sys };
     expect((await runCli(['config', 'get', 'mode', '--origin'], env)).stdout).toBe('teaching_assistant\tdefault\n');
-    llm = await startFakeLlm([{ text: 'hi' }]);
+    const llm = await scope.startLlm([{ text: 'hi' }]);
     const r = await runCli(['-p', 'hello', '--json', ...llmFlags(llm.url)], env);
     expect(r.code, r.stderr).toBe(0);
     expect(parseJsonResult(r.stdout).mode).toBe('teaching_assistant');
@@ -128,7 +116,7 @@ describe('GNS3_COPILOT_SYSTEM_CONFIG is honoured only for a root-owned, admin-on
   });
 
   it('a root-owned file in a user-writable directory is ignored', () => {
-    const e = fresh();
+    const e = scope.fresh();
     const sys = rootSystemConfig(e.home, lab);
     chmodSync(join(e.home, 'etc'), 0o777);
     const c = resolveSystemConfig({ GNS3_COPILOT_SYSTEM_CONFIG: sys });

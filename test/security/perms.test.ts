@@ -3,19 +3,13 @@
  * and state directories 0700 and config.json, sessions.db (+ -wal/-shm) and
  * the log 0600, and tightens ones left 0755/0644 by an older version.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { cliEnv, llmFlags, runCli } from '../e2e/oneshot-cli.js';
+import { llmFlags, runCli } from '../e2e/oneshot-cli.js';
+import { cliScope } from '../helpers/cli-scope.js';
 
-let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
-const envs: { cleanup(): void }[] = [];
-afterAll(() => envs.forEach((e) => e.cleanup()));
+const scope = cliScope();
 
 const mode = (p: string) => statSync(p).mode & 0o777;
 
@@ -31,15 +25,14 @@ function paths(home: string) {
 
 async function run(env: NodeJS.ProcessEnv): Promise<void> {
   expect((await runCli(['config', 'set', 'on_limit', 'warn'], env)).code).toBe(0);
-  llm = await startFakeLlm([{ text: 'ok' }]);
+  const llm = await scope.startLlm([{ text: 'ok' }]);
   const r = await runCli(['-p', 'hello', '--verbose', ...llmFlags(llm.url)], env);
   expect(r.code, r.stderr).toBe(0);
 }
 
 describe('file permissions', () => {
   it('new config/data/state dirs are 0700 and config.json, sessions.db and the log 0600', async () => {
-    const e = cliEnv();
-    envs.push(e);
+    const e = scope.fresh();
     await run(e.env);
     const { dirs, files } = paths(e.home);
     for (const d of Object.values(dirs)) expect(mode(d).toString(8), d).toBe('700');
@@ -48,8 +41,7 @@ describe('file permissions', () => {
   });
 
   it('existing world-readable dirs and files are tightened', async () => {
-    const e = cliEnv();
-    envs.push(e);
+    const e = scope.fresh();
     const { dirs, files } = paths(e.home);
     for (const d of Object.values(dirs)) {
       mkdirSync(d, { recursive: true });
@@ -65,8 +57,7 @@ describe('file permissions', () => {
   });
 
   it('a log file outside our directories does not chmod its directory', async () => {
-    const e = cliEnv();
-    envs.push(e);
+    const e = scope.fresh();
     const shared = join(e.home, 'shared');
     mkdirSync(shared);
     chmodSync(shared, 0o755);

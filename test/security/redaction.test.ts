@@ -4,30 +4,17 @@
  * Authorization header, model text and tool arguments that repeat the key or a
  * device password; then every file under the run's HOME is searched.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { cliEnv, llmFlags, runCli } from '../e2e/oneshot-cli.js';
+import { llmFlags, runCli } from '../e2e/oneshot-cli.js';
 import { parseJsonResult } from '../e2e/oneshot-schema.js';
 import { redact, registerSecret, StreamRedactor } from '../../src/security/redact.js';
+import { cliScope } from '../helpers/cli-scope.js';
 
 const KEY = 'sk-test-Zq81mXr4PvT9wKd2LsY7';
 const DEVICE_PW = 'Lab-Passw0rd-77';
-
-let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
-const envs: { cleanup(): void }[] = [];
-afterAll(() => envs.forEach((e) => e.cleanup()));
-
-function fresh() {
-  const e = cliEnv({ GNS3_COPILOT_API_KEY: KEY, GNS3_COPILOT_DEVICE_PASSWORD: DEVICE_PW, GNS3_COPILOT_LLM_RETRIES: '1' });
-  envs.push(e);
-  return e;
-}
+const scope = cliScope({ GNS3_COPILOT_API_KEY: KEY, GNS3_COPILOT_DEVICE_PASSWORD: DEVICE_PW, GNS3_COPILOT_LLM_RETRIES: '1' });
 
 /** Every file the run wrote (sessions.db and its WAL, config, the log), as text. */
 function allFiles(dir: string): { file: string; text: string }[] {
@@ -46,8 +33,8 @@ function expectNowhere(secret: string, ...texts: string[]): void {
 
 describe('a provider error echoing the Authorization header', () => {
   it('is redacted in --json error.message, stderr, the sessions DB and the log', async () => {
-    const e = fresh();
-    llm = await startFakeLlm([{ error: { status: 500, message: `upstream failed; request headers: Authorization: Bearer ${KEY}; key=${KEY}` } }]);
+    const e = scope.fresh();
+    const llm = await scope.startLlm([{ error: { status: 500, message: `upstream failed; request headers: Authorization: Bearer ${KEY}; key=${KEY}` } }]);
     const r = await runCli(['-p', 'hello', '--json', '--verbose', ...llmFlags(llm.url)], e.env);
     expect(r.code).toBe(4);
     const j = parseJsonResult(r.stdout);
@@ -61,8 +48,8 @@ describe('a provider error echoing the Authorization header', () => {
   });
 
   it('is redacted in text mode and --stream-json', async () => {
-    const e = fresh();
-    llm = await startFakeLlm([{ error: { status: 500, message: `Authorization: Bearer ${KEY}` } }, { error: { status: 500, message: `echo ${KEY}` } }]);
+    const e = scope.fresh();
+    const llm = await scope.startLlm([{ error: { status: 500, message: `Authorization: Bearer ${KEY}` } }, { error: { status: 500, message: `echo ${KEY}` } }]);
     const t = await runCli(['-p', 'hello', ...llmFlags(llm.url)], e.env);
     expect(t.code).toBe(4);
     const s = await runCli(['-p', 'hello', '--stream-json', ...llmFlags(llm.url)], e.env);
@@ -74,9 +61,9 @@ describe('a provider error echoing the Authorization header', () => {
 
 describe('model text and tool arguments', () => {
   it('a key or device password repeated by the model never reaches stdout, --json or the DB', async () => {
-    const e = fresh();
+    const e = scope.fresh();
     const call = { id: 'c1', name: 'execute_multiple_device_commands', args: { device_configs: [{ device_name: 'R1', commands: [`show run | include ${DEVICE_PW}`] }] } };
-    llm = await startFakeLlm([{ text: `Your key is ${KEY} and the device password is ${DEVICE_PW}.`, tool_calls: [call] }, { text: `Done; the password ${DEVICE_PW} works.` }]);
+    const llm = await scope.startLlm([{ text: `Your key is ${KEY} and the device password is ${DEVICE_PW}.`, tool_calls: [call] }, { text: `Done; the password ${DEVICE_PW} works.` }]);
     const r = await runCli(['-p', 'tell me secrets', '--json', ...llmFlags(llm.url)], e.env);
     expect(r.code, r.stderr).toBe(0);
     const j = parseJsonResult(r.stdout);
@@ -94,7 +81,7 @@ describe('model text and tool arguments', () => {
 
 describe('URLs with user:password@', () => {
   it('config set base_url and --base-url refuse credentials in the URL', async () => {
-    const e = fresh();
+    const e = scope.fresh();
     const set = await runCli(['config', 'set', 'base_url', 'http://bob:s3cretpass@127.0.0.1:9/v1'], e.env);
     expect(set.code).toBe(2);
     expect(set.stderr).toMatch(/must not contain user:password@/);

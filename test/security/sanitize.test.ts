@@ -5,37 +5,26 @@
  * OSC 0/8, ESC[2J, alternate-screen, C1 CSI and CR/BS overwrites. A malformed
  * SSE stream becomes one clean error line.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
 import { startFakeGns3 } from '../fakes/gns3/server.js';
 import { BIN, cliEnv, llmFlags, runCli } from '../e2e/oneshot-cli.js';
 import { startTerminal } from '../helpers/cli-tmux.js';
 import { sanitizeLine, sanitizeText } from '../../src/security/sanitize.js';
+import { cliScope } from '../helpers/cli-scope.js';
+
+const scope = cliScope({ GNS3_COPILOT_API_KEY: 'sk-test-sanitize-000000', GNS3_COPILOT_LLM_RETRIES: '1' });
 
 const NASTY = '\x1b]0;PWNED-TITLE\x07\x1b]8;;http://evil.example/\x1b\\click\x1b]8;;\x1b\\\x1b[2J\x1b[?1049h\x9b31mred\x1b[0m\rOVER\bX\u202e';
 /** anything a terminal would interpret, except newline */
 const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
-let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
-const envs: { cleanup(): void }[] = [];
-afterAll(() => envs.forEach((e) => e.cleanup()));
-function fresh() {
-  const e = cliEnv({ GNS3_COPILOT_API_KEY: 'sk-test-sanitize-000000', GNS3_COPILOT_LLM_RETRIES: '1' });
-  envs.push(e);
-  return e;
-}
-
 describe('one-shot text mode and sessions subcommands', () => {
   it('model text, tool arguments, the title and tool output print as plain text', async () => {
-    const e = fresh();
+    const e = scope.fresh();
     const call = { id: 'c1', name: 'execute_multiple_device_commands', args: { device_configs: [{ device_name: `R1${NASTY}`, commands: [`show ${NASTY}`] }] } };
-    llm = await startFakeLlm([{ text: `Hello ${NASTY} world.\n`, tool_calls: [call] }, { text: `bye ${NASTY}` }], { title: `Title ${NASTY}` });
+    const llm = await scope.startLlm([{ text: `Hello ${NASTY} world.\n`, tool_calls: [call] }, { text: `bye ${NASTY}` }], { title: `Title ${NASTY}` });
     const r = await runCli(['-p', 'hi', ...llmFlags(llm.url)], e.env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Hello clickredOVERX world.');
@@ -56,8 +45,8 @@ describe('one-shot text mode and sessions subcommands', () => {
   });
 
   it('an error body with escapes is one printable stderr line', async () => {
-    const e = fresh();
-    llm = await startFakeLlm([{ error: { status: 400, message: `bad ${NASTY}\nsecond line` } }]);
+    const e = scope.fresh();
+    const llm = await scope.startLlm([{ error: { status: 400, message: `bad ${NASTY}\nsecond line` } }]);
     const r = await runCli(['-p', 'hi', ...llmFlags(llm.url)], e.env);
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/^error: LLM provider refused the request \(400\).*bad click/);
@@ -66,7 +55,7 @@ describe('one-shot text mode and sessions subcommands', () => {
   });
 
   it('a malformed SSE stream is one clean error line, no SDK dump', async () => {
-    const e = fresh();
+    const e = scope.fresh();
     const server = createServer((req, res) => {
       req.resume();
       req.on('end', () => {
@@ -94,10 +83,10 @@ describe('one-shot text mode and sessions subcommands', () => {
 
 describe('the TUI', () => {
   it('shows model text without letting it retitle, clear or switch the screen', async () => {
-    const e = fresh();
+    const e = scope.fresh();
     const gns3 = await startFakeGns3({ api: 'v2' });
     gns3.addProject({ name: 'p1' });
-    llm = await startFakeLlm([{ text: `before ${NASTY} after-marker` }], { title: 'plain title' });
+    const llm = await scope.startLlm([{ text: `before ${NASTY} after-marker` }], { title: 'plain title' });
     const term = startTerminal([process.execPath, BIN, '--project', 'p1', ...llmFlags(llm.url)], {
       ...(e.env as Record<string, string>),
       TERM: 'xterm-256color',
