@@ -10,6 +10,7 @@
  * Values shorter than MIN_SECRET chars are not registered: replacing every
  * "cisco" in device output would make it unreadable.
  */
+import { mapStrings } from './map-strings.js';
 export const REDACTED = '[REDACTED]';
 export const MIN_SECRET = 6;
 
@@ -75,14 +76,7 @@ export function redact(text: string): string {
 
 /** Redacts every string inside a JSON-like value (event payloads, tool arguments). */
 export function redactDeep<T>(value: T): T {
-  if (typeof value === 'string') return redact(value) as T;
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
-  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v);
-    return out as T;
-  }
-  return value;
+  return mapStrings(value, redact);
 }
 
 const KEYWORDS = ['authorization', 'bearer', 'basic', 'sk-', 'password', 'passwd', 'secret', 'token', 'api_key', 'api-key', 'apikey', 'x-api-key', 'access_token', 'client_secret'];

@@ -10,6 +10,7 @@
  * is added afterwards by the sinks. --json output needs none of this: JSON
  * escapes control characters itself.
  */
+import { mapStrings } from './map-strings.js';
 
 // String-introducing escapes (OSC, DCS, SOS, PM, APC; 7- and 8-bit), up to their terminator (BEL or ST) or the end.
 const STRING_SEQ = /(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?/g;
@@ -35,14 +36,7 @@ export function sanitizeLine(s: string): string {
 
 /** sanitizeText on every string inside a JSON-like value (events, transcripts, topology). */
 export function sanitizeDeep<T>(value: T): T {
-  if (typeof value === 'string') return sanitizeText(value) as T;
-  if (Array.isArray(value)) return value.map((v) => sanitizeDeep(v)) as T;
-  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = sanitizeDeep(v);
-    return out as T;
-  }
-  return value;
+  return mapStrings(value, sanitizeText);
 }
 
 // An escape sequence still open at the end of a chunk: lone ESC, CSI without its
