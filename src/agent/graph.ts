@@ -203,6 +203,8 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
                 run.emit({ type: 'content', delta });
               }
             }
+            // end of this answer's text: an empty delta lets the redacting queue release held words
+            if (shown) run.emit({ type: 'content', delta: '' });
           } catch (raw) {
             const err = idle.translate(raw, run.signal);
             // Text already shown cannot be taken back: do not retry then.

@@ -169,6 +169,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const services = new Map<string, unknown>();
   let gns3Client: { close(): Promise<void> } | undefined;
   let projectPromise: Promise<ProjectScope> | undefined;
+  /** a controller probe still waiting (given up on by --max-time/Ctrl-C): close() must not wait for it */
+  let projectPending = false;
   const openProject = (): Promise<ProjectScope> => {
     if (opts.projectScope) return (projectPromise ??= opts.projectScope());
     if (!settings.project)
@@ -187,6 +189,11 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       gns3Client = client;
       return openProjectScope(client, settings.project!);
     })();
+    projectPending = true;
+    projectPromise.then(
+      () => (projectPending = false),
+      () => (projectPending = false),
+    );
     projectPromise.catch(() => (projectPromise = undefined));
     return projectPromise;
   };
@@ -407,7 +414,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
         if (typeof c === 'function') await Promise.resolve(c.call(s)).catch(() => undefined);
       }
       services.clear();
-      await gns3Client?.close().catch(() => undefined);
+      const closing = gns3Client?.close().catch(() => undefined);
+      if (!projectPending) await closing;
       store.close();
     },
   };

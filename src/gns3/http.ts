@@ -205,9 +205,7 @@ export class Gns3Http {
   }
 
   async close(): Promise<void> {
-    // destroy, not close: close() waits for in-flight requests, so a controller that never
-    // answers would hold the exit for request_timeout_ms after --max-time or Ctrl-C
-    await this.agent.destroy().catch(() => undefined);
+    await this.agent.close().catch(() => undefined);
   }
 }
 

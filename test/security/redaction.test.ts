@@ -107,3 +107,30 @@ describe('redact()', () => {
     expect(out).toBe('the word [REDACTED] is it. Authorization: Bearer [REDACTED] ok');
   });
 });
+
+describe('held-back words', () => {
+  it('the last word of an answer is released when the stream ends, before the title request', async () => {
+    const { RedactingEventQueue } = await import('../../src/security/events.js');
+    const q = new RedactingEventQueue();
+    q.push({ type: 'content', delta: 'the last word is test' });
+    q.push({ type: 'content', delta: '' });
+    q.end();
+    const out: unknown[] = [];
+    for await (const e of q) out.push(e);
+    expect(out).toEqual([{ type: 'content', delta: 'the last word is ' }, { type: 'content', delta: 'test' }]);
+  });
+});
+
+describe('a stalled stream', () => {
+  it('releases a held word after a short pause', async () => {
+    const { RedactingEventQueue, HOLD_MS } = await import('../../src/security/events.js');
+    const q = new RedactingEventQueue();
+    q.push({ type: 'content', delta: 'explaining ospf areas' });
+    const it = q[Symbol.asyncIterator]();
+    expect((await it.next()).value).toEqual({ type: 'content', delta: 'explaining ospf ' });
+    const t0 = Date.now();
+    expect((await it.next()).value).toEqual({ type: 'content', delta: 'areas' });
+    expect(Date.now() - t0).toBeLessThan(HOLD_MS + 500);
+    q.end();
+  });
+});
