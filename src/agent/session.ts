@@ -134,7 +134,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   // project (held before any was chosen) takes the settings' project.
   const rowProject = row?.project_id ?? row?.project_name ?? undefined;
   const projectExplicit = opts.projectExplicit ?? opts.invocation?.projectExplicit ?? false;
-  if (row && rowProject && !(projectExplicit && settings.project)) {
+  // ...unless the classroom locked the project: then the lock wins over the stored one
+  if (row && rowProject && !(projectExplicit && settings.project) && !lockedSetting('project', env)) {
     const matches = settings.project === row.project_id || settings.project === row.project_name;
     if (settings.project && !matches)
       log.info('resuming a session of another project; opening its project', { session_id: row.id, project: row.project_name ?? rowProject, settings_project: settings.project });

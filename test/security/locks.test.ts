@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { llmFlags, runCli } from '../e2e/oneshot-cli.js';
 import { parseJsonResult } from '../e2e/oneshot-schema.js';
 import { session, tempDir, testSettings, testTools } from '../agent/helpers.js';
+import { startFakeGns3 } from '../fakes/gns3/server.js';
 import { resolveSystemConfig } from '../../src/config/system-path.js';
 import { cliScope } from '../helpers/cli-scope.js';
 
@@ -59,6 +60,21 @@ describe('a locked mode wins over the stored session', () => {
     const r = await runCli(['-p', 'second', '--json', '-c', ...llmFlags(llm.url)], { ...e.env, GNS3_COPILOT_SYSTEM_CONFIG: sys });
     expect(r.code, r.stderr).toBe(0);
     expect(parseJsonResult(r.stdout).mode).toBe('teaching_assistant');
+  });
+
+  it('a locked project wins over the project stored on the resumed session', async () => {
+    const e = scope.fresh();
+    const gns3 = await startFakeGns3({ api: 'v2' });
+    scope.onCleanup(() => gns3.close());
+    gns3.addProject({ name: 'p1' });
+    const p2 = gns3.addProject({ name: 'p2' });
+    const llm = await scope.startLlm([{ text: 'one' }, { text: 'two' }]);
+    const env = { ...e.env, GNS3_SERVER: gns3.url };
+    const a = parseJsonResult((await runCli(['-p', 'first', '--project', 'p1', '--json', ...llmFlags(llm.url)], env)).stdout);
+    const sys = rootSystemConfig(e.home, { project: 'p2', locked: ['project'] });
+    const r = await runCli(['-p', 'second', '--json', '-r', a.session_id!, ...llmFlags(llm.url)], { ...env, GNS3_COPILOT_SYSTEM_CONFIG: sys });
+    expect(r.code, r.stderr).toBe(0);
+    expect(parseJsonResult(r.stdout).project_id).toBe(p2);
   });
 
   it('`inject` under a lock names the lock and the command, not a --mode nobody typed', async () => {
