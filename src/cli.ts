@@ -14,6 +14,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.exit(0);
 }
 const { Command, Option, CommanderError } = await import('commander');
+// tiny and dependency-free: every error line goes through it (src/security/redact.ts)
+const { redact } = await import('./security/redact.js');
+const { sanitizeLine, sanitizeText } = await import('./security/sanitize.js');
 type Command = CommandT;
 
 type Opts = Record<string, unknown>;
@@ -32,14 +35,14 @@ function reportError(err: unknown): number {
   // Duck-typed CopilotError (src/errors.ts) so that this file imports nothing but commander.
   const e = err as { exitCode?: unknown; stack?: unknown };
   const known = err instanceof Error && typeof e.exitCode === 'number';
-  const message = err instanceof Error ? err.message : String(err);
-  const firstLine = message.split('\n')[0] ?? message;
+  const message = redact(err instanceof Error ? err.message : String(err));
+  const firstLine = sanitizeLine(message.split('\n')[0] ?? message);
   if (known) {
     process.stderr.write(`error: ${firstLine}\n`);
     return e.exitCode as number;
   }
   process.stderr.write(`error: internal error: ${firstLine}\n`);
-  if (verbose && typeof e.stack === 'string') process.stderr.write(`${e.stack}\n`);
+  if (verbose && typeof e.stack === 'string') process.stderr.write(`${sanitizeText(redact(e.stack))}\n`);
   return EXIT_INTERNAL;
 }
 
@@ -189,10 +192,10 @@ async function settingsFlags(cmd: Command): Promise<Record<string, unknown>> {
   return flags;
 }
 
-async function loadFor(cmd: Command, extra: Record<string, unknown> = {}) {
+async function loadFor(cmd: Command, extra: Record<string, unknown> = {}, flagLabels: Record<string, string> = {}) {
   const { loadSettings } = await import('./config/load.js');
-  const loaded = await loadSettings({ flags: { ...(await settingsFlags(cmd)), ...extra } });
-  for (const w of loaded.warnings) process.stderr.write(`warning: ${w}\n`);
+  const loaded = await loadSettings({ flags: { ...(await settingsFlags(cmd)), ...extra }, flagLabels });
+  for (const w of loaded.warnings) process.stderr.write(`warning: ${sanitizeLine(w)}\n`);
   if (loaded.settings.insecure) process.stderr.write('warning: TLS certificate verification of the GNS3 controller is disabled (--insecure)\n');
   return loaded;
 }
@@ -200,7 +203,8 @@ async function loadFor(cmd: Command, extra: Record<string, unknown> = {}) {
 // ---------------------------------------------------------------- actions
 
 async function mainAction(cmd: Command, extra: { mode?: string; prompt?: string }): Promise<number> {
-  const loaded = await loadFor(cmd, extra.mode ? { mode: extra.mode } : {});
+  // `inject` implies its mode: a classroom lock names the command, not a --mode nobody typed
+  const loaded = await loadFor(cmd, extra.mode ? { mode: extra.mode } : {}, extra.mode ? { mode: cmd.name() } : {});
   const main = await import('./commands/main.js');
   const invocation = await main.resolveInvocation({
     prompt: (typed(cmd, 'prompt').value as string | undefined) ?? extra.prompt,

@@ -3,6 +3,8 @@
  * reaches the CLI boundary is printed as one line; only unexpected errors (exit 1)
  * may print more, and only with --verbose.
  */
+import { redact } from './security/redact.js';
+
 export const ExitCode = {
   Ok: 0,
   Internal: 1,
@@ -21,7 +23,8 @@ export class CopilotError extends Error {
     readonly exitCode: ExitCode = ExitCode.Internal,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    // every error message may carry text from a provider, controller or device
+    super(redact(message), options);
     this.name = new.target.name;
   }
 }

@@ -2,9 +2,11 @@
  * A small file logger. Writes to the XDG state dir (or GNS3_COPILOT_LOG_FILE),
  * never to stdout. Registered secrets are redacted from every line.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenFiles } from './config/perms.js';
 import { dirname } from 'node:path';
 import { logFile } from './config/paths.js';
+import { redact } from './security/redact.js';
 
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 const ORDER: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
@@ -16,18 +18,8 @@ export interface Logger {
   debug(msg: string, data?: Record<string, unknown>): void;
 }
 
-const secrets = new Set<string>();
-
-/** Every value registered here is replaced by *** in logs. */
-export function registerSecret(value: string | undefined | null): void {
-  if (value && value.length >= 4) secrets.add(value);
-}
-
-export function redact(text: string): string {
-  let out = text;
-  for (const s of secrets) out = out.split(s).join('***');
-  return out;
-}
+// One registry for the log, outputs and the sessions DB (src/security/redact.ts).
+export { registerSecret, redact } from './security/redact.js';
 
 export function createLogger(level: LogLevel = 'info', file: string = process.env.GNS3_COPILOT_LOG_FILE ?? logFile()): Logger {
   let ready = false;
@@ -35,11 +27,12 @@ export function createLogger(level: LogLevel = 'info', file: string = process.en
     if (ORDER[lvl] > ORDER[level]) return;
     try {
       if (!ready) {
-        mkdirSync(dirname(file), { recursive: true });
+        ensurePrivateDir(dirname(file));
+        tightenFiles(file);
         ready = true;
       }
       const line = JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...data });
-      appendFileSync(file, redact(line) + '\n');
+      appendFileSync(file, redact(line) + '\n', { mode: PRIVATE_FILE_MODE });
     } catch {
       // Logging must never break the tool; an unwritable log dir is not fatal.
     }

@@ -40,7 +40,10 @@ export interface AgentSession {
   readonly mode: CopilotMode;
   /** Runs one user request; the iterator ends after the `done` event. */
   send(prompt: string, opts?: { signal?: AbortSignal }): AsyncIterable<AgentEvent>;
+  /** throws a UsageError naming the classroom lock when the mode is locked to another value */
   setMode(mode: CopilotMode): void;
+  /** things the user must be told when the session opens (a classroom lock changed its mode) */
+  readonly notices?: readonly string[];
   setLimits(limits: Partial<RequestLimits>): void;
   readonly limits: RequestLimits;
   close(): Promise<void>;

@@ -26,6 +26,9 @@ import { runWithRetries } from '../tools/retry.js';
 import { isAbortErrorStrict, withProviderRetry, type ProviderEndpoint } from './providers.js';
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
+import { redact } from '../security/redact.js';
+import { boundToolArgs, oversizedArgsMessage, OVERSIZED_ARGS_KEY } from './input-limits.js';
+import { IdleWatchdog } from './stream-guard.js';
 
 export interface ChatModels {
   chat: ChatOpenAICompletions;
@@ -52,6 +55,8 @@ export interface GraphDeps {
   /** or a loader: @langchain/openai (~45 MB) then loads with the first LLM call, not while the TUI idles */
   models: ChatModels | (() => Promise<ChatModels>);
   endpoint: ProviderEndpoint;
+  /** llm_idle_timeout_ms: a stream silent this long is aborted and retried */
+  idleTimeoutMs?: number;
   log: Logger;
   approval: ApprovalContext;
   maxOutputChars: number;
@@ -94,7 +99,7 @@ export function danglingToolCalls(messages: BaseMessage[]): ToolCall[] {
 
 export function toolMessage(call: { id: string; name: string }, r: ToolResult): ToolMessage {
   return new ToolMessage({
-    content: r.output,
+    content: redact(r.output),
     tool_call_id: call.id,
     name: call.name,
     status: r.status === 'success' ? 'success' : 'error',
@@ -189,9 +194,11 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         async () => {
           acc = undefined;
           let shown = false;
+          const idle = new IdleWatchdog(deps.idleTimeoutMs, run.signal);
           try {
-            const stream = await model.stream(input, { signal: run.signal });
+            const stream = await model.stream(input, { signal: idle.signal });
             for await (const chunk of stream) {
+              idle.kick();
               acc = acc ? acc.concat(chunk) : chunk;
               const delta = typeof chunk.content === 'string' ? chunk.content : messageText(chunk);
               if (delta) {
@@ -199,10 +206,15 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
                 run.emit({ type: 'content', delta });
               }
             }
-          } catch (err) {
+            // end of this answer's text: an empty delta lets the redacting queue release held words
+            if (shown) run.emit({ type: 'content', delta: '' });
+          } catch (raw) {
+            const err = idle.translate(raw, run.signal);
             // Text already shown cannot be taken back: do not retry then.
             if (shown && !isAbortErrorStrict(err)) throw Object.assign(new Error('stream failed'), { committed: true, inner: err });
             throw err;
+          } finally {
+            idle.stop();
           }
         },
         {
@@ -246,11 +258,11 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     const calls: ToolCall[] = (chunk.tool_calls ?? []).map((c, i) => ({
       id: c.id || `call_${Date.now().toString(36)}_${i}`,
       name: c.name,
-      args: (c.args ?? {}) as Record<string, unknown>,
+      args: boundToolArgs((c.args ?? {}) as Record<string, unknown>),
     }));
     // Arguments that were not valid JSON still get a call (and an error result) so the model learns.
     for (const [i, c] of (chunk.invalid_tool_calls ?? []).entries())
-      calls.push({ id: c.id || `call_invalid_${i}`, name: c.name ?? 'unknown', args: { __invalid_arguments: c.args ?? '' } });
+      calls.push({ id: c.id || `call_invalid_${i}`, name: c.name ?? 'unknown', args: boundToolArgs({ __invalid_arguments: c.args ?? '' }) });
     const ai = new AIMessage({
       content: typeof chunk.content === 'string' ? chunk.content : messageText(chunk),
       tool_calls: calls.map((c) => ({ ...c, type: 'tool_call' as const })),
@@ -290,6 +302,10 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
           status: 'blocked',
           output: resultJson('blocked', `tool "${call.name}" is not available in ${state.mode} mode; it was not executed. Available: ${deps.registry.forMode(state.mode).map((t) => t.name).join(', ')}`),
         };
+        continue;
+      }
+      if (OVERSIZED_ARGS_KEY in call.args) {
+        results[i] = { status: 'error', output: resultJson('error', oversizedArgsMessage(call.name, Number(call.args[OVERSIZED_ARGS_KEY]))) };
         continue;
       }
       if ('__invalid_arguments' in call.args) {

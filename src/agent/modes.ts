@@ -60,6 +60,8 @@ const TEACHING: readonly ToolName[] = [
   'packet_analysis',
   'packet_analysis_skills',
   'device_skills',
+  // read-only; the README lists it as a read tool students may use
+  'gns3_topology_reader',
 ];
 
 export const MODE_TOOLS: Record<CopilotMode, readonly ToolName[]> = {

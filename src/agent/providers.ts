@@ -10,6 +10,7 @@
 import type { Settings } from '../config/schema.js';
 import { ProviderError, UsageError, errorMessage } from '../errors.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isConnectionDrop, retryAfterMs, tlsProblem } from './stream-guard.js';
 
 export const PROVIDER_PRESETS: Record<string, string | undefined> = {
   openai: 'https://api.openai.com/v1',
@@ -121,6 +122,8 @@ export async function createChatModel(o: ModelOptions) {
     configuration: {
       baseURL: o.endpoint.baseURL,
       maxRetries: 0,
+      // the SDK would console.error raw SSE chunks it cannot parse; toProviderError says it in one line
+      logLevel: 'off',
       ...(o.purpose && o.purpose !== 'chat' ? { defaultHeaders: { 'x-copilot-purpose': o.purpose } } : {}),
     },
   });
@@ -173,6 +176,8 @@ function isConnectionError(err: unknown): boolean {
 }
 
 export function isRetryable(err: unknown): boolean {
+  if ((err as ErrorLike | undefined)?.name === 'LlmIdleTimeoutError') return true;
+  if (tlsProblem(err)) return false;
   const s = statusOf(err);
   if (s === 429 || (s !== undefined && s >= 500)) return true;
   return s === undefined && isConnectionError(err) && !/ECONNREFUSED/.test(JSON.stringify(causeChain(err)));
@@ -189,11 +194,19 @@ function causeChain(err: unknown): string[] {
 }
 
 /** One clear line for the user; never the SDK's stack or raw body. */
-export function toProviderError(err: unknown, endpoint: ProviderEndpoint): ProviderError {
+export function toProviderError(err: unknown, endpoint: ProviderEndpoint, opts: { midStream?: boolean } = {}): ProviderError {
   if (err instanceof ProviderError) return err;
   const s = statusOf(err);
   const at = `${endpoint.provider} at ${endpoint.baseURL}`;
+  if ((err as ErrorLike | undefined)?.name === 'LlmIdleTimeoutError')
+    return new ProviderError(`LLM stream stalled: ${errorMessage(err)} — ${at}; raise llm_idle_timeout_ms for slow local models`, { cause: err });
+  const tls = tlsProblem(err);
+  if (tls) return new ProviderError(`LLM provider ${at}: ${tls}`, { cause: err });
+  if (opts.midStream && s === undefined && isConnectionDrop(err))
+    return new ProviderError(`LLM stream was cut off mid-response (connection reset by ${at}); the partial answer above is incomplete`, { cause: err });
   const detail = (errorMessage(err).split('\n')[0] ?? '').replace(/^\d{3} /, '').slice(0, 200);
+  if (isMalformedStream(err))
+    return new ProviderError(`LLM provider sent a malformed response stream (an event that is not valid JSON) — ${at}: is --base-url an OpenAI-compatible API?`, { cause: err });
   if ((err as ErrorLike | undefined)?.name === 'ContextOverflowError')
     return new ProviderError(`The prompt does not fit the model's context window even after trimming — ${at}: ${detail}. Lower --context-limit or use --context-strategy conservative`, { cause: err });
   if (s === 401 || s === 403)
@@ -208,6 +221,15 @@ export function toProviderError(err: unknown, endpoint: ProviderEndpoint): Provi
     return new ProviderError(`Cannot reach the LLM provider ${at}${refused ? ' (connection refused)' : ''}: is the server running and --base-url right?`, { cause: err });
   }
   return new ProviderError(`LLM provider call failed — ${at}: ${detail}`, { cause: err });
+}
+
+function isMalformedStream(err: unknown): boolean {
+  let e = err as ErrorLike | undefined;
+  for (let i = 0; e && i < 5; i++) {
+    if (e.name === 'SyntaxError' && /JSON/i.test(e.message ?? '')) return true;
+    e = e.cause as ErrorLike | undefined;
+  }
+  return false;
 }
 
 export interface RetryPolicy {
@@ -240,8 +262,9 @@ export async function withProviderRetry<T>(
     } catch (err) {
       if (opts.signal?.aborted || isAbortErrorStrict(err)) throw err;
       const committed = (err as { committed?: boolean }).committed === true;
-      if (committed || attempt >= policy.attempts || !isRetryable(err)) throw toProviderError((err as { inner?: unknown }).inner ?? err, opts.endpoint);
-      const delay = policy.baseDelayMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4);
+      if (committed || attempt >= policy.attempts || !isRetryable(err)) throw toProviderError((err as { inner?: unknown }).inner ?? err, opts.endpoint, { midStream: committed });
+      // a 429's Retry-After wins over our backoff (capped: a minute is the most we wait per attempt)
+      const delay = Math.max(policy.baseDelayMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4), Math.min(retryAfterMs(err) ?? 0, 60_000));
       opts.onRetry?.(attempt, err, delay);
       await sleep(delay, undefined, { signal: opts.signal });
     }

@@ -28,6 +28,12 @@ import type { TranscriptEntry } from '../sessions/transcript.js';
 import { SessionLease } from '../sessions/lease.js';
 import { forkSession } from '../sessions/fork.js';
 import { recordRepair } from '../sessions/repair.js';
+import { assertUnlocked, describeLock, lockedSetting } from '../config/locks.js';
+import { RedactingEventQueue } from '../security/events.js';
+import { redact } from '../security/redact.js';
+import { sanitizeLine } from '../security/sanitize.js';
+import { checkPromptSize } from './input-limits.js';
+import { abortable } from './stream-guard.js';
 
 export interface CreateAgentSessionOptions {
   settings: Settings;
@@ -53,6 +59,7 @@ export interface CreateAgentSessionOptions {
 export interface AgentSessionExt extends AgentSession {
   readonly agentMode: AgentMode;
   readonly resumed: boolean;
+  readonly notices: readonly string[];
   readonly model: string;
   /** the session row (title, usage) as stored now */
   info(): SessionRow | undefined;
@@ -154,7 +161,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   // project (held before any was chosen) takes the settings' project.
   const rowProject = row?.project_id ?? row?.project_name ?? undefined;
   const projectExplicit = opts.projectExplicit ?? opts.invocation?.projectExplicit ?? false;
-  if (row && rowProject && !(projectExplicit && settings.project)) {
+  // ...unless the classroom locked the project: then the lock wins over the stored one
+  if (row && rowProject && !(projectExplicit && settings.project) && !lockedSetting('project', env)) {
     const matches = settings.project === row.project_id || settings.project === row.project_name;
     if (settings.project && !matches)
       log.info('resuming a session of another project; opening its project', { session_id: row.id, project: row.project_name ?? rowProject, settings_project: settings.project });
@@ -170,6 +178,14 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   // A resumed session keeps its copilot mode unless a non-default mode was asked for
   // (`-m lab -c`, `inject -c`); settings do not tell an explicit default from an implicit one.
   let mode: CopilotMode = row && settings.mode === 'teaching_assistant' ? row.copilot_mode : settings.mode;
+  // A classroom lock wins over the stored session's mode (resume, --continue, inject -c).
+  const modeLock = lockedSetting('mode', env);
+  const notices: string[] = [];
+  if (modeLock && mode !== modeLock.value) {
+    notices.push(`${describeLock(modeLock)}: this session runs in ${modeLock.value} mode, not ${mode}`);
+    log.warn('classroom lock changed the session mode', { from: mode, to: modeLock.value });
+    mode = modeLock.value;
+  }
   if (row && row.copilot_mode !== mode) store.setMode(row.id, mode);
   const sessionId = row?.id ?? (await import('node:crypto')).randomUUID();
   let rowCreated = resumed;
@@ -182,6 +198,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const services = new Map<string, unknown>();
   let gns3Client: { close(): Promise<void> } | undefined;
   let projectPromise: Promise<ProjectScope> | undefined;
+  /** a controller probe still waiting (given up on by --max-time/Ctrl-C): close() must not wait for it */
+  let projectPending = false;
   const openProject = (): Promise<ProjectScope> => {
     if (opts.projectScope) return (projectPromise ??= opts.projectScope());
     if (!settings.project)
@@ -200,6 +218,11 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       gns3Client = client;
       return openProjectScope(client, settings.project!);
     })();
+    projectPending = true;
+    projectPromise.then(
+      () => (projectPending = false),
+      () => (projectPending = false),
+    );
     projectPromise.catch(() => (projectPromise = undefined));
     return projectPromise;
   };
@@ -221,13 +244,14 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       context: { limitK, strategy: settings.context_strategy, summarize: settings.context_summarize },
       models,
       endpoint,
+      idleTimeoutMs: settings.llm_idle_timeout_ms,
       log,
       approval,
       maxOutputChars: Math.max(2000, Math.min(DEFAULT_MAX_OUTPUT_CHARS, Math.floor(limitK * 1000 * 4 * 0.15))),
       topologyText,
       toolContext: (signal): ToolContext => ({ settings, signal, log, project: openProject, services }),
       needsTitle: () => !store.get(sessionId)?.title,
-      saveTitle: (t) => store.setTitle(sessionId, t),
+      saveTitle: (t) => store.setTitle(sessionId, sanitizeLine(redact(t))),
       run: () => {
         if (!current) throw new Error('graph used outside a request');
         return current;
@@ -284,7 +308,12 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       let project: ProjectScope | undefined;
       if (hasProject()) {
         try {
-          project = await openProject();
+          // --max-time covers the controller probe too
+          project = await abortable(openProject(), ac.signal, () =>
+            ac.signal.reason === 'max_time'
+              ? new ControllerError(`the GNS3 controller did not answer within --max-time (${reqLimits.max_time} s)`)
+              : new CopilotError('aborted by the user', ExitCode.Aborted),
+          );
           projectId = project.projectId;
         } catch (err) {
           // init still comes first, so stream consumers always see which session failed
@@ -378,6 +407,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     },
     agentMode,
     resumed,
+    notices,
     model: endpoint.model,
     get limits() {
       return limits;
@@ -385,6 +415,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     info: () => store.get(sessionId),
     transcript: async () => store.saver.log.transcript(sessionId),
     setMode(m: CopilotMode) {
+      assertUnlocked(modeLock, m, 'mode');
       mode = m;
       if (rowCreated) store.setMode(sessionId, m);
     },
@@ -394,9 +425,10 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     },
     send(prompt: string, sendOpts?: { signal?: AbortSignal }): AsyncIterable<AgentEvent> {
       if (busy) throw new UsageError('a request is already running in this session');
+      checkPromptSize(prompt);
       busy = true;
       idleGc.cancel();
-      const q = new EventQueue<AgentEvent>();
+      const q = new RedactingEventQueue();
       void runRequest(prompt, q, sendOpts?.signal)
         .catch((err) => {
           q.push({ type: 'error', error: { type: 'internal', message: errorMessage(err) } });
@@ -416,7 +448,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
         if (typeof c === 'function') await Promise.resolve(c.call(s)).catch(() => undefined);
       }
       services.clear();
-      await gns3Client?.close().catch(() => undefined);
+      const closing = gns3Client?.close().catch(() => undefined);
+      if (!projectPending) await closing;
       lease?.release();
       store.close();
     },

@@ -73,8 +73,22 @@ export function messageText(m: BaseMessage): string {
   return text;
 }
 
-const LONG_RUN = /\S{256}/;
-const LONG_RUN_SPLIT = /(\S{256})/;
+/**
+ * BPE merging is superlinear in the length of one unbroken run: 2 MB of one
+ * repeated character took minutes even in 256-char slices (~12 ms each). So
+ * counting is bounded: runs of 64+ non-space (or space) characters and whole
+ * texts above ESTIMATE_ABOVE chars are estimated at one token per 3 UTF-8
+ * bytes — an overestimate for real text, which only makes trimming earlier —
+ * and the rest is counted exactly. Cost stays linear and small, so Ctrl-C and
+ * --max-time keep working while a huge message is in the history.
+ */
+export const ESTIMATE_ABOVE = 64_000;
+export const COUNT_BUDGET_MS = 100;
+const LONG_RUN = /\S{64}|\s{64}/;
+const LONG_RUN_SPLIT = /(\S{64,}|\s{64,})/;
+export function estimateTokens(s: string): number {
+  return Math.ceil(Buffer.byteLength(s, 'utf8') / 3);
+}
 
 export class TokenCounter {
   private byObject = new WeakMap<object, number>();
@@ -121,16 +135,27 @@ export class TokenCounter {
   }
 
   /**
-   * BPE merging is quadratic in the length of one unbroken run (a 16 k-character
-   * line of dashes or hex takes seconds), so long runs are counted in 256-char
-   * slices: a slight overestimate, bounded time.
+   * Exact for ordinary text; bounded otherwise (see ESTIMATE_ABOVE): long runs are
+   * estimated, and once one call has spent COUNT_BUDGET_MS encoding (repetitive
+   * text is slow even in short runs) the rest of the text is estimated too.
    */
   text(s: string): number {
     if (!s) return 0;
     const enc = this.encoder();
-    if (!LONG_RUN.test(s)) return enc.encode(s).length;
+    if (s.length > ESTIMATE_ABOVE) return estimateTokens(s);
+    if (s.length <= 2048 && !LONG_RUN.test(s)) return enc.encode(s).length;
+    const t0 = performance.now();
     let n = 0;
-    for (const part of s.split(LONG_RUN_SPLIT)) if (part) n += enc.encode(part).length;
+    for (const part of s.split(LONG_RUN_SPLIT)) {
+      if (!part) continue;
+      if (LONG_RUN.test(part)) {
+        n += estimateTokens(part);
+        continue;
+      }
+      for (const piece of part.match(/[\s\S]{1,2048}(?=\s|$)|[\s\S]{1,2048}/g) ?? []) {
+        n += performance.now() - t0 > COUNT_BUDGET_MS ? estimateTokens(piece) : enc.encode(piece).length;
+      }
+    }
     return n;
   }
 

@@ -35,7 +35,7 @@ export async function configGet(key: string, opts: Record<string, unknown>, flag
 }
 
 function systemLockFor(key: SettingKey): { file: string; value: unknown } | undefined {
-  const file = process.env.GNS3_COPILOT_SYSTEM_CONFIG ?? systemConfigFile();
+  const file = systemConfigFile();
   const sys = readSystemConfig(file);
   if (!sys || !(key in sys.locked)) return undefined;
   return { file, value: validateSetting(key, sys.locked[key], `${key} (locked) in ${file}`) };
@@ -97,7 +97,7 @@ export async function configList(opts: Record<string, unknown>, flags: Record<st
 export async function configPath(): Promise<number> {
   const loaded = await loadSettings({}).catch(() => undefined);
   out(`user     ${userConfigFile()}`);
-  out(`system   ${process.env.GNS3_COPILOT_SYSTEM_CONFIG ?? systemConfigFile()}`);
+  out(`system   ${systemConfigFile()}`);
   out(`project  ${loaded?.files.project ?? '(none: .gns3-copilot.json in this directory or a parent)'}`);
   out(`data     ${dataDir(loaded?.settings.data_dir)}`);
   out(`sessions ${sessionsDbFile(loaded?.settings.data_dir)}`);

@@ -11,6 +11,8 @@ import { ResultBuilder, exitCodeOf } from '../output/summary.js';
 import { TextPrinter } from '../output/text.js';
 import { StreamJsonPrinter } from '../output/stream-json.js';
 import { printJsonResult } from '../output/json.js';
+import { redact } from '../security/redact.js';
+import { sanitizeLine } from '../security/sanitize.js';
 
 function errorTypeOfExit(code: number): ErrorType {
   switch (code) {
@@ -49,10 +51,11 @@ export async function runOneShot(settings: Settings, invocation: InvocationOptio
 
   const ac = new AbortController();
   let signals = 0;
-  const onSignal = () => {
+  const onSignal = (signal: NodeJS.Signals) => {
     signals++;
     if (signals === 1) {
-      stderr.write('\ninterrupted: stopping (press Ctrl-C again to quit immediately)\n');
+      // only a keyboard interrupt can be pressed again; SIGTERM (kill, systemd) just stops
+      stderr.write(signal === 'SIGINT' ? '\ninterrupted: stopping (press Ctrl-C again to quit immediately)\n' : `\n${signal}: stopping\n`);
       ac.abort('aborted');
     } else process.exit(ExitCode.Aborted);
   };
@@ -64,11 +67,12 @@ export async function runOneShot(settings: Settings, invocation: InvocationOptio
     const { createAgentSession } = await import('../agent/session.js');
     session = await createAgentSession({ settings, invocation });
     if (session.resumed && invocation.output === 'text') stderr.write(`resuming session ${session.id.slice(0, 8)}\n`);
+    for (const n of session.notices) stderr.write(`notice: ${sanitizeLine(n)}\n`);
     for await (const e of session.send(prompt, { signal: ac.signal })) emit(e);
   } catch (err) {
     // Failures before the run starts (bad context_limit, no API key, unknown session…)
     const code = err instanceof CopilotError ? err.exitCode : ExitCode.Internal;
-    const message = errorMessage(err).split('\n')[0] ?? 'error';
+    const message = sanitizeLine(redact(errorMessage(err).split('\n')[0] ?? 'error'));
     const type = errorTypeOfExit(code);
     if (invocation.output === 'text') throw err;
     emit({ type: 'error', error: { type, message } });
@@ -83,6 +87,6 @@ export async function runOneShot(settings: Settings, invocation: InvocationOptio
   text?.finish();
   const result = builder.result();
   if (invocation.output === 'json') printJsonResult(stdout, result);
-  else if (invocation.output === 'stream-json' && result.error) stderr.write(`error: ${result.error.message}\n`);
+  else if (invocation.output === 'stream-json' && result.error) stderr.write(`error: ${sanitizeLine(result.error.message)}\n`);
   return exitCodeOf(result);
 }

@@ -7,6 +7,7 @@ import { parseMode, MODE_CHOICES_TEXT, MODE_SHORT_NAME } from '../agent/modes.js
 import { SessionStore, type SessionRow } from '../sessions/store.js';
 import { costUsd, formatUsd, roundUsd } from '../agent/pricing.js';
 import { transcriptMarkdown } from '../sessions/transcript.js';
+import { sanitizeLine, sanitizeText } from '../security/sanitize.js';
 
 type Action = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export';
 
@@ -40,7 +41,8 @@ function table(rows: SessionRow[], total: number, offset: number, cost: (r: Sess
 }
 
 export async function sessionsCommand(action: Action, args: string[], opts: Record<string, unknown>, settings: Settings): Promise<number> {
-  const out = (s: string) => process.stdout.write(s);
+  // a terminal sink: titles, messages and tool output from the DB are reduced to printable text
+  const out = (s: string) => process.stdout.write(opts.json ? s : sanitizeText(s));
   const store = await SessionStore.open(settings.data_dir);
   try {
     switch (action) {
@@ -86,7 +88,7 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
         if (!opts.yes) {
           if (!process.stdin.isTTY) throw new UsageError('delete: pass --yes to delete without a terminal to confirm');
           const rl = createInterface({ input: process.stdin, output: process.stderr });
-          const answer = await rl.question(`delete session ${row.id.slice(0, 8)} "${row.title ?? ''}"? [y/N] `);
+          const answer = await rl.question(`delete session ${row.id.slice(0, 8)} "${sanitizeLine(row.title ?? '')}"? [y/N] `);
           rl.close();
           if (!/^y(es)?$/i.test(answer.trim())) {
             process.stderr.write('not deleted\n');
@@ -104,7 +106,7 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
         const entries = store.saver.log.transcript(row.id);
         const text = format === 'json' ? JSON.stringify({ session: row, messages: entries }, null, 2) + '\n' : transcriptMarkdown(row, entries) + '\n';
         if (opts.output) {
-          writeFileSync(String(opts.output), text);
+          writeFileSync(String(opts.output), format === 'json' ? text : sanitizeText(text), { mode: 0o600 });
           process.stderr.write(`exported ${row.id.slice(0, 8)} to ${String(opts.output)}\n`);
         } else out(text);
         return 0;

@@ -5,7 +5,8 @@
  * its source (`--max-iterations`, `GNS3_COPILOT_MODE`, a file path).
  */
 import { settingsSchema, SETTING_KEYS, type Settings, type SettingKey } from './schema.js';
-import { systemConfigFile, userConfigFile } from './paths.js';
+import { userConfigFile } from './paths.js';
+import { resolveSystemConfig } from './system-path.js';
 import { findProjectFile, readJsonObject, readSystemConfig, SECRET_LIKE_KEYS, type RawConfig } from './files.js';
 import { settingsFromEnv } from './env.js';
 import { fromString, isSettingKey, validateSetting } from './validate.js';
@@ -19,6 +20,8 @@ export interface LoadOptions {
   /** override file locations (tests); default from paths.ts */
   userConfigFile?: string;
   systemConfigFile?: string;
+  /** how a flag-layer key is named in errors when no typed flag set it (e.g. mode -> "inject") */
+  flagLabels?: Partial<Record<string, string>>;
 }
 
 export interface LoadedSettings {
@@ -67,10 +70,11 @@ function same(a: unknown, b: unknown): boolean {
 export async function loadSettings(opts: LoadOptions = {}): Promise<LoadedSettings> {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
-  const systemFile = opts.systemConfigFile ?? env.GNS3_COPILOT_SYSTEM_CONFIG ?? systemConfigFile();
+  const systemChoice = opts.systemConfigFile ? { file: opts.systemConfigFile } : resolveSystemConfig(env);
+  const systemFile = systemChoice.file;
   const userFile = opts.userConfigFile ?? userConfigFile();
   const projectFile = findProjectFile(cwd);
-  const warnings: string[] = [];
+  const warnings: string[] = systemChoice.warning ? [systemChoice.warning] : [];
 
   const layers: Layer[] = [];
   const system = readSystemConfig(systemFile);
@@ -92,7 +96,7 @@ export async function loadSettings(opts: LoadOptions = {}): Promise<LoadedSettin
   layers.push({
     kind: 'flag',
     origin: (k) => `flag ${flagName(k)}`,
-    label: (k) => flagName(k),
+    label: (k) => opts.flagLabels?.[k] ?? flagName(k),
     values: new Map([...flags].map(([k, v]) => [k, isSettingKey(k) && typeof v === 'string' ? fromString(k, v) : v])),
     fromFile: false,
   });

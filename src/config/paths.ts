@@ -1,6 +1,7 @@
 /** XDG locations (SPEC §9). Computed on call so tests can point HOME/XDG_* at temp dirs. */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { resolveSystemConfig } from './system-path.js';
 
 const APP = 'gns3-copilot';
 
@@ -27,7 +28,8 @@ export function stateDir(): string {
 export function logFile(): string {
   return join(stateDir(), 'gns3-copilot.log');
 }
+/** The classroom file; a GNS3_COPILOT_SYSTEM_CONFIG override only when root-owned (./system-path.ts). */
 export function systemConfigFile(): string {
-  return process.env.GNS3_COPILOT_SYSTEM_CONFIG ?? '/etc/gns3-copilot/config.json';
+  return resolveSystemConfig(process.env).file;
 }
 export const PROJECT_CONFIG_NAME = '.gns3-copilot.json';

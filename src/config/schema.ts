@@ -16,7 +16,8 @@ const httpUrl = z
     } catch {
       return false;
     }
-  }, 'must be an http:// or https:// URL');
+  }, 'must be an http:// or https:// URL')
+  .refine((v) => !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(v), 'must not contain user:password@ (credentials belong in the keychain: gns3-copilot auth login)');
 
 const mode = z
   .string()
@@ -78,6 +79,8 @@ export const settingsSchema = z.object({
   /** thousands of tokens; required unless the model has a known default */
   context_limit: intIn(1, 10_000).optional(),
   context_strategy: z.enum(['conservative', 'balanced', 'aggressive']).default('balanced'),
+  /** no bytes from the LLM stream for this long → retry, then exit 4 naming this setting */
+  llm_idle_timeout_ms: intIn(1_000, 3_600_000).default(120_000),
   /** summarise history that trimming would drop, instead of dropping it */
   context_summarize: z.coerce.boolean().default(true),
   /** USD per 1M tokens by model name, over the built-in table (src/agent/pricing.ts) */

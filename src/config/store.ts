@@ -6,7 +6,8 @@
  * got there first, re-read and re-apply our change on top of theirs (merge).
  * The exclusive section only covers check+write, never the user's edit.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenFiles } from './perms.js';
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -74,7 +75,7 @@ export async function updateUserConfig(
   file: string = userConfigFile(),
 ): Promise<UpdateResult> {
   const lock = `${file}.lock`;
-  mkdirSync(dirname(file), { recursive: true });
+  ensurePrivateDir(dirname(file));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const read = readRevision(file);
     const before = read.text.trim() === '' ? {} : (readJsonObject(file) ?? {});
@@ -105,6 +106,7 @@ export async function updateUserConfig(
 async function writeWithConf(file: string, value: RawConfig): Promise<void> {
   const { default: Conf } = await import('conf');
   const name = basename(file).replace(/\.json$/, '');
-  const conf = new Conf<RawConfig>({ cwd: dirname(file), configName: name, clearInvalidConfig: false });
+  const conf = new Conf<RawConfig>({ cwd: dirname(file), configName: name, clearInvalidConfig: false, configFileMode: PRIVATE_FILE_MODE });
   conf.store = value;
+  tightenFiles(file);
 }

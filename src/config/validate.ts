@@ -127,5 +127,7 @@ export function validateSetting(key: SettingKey, value: unknown, source: string)
   if (r.success && !(typeof value === 'string' && value.trim() === '' && settingType(key) !== 'string')) return r.data;
   const issue = r.error?.issues[0];
   const where = issue && issue.path.length > 0 ? ` (${issue.path.map(String).join('.')}: ${issue.message})` : '';
+  // a refusal (credentials in a URL) says why rather than what is allowed
+  if (issue?.message.startsWith('must not')) throw new UsageError(`${source}: ${issue.message} (got ${show(value)})`);
   throw new UsageError(`${source}: must be ${describeAllowed(key)} (got ${show(value)})${where}`);
 }

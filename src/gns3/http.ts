@@ -9,6 +9,7 @@ import { ControllerError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { errorBodyMessage, Gns3ApiError } from './errors.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { TLS_CODES, tlsHint } from '../security/tls.js';
 
 export interface HttpOptions {
   /** controller origin plus optional path prefix, no trailing slash, no /v2|/v3 */
@@ -68,18 +69,6 @@ function headerRecord(h: Record<string, string | string[] | undefined>): Record<
   return out;
 }
 
-const TLS_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
-  'ERR_SSL_WRONG_VERSION_NUMBER',
-  'EPROTO',
-]);
-
 function errCode(err: unknown): string | undefined {
   let e: unknown = err;
   for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
@@ -118,11 +107,7 @@ export function transportError(err: unknown, baseUrl: string, method: string, pa
   }
   const code = errCode(err);
   if (code && TLS_CODES.has(code)) {
-    const hint =
-      code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO'
-        ? 'TLS handshake failed (is the server plain http?)'
-        : `TLS error ${code} (use --insecure to skip certificate verification)`;
-    return new ControllerError(`${where}: ${hint}`, { cause: err });
+    return new ControllerError(`${where}: ${tlsHint(code, 'use --insecure to skip certificate verification')}`, { cause: err });
   }
   if (code === 'ECONNREFUSED') return new ControllerError(`${where} is unreachable: connection refused`, { cause: err });
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ControllerError(`${where} is unreachable: unknown host`, { cause: err });

@@ -1,5 +1,6 @@
 /** Plain one-shot output: the answer streams to stdout, tool activity and errors to stderr. */
 import type { AgentEvent } from '../agent/events.js';
+import { sanitizeLine, StreamSanitizer } from '../security/sanitize.js';
 
 export interface Sink {
   write(s: string): unknown;
@@ -8,6 +9,8 @@ export interface Sink {
 export class TextPrinter {
   private endsWithNewline = true;
   private wrote = false;
+  private readonly text = new StreamSanitizer();
+  private warnedContext = false;
   constructor(
     private readonly out: Sink,
     private readonly err: Sink,
@@ -21,10 +24,13 @@ export class TextPrinter {
   event(e: AgentEvent): void {
     switch (e.type) {
       case 'content':
-        if (!e.delta) return;
-        this.out.write(e.delta);
-        this.wrote = true;
-        this.endsWithNewline = e.delta.endsWith('\n');
+        {
+          const delta = this.text.push(e.delta);
+          if (!delta) return;
+          this.out.write(delta);
+          this.wrote = true;
+          this.endsWithNewline = delta.endsWith('\n');
+        }
         break;
       case 'tool_call':
         this.breakLine();
@@ -38,7 +44,15 @@ export class TextPrinter {
         break;
       case 'error':
         this.breakLine();
-        this.err.write(`error: ${e.error.message}\n`);
+        this.err.write(`error: ${sanitizeLine(e.error.message)}\n`);
+        break;
+      case 'context':
+        // even after trimming the request does not fit the model's window: say so, once
+        if (e.percent > 100 && !this.warnedContext) {
+          this.warnedContext = true;
+          this.breakLine();
+          this.err.write(`warning: this request is ${e.tokens + e.tools_tokens} tokens, over the model's ${e.limit}-token context window (context_limit); the provider may refuse it\n`);
+        }
         break;
       default:
         break;
@@ -46,6 +60,12 @@ export class TextPrinter {
   }
 
   private breakLine(): void {
+    const rest = this.text.flush();
+    if (rest) {
+      this.out.write(rest);
+      this.wrote = true;
+      this.endsWithNewline = rest.endsWith('\n');
+    }
     if (this.wrote && !this.endsWithNewline) {
       this.out.write('\n');
       this.endsWithNewline = true;
@@ -58,6 +78,6 @@ export class TextPrinter {
 }
 
 function truncate(s: string, n: number): string {
-  const one = s.replace(/\s+/g, ' ');
+  const one = sanitizeLine(s).replace(/\s+/g, ' ');
   return one.length > n ? one.slice(0, n - 1) + '…' : one;
 }

@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { toTranscript, type TranscriptEntry } from './transcript.js';
+import { redact } from '../security/redact.js';
 
 export const MESSAGES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS messages (
@@ -164,7 +165,8 @@ export class MessageLog {
     const now = new Date().toISOString();
     messages.forEach((m, i) => {
       const e = encodeMessage(m);
-      this.insertStmt.run(sessionId, after + i + 1, e.msg_id, e.role, e.content, e.tool_call_ids, tokens?.(m) ?? null, now, e.extra);
+      // The one place message text reaches the disk: known secrets never do.
+      this.insertStmt.run(sessionId, after + i + 1, e.msg_id, e.role, redact(e.content), e.tool_call_ids, tokens?.(m) ?? null, now, e.extra && redact(e.extra));
     });
   }
 

@@ -3,7 +3,7 @@
  * `sessions` table with the metadata the session list needs. WAL mode and a busy
  * timeout let two terminals use the same file at once.
  */
-import { mkdirSync } from 'node:fs';
+import { ensurePrivateDir, tightenFiles } from '../config/perms.js';
 import { dirname } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { BaseMessage } from '@langchain/core/messages';
@@ -85,7 +85,7 @@ export class SessionStore {
   ) {}
 
   static async open(dataDirOverride?: string, file = sessionsDbFile(dataDirOverride)): Promise<SessionStore> {
-    mkdirSync(dirname(file), { recursive: true });
+    ensurePrivateDir(dirname(file));
     const { default: Sqlite } = await import('better-sqlite3');
     const { DeltaSaver } = await import('./delta-saver.js');
     const { migrate } = await import('./migrations.js');
@@ -98,8 +98,12 @@ export class SessionStore {
     // sessions table and indexes hot.
     db.pragma('cache_size = -2000');
     db.exec(SCHEMA);
+    tightenFiles(file, `${file}-wal`, `${file}-shm`);
     await migrate(db, file);
-    return new SessionStore(file, db, new DeltaSaver(db));
+    const saver = new DeltaSaver(db);
+    const { redactingSerde } = await import('../security/redact.js');
+    (saver as unknown as { serde: Parameters<typeof redactingSerde>[0] }).serde = redactingSerde((saver as unknown as { serde: Parameters<typeof redactingSerde>[0] }).serde);
+    return new SessionStore(file, db, saver);
   }
 
   create(meta: { id?: string; copilot_mode: CopilotMode; agent_mode: AgentMode; project_id?: string | null; project_name?: string | null }): SessionRow {

@@ -9,6 +9,7 @@ import type { InvocationOptions, Settings } from '../config/schema.js';
 import type { Topology } from '../gns3/types.js';
 import type { Logger } from '../log.js';
 import type { CopilotMode } from '../agent/modes.js';
+import { sanitizeDeep } from '../security/sanitize.js';
 
 export interface ProjectInfo {
   id: string;
@@ -98,7 +99,8 @@ export function createRealServices(log: Logger): UiServices {
     return store;
   };
 
-  const info = (r: import('../sessions/store.js').SessionRow): SessionInfo => ({
+  // titles and project names come from the DB/controller: printable text only
+  const info = (r: import('../sessions/store.js').SessionRow): SessionInfo => sanitizeDeep({
     id: r.id,
     title: r.title,
     projectId: r.project_id,
@@ -108,7 +110,7 @@ export function createRealServices(log: Logger): UiServices {
     updatedAt: r.updated_at,
     messageCount: r.message_count,
     totalTokens: r.total_tokens,
-  });
+  } satisfies SessionInfo);
 
   return {
     async checkController(settings, signal) {
@@ -123,7 +125,7 @@ export function createRealServices(log: Logger): UiServices {
     async topology(settings, project, signal) {
       const c = await client(settings);
       const scope = await c.openProject(project, signal);
-      return scope.getTopology(signal);
+      return sanitizeDeep(await scope.getTopology(signal));
     },
     async createSession(opts) {
       const { createAgentSession } = await import('../agent/session.js');
@@ -155,7 +157,7 @@ export function createRealServices(log: Logger): UiServices {
       return row ? info(row) : undefined;
     },
     async sessionHistory(settings, id) {
-      return (await sessions(settings)).saver.log.transcript(id);
+      return sanitizeDeep((await sessions(settings)).saver.log.transcript(id));
     },
     async renameSession(settings, id, title) {
       return (await sessions(settings)).setTitle(id, title);

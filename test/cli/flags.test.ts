@@ -95,7 +95,7 @@ describe('bad flags: one line naming the flag and the range, exit 2', () => {
     const env = isolatedEnv();
     const sys = join(env.HOME!, 'sys.json');
     (await import('node:fs')).writeFileSync(sys, JSON.stringify({ mode: 'teaching', locked: ['mode'] }));
-    await expectUsage(['inject', 'break it'], /^error: --mode: "mode" is locked to "teaching_assistant" by the system config .*sys\.json \(classroom lock\)/, { ...env, GNS3_COPILOT_SYSTEM_CONFIG: sys });
+    await expectUsage(['inject', 'break it'], /^error: inject: "mode" is locked to "teaching_assistant" by the system config .*sys\.json \(classroom lock\)/, { ...env, GNS3_COPILOT_SYSTEM_CONFIG: sys });
   });
 });
 

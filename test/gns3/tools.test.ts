@@ -160,7 +160,17 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
   it('start_gns3_node gives up at the deadline with a note', async () => {
     const { ctx } = await lab({ statusDelayMs: 5_000 });
     const out = await runTool(tool('start_gns3_node'), { nodes: ['R1'], wait_seconds: 1 }, ctx);
-    expect(out.results[0]).toMatchObject({ status: 'ok', node_status: 'stopped', note: 'still stopped after 1 s (wanted started)' });
+    expect(out.status).toBe('error');
+    expect(out.results[0]).toMatchObject({ status: 'error', node_status: 'stopped', error: 'still stopped after 1 s (wanted started)' });
+  });
+
+  it('stop_gns3_node reports an error when the node is still started after the deadline', async () => {
+    const { ctx } = await lab({ statusDelayMs: 150 });
+    await runTool(tool('start_gns3_node'), { nodes: ['R1'] }, ctx);
+    current!.fake.statusDelayMs = 5_000;
+    const out = await runTool(tool('stop_gns3_node'), { nodes: ['R1'], wait_seconds: 1 }, ctx);
+    expect(out.status).toBe('error');
+    expect(out.results[0]).toMatchObject({ status: 'error', node: 'R1', node_status: 'started', error: 'still started after 1 s (wanted stopped)' });
   });
 
   it('a 500 in the middle of a bulk start fails only that node', async () => {

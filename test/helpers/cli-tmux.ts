@@ -13,6 +13,8 @@ export interface TmuxTerminal {
   send(...keys: string[]): void;
   /** waits until the screen matches, returns the screen */
   waitFor(re: RegExp, timeoutMs?: number): Promise<string>;
+  /** the pane title (what an OSC 0/2 sequence would set) */
+  paneTitle(): string;
   close(): void;
 }
 
@@ -30,6 +32,7 @@ export function startTerminal(argv: string[], env: Record<string, string>): Tmux
   return {
     screen,
     send: (...keys) => void tmux('send-keys', ...keys),
+    paneTitle: () => tmux('display-message', '-p', '#{pane_title}').trim(),
     async waitFor(re, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -29,6 +29,8 @@ function powerTool<N extends 'start_gns3_node' | 'stop_gns3_node' | 'suspend_gns
           async (node) => ({ ...(await project.nodeAction(node, action, { deadlineMs, signal: ctx.signal })) }),
           (node) => ({ node }),
         );
+        // a node that did not reach the status by the deadline is a failure, not "ok" with a note
+        for (const r of results) if (typeof r.note === 'string' && r.note.startsWith('still ')) Object.assign(r, { status: 'error', error: r.note });
         return summary(results);
       }),
   });

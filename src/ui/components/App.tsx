@@ -28,6 +28,10 @@ import { ApprovalPrompt, APPROVAL_CHOICES } from './ApprovalPrompt.js';
 import { Picker, filterItems, type PickerItem } from './Picker.js';
 import { OutputPanel } from './OutputPanel.js';
 import { ConnectingScreen, ControllerDownScreen } from './Screens.js';
+import { sanitizeDeep, StreamSanitizer } from '../../security/sanitize.js';
+
+/** Every action (agent events, notices, history) is printable text before it reaches state: Ink writes strings raw. */
+const reduceSanitized = (s: UiState, a: Parameters<typeof reduce>[1]): UiState => reduce(s, sanitizeDeep(a));
 
 export interface AppProps {
   settings: Settings;
@@ -128,7 +132,7 @@ export function App(props: AppProps) {
 
   const settingsRef = useRef<Settings>(props.settings);
   const [state, dispatch] = useReducer(
-    reduce,
+    reduceSanitized,
     undefined,
     (): UiState =>
       initialState({
@@ -252,6 +256,7 @@ export function App(props: AppProps) {
         dispatch({ type: 'set_mode', mode: s.mode });
         dispatch({ type: 'set_limits', limits: { ...s.limits } });
         setPhase({ kind: 'ready' });
+        for (const n of s.notices ?? []) notice(n, 'warn');
         if (opts.announce === 'resumed' || opts.continueLatest || opts.sessionId) {
           const meta = await services.getSession(settingsRef.current, s.id).catch(() => undefined);
           if (meta) dispatch({ type: 'set_project', projectId: meta.projectId, projectName: meta.projectName });
@@ -363,7 +368,11 @@ export function App(props: AppProps) {
       };
       let sawDone = false;
       try {
-        for await (const e of session.send(prompt, { signal: ac.signal })) {
+        const clean = new StreamSanitizer(); // an escape sequence split across deltas
+        for await (const raw of session.send(prompt, { signal: ac.signal })) {
+          const e = raw.type === 'content' ? { ...raw, delta: clean.push(raw.delta) } : raw;
+          const rest = e.type === 'content' ? '' : clean.flush();
+          if (rest) buf.push({ type: 'content', delta: rest });
           buf.push(e);
           if (e.type === 'done') sawDone = true;
           // Structure changes render at once; text streams at the frame rate.
@@ -431,7 +440,11 @@ export function App(props: AppProps) {
           if (!cmd.mode) {
             return notice(`Mode: ${MODE_SHORT_NAME[s.mode]} (${s.mode}). Tools: ${MODE_TOOLS[s.mode].join(', ')}`);
           }
-          session?.setMode(cmd.mode);
+          try {
+            session?.setMode(cmd.mode);
+          } catch (err) {
+            return notice(`✗ ${errorMessage(err)}`, 'error');
+          }
           dispatch({ type: 'set_mode', mode: cmd.mode });
           notice(`Mode → ${MODE_SHORT_NAME[cmd.mode]} (${cmd.mode})${abortRef.current ? ' from the next request' : ''}`);
           return;

@@ -1,0 +1,118 @@
+/**
+ * No escape sequence reaches a terminal (issue 13 item 4): the built binary in
+ * one-shot text mode, `sessions list/show/export` and the TUI in a real tmux
+ * terminal, fed model text, tool arguments, titles and error bodies full of
+ * OSC 0/8, ESC[2J, alternate-screen, C1 CSI and CR/BS overwrites. A malformed
+ * SSE stream becomes one clean error line.
+ */
+import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startFakeGns3 } from '../fakes/gns3/server.js';
+import { BIN, cliEnv, llmFlags, runCli } from '../e2e/oneshot-cli.js';
+import { startTerminal } from '../helpers/cli-tmux.js';
+import { sanitizeLine, sanitizeText } from '../../src/security/sanitize.js';
+import { cliScope } from '../helpers/cli-scope.js';
+
+const scope = cliScope({ GNS3_COPILOT_API_KEY: 'sk-test-sanitize-000000', GNS3_COPILOT_LLM_RETRIES: '1' });
+
+const NASTY = '\x1b]0;PWNED-TITLE\x07\x1b]8;;http://evil.example/\x1b\\click\x1b]8;;\x1b\\\x1b[2J\x1b[?1049h\x9b31mred\x1b[0m\rOVER\bX\u202e';
+/** anything a terminal would interpret, except newline */
+const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+
+describe('one-shot text mode and sessions subcommands', () => {
+  it('model text, tool arguments, the title and tool output print as plain text', async () => {
+    const e = scope.fresh();
+    const call = { id: 'c1', name: 'execute_multiple_device_commands', args: { device_configs: [{ device_name: `R1${NASTY}`, commands: [`show ${NASTY}`] }] } };
+    const llm = await scope.startLlm([{ text: `Hello ${NASTY} world.\n`, tool_calls: [call] }, { text: `bye ${NASTY}` }], { title: `Title ${NASTY}` });
+    const r = await runCli(['-p', 'hi', ...llmFlags(llm.url)], e.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Hello clickredOVERX world.');
+    expect(r.stdout).not.toMatch(CONTROL);
+    expect(r.stderr).toContain('execute_multiple_device_commands');
+    expect(r.stderr).not.toMatch(CONTROL);
+
+    const list = await runCli(['sessions', 'list'], e.env);
+    expect(list.stdout).toMatch(/Title click/);
+    expect(list.stdout).not.toMatch(CONTROL);
+    const id = /^([0-9a-f]{8})/m.exec(list.stdout.split('\n')[1]!)![1]!;
+    for (const args of [['sessions', 'show', id], ['sessions', 'export', id]]) {
+      const out = await runCli(args, e.env);
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout).toContain('Hello clickredOVERX world.');
+      expect(out.stdout, args.join(' ')).not.toMatch(CONTROL);
+    }
+  });
+
+  it('an error body with escapes is one printable stderr line', async () => {
+    const e = scope.fresh();
+    const llm = await scope.startLlm([{ error: { status: 400, message: `bad ${NASTY}\nsecond line` } }]);
+    const r = await runCli(['-p', 'hi', ...llmFlags(llm.url)], e.env);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/^error: LLM provider refused the request \(400\).*bad click/);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).not.toMatch(CONTROL);
+  });
+
+  it('a malformed SSE stream is one clean error line, no SDK dump', async () => {
+    const e = scope.fresh();
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.end(`data: {"id":"x","choices":[{"delta":{"content":"hi"}}]}\n\ndata: {not json ${NASTY}\n\ndata: [DONE]\n\n`);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      const r = await runCli(['-p', 'hi', ...llmFlags(url)], e.env);
+      expect(r.code).toBe(4);
+      expect(r.stdout).toBe('hi\n');
+      expect(r.stderr).toMatch(/^error: LLM provider sent a malformed response stream/);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stderr).not.toContain('Could not parse');
+      const j = await runCli(['-p', 'hi', '--json', ...llmFlags(url)], e.env);
+      expect(j.stderr).toBe('');
+      expect(JSON.parse(j.stdout).error.message).toMatch(/malformed response stream/);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('the TUI', () => {
+  it('shows model text without letting it retitle, clear or switch the screen', async () => {
+    const e = scope.fresh();
+    const gns3 = await startFakeGns3({ api: 'v2' });
+    gns3.addProject({ name: 'p1' });
+    const llm = await scope.startLlm([{ text: `before ${NASTY} after-marker` }], { title: 'plain title' });
+    const term = startTerminal([process.execPath, BIN, '--project', 'p1', ...llmFlags(llm.url)], {
+      ...(e.env as Record<string, string>),
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      GNS3_SERVER: gns3.url,
+    });
+    try {
+      await term.waitFor(/New session|Project|p1/, 20_000);
+      await new Promise((r) => setTimeout(r, 500));
+      term.send('-l', 'say hi');
+      term.send('Enter');
+      const screen = await term.waitFor(/after-marker/, 20_000);
+      expect(screen).toMatch(/say hi/); // the screen was not cleared or switched
+      expect(screen).toMatch(/before clickredOVERX/);
+      expect(term.paneTitle()).not.toContain('PWNED');
+    } finally {
+      term.close();
+      await gns3.close();
+    }
+  });
+});
+
+describe('sanitizeText', () => {
+  it('keeps printable text, newlines and tabs', () => {
+    expect(sanitizeText(`a${NASTY}\tb\r\nc`)).toBe('aclickredOVERX\tb\nc');
+    expect(sanitizeLine('x\ny\tz')).toBe('x y z');
+    expect(sanitizeText('\x1bP1;2qsixel\x1b\\ok\x1b7\x1bc')).toBe('ok');
+  });
+});
