@@ -152,6 +152,9 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
 
   // --- GNS3 project, opened lazily and once.
   const services = new Map<string, unknown>();
+  // The user's MCP servers (mcp_servers): their tools join the registry; closed with the session.
+  const mcp = Object.keys(settings.mcp_servers).length > 0 ? await (await import('../mcp/client/attach.js')).attachMcpServers(registry, settings.mcp_servers, log) : undefined;
+  if (mcp) services.set('mcp.clients', mcp);
   let gns3Client: { close(): Promise<void> } | undefined;
   let projectPromise: Promise<ProjectScope> | undefined;
   const openProject = (): Promise<ProjectScope> => {
@@ -270,6 +273,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       }
       if (project) store.setProject(sessionId, project.projectId, project.projectName);
       q.push({ type: 'init', session_id: sessionId, project_id: projectId, mode, agent_mode: agentMode, model: endpoint.model });
+      for (const message of mcp?.notices.splice(0) ?? []) q.push({ type: 'notice', message });
       log.info('request', { session_id: sessionId, mode, limits: describeLimits(reqLimits), model: endpoint.model, provider: endpoint.provider });
       await repairHistory();
       const input = {
@@ -313,6 +317,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       if (timer) clearTimeout(timer);
       userSignal?.removeEventListener('abort', onUserAbort);
       current = undefined;
+      for (const message of mcp?.notices.splice(0) ?? []) q.push({ type: 'notice', message });
     }
     const stats: RunStats = {
       iterations: final?.llm_calls ?? 0,

@@ -37,6 +37,10 @@ export class TextPrinter {
         this.breakLine();
         this.err.write(`error: ${e.error.message}\n`);
         break;
+      case 'notice':
+        this.breakLine();
+        this.err.write(`warning: ${e.message}\n`);
+        break;
       default:
         break;
     }

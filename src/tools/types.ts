@@ -28,9 +28,12 @@ export interface ToolContext {
 }
 
 export interface ToolDef<S extends z.ZodType = z.ZodType> {
-  name: ToolName;
+  /** a built-in tool, or `server__tool` from one of the user's MCP servers (src/mcp/client) */
+  name: ToolName | `${string}__${string}`;
   description: string;
   schema: S;
+  /** the parameters as JSON Schema when they come from elsewhere (an MCP server); else derived from `schema` */
+  jsonSchema?: Record<string, unknown>;
   risk: ToolRisk;
   /**
    * Returns compact JSON text for the model. Expected failures are reported

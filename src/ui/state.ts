@@ -259,6 +259,8 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
         lastToolId: e.id,
       };
     }
+    case 'notice':
+      return { ...s0, entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text: `⚠ ${e.message}`, tone: 'warn' }], nextKey: s0.nextKey + 1 };
     case 'context':
       return {
         ...s0,
