@@ -119,6 +119,17 @@ describe('mcp_servers in the agent', () => {
     await s.close();
   });
 
+  it('expands $VAR and ${VAR} in env, args and headers from the environment', async () => {
+    const nb = netbox();
+    process.env.GC_MCP_TEST_LOG = nb.callLog;
+    llm = await startFakeLlm([{ tool_calls: [{ id: 'q', name: 'netbox__query', args: { q: 'R9' } }] }, { text: 'ok' }]);
+    const s = await session(testSettings(llm.url, tmp.dir, { mcp_servers: { netbox: { ...nb.cfg, env: { FAKE_MCP_CALL_LOG: '${GC_MCP_TEST_LOG}' } } } }), []);
+    await collect(s.send('R9?'));
+    expect(nb.calls()).toEqual(['query R9']);
+    await s.close();
+    delete process.env.GC_MCP_TEST_LOG;
+  });
+
   it('the system config can lock mcp_servers for a classroom', async () => {
     const dir = join(tmp.dir, 'lock');
     mkdirSync(dir, { recursive: true });

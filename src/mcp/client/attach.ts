@@ -7,7 +7,7 @@
 import type { Logger } from '../../log.js';
 import { errorMessage } from '../../errors.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import { mcpServerSchema, TOOL_SEPARATOR, type McpServerConfig } from './config.js';
+import { expandConfig, mcpServerSchema, TOOL_SEPARATOR, type McpServerConfig } from './config.js';
 import { McpConnection } from './connection.js';
 
 export const MCP_SERVICE_KEY = 'mcp.clients';
@@ -40,7 +40,7 @@ export async function connectMcpServers(
   await Promise.all(
     Object.entries(servers).map(async ([name, raw]) => {
       try {
-        const cfg: McpServerConfig = mcpServerSchema.parse(raw);
+        const cfg: McpServerConfig = expandConfig(mcpServerSchema.parse(raw));
         const conn = await McpConnection.connect(name, cfg, log, onDeath);
         out.connections.push(conn);
         out.status.push({ name, ok: true, tools: conn.tools.map((t) => t.name), detail: `MCP server ${name}: connected, ${conn.tools.length} tool${conn.tools.length === 1 ? '' : 's'}` });
