@@ -152,9 +152,15 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
 
   // --- GNS3 project, opened lazily and once.
   const services = new Map<string, unknown>();
-  // The user's MCP servers (mcp_servers): their tools join the registry; closed with the session.
-  const mcp = Object.keys(settings.mcp_servers).length > 0 ? await (await import('../mcp/client/attach.js')).attachMcpServers(registry, settings.mcp_servers, log) : undefined;
-  if (mcp) services.set('mcp.clients', mcp);
+  // The user's MCP servers (mcp_servers) start in the background, so a TUI does not wait for
+  // them; a request waits before the model is shown their tools. Closed with the session.
+  const mcpReady =
+    Object.keys(settings.mcp_servers).length > 0
+      ? import('../mcp/client/attach.js')
+          .then((m) => m.attachMcpServers(registry, settings.mcp_servers, log))
+          .then((c) => (services.set('mcp.clients', c), c))
+          .catch((err: unknown) => void log.warn('MCP servers could not be started', { error: errorMessage(err) }))
+      : undefined;
   let gns3Client: { close(): Promise<void> } | undefined;
   let projectPromise: Promise<ProjectScope> | undefined;
   const openProject = (): Promise<ProjectScope> => {
@@ -238,6 +244,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
 
   async function runRequest(prompt: string, q: EventQueue<AgentEvent>, userSignal?: AbortSignal): Promise<void> {
     const t0 = performance.now();
+    const mcp = await mcpReady;
     const reqLimits = { ...limits, tool_limits: { ...limits.tool_limits } };
     const ac = new AbortController();
     const onUserAbort = () => ac.abort('aborted');
@@ -383,6 +390,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     },
     async close() {
       idleGc.cancel();
+      await mcpReady;
       for (const s of services.values()) {
         const c = (s as { close?: () => unknown } | null)?.close;
         if (typeof c === 'function') await Promise.resolve(c.call(s)).catch(() => undefined);

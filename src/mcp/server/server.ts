@@ -27,7 +27,7 @@ export function createMcpServer(rt: McpRuntime, gate: ToolGateOptions): Server {
   const server = new Server(
     { name: 'gns3-copilot', version: pkg.version },
     {
-      capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
+      capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions:
         `GNS3 lab tools from gns3-copilot in ${gate.mode} mode. Device commands run on all listed devices in parallel through their consoles; ` +
         'read the topology resource first to learn node names. Config-changing tools follow the server\'s approval policy.',
