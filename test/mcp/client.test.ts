@@ -9,6 +9,8 @@ import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
 import { collect, ofType, session, tempDir, testSettings, testTools, type ToolLog } from '../agent/helpers.js';
 import { loadSettings } from '../../src/config/load.js';
 import { ROOT, isolatedEnv, runCli } from '../helpers/cli-run.js';
+import { llmFlags } from '../e2e/oneshot-cli.js';
+import { parseStreamJson } from '../e2e/oneshot-schema.js';
 
 const tmp = tempDir('gc-mcp-client-');
 afterAll(() => tmp.cleanup());
@@ -149,6 +151,30 @@ describe('mcp_servers in the agent', () => {
     const bad = await runCli(['mcp', '--tool-limit', 'netbox=3', '--http', 'nonsense'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--tool-limit: unknown tool "netbox"');
+  });
+
+  it('one-shot CLI: the server tool runs, a broken server is a notice on stderr and in --stream-json', async () => {
+    const env = isolatedEnv({ GNS3_COPILOT_KEYCHAIN: 'off', NO_COLOR: '1' });
+    const cfgDir = join(env.XDG_CONFIG_HOME!, 'gns3-copilot');
+    mkdirSync(cfgDir, { recursive: true });
+    const ok = netbox();
+    writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ mcp_servers: { netbox: ok.cfg, broken: netbox({}, { FAKE_MCP_FAIL_START: '1' }).cfg } }));
+    llm = await startFakeLlm([
+      { tool_calls: [{ id: 'q', name: 'netbox__query', args: { q: 'R1' } }] },
+      { text: 'R1-core.' },
+      { tool_calls: [{ id: 'q2', name: 'netbox__query', args: { q: 'R2' } }] },
+      { text: 'R2-core.' },
+    ]);
+    const text = await runCli(['-p', 'what is R1?', ...llmFlags(llm.url)], { env, timeoutMs: 30_000 });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('R1-core.');
+    expect(text.stderr).toMatch(/warning: MCP server broken did not start \(.*cannot reach the inventory database/);
+    const json = await runCli(['-p', 'and R2?', '--stream-json', ...llmFlags(llm.url)], { env, timeoutMs: 30_000 });
+    expect(json.code).toBe(0);
+    const events = parseStreamJson(json.stdout);
+    expect(events.find((e) => e.type === 'notice')).toMatchObject({ message: expect.stringContaining('MCP server broken did not start') });
+    expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ name: 'netbox__query', status: 'success' });
+    expect(ok.calls()).toEqual(['query R1', 'query R2']);
   });
 
   it('doctor lists each server: connected with its tools, or why not', async () => {
