@@ -25,6 +25,8 @@ export interface ToolContext {
   project(): Promise<ProjectScope>;
   /** long-lived services shared across tool calls (connection pools); keyed by owner */
   services: Map<string, unknown>;
+  /** optional progress of a long call (device fan-outs report each finished device) */
+  progress?(p: { done: number; total: number; message: string }): void;
 }
 
 export interface ToolDef<S extends z.ZodType = z.ZodType> {

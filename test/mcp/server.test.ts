@@ -92,15 +92,22 @@ describe('gns3-copilot mcp over stdio', () => {
 
   it('sends progress while a device run is long, and cancellation aborts the hung console command', async () => {
     const { client } = await connect('teaching');
-    const progress: string[] = [];
+    const progress: { progress: number; total?: number; message?: string }[] = [];
     const ac = new AbortController();
-    const call = client.callTool({ name: 'execute_multiple_device_commands', arguments: { device_configs: [{ device_name: 'HUNG', commands: ['show hang'] }] } }, undefined, {
-      signal: ac.signal,
-      onprogress: (p) => void progress.push(p.message ?? ''),
-    });
+    const call = client.callTool(
+      { name: 'execute_multiple_device_commands', arguments: { device_configs: [{ device_name: 'HUNG', commands: ['show hang'] }, { device_name: 'R1', commands: ['show ip route'] }] } },
+      undefined,
+      { signal: ac.signal, onprogress: (p) => void progress.push(p) },
+    );
     await expect.poll(() => env.hung.hungLines, { timeout: 10_000 }).toBe(1);
-    await expect.poll(() => progress.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
-    expect(progress[0]).toContain('execute_multiple_device_commands started');
+    // R1 finishes while HUNG hangs: a device notification with the total, then heartbeats
+    await expect.poll(() => progress.some((p) => p.message === 'R1: success (1/2 devices)' && p.total === 2), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => progress.filter((p) => p.message?.includes('running')).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(1);
+    expect(progress[0]!.message).toBe('execute_multiple_device_commands started');
+    const values = progress.map((p) => p.progress);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+    expect(new Set(values).size).toBe(values.length);
+    expect(Math.max(...values)).toBeLessThan(2);
     const t0 = Date.now();
     ac.abort('test cancels');
     await expect(call).rejects.toThrow();

@@ -74,8 +74,8 @@ export class McpRuntime {
     return renderTopologyText(await project.getTopology(signal));
   }
 
-  toolContext(signal: AbortSignal): ToolContext {
-    return { settings: this.settings, signal, log: this.log, project: () => this.openProject(), services: this.services };
+  toolContext(signal: AbortSignal, progress?: ToolContext['progress']): ToolContext {
+    return { settings: this.settings, signal, log: this.log, project: () => this.openProject(), services: this.services, ...(progress ? { progress } : {}) };
   }
 
   async close(): Promise<void> {

@@ -92,10 +92,9 @@ export async function callTool(
     const reason = decision.reason.replace(/rerun with (--approve \w+)/, 'restart `gns3-copilot mcp` with $1');
     return { status: 'blocked', output: resultJson('blocked', reason) };
   }
-  const ctx = rt.toolContext(extra.signal);
   const t0 = performance.now();
   rt.log.info('mcp: tool call', { tool: name });
-  const r = await withProgress(extra.progress, name, () => executeTool(def, args, ctx, DEFAULT_MAX_OUTPUT_CHARS));
+  const r = await withProgress(extra.progress, name, (device) => executeTool(def, args, rt.toolContext(extra.signal, device), DEFAULT_MAX_OUTPUT_CHARS));
   rt.log.info('mcp: tool done', { tool: name, status: r.status, duration_ms: Math.round(performance.now() - t0) });
   return r;
 }
