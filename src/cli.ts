@@ -342,6 +342,7 @@ auth
   .description('store the LLM API key (read from stdin or a hidden prompt, never from arguments)')
   .argument('[refused...]', 'nothing: secrets are never accepted as arguments')
   .option('--gns3-user <name>', 'store GNS3 controller credentials instead: this user, password from stdin/prompt')
+  .option('--mcp-token', 'store the bearer token `gns3-copilot mcp --http` requires instead (from stdin/prompt)')
   .action(act(async (refused: string[], opts: Opts) => (await import('./commands/auth.js')).authLogin(opts, refused)));
 auth
   .command('logout')

@@ -9,6 +9,8 @@ import type { ChildProcess } from 'node:child_process';
 import { MODE_TOOLS } from '../../src/agent/modes.js';
 import { startLab, type Lab } from '../lab/lab.js';
 import { mcpEnv, serverArgs, startHttpBinary, startMcpLab, structured, type McpLab } from './helpers.js';
+import { runCli } from '../helpers/cli-run.js';
+import { startSecretService, type SecretService } from '../helpers/secret-service.js';
 
 const TOKEN = 'test-token-4f1c9a';
 let lab: Lab;
@@ -68,5 +70,33 @@ describe('gns3-copilot mcp --http', () => {
     expect(noToken.stderr).toContain('without a bearer token');
     const bad = await startHttpBinary(serverArgs(env.fake, 'teaching', ['--http', 'nonsense']), mcpEnv());
     expect(bad.code).toBe(2);
+  });
+});
+
+describe('gns3-copilot mcp --http with the token in the OS keychain', () => {
+  let ss: SecretService;
+  beforeAll(async () => {
+    ss = await startSecretService();
+  });
+  afterAll(async () => ss?.stop());
+
+  it('auth login --mcp-token stores it; the server then requires it', async () => {
+    const envs: Record<string, string> = { ...mcpEnv(), ...ss.env };
+    delete envs.GNS3_COPILOT_KEYCHAIN;
+    const login = await runCli(['auth', 'login', '--mcp-token'], { env: envs, input: `${TOKEN}\n` });
+    expect(login.code).toBe(0);
+    expect(login.stdout).toContain('MCP server token stored');
+    expect(login.stdout + login.stderr).not.toContain(TOKEN);
+
+    // (tests only bind loopback; the non-loopback refusal is checked above, before any bind)
+    const s = await startHttpBinary(serverArgs(env.fake, 'teaching', ['--http', '127.0.0.1:0']), envs);
+    children.push(s.child);
+    expect(s.stderr).toContain('bearer token required');
+    const url = s.url!;
+    expect((await post(url, {})).status).toBe(401);
+    const client = new Client({ name: 'kc', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([...MODE_TOOLS.teaching_assistant]);
+    await client.close();
   });
 });
