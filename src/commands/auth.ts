@@ -88,6 +88,7 @@ export async function authLogout(opts: Record<string, unknown>): Promise<number>
   const both = !opts.llm && !opts.gns3;
   const targets: string[] = [];
   if (both || opts.llm) targets.push('llm_api_key');
+  if (both) targets.push('mcp_token');
   if (both || opts.gns3) {
     targets.push('gns3_username', 'gns3_password');
     targets.push(...((await store.accounts?.()) ?? []).filter((a) => a.startsWith('gns3_token:')));

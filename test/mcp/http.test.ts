@@ -98,5 +98,7 @@ describe('gns3-copilot mcp --http with the token in the OS keychain', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual([...MODE_TOOLS.teaching_assistant]);
     await client.close();
+    const logout = await runCli(['auth', 'logout'], { env: envs });
+    expect(logout.stdout).toContain('mcp_token');
   });
 });
