@@ -8,6 +8,9 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { MODE_TOOLS } from '../../src/agent/modes.js';
 import { startLab, type Lab } from '../lab/lab.js';
 import { mcpEnv, serverArgs, startMcpLab, stdioClient, structured, text, type McpLab } from './helpers.js';
+import { runCli } from '../helpers/cli-run.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 let lab: Lab;
 let env: McpLab;
@@ -44,6 +47,19 @@ describe('gns3-copilot mcp over stdio', () => {
       expect(show.annotations?.readOnlyHint).toBe(true);
       await client.close();
     }
+  });
+
+  it('classroom locks apply: a mode locked by the system config cannot be changed, and it decides the tools', async () => {
+    const e = mcpEnv();
+    const system = join(e.HOME!, 'system.json');
+    writeFileSync(system, JSON.stringify({ mode: 'teaching', locked: ['mode'] }));
+    e.GNS3_COPILOT_SYSTEM_CONFIG = system;
+    const r = await runCli(serverArgs(env.fake, 'lab').slice(1), { env: e });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"mode" is locked');
+    const c = await stdioClient(serverArgs(env.fake, 'lab').slice(0, -2), e);
+    clients.push(c.client);
+    expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual([...MODE_TOOLS.teaching_assistant]);
   });
 
   it('runs a read tool on the real router and returns structured content plus text', async () => {
