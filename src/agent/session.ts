@@ -157,8 +157,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const mcpReady =
     Object.keys(settings.mcp_servers).length > 0
       ? import('../mcp/client/attach.js')
-          .then((m) => m.attachMcpServers(registry, settings.mcp_servers, log))
-          .then((c) => (services.set('mcp.clients', c), c))
+          .then((m) => m.attachMcpServers(registry, settings.mcp_servers, log, services))
           .catch((err: unknown) => void log.warn('MCP servers could not be started', { error: errorMessage(err) }))
       : undefined;
   let gns3Client: { close(): Promise<void> } | undefined;

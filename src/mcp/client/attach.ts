@@ -57,8 +57,10 @@ export async function connectMcpServers(
   return out;
 }
 
-export async function attachMcpServers(registry: ToolRegistry, servers: Record<string, unknown>, log: Logger): Promise<McpClients> {
+/** Also registers the clients in `services` (when given), whose close() the session calls. */
+export async function attachMcpServers(registry: ToolRegistry, servers: Record<string, unknown>, log: Logger, services?: Map<string, unknown>): Promise<McpClients> {
   const clients = new McpClients();
+  services?.set(MCP_SERVICE_KEY, clients);
   await connectMcpServers(servers, log, (conn, why) => {
     const removed = registry.removeExternal(`${conn.name}${TOOL_SEPARATOR}`);
     const notice = `MCP server ${conn.name} stopped (${why}); removed its tools (${removed.join(', ') || 'none'}), the session goes on`;
