@@ -166,10 +166,11 @@ async function parseToolLimits(values: string[]): Promise<Record<string, string>
   const { UsageError } = await import('./errors.js');
   const out: Record<string, string> = {};
   for (const v of values) {
-    const m = /^([A-Za-z0-9_]+)=([0-9]+)$/.exec(v.trim());
+    const m = /^([A-Za-z0-9_.-]+)=([0-9]+)$/.exec(v.trim());
     if (!m || Number(m[2]) < 1 || Number(m[2]) > 1000) throw new UsageError(`--tool-limit: expected <tool>=<n> with n 1..1000 (got ${v})`);
     const [, name, n] = m as unknown as [string, string, string];
-    if (!(TOOL_NAMES as readonly string[]).includes(name)) {
+    // `server__tool`: a tool of one of the user's MCP servers (mcp_servers)
+    if (!(TOOL_NAMES as readonly string[]).includes(name) && !/^[A-Za-z0-9-]+__[A-Za-z0-9_.-]+$/.test(name)) {
       throw new UsageError(`--tool-limit: unknown tool "${name}" (one of ${TOOL_NAMES.join(', ')})`);
     }
     out[name] = n;
@@ -355,6 +356,7 @@ auth
   .description('store the LLM API key (read from stdin or a hidden prompt, never from arguments)')
   .argument('[refused...]', 'nothing: secrets are never accepted as arguments')
   .option('--gns3-user <name>', 'store GNS3 controller credentials instead: this user, password from stdin/prompt')
+  .option('--mcp-token', 'store the bearer token `gns3-copilot mcp --http` requires instead (from stdin/prompt)')
   .action(act(async (refused: string[], opts: Opts) => (await import('./commands/auth.js')).authLogin(opts, refused)));
 auth
   .command('logout')
@@ -403,6 +405,21 @@ const doctor = program.command('doctor').description('check Node, config, keycha
 addSettingsOptions(doctor);
 doctor.option('--json', 'JSON output');
 doctor.action(act(async (opts: Opts, cmd: Command) => (await import('./commands/doctor.js')).runDoctor(await settingsFlags(cmd), opts)));
+
+// mcp (src/mcp/server): the lab tools for other agents
+const mcp = program
+  .command('mcp')
+  .description('serve the lab tools, topology, skills and mode prompts over MCP (stdio, or --http)')
+  .option('--http <host:port>', 'streamable HTTP on this address instead of stdio (loopback, e.g. 127.0.0.1:8765)')
+  .option('--listen', 'allow a non-loopback --http address (needs GNS3_COPILOT_MCP_TOKEN or mcp_token in the keychain)');
+addSettingsOptions(mcp);
+mcp.action(
+  act(async (opts: Opts, cmd: Command) => {
+    const { settings } = await loadFor(cmd);
+    const { runMcpCommand } = await import('./mcp/server/command.js');
+    return runMcpCommand(settings, { ...(typeof opts.http === 'string' ? { http: opts.http } : {}), listen: opts.listen === true });
+  }),
+);
 
 // ---------------------------------------------------------------- run
 

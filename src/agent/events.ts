@@ -64,6 +64,8 @@ export type AgentEvent =
       trimmed: number;
     }
   | { type: 'error'; error: { type: ErrorType; message: string } }
+  /** something the user should know that does not fail the request (e.g. an MCP server died) */
+  | { type: 'notice'; message: string }
   | { type: 'done'; stopped_reason: StoppedReason; stats: RunStats };
 
 export type AgentEventType = AgentEvent['type'];

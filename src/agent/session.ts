@@ -196,6 +196,14 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
 
   // --- GNS3 project, opened lazily and once.
   const services = new Map<string, unknown>();
+  // The user's MCP servers (mcp_servers) start in the background, so a TUI does not wait for
+  // them; a request waits before the model is shown their tools. Closed with the session.
+  const mcpReady =
+    Object.keys(settings.mcp_servers).length > 0
+      ? import('../mcp/client/attach.js')
+          .then((m) => m.attachMcpServers(registry, settings.mcp_servers, log, services))
+          .catch((err: unknown) => void log.warn('MCP servers could not be started', { error: errorMessage(err) }))
+      : undefined;
   let gns3Client: { close(): Promise<void> } | undefined;
   let projectPromise: Promise<ProjectScope> | undefined;
   /** a controller probe still waiting (given up on by --max-time/Ctrl-C): close() must not wait for it */
@@ -288,6 +296,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
 
   async function runRequest(prompt: string, q: EventQueue<AgentEvent>, userSignal?: AbortSignal): Promise<void> {
     const t0 = performance.now();
+    const mcp = await mcpReady;
     const reqLimits = { ...limits, tool_limits: { ...limits.tool_limits } };
     const ac = new AbortController();
     const onUserAbort = () => ac.abort('aborted');
@@ -329,6 +338,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       }
       if (project) store.setProject(sessionId, project.projectId, project.projectName);
       q.push({ type: 'init', session_id: sessionId, project_id: projectId, mode, agent_mode: agentMode, model: endpoint.model });
+      for (const message of mcp?.notices.splice(0) ?? []) q.push({ type: 'notice', message });
       log.info('request', { session_id: sessionId, mode, limits: describeLimits(reqLimits), model: endpoint.model, provider: endpoint.provider });
       await repairHistory();
       const input = {
@@ -372,6 +382,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       if (timer) clearTimeout(timer);
       userSignal?.removeEventListener('abort', onUserAbort);
       current = undefined;
+      for (const message of mcp?.notices.splice(0) ?? []) q.push({ type: 'notice', message });
     }
     const stats: RunStats = {
       iterations: final?.llm_calls ?? 0,
@@ -443,6 +454,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     },
     async close() {
       idleGc.cancel();
+      await mcpReady;
       for (const s of services.values()) {
         const c = (s as { close?: () => unknown } | null)?.close;
         if (typeof c === 'function') await Promise.resolve(c.call(s)).catch(() => undefined);

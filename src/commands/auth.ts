@@ -70,6 +70,12 @@ export async function authLogin(opts: Record<string, unknown>, args: string[] = 
     out(`✓ GNS3 credentials for ${user.trim()} stored in the OS keychain (service ${KEYCHAIN_SERVICE})`);
     return 0;
   }
+  if (opts.mcpToken) {
+    const token = await readSecret('Bearer token for gns3-copilot mcp --http: ', 'MCP token', true);
+    await store.set('mcp_token', token);
+    out(`✓ MCP server token stored in the OS keychain (service ${KEYCHAIN_SERVICE}); \`gns3-copilot mcp --http\` now requires it`);
+    return 0;
+  }
   const key = await readSecret('LLM API key: ', 'API key', true);
   await store.set('llm_api_key', key);
   out(`✓ LLM API key stored in the OS keychain (service ${KEYCHAIN_SERVICE})`);
@@ -82,6 +88,7 @@ export async function authLogout(opts: Record<string, unknown>): Promise<number>
   const both = !opts.llm && !opts.gns3;
   const targets: string[] = [];
   if (both || opts.llm) targets.push('llm_api_key');
+  if (both) targets.push('mcp_token');
   if (both || opts.gns3) {
     targets.push('gns3_username', 'gns3_password');
     targets.push(...((await store.accounts?.()) ?? []).filter((a) => a.startsWith('gns3_token:')));

@@ -164,8 +164,13 @@ export async function runDoctor(flags: Record<string, unknown>, opts: Record<str
       .then((l) => l.settings)
       .catch(() => settingsSchema.parse({}));
   }
-  const [keychain, controller, llm] = await Promise.all([checkKeychain(), checkController(settings), checkLlm(settings)]);
-  results.push(keychain, controller, llm, checkDataDir(settings), ...checkTools());
+  const [keychain, controller, llm, mcp] = await Promise.all([
+    checkKeychain(),
+    checkController(settings),
+    checkLlm(settings),
+    import('../mcp/client/doctor.js').then((m) => m.checkMcpServers(settings)),
+  ]);
+  results.push(keychain, controller, llm, checkDataDir(settings), ...checkTools(), ...mcp);
 
   const failed = results.filter((r) => r.required && !r.ok);
   if (opts.json) {

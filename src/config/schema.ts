@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { COPILOT_MODES, parseMode } from '../agent/modes.js';
+import { mcpServerSchema } from '../mcp/client/config.js';
 
 const httpUrl = z
   .string()
@@ -103,6 +104,8 @@ export const settingsSchema = z.object({
   data_dir: z.string().optional(),
   /** replaces the built-in skills directory (env GNS3_COPILOT_SKILLS_DIR); the user dir still merges over it */
   skills_dir: z.string().optional(),
+  /** the user's MCP servers whose tools join the agent (Gemini CLI's mcpServers shape); lock it in the system config for classrooms */
+  mcp_servers: z.record(z.string().regex(/^[A-Za-z0-9-]+$/, 'server names: letters, digits and -'), mcpServerSchema).default({}),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

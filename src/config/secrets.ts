@@ -9,7 +9,7 @@ import { registerSecret } from '../log.js';
 
 export const KEYCHAIN_SERVICE = 'gns3-copilot';
 
-export type SecretAccount = 'llm_api_key' | 'gns3_username' | 'gns3_password' | `gns3_token:${string}`;
+export type SecretAccount = 'llm_api_key' | 'gns3_username' | 'gns3_password' | `gns3_token:${string}` | 'mcp_token';
 
 export interface SecretStore {
   /** undefined when absent or when no keychain is usable (callers fall back to env). */

@@ -31,6 +31,8 @@ export interface RunJobsOptions {
   log?: Logger;
   /** config mode: keep sending lines after a failing one */
   continueOnError?: boolean;
+  /** called as each device finishes (progress for long fan-outs) */
+  onResult?(r: DeviceResult, done: number, total: number): void;
 }
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
@@ -57,7 +59,12 @@ export function deviceStatus(results: CommandResult[]): DeviceStatus {
 }
 
 export async function runDeviceJobs(jobs: DeviceJob[], opts: RunJobsOptions): Promise<DeviceResult[]> {
-  return runLimited(jobs, opts.settings.device_concurrency, (job) => runOne(job, opts));
+  let done = 0;
+  return runLimited(jobs, opts.settings.device_concurrency, async (job) => {
+    const r = await runOne(job, opts);
+    opts.onResult?.(r, ++done, jobs.length);
+    return r;
+  });
 }
 
 async function runOne(job: DeviceJob, opts: RunJobsOptions): Promise<DeviceResult> {

@@ -54,6 +54,10 @@ export class TextPrinter {
           this.err.write(`warning: this request is ${e.tokens + e.tools_tokens} tokens, over the model's ${e.limit}-token context window (context_limit); the provider may refuse it\n`);
         }
         break;
+      case 'notice':
+        this.breakLine();
+        this.err.write(`warning: ${e.message}\n`);
+        break;
       default:
         break;
     }

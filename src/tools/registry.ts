@@ -47,22 +47,38 @@ export function capOutput(text: string, maxChars: number): string {
 export class ToolRegistry {
   private readonly byName = new Map<string, ToolDef>();
   private readonly schemaCache = new Map<string, ToolSchema>();
+  /** tools of the user's MCP servers (`server__tool`, src/mcp/client): offered in every mode */
+  private readonly external = new Map<string, ToolDef>();
 
   constructor(tools: ToolDef[]) {
     for (const t of tools) this.byName.set(t.name, t);
   }
 
   get(name: string): ToolDef | undefined {
-    return this.byName.get(name);
+    return this.byName.get(name) ?? this.external.get(name);
   }
 
-  /** Tools of the mode that exist in this build, in the mode table's order. */
+  /** Tools of the mode that exist in this build, in the mode table's order, then the MCP servers' tools. */
   forMode(mode: CopilotMode): ToolDef[] {
-    return MODE_TOOLS[mode].map((n) => this.byName.get(n)).filter((t): t is ToolDef => t !== undefined);
+    return [...MODE_TOOLS[mode].map((n) => this.byName.get(n)).filter((t): t is ToolDef => t !== undefined), ...this.external.values()];
   }
 
   allowed(mode: CopilotMode, name: string): boolean {
-    return toolAllowed(mode, name) && this.byName.has(name);
+    return (toolAllowed(mode, name) && this.byName.has(name)) || this.external.has(name);
+  }
+
+  addExternal(tools: ToolDef[]): void {
+    for (const t of tools) if (!this.byName.has(t.name)) this.external.set(t.name, t);
+  }
+
+  /** Removes the external tools whose name starts with prefix; returns their names. */
+  removeExternal(prefix: string): string[] {
+    const names = [...this.external.keys()].filter((n) => n.startsWith(prefix));
+    for (const n of names) {
+      this.external.delete(n);
+      this.schemaCache.delete(n);
+    }
+    return names;
   }
 
   schemas(mode: CopilotMode): ToolSchema[] {
@@ -74,7 +90,7 @@ export class ToolRegistry {
     if (!s) {
       let parameters: Record<string, unknown>;
       try {
-        parameters = z.toJSONSchema(t.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+        parameters = t.jsonSchema ? { ...t.jsonSchema } : (z.toJSONSchema(t.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
         delete parameters.$schema;
       } catch {
         parameters = { type: 'object', properties: {}, additionalProperties: true };

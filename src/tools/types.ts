@@ -25,12 +25,17 @@ export interface ToolContext {
   project(): Promise<ProjectScope>;
   /** long-lived services shared across tool calls (connection pools); keyed by owner */
   services: Map<string, unknown>;
+  /** optional progress of a long call (device fan-outs report each finished device) */
+  progress?(p: { done: number; total: number; message: string }): void;
 }
 
 export interface ToolDef<S extends z.ZodType = z.ZodType> {
-  name: ToolName;
+  /** a built-in tool, or `server__tool` from one of the user's MCP servers (src/mcp/client) */
+  name: ToolName | `${string}__${string}`;
   description: string;
   schema: S;
+  /** the parameters as JSON Schema when they come from elsewhere (an MCP server); else derived from `schema` */
+  jsonSchema?: Record<string, unknown>;
   risk: ToolRisk;
   /**
    * Returns compact JSON text for the model. Expected failures are reported

@@ -269,6 +269,8 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
       if (!hasCall(s.live!, e.id)) return s;
       return { ...s, live: updateCall(s.live!, e.id, (c) => ({ ...c, retry: { attempt: e.attempt, max: e.max_retries } })) };
     }
+    case 'notice':
+      return { ...s0, entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text: `⚠ ${e.message}`, tone: 'warn' }], nextKey: s0.nextKey + 1 };
     case 'context':
       return {
         ...s0,

@@ -53,6 +53,7 @@ export const streamEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('approval'), id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()), ...ts }),
   z.strictObject({ type: z.literal('context'), tokens: nonNegInt, tools_tokens: nonNegInt, limit: z.number().int().positive(), percent: z.number().nonnegative(), trimmed: nonNegInt, ...ts }),
   z.strictObject({ type: z.literal('error'), error, ...ts }),
+  z.strictObject({ type: z.literal('notice'), message: z.string().min(1), ...ts }),
   z.strictObject({ type: z.literal('done'), stopped_reason: stopped, stats, ...ts }),
 ]);
 

@@ -1,0 +1,127 @@
+/**
+ * Streamable HTTP for `gns3-copilot mcp --http HOST:PORT`: one SDK transport and
+ * Server per MCP session (Mcp-Session-Id), all sharing the runtime (device pool).
+ * A bearer token, when configured, is checked before anything reaches the SDK.
+ */
+import http from 'node:http';
+import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { errorMessage } from '../../errors.js';
+import type { McpRuntime } from './runtime.js';
+import type { ToolGateOptions } from './tools.js';
+import { createMcpServer } from './server.js';
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  token?: string;
+}
+
+export interface RunningHttpServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 4 * 1024 * 1024;
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+export function tokenMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  return m ? timingSafeEqual(digest(m[1]!.trim()), digest(token)) : false;
+}
+
+function reply(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+async function readJson(req: http.IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of req) {
+    size += (c as Buffer).length;
+    if (size > MAX_BODY) throw new Error('request body too large');
+    chunks.push(c as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  return text ? JSON.parse(text) : undefined;
+}
+
+export async function startHttpServer(rt: McpRuntime, gate: ToolGateOptions, opts: HttpServerOptions): Promise<RunningHttpServer> {
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  const loopbackHosts = ['127.0.0.1', 'localhost', '[::1]'];
+
+  const httpServer = http.createServer((req, res) => {
+    void (async () => {
+      if (opts.token !== undefined && !tokenMatches(req.headers.authorization, opts.token)) {
+        reply(res, 401, 'missing or wrong bearer token (Authorization: Bearer <GNS3_COPILOT_MCP_TOKEN>)', { 'www-authenticate': 'Bearer realm="gns3-copilot"' });
+        return;
+      }
+      const path = (req.url ?? '/').split('?')[0];
+      if (path !== '/mcp') {
+        reply(res, 404, 'not found: the MCP endpoint is /mcp');
+        return;
+      }
+      const sid = req.headers['mcp-session-id'];
+      const existing = typeof sid === 'string' ? sessions.get(sid) : undefined;
+      let body: unknown;
+      if (req.method === 'POST') {
+        try {
+          body = await readJson(req);
+        } catch (err) {
+          reply(res, 400, `bad request: ${errorMessage(err)}`);
+          return;
+        }
+      }
+      if (existing) {
+        await existing.transport.handleRequest(req, res, body);
+        return;
+      }
+      if (sid !== undefined) {
+        reply(res, 404, 'unknown or expired MCP session; initialize again');
+        return;
+      }
+      if (req.method !== 'POST' || !isInitializeRequest(body)) {
+        reply(res, 400, 'no MCP session: send an initialize request first');
+        return;
+      }
+      const server = createMcpServer(rt, gate);
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
+        enableDnsRebindingProtection: loopbackHosts.includes(opts.host),
+        allowedHosts: loopbackHosts.flatMap((h) => [h, `${h}:${port()}`]),
+      });
+      transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+      };
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    })().catch((err) => {
+      rt.log.error('mcp http request failed', { error: errorMessage(err) });
+      reply(res, 500, 'internal error');
+    });
+  });
+  const port = () => (httpServer.address() as AddressInfo | null)?.port ?? opts.port;
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(opts.port, opts.host.replace(/^\[|\]$/g, ''), () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  const hostInUrl = opts.host.includes(':') && !opts.host.startsWith('[') ? `[${opts.host}]` : opts.host;
+  return {
+    url: `http://${hostInUrl}:${port()}/mcp`,
+    close: async () => {
+      for (const { server } of sessions.values()) await server.close().catch(() => undefined);
+      sessions.clear();
+      httpServer.closeAllConnections();
+      await new Promise<void>((r) => httpServer.close(() => r()));
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * What every MCP session of one `gns3-copilot mcp` process shares: the settings,
+ * the tool registry, the GNS3 project (opened lazily, once) and the long-lived
+ * services of tool calls — above all the device pool, so consoles stay open
+ * across calls and across clients. close() shuts all of it down.
+ */
+import type { Settings } from '../../config/schema.js';
+import type { ProjectScope } from '../../gns3/types.js';
+import type { Logger } from '../../log.js';
+import type { ToolContext, ToolDef } from '../../tools/types.js';
+import { ToolRegistry } from '../../tools/registry.js';
+import { PromptLibrary } from '../../agent/prompts.js';
+import { ControllerError } from '../../errors.js';
+
+export interface McpRuntimeOptions {
+  settings: Settings;
+  log: Logger;
+  /** test seams */
+  tools?: ToolDef[];
+  projectScope?: () => Promise<ProjectScope>;
+}
+
+export class McpRuntime {
+  readonly settings: Settings;
+  readonly log: Logger;
+  readonly registry: ToolRegistry;
+  readonly prompts = new PromptLibrary();
+  readonly services = new Map<string, unknown>();
+  private projectPromise: Promise<ProjectScope> | undefined;
+  private client: { close(): Promise<void> } | undefined;
+
+  private constructor(opts: McpRuntimeOptions, tools: ToolDef[]) {
+    this.settings = opts.settings;
+    this.log = opts.log;
+    this.registry = new ToolRegistry(tools);
+    if (opts.projectScope) this.openProject = opts.projectScope;
+  }
+
+  static async create(opts: McpRuntimeOptions): Promise<McpRuntime> {
+    const tools = opts.tools ?? (await import('../../tools/index.js')).allTools();
+    return new McpRuntime(opts, tools);
+  }
+
+  get hasProject(): boolean {
+    return this.settings.project !== undefined || this.projectPromise !== undefined;
+  }
+
+  /** The configured project, opened on first use; a failed open is retried next time. */
+  openProject = (): Promise<ProjectScope> => {
+    const name = this.settings.project;
+    if (!name) return Promise.reject(new ControllerError('no GNS3 project selected: start the server with --project <name|id> (or set GNS3_PROJECT)'));
+    this.projectPromise ??= (async () => {
+      const { createGns3Client, openProjectScope } = await import('../../gns3/client.js');
+      const { openSecretStore, resolveGns3Credentials } = await import('../../config/secrets.js');
+      const secrets = openSecretStore();
+      const account = `gns3_token:${this.settings.server}` as const;
+      const client = createGns3Client({
+        settings: this.settings,
+        log: this.log,
+        credentials: () => resolveGns3Credentials(secrets),
+        tokenStore: { get: () => secrets.get(account).catch(() => undefined), set: (t) => secrets.set(account, t).catch(() => undefined) },
+      });
+      this.client = client;
+      return openProjectScope(client, name);
+    })();
+    this.projectPromise.catch(() => (this.projectPromise = undefined));
+    return this.projectPromise;
+  };
+
+  /** The compact topology text the agent's system prompt carries. */
+  async topologyText(signal?: AbortSignal): Promise<string> {
+    const project = await this.openProject();
+    const { renderTopologyText } = await import('../../gns3/render.js');
+    return renderTopologyText(await project.getTopology(signal));
+  }
+
+  toolContext(signal: AbortSignal, progress?: ToolContext['progress']): ToolContext {
+    return { settings: this.settings, signal, log: this.log, project: () => this.openProject(), services: this.services, ...(progress ? { progress } : {}) };
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.services.values()) {
+      const c = (s as { close?: () => unknown } | null)?.close;
+      if (typeof c === 'function') await Promise.resolve(c.call(s)).catch(() => undefined);
+    }
+    this.services.clear();
+    await this.client?.close().catch(() => undefined);
+  }
+}

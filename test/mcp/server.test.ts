@@ -1,0 +1,159 @@
+/**
+ * `gns3-copilot mcp` through the SDK's own client: the built binary over stdio,
+ * a fake GNS3 controller, and a real FRR router's console behind it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { MODE_TOOLS } from '../../src/agent/modes.js';
+import { startLab, type Lab } from '../lab/lab.js';
+import { mcpEnv, serverArgs, startMcpLab, stdioClient, structured, text, type McpLab } from './helpers.js';
+import { runCli } from '../helpers/cli-run.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+let lab: Lab;
+let env: McpLab;
+const clients: Client[] = [];
+const resourceText = (r: { contents: ({ text: string } | { blob: string })[] }) => r.contents.map((c) => ('text' in c ? c.text : '')).join('\n');
+
+beforeAll(async () => {
+  lab = await startLab({ routers: ['R1'], links: [] });
+  env = await startMcpLab(lab);
+});
+afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => undefined);
+  await env?.close();
+  await lab?.stop();
+});
+
+async function connect(mode: string, extra: string[] = [], capabilities: Record<string, unknown> = {}) {
+  const c = await stdioClient(serverArgs(env.fake, mode, extra), mcpEnv(), capabilities);
+  clients.push(c.client);
+  return c;
+}
+
+const showRoute = { device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] };
+const configCall = { device_configs: [{ device_name: 'R1', config_commands: ['interface lo', ' description forged-by-mcp'] }] };
+
+describe('gns3-copilot mcp over stdio', () => {
+  it('lists exactly the tools of the copilot mode, with JSON Schema inputs and risk annotations', async () => {
+    for (const mode of ['teaching_assistant', 'lab_automation_assistant', 'troubleshooting_injection'] as const) {
+      const { client } = await connect(mode);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual([...MODE_TOOLS[mode]]);
+      const show = tools.find((t) => t.name === 'execute_multiple_device_commands')!;
+      expect(show.inputSchema).toMatchObject({ type: 'object', properties: { device_configs: { type: 'array' } } });
+      expect(show.annotations?.readOnlyHint).toBe(true);
+      await client.close();
+    }
+  });
+
+  it('classroom locks apply: a mode locked by the system config cannot be changed, and it decides the tools', async () => {
+    const e = mcpEnv();
+    const system = join(e.HOME!, 'system.json');
+    writeFileSync(system, JSON.stringify({ mode: 'teaching', locked: ['mode'] }));
+    e.GNS3_COPILOT_SYSTEM_CONFIG = system;
+    const r = await runCli(serverArgs(env.fake, 'lab').slice(1), { env: e });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"mode" is locked');
+    const c = await stdioClient(serverArgs(env.fake, 'lab').slice(0, -2), e);
+    clients.push(c.client);
+    expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual([...MODE_TOOLS.teaching_assistant]);
+  });
+
+  it('runs a read tool on the real router and returns structured content plus text', async () => {
+    const { client } = await connect('teaching');
+    const r = await client.callTool({ name: 'execute_multiple_device_commands', arguments: showRoute });
+    expect(r.isError).toBeFalsy();
+    const s = structured(r);
+    expect(s.status).toBe('success');
+    expect(s.devices[0]).toMatchObject({ device_name: 'R1', status: 'success', platform: 'frr' });
+    expect(s.devices[0].results[0].output).toContain('10.255.255.1/32');
+    expect(JSON.parse(text(r))).toEqual(s);
+  });
+
+  it('refuses a forged config call in teaching mode, and nothing reaches the router', async () => {
+    const { client } = await connect('teaching', ['--approve', 'all']);
+    const r = await client.callTool({ name: 'execute_multiple_device_config_commands', arguments: configCall });
+    expect(r.isError).toBe(true);
+    expect(structured(r)).toMatchObject({ status: 'blocked' });
+    expect(text(r)).toContain('not available in teaching_assistant mode');
+    expect(lab.vtysh('R1', 'show running-config')).not.toContain('forged-by-mcp');
+  });
+
+  it('follows --approve: never refuses, ask without elicitation refuses clearly, ask with elicitation asks', async () => {
+    const never = await connect('lab', ['--approve', 'never']);
+    const r1 = await never.client.callTool({ name: 'execute_multiple_device_config_commands', arguments: configCall });
+    expect(r1.isError).toBe(true);
+    expect(text(r1)).toContain('restart `gns3-copilot mcp` with --approve config');
+
+    const askBlind = await connect('lab', ['--approve', 'ask']);
+    const r2 = await askBlind.client.callTool({ name: 'execute_multiple_device_config_commands', arguments: configCall });
+    expect(r2.isError).toBe(true);
+    expect(text(r2)).toContain('does not support elicitation');
+    expect(lab.vtysh('R1', 'show running-config')).not.toContain('forged-by-mcp');
+
+    const ask = await connect('lab', ['--approve', 'ask'], { elicitation: { form: {} } });
+    const asked: string[] = [];
+    ask.client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(String(req.params.message));
+      return { action: 'accept', content: { approve: true } };
+    });
+    const r3 = await ask.client.callTool({ name: 'execute_multiple_device_config_commands', arguments: { device_configs: [{ device_name: 'R1', config_commands: ['interface lo', ' description approved-over-mcp'] }] } });
+    expect(r3.isError).toBeFalsy();
+    expect(asked[0]).toContain('execute_multiple_device_config_commands');
+    expect(lab.vtysh('R1', 'show running-config')).toContain('approved-over-mcp');
+  });
+
+  it('sends progress while a device run is long, and cancellation aborts the hung console command', async () => {
+    const { client } = await connect('teaching');
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const ac = new AbortController();
+    const call = client.callTool(
+      { name: 'execute_multiple_device_commands', arguments: { device_configs: [{ device_name: 'HUNG', commands: ['show hang'] }, { device_name: 'R1', commands: ['show ip route'] }] } },
+      undefined,
+      { signal: ac.signal, onprogress: (p) => void progress.push(p) },
+    );
+    await expect.poll(() => env.hung.hungLines, { timeout: 10_000 }).toBe(1);
+    // R1 finishes while HUNG hangs: a device notification with the total, then heartbeats
+    await expect.poll(() => progress.some((p) => p.message === 'R1: success (1/2 devices)' && p.total === 2), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => progress.filter((p) => p.message?.includes('running')).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(1);
+    expect(progress[0]!.message).toBe('execute_multiple_device_commands started');
+    const values = progress.map((p) => p.progress);
+    expect(values).toEqual([...values].sort((a, b) => a - b));
+    expect(new Set(values).size).toBe(values.length);
+    expect(Math.max(...values)).toBeLessThan(2);
+    const t0 = Date.now();
+    ac.abort('test cancels');
+    await expect(call).rejects.toThrow();
+    // The server aborted the device run: the engine interrupts the console (Ctrl-C) at once,
+    // long before the 20 s command timeout.
+    await expect.poll(() => env.hung.ctrlC, { timeout: 5_000 }).toBe(true);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    // and the server keeps serving
+    const r = await client.callTool({ name: 'execute_multiple_device_commands', arguments: showRoute });
+    expect(structured(r).status).toBe('success');
+  });
+
+  it('serves the topology and skills as resources and the three mode prompts', async () => {
+    const { client } = await connect('teaching');
+    const { resources } = await client.listResources();
+    const topoUri = `gns3://project/${env.projectId}/topology`;
+    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining([topoUri, 'skill://device/frr']));
+    const topo = await client.readResource({ uri: topoUri });
+    expect(resourceText(topo)).toContain('R1');
+    const frr = await client.readResource({ uri: 'skill://device/frr' });
+    expect(resourceText(frr)).toContain('platform: frr');
+    await expect(client.readResource({ uri: 'skill://device/nope' })).rejects.toThrow(/no device skill "nope"/);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toContain('gns3://project/{project_id}/topology');
+
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(['teaching_assistant', 'lab_automation_assistant', 'troubleshooting_injection']);
+    const p = await client.getPrompt({ name: 'troubleshooting_injection' });
+    const body = (p.messages[0]!.content as { text: string }).text;
+    expect(body).toContain('HUNG');
+    expect(body).toBe(body.replace('{{topology_info}}', ''));
+  });
+});
