@@ -29,7 +29,14 @@ export interface RunStats {
   duration_ms: number;
 }
 
-export type AgentEvent =
+/** Which node of the sub-agent tree an event comes from (absent: the root). */
+export interface AgentTag {
+  agent_id?: string;
+  depth?: number;
+}
+
+export type AgentEvent = AgentTag &
+  (
   | {
       type: 'init';
       session_id: string;
@@ -60,7 +67,8 @@ export type AgentEvent =
       trimmed: number;
     }
   | { type: 'error'; error: { type: ErrorType; message: string } }
-  | { type: 'done'; stopped_reason: StoppedReason; stats: RunStats };
+  | { type: 'done'; stopped_reason: StoppedReason; stats: RunStats }
+  );
 
 export type AgentEventType = AgentEvent['type'];
 export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

@@ -23,6 +23,7 @@ import { limitNote, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimi
 import { isAbortErrorStrict, withProviderRetry, type ProviderEndpoint } from './providers.js';
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
+import type { AgentNodeInfo } from './tree/engine.js';
 
 export interface ChatModels {
   chat: ChatOpenAICompletions;
@@ -39,6 +40,10 @@ export interface RunControl {
   deadline?: number;
   /** tool calls blocked because approval was needed and not available/given */
   approvalBlocked: number;
+  /** a sub-agent's frozen tool set, applied to the schema and at dispatch (absent: the mode's tools) */
+  tools?: ReadonlySet<string>;
+  /** a sub-agent run: its node in the task tree (absent for the root) */
+  agent?: AgentNodeInfo;
 }
 
 export interface GraphDeps {
@@ -146,8 +151,9 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     const run = deps.run();
     if (run.signal.aborted) return { stop: stopReasonOf(run.signal) };
     await deps.counter.ready();
-    const schemas = state.final_pass ? [] : deps.registry.schemas(state.mode);
-    const key = state.final_pass ? '-' : state.mode;
+    const frozen = run.tools;
+    const schemas = state.final_pass ? [] : deps.registry.schemas(state.mode).filter((t) => !frozen || frozen.has(t.function.name));
+    const key = state.final_pass ? '-' : frozen ? `${state.mode}:${[...frozen].join(',')}` : state.mode;
     let toolsTokens = toolsTokensCache.get(key);
     if (toolsTokens === undefined) toolsTokensCache.set(key, (toolsTokens = toolSchemaTokens(deps.counter, schemas)));
 
@@ -274,6 +280,10 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       const def = deps.registry.get(call.name);
       if (run.signal.aborted) {
         results[i] = { status: 'aborted', output: resultJson('aborted', pendingNotExecutedMessage(stopReasonOf(run.signal))) };
+        continue;
+      }
+      if (run.tools && !run.tools.has(call.name)) {
+        results[i] = { status: 'blocked', output: resultJson('blocked', `tool "${call.name}" is not in this sub-agent's tool set; it was not executed. Available: ${[...run.tools].join(', ')}`) };
         continue;
       }
       if (!def || !deps.registry.allowed(state.mode, call.name)) {

@@ -47,6 +47,7 @@ export const TOOL_NAMES = [
   'manage_gns3_packet_filter',
   'injection_skills',
   'gns3_topology_reader',
+  'agent',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -60,6 +61,7 @@ const TEACHING: readonly ToolName[] = [
   'packet_analysis',
   'packet_analysis_skills',
   'device_skills',
+  'agent',
 ];
 
 export const MODE_TOOLS: Record<CopilotMode, readonly ToolName[]> = {
@@ -77,6 +79,7 @@ export const MODE_TOOLS: Record<CopilotMode, readonly ToolName[]> = {
     'manage_gns3_packet_filter',
     'injection_skills',
     'gns3_topology_reader',
+    'agent',
   ],
 };
 

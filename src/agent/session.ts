@@ -12,7 +12,10 @@ import type { ToolContext, ToolDef } from '../tools/types.js';
 import type { ProjectScope } from '../gns3/types.js';
 import { createLogger, type Logger } from '../log.js';
 import { ControllerError, CopilotError, ExitCode, ProviderError, UsageError, errorMessage } from '../errors.js';
-import { resolveAgentMode } from './agent-mode.js';
+import { assertNoRemovedAgentFlags } from './agent-mode.js';
+import { fixAgentMode } from './tree/fixation.js';
+import { SessionTree } from './tree/session-tree.js';
+import { TreeStore, type AgentNodeRow, type TreeRow } from '../sessions/tree-store.js';
 import { createChatModel, encodingForModel, KEYLESS_PROVIDERS, resolveApiKey, resolveContextLimitK, resolveProviderEndpoint } from './providers.js';
 import { describeLimits, limitsFromSettings, recursionLimitFor } from './limits.js';
 import { PromptLibrary } from './prompts.js';
@@ -52,6 +55,12 @@ export interface AgentSessionExt extends AgentSession {
   info(): SessionRow | undefined;
   /** the checkpointed conversation, e.g. to redraw a resumed session in the TUI */
   transcript(): Promise<TranscriptEntry[]>;
+  /** one-line notices for the user (e.g. an AGENT_MODE in the environment that was ignored) */
+  readonly notices: readonly string[];
+  /** the sub-agent tree: the root's record and every child */
+  tree(): { root: TreeRow | undefined; agents: AgentNodeRow[] };
+  /** stops one sub-agent and its subtree; false when it is not running */
+  stopAgent(agentId: string): boolean;
 }
 
 function errorTypeOf(err: unknown): ErrorType {
@@ -75,7 +84,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   let settings = opts.settings;
   const env = opts.env ?? process.env;
   const log = opts.log ?? createLogger(settings.log_level);
-  const agentModeNow = resolveAgentMode(env);
+  assertNoRemovedAgentFlags(env);
   const endpoint = resolveProviderEndpoint(settings);
   const limitK = resolveContextLimitK(settings);
   const apiKey = await resolveApiKey(settings.provider);
@@ -105,7 +114,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   // built on the first LLM call: an idle TUI session does not hold the BPE ranks
   const counter = TokenCounter.lazy(encodingForModel(endpoint.model));
   const prompts = new PromptLibrary();
-  const registry = new ToolRegistry(await loadTools(opts.tools));
+  const baseTools = await loadTools(opts.tools);
 
   const store = await SessionStore.open(settings.data_dir);
   let row: SessionRow | undefined;
@@ -133,12 +142,18 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       log.info('resuming a session of another project; opening its project', { session_id: row.id, project: row.project_name ?? rowProject, settings_project: settings.project });
     if (!matches) settings = { ...settings, project: rowProject };
   }
-  // AGENT_MODE is fixed on the session at creation; a resumed session keeps its own.
-  const agentMode: AgentMode = row?.agent_mode ?? agentModeNow;
-  if (agentMode !== 'legacy') {
+  // AGENT_MODE is fixed on the tree at creation; a resumed session keeps its own.
+  const trees = new TreeStore(store.db);
+  let fixation: ReturnType<typeof fixAgentMode>;
+  try {
+    fixation = fixAgentMode(env, row, trees);
+  } catch (err) {
     store.close();
-    throw new UsageError(`session ${row?.id} was created with AGENT_MODE=${agentMode}, which is not available in this version`);
+    throw err;
   }
+  const agentMode: AgentMode = fixation.mode;
+  const notices = fixation.notice ? [fixation.notice] : [];
+  if (fixation.notice) log.warn(fixation.notice);
   // A resumed session keeps its copilot mode unless a non-default mode was asked for
   // (`-m lab -c`, `inject -c`); settings do not tell an explicit default from an implicit one.
   let mode: CopilotMode = row && settings.mode === 'teaching_assistant' ? row.copilot_mode : settings.mode;
@@ -185,6 +200,20 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   };
 
   let current: RunControl | undefined;
+  const tree: SessionTree = new SessionTree({
+    mode: agentMode,
+    ...(fixation.budget ? { budget: fixation.budget } : {}),
+    trees,
+    registered: baseTools.map((t) => t.name),
+    graph: () => graph,
+    rootId: () => sessionId,
+    copilotMode: () => mode,
+    modeTools: (m) => registry.forMode(m).map((t) => t.name),
+    limits: () => limits,
+    schedule: () => settings,
+    rootRun: () => current,
+  });
+  const registry = new ToolRegistry([...baseTools, tree.tool]);
   const graph = buildGraph(
     {
       registry,
@@ -198,11 +227,12 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       maxOutputChars: Math.max(2000, Math.min(DEFAULT_MAX_OUTPUT_CHARS, Math.floor(limitK * 1000 * 4 * 0.15))),
       topologyText,
       toolContext: (signal): ToolContext => ({ settings, signal, log, project: openProject, services }),
-      needsTitle: () => !store.get(sessionId)?.title,
+      needsTitle: () => !tree.inChild() && !store.get(sessionId)?.title,
       saveTitle: (t) => store.setTitle(sessionId, t),
       run: () => {
-        if (!current) throw new Error('graph used outside a request');
-        return current;
+        const r = tree.current();
+        if (!r) throw new Error('graph used outside a request');
+        return r;
       },
     },
     store.saver,
@@ -266,6 +296,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       // The row exists before the graph runs, so a run killed mid-turn can be continued.
       if (!rowCreated) {
         store.create({ id: sessionId, copilot_mode: mode, agent_mode: agentMode });
+        tree.recordRoot(sessionId, prompt);
         rowCreated = true;
       }
       if (project) store.setProject(sessionId, project.projectId, project.projectName);
@@ -352,6 +383,9 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     },
     info: () => store.get(sessionId),
     transcript: async () => toTranscript(await store.messages(sessionId)),
+    notices,
+    tree: () => ({ root: trees.get(sessionId), agents: trees.nodes(sessionId) }),
+    stopAgent: (id) => tree.engine.stop(id),
     setMode(m: CopilotMode) {
       mode = m;
       if (rowCreated) store.setMode(sessionId, m);
