@@ -36,5 +36,7 @@ export interface AgentSession {
   setMode(mode: CopilotMode): void;
   setLimits(limits: Partial<RequestLimits>): void;
   readonly limits: RequestLimits;
+  /** one-line notices for the user, e.g. an AGENT_MODE in the environment that a resumed tree ignored */
+  readonly notices?: readonly string[];
   close(): Promise<void>;
 }

@@ -64,6 +64,7 @@ export async function runOneShot(settings: Settings, invocation: InvocationOptio
     const { createAgentSession } = await import('../agent/session.js');
     session = await createAgentSession({ settings, invocation });
     if (session.resumed && invocation.output === 'text') stderr.write(`resuming session ${session.id.slice(0, 8)}\n`);
+    for (const n of session.notices) stderr.write(`notice: ${n}\n`);
     for await (const e of session.send(prompt, { signal: ac.signal })) emit(e);
   } catch (err) {
     // Failures before the run starts (bad context_limit, no API key, unknown session…)

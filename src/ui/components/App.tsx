@@ -251,6 +251,7 @@ export function App(props: AppProps) {
         dispatch({ type: 'set_mode', mode: s.mode });
         dispatch({ type: 'set_limits', limits: { ...s.limits } });
         setPhase({ kind: 'ready' });
+        for (const n of s.notices ?? []) notice(n, 'warn');
         if (opts.announce === 'resumed' || opts.continueLatest || opts.sessionId) {
           const meta = await services.getSession(settingsRef.current, s.id).catch(() => undefined);
           if (meta) dispatch({ type: 'set_project', projectId: meta.projectId, projectName: meta.projectName });
