@@ -19,7 +19,7 @@ const legacySchema = z
   .refine((a) => a.task !== undefined || a.messages !== undefined, 'give task or messages');
 
 const recursiveSchema = z.object({
-  task_brief: z.union([taskBriefSchema, z.array(taskBriefSchema).min(1).max(6)]).describe('one brief, or a batch of briefs'),
+  task_brief: z.union([taskBriefSchema, z.array(taskBriefSchema).min(1)]).describe('one brief, or a batch of briefs'),
 });
 
 function legacyText(reports: TaskReport[]): string {

@@ -79,7 +79,7 @@ export class TreeEngine {
     return this.cancel.stop(agentId);
   }
 
-  async delegate(items: DelegateItem[], toolCallId?: string): Promise<{ reports: TaskReport[] }> {
+  async delegate(items: DelegateItem[]): Promise<{ reports: TaskReport[] }> {
     const p = this.d.policy;
     const parentRun = this.d.currentRun();
     const parent = parentRun.agent;
@@ -100,7 +100,7 @@ export class TreeEngine {
         prepared.push({ id, goal: it.task.trim().slice(0, 200), prompt: () => renderLegacyTask(it.task) });
         continue;
       }
-      const refs = await this.resolveRefs(it.brief.context_refs ?? [], parentRun, parent);
+      const refs = await this.resolveRefs(it.brief.context_refs ?? [], parent);
       const brief = normaliseBrief(it.brief, parent?.brief?.constraints ?? [], refs);
       prepared.push({
         id,
@@ -136,7 +136,7 @@ export class TreeEngine {
           const run: RunControl = {
             emit: (e: AgentEvent) => {
               if (e.type === 'content' || e.type === 'context' || e.type === 'init' || e.type === 'done') return;
-              parentRun.emit({ ...e, ...tag });
+              parentRun.emit({ ...tag, ...e }); // a grandchild's own tag wins
             },
             signal,
             approvalBlocked: 0,
@@ -177,7 +177,6 @@ export class TreeEngine {
           return report;
         },
       );
-      void toolCallId;
       return { reports };
     } finally {
       for (const c of prepared) this.cancel.release(c.id);
@@ -185,7 +184,7 @@ export class TreeEngine {
   }
 
   /** Refs a parent may grant: its own tool results, and refs granted to it (edge by edge). */
-  private async resolveRefs(ids: string[], parentRun: RunControl, parent: AgentNodeInfo | undefined): Promise<ContextRef[]> {
+  private async resolveRefs(ids: string[], parent: AgentNodeInfo | undefined): Promise<ContextRef[]> {
     if (ids.length === 0) return [];
     const p = this.d.policy;
     if (ids.length > p.maxRefs) throw new DelegationRefused(`at most ${p.maxRefs} context_refs per brief (got ${ids.length})`);
@@ -201,7 +200,6 @@ export class TreeEngine {
       if (!t) throw new DelegationRefused(`context_ref "${id}" is not a tool result or context ref you hold; no sub-agent was started`);
       out.push({ id, source: t.name ?? 'tool', content: messageText(t) });
     }
-    void parentRun;
     return out;
   }
 }
