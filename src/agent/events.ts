@@ -14,7 +14,9 @@ export type StoppedReason =
   | 'max_time'
   | 'tool_limit'
   | 'aborted'
-  | 'error';
+  | 'error'
+  /** the sub-agent tree budget (AGENT_MODE=recursive) ran out */
+  | 'budget';
 
 /** `controller` → exit 3, `provider` → exit 4, `limit` → exit 5 (with --on-limit fail),
  *  `approval` → exit 6, `aborted` → 130, `usage` → 2, `internal` → 1. */

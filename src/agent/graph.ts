@@ -24,6 +24,7 @@ import { isAbortErrorStrict, withProviderRetry, type ProviderEndpoint } from './
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
 import type { AgentNodeInfo } from './tree/engine.js';
+import type { CallBudget } from './tree/call-budget.js';
 
 export interface ChatModels {
   chat: ChatOpenAICompletions;
@@ -44,6 +45,8 @@ export interface RunControl {
   tools?: ReadonlySet<string>;
   /** a sub-agent run: its node in the task tree (absent for the root) */
   agent?: AgentNodeInfo;
+  /** the tree budget (recursive): an LLM call is reserved before and booked after */
+  budget?: CallBudget;
 }
 
 export interface GraphDeps {
@@ -150,10 +153,15 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
   async function llmCall(state: AgentStateType): Promise<AgentStateUpdate> {
     const run = deps.run();
     if (run.signal.aborted) return { stop: stopReasonOf(run.signal) };
+    const gate = run.budget?.reserve(state.final_pass) ?? 'ok';
+    if (gate === 'denied') return { stop: 'budget', limit_reason: 'budget' };
+    // the tree budget ran out: this is the root's reserved final call, without tools
+    const finalPass = state.final_pass || gate === 'final';
+    const limitReason = gate === 'final' ? 'budget' : state.limit_reason;
     await deps.counter.ready();
     const frozen = run.tools;
-    const schemas = state.final_pass ? [] : deps.registry.schemas(state.mode).filter((t) => !frozen || frozen.has(t.function.name));
-    const key = state.final_pass ? '-' : frozen ? `${state.mode}:${[...frozen].join(',')}` : state.mode;
+    const schemas = finalPass ? [] : deps.registry.schemas(state.mode).filter((t) => !frozen || frozen.has(t.function.name));
+    const key = finalPass ? '-' : frozen ? `${state.mode}:${[...frozen].join(',')}` : state.mode;
     let toolsTokens = toolsTokensCache.get(key);
     if (toolsTokens === undefined) toolsTokensCache.set(key, (toolsTokens = toolSchemaTokens(deps.counter, schemas)));
 
@@ -164,8 +172,8 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       deps.log.warn('topology refresh failed', { error: errorMessage(err) });
     }
     let system = deps.prompts.system(state.mode, topo);
-    if (state.final_pass)
-      system += `\n\n## Limit reached\nThis request reached a limit (${state.limit_reason}). Do not call tools. Answer the user now with what you have, and say what is left undone.`;
+    if (finalPass)
+      system += `\n\n## Limit reached\nThis request reached a limit (${limitReason}). Do not call tools. Answer the user now with what you have, and say what is left undone.`;
     const prepare = async (ratioScale?: number) => {
       const plan = await prepareContext(
         { system, history: state.messages, summary: state.summary, toolsTokens },
@@ -263,6 +271,13 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       id: randomUUID(),
     });
     for (const c of calls) run.emit({ type: 'tool_call', id: c.id, name: c.name, args: c.args });
+    const within = run.budget?.book(chunk.usage_metadata ?? {}) ?? true;
+    if (gate === 'final' || !within) {
+      // A crossed tree budget: no tool call of this response runs; a child stops, the root
+      // answers (this answer, or one more reserved call without tools).
+      const how: AgentStateUpdate = gate === 'final' ? { final_pass: true } : run.agent ? { stop: 'budget' } : calls.length ? { final_pass: true } : {};
+      return { ...common, messages: [ai], usage: addUsage(state.usage, chunk), limit_reason: 'budget', ...how };
+    }
     return { ...common, messages: [ai], usage: addUsage(state.usage, chunk) };
   }
 
@@ -360,6 +375,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       return toolMessage(c, r);
     });
     if (reason === 'aborted') return { messages: pending, stop: 'aborted' };
+    if (reason === 'budget' && state.final_pass && !state.stop) return { messages: pending, final_pass: true, limit_reason: 'budget' };
     if (state.limits.on_limit === 'continue' && !state.final_pass && reason !== 'max_time' && reason !== 'done')
       return { messages: pending, final_pass: true, limit_reason: reason };
     const note = limitNote(reason, state.limits, state);

@@ -212,7 +212,10 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     limits: () => limits,
     schedule: () => settings,
     rootRun: () => current,
+    model: endpoint.model,
+    modelPrices: settings.model_prices,
   });
+  notices.push(...tree.notices);
   const registry = new ToolRegistry([...baseTools, tree.tool]);
   const graph = buildGraph(
     {
@@ -299,6 +302,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
         tree.recordRoot(sessionId, prompt);
         rowCreated = true;
       }
+      Object.assign(run, tree.rootRunExtras());
       if (project) store.setProject(sessionId, project.projectId, project.projectName);
       q.push({ type: 'init', session_id: sessionId, project_id: projectId, mode, agent_mode: agentMode, model: endpoint.model });
       log.info('request', { session_id: sessionId, mode, limits: describeLimits(reqLimits), model: endpoint.model, provider: endpoint.provider });

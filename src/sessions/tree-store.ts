@@ -75,7 +75,8 @@ CREATE TABLE IF NOT EXISTS tree_usage (
   llm_calls INTEGER NOT NULL,
   tokens INTEGER NOT NULL,
   cost_usd REAL NOT NULL,
-  started_ms INTEGER NOT NULL
+  started_ms INTEGER NOT NULL,
+  exhausted TEXT
 );
 `;
 
@@ -105,15 +106,22 @@ export class TreeStore {
    * Registers a batch of children atomically: refused whole (returns false, nothing
    * written) when it would take the parent past `quota`.
    */
-  addChildren(parentId: string, quota: number | undefined, rows: Omit<AgentNodeRow, 'created_at' | 'ended_at' | 'report' | 'llm_calls' | 'input_tokens' | 'output_tokens'>[]): boolean {
-    const tx = this.db.transaction(() => {
-      if (quota !== undefined && this.childCount(parentId) + rows.length > quota) return false;
+  addChildren(
+    parentId: string,
+    quota: number | undefined,
+    rows: Omit<AgentNodeRow, 'created_at' | 'ended_at' | 'report' | 'llm_calls' | 'input_tokens' | 'output_tokens'>[],
+    /** another check in the same transaction (the tree budget's agent count) */
+    reserve?: () => boolean,
+  ): 'ok' | 'quota' | 'reserve' {
+    const tx = this.db.transaction((): 'ok' | 'quota' | 'reserve' => {
+      if (quota !== undefined && this.childCount(parentId) + rows.length > quota) return 'quota';
+      if (reserve && !reserve()) return 'reserve';
       const ins = this.db.prepare(
         'INSERT INTO agent_nodes (id, root_id, parent_id, depth, goal, brief, tools, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
       );
       const now = new Date().toISOString();
       for (const r of rows) ins.run(r.id, r.root_id, r.parent_id, r.depth, r.goal, r.brief, r.tools, r.status, now);
-      return true;
+      return 'ok';
     });
     return tx.immediate();
   }

@@ -17,6 +17,7 @@ import { normaliseBrief, renderBrief, renderLegacyTask, type ContextRef, type Ta
 import { buildReport, type TaskReport } from './report.js';
 import { runBatch } from './scheduler.js';
 import { CancelTree } from './cancel.js';
+import type { CallBudget } from './call-budget.js';
 
 /** Where a run sits in the tree; absent on the root's RunControl. */
 export interface AgentNodeInfo {
@@ -57,6 +58,9 @@ export interface EngineDeps {
   /** the RunControl of the run that called `agent` */
   currentRun(): RunControl;
   runChild(c: ChildRun): Promise<ChildOutcome>;
+  /** recursive trees: the ledger's agent reservation and a child's call budget */
+  reserveAgents?(n: number): boolean;
+  childBudget?(): CallBudget;
   threadMessages(threadId: string): Promise<BaseMessage[]>;
 }
 
@@ -109,12 +113,17 @@ export class TreeEngine {
         prompt: (cid) => renderBrief(brief, this.d.anchor(), { id: cid, parent_id: parentId, root_id: rootId, depth }, tools),
       });
     }
-    const ok = this.d.trees.addChildren(
+    const added = this.d.trees.addChildren(
       parentId,
       p.quotaPerParent,
       prepared.map((c) => ({ id: c.id, root_id: rootId, parent_id: parentId, depth, goal: c.goal, brief: JSON.stringify(c.brief ?? { task: c.goal }), tools: JSON.stringify(tools), status: 'queued' as const })),
+      this.d.reserveAgents ? () => this.d.reserveAgents!(prepared.length) : undefined,
     );
-    if (!ok) {
+    if (added === 'reserve')
+      throw new DelegationRefused(
+        `tree budget reached (agents: AGENT_MAX_TOTAL_AGENTS): no sub-agent of this batch was started; the task tree is stopping, answer with what you have`,
+      );
+    if (added === 'quota') {
       const had = this.d.trees.childCount(parentId);
       throw new DelegationRefused(
         `sub-agent quota: a parent may start at most ${p.quotaPerParent} sub-agents over its lifetime (${had} started, ${prepared.length} requested); no sub-agent of this batch was started`,
@@ -143,6 +152,7 @@ export class TreeEngine {
             ...(parentRun.deadline !== undefined ? { deadline: parentRun.deadline } : {}),
             tools: frozen,
             agent,
+            ...(this.d.childBudget ? { budget: this.d.childBudget() } : {}),
           };
           this.d.trees.setStatus(c.id, 'running');
           let outcome: ChildOutcome | undefined;

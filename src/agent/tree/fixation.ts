@@ -11,6 +11,7 @@ import type { AgentMode } from '../events.js';
 import { agentModeEnvValue, assertNoRemovedAgentFlags, parseAgentMode, resolveAgentMode } from '../agent-mode.js';
 import { budgetFromEnv, parseBudgetSnapshot, type BudgetSnapshot } from './budget.js';
 import type { TreeRow, TreeStore } from '../../sessions/tree-store.js';
+import { BudgetLedger } from './ledger.js';
 
 export interface ModeFixation {
   mode: AgentMode;
@@ -49,6 +50,8 @@ export function fixAgentMode(env: NodeJS.ProcessEnv, resumed: { id: string; agen
     if (anchorHash(tree.anchor) !== tree.anchor_hash) throw missingAnchor(resumed.id, 'a root task anchor matching its hash');
     budget = parseBudgetSnapshot(tree.budget);
     if (!budget) throw missingAnchor(resumed.id, 'a valid budget snapshot');
+    // fails closed: a missing or corrupt usage row refuses to continue
+    new BudgetLedger(trees.db, resumed.id, budget, false).usage();
   }
   const raw = agentModeEnvValue(env);
   const asked = raw === undefined ? undefined : parseAgentMode(raw);

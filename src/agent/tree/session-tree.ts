@@ -18,6 +18,9 @@ import { anchorHash, normaliseAnchor } from './fixation.js';
 import { policyFor } from './policy.js';
 import { TreeEngine } from './engine.js';
 import { agentTool } from './agent-tool.js';
+import { BudgetLedger, type TreeUsage } from './ledger.js';
+import { callBudget, type CallBudget } from './call-budget.js';
+import { costUsd, priceOf, type ModelPrice } from '../pricing.js';
 
 export interface SessionTreeDeps {
   mode: AgentMode;
@@ -33,6 +36,8 @@ export interface SessionTreeDeps {
   schedule(): { child_execution_mode: 'sequential' | 'parallel'; max_parallel_children: number };
   /** the root request's RunControl */
   rootRun(): RunControl | undefined;
+  model: string;
+  modelPrices: Record<string, ModelPrice>;
 }
 
 export class SessionTree {
@@ -42,8 +47,14 @@ export class SessionTree {
   private readonly outside = AsyncLocalStorage.snapshot();
   readonly engine: TreeEngine;
   readonly tool: ToolDef;
+  /** said once per session: a cost budget that cannot be enforced */
+  readonly notices: string[] = [];
+  private ledgerCache: BudgetLedger | undefined;
 
   constructor(private readonly d: SessionTreeDeps) {
+    const budgeted = policyFor(d.mode).budgeted && d.budget !== undefined;
+    if (budgeted && d.budget!.enabled && !priceOf(d.model, d.modelPrices))
+      this.notices.push(`no price known for model ${d.model}: the tree's cost budget (AGENT_MAX_TOTAL_COST_USD) is not enforced; set model_prices to enforce it`);
     this.engine = new TreeEngine({
       policy: policyFor(d.mode),
       trees: d.trees,
@@ -57,6 +68,12 @@ export class SessionTree {
         throw new Error('agent tool used outside a request');
       })(),
       runChild: (c) => this.outside(() => this.runs.run(c.run, () => this.runChild(c.threadId, c.prompt, c.mode))),
+      ...(budgeted
+        ? {
+            reserveAgents: (n: number) => this.ledger()!.reserveAgents(n),
+            childBudget: () => this.callBudget(false),
+          }
+        : {}),
       threadMessages: async (threadId) => ((await d.graph().getState({ configurable: { thread_id: threadId } })).values as AgentStateType | undefined)?.messages ?? [],
     });
     this.tool = agentTool(this.engine);
@@ -65,6 +82,25 @@ export class SessionTree {
   /** The RunControl the graph should use now: a child's inside its run, else the root's. */
   current(): RunControl | undefined {
     return this.runs.getStore() ?? this.d.rootRun();
+  }
+
+  /** The recursive tree's budget ledger (undefined for legacy trees). */
+  ledger(): BudgetLedger | undefined {
+    if (!policyFor(this.d.mode).budgeted || !this.d.budget) return undefined;
+    return (this.ledgerCache ??= new BudgetLedger(this.d.trees.db, this.d.rootId(), this.d.budget, priceOf(this.d.model, this.d.modelPrices) !== undefined));
+  }
+
+  usage(): TreeUsage | undefined {
+    return this.ledger()?.usage();
+  }
+
+  private callBudget(root: boolean): CallBudget {
+    return callBudget(this.ledger()!, { root, cost: (u) => costUsd(this.d.model, u, this.d.modelPrices) ?? 0 });
+  }
+
+  /** What the root's RunControl adds: the tree budget of a recursive root. */
+  rootRunExtras(): Pick<RunControl, 'budget'> {
+    return this.ledger() ? { budget: this.callBudget(true) } : {};
   }
 
   inChild(): boolean {
@@ -81,6 +117,7 @@ export class SessionTree {
       anchor_hash: anchor ? anchorHash(anchor) : null,
       budget: this.d.budget ? JSON.stringify(this.d.budget) : null,
     });
+    if (this.d.mode === 'recursive') BudgetLedger.init(this.d.trees.db, sessionId);
   }
 
   private async runChild(threadId: string, prompt: string, mode: CopilotMode) {

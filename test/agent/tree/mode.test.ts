@@ -46,7 +46,7 @@ describe('AGENT_MODE', () => {
 
   it('recursive root stores mode, revision, depth 0, anchor, hash and budget; resume keeps the mode whatever the env says (notice)', async () => {
     llm = await startFakeLlm([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
-    const settings = testSettings(llm.url, tmp.dir);
+    const settings = testSettings(llm.url, tmp.dir, { model_prices: { 'fake-model': { input: 1, output: 2 } } });
     const s = await session(settings, [], { env: { AGENT_MODE: 'recursive', AGENT_MAX_TOTAL_AGENTS: '7' } });
     expect(s.agentMode).toBe('recursive');
     await collect(s.send('  Verify   OSPF\ton R1  '));
