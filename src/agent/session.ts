@@ -15,6 +15,7 @@ import { ControllerError, CopilotError, ExitCode, ProviderError, UsageError, err
 import { assertNoRemovedAgentFlags } from './agent-mode.js';
 import { fixAgentMode } from './tree/fixation.js';
 import { SessionTree } from './tree/session-tree.js';
+import type { TreeUsage } from './tree/ledger.js';
 import { TreeStore, type AgentNodeRow, type TreeRow } from '../sessions/tree-store.js';
 import { createChatModel, encodingForModel, KEYLESS_PROVIDERS, resolveApiKey, resolveContextLimitK, resolveProviderEndpoint } from './providers.js';
 import { describeLimits, limitsFromSettings, recursionLimitFor } from './limits.js';
@@ -59,6 +60,8 @@ export interface AgentSessionExt extends AgentSession {
   readonly notices: readonly string[];
   /** the sub-agent tree: the root's record and every child */
   tree(): { root: TreeRow | undefined; agents: AgentNodeRow[] };
+  /** the tree budget's usage (recursive trees) */
+  usage(): TreeUsage | undefined;
   /** stops one sub-agent and its subtree; false when it is not running */
   stopAgent(agentId: string): boolean;
 }
@@ -389,6 +392,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     transcript: async () => toTranscript(await store.messages(sessionId)),
     notices,
     tree: () => ({ root: trees.get(sessionId), agents: trees.nodes(sessionId) }),
+    usage: () => tree.usage(),
     stopAgent: (id) => tree.engine.stop(id),
     setMode(m: CopilotMode) {
       mode = m;
