@@ -16,6 +16,7 @@ import { assertNoRemovedAgentFlags } from './agent-mode.js';
 import { fixAgentMode } from './tree/fixation.js';
 import { SessionTree } from './tree/session-tree.js';
 import type { TreeUsage } from './tree/ledger.js';
+import { agentViews, resourceUsage, type AgentView, type ResourceUsage } from './tree/view.js';
 import { TreeStore, type AgentNodeRow, type TreeRow } from '../sessions/tree-store.js';
 import { createChatModel, encodingForModel, KEYLESS_PROVIDERS, resolveApiKey, resolveContextLimitK, resolveProviderEndpoint } from './providers.js';
 import { describeLimits, limitsFromSettings, recursionLimitFor } from './limits.js';
@@ -60,6 +61,8 @@ export interface AgentSessionExt extends AgentSession {
   readonly notices: readonly string[];
   /** the sub-agent tree: the root's record and every child */
   tree(): { root: TreeRow | undefined; agents: AgentNodeRow[] };
+  /** the tree for --json (`agents`, `resource_usage`), `/tree` and the status bar */
+  treeView(): { agents: AgentView[]; resource_usage: ResourceUsage | null };
   /** the tree budget's usage (recursive trees) */
   usage(): TreeUsage | undefined;
   /** stops one sub-agent and its subtree; false when it is not running */
@@ -393,6 +396,10 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     notices,
     tree: () => ({ root: trees.get(sessionId), agents: trees.nodes(sessionId) }),
     usage: () => tree.usage(),
+    treeView: () => {
+      const root = trees.get(sessionId);
+      return { agents: agentViews(trees.nodes(sessionId)), resource_usage: resourceUsage(root, root ? tree.usageOrNone() : undefined) };
+    },
     stopAgent: (id) => tree.engine.stop(id),
     setMode(m: CopilotMode) {
       mode = m;

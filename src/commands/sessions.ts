@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import { parseMode, MODE_CHOICES_TEXT, MODE_SHORT_NAME } from '../agent/modes.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
 import { toTranscript, transcriptMarkdown } from '../sessions/transcript.js';
+import { storedTree, treeMarkdown } from '../sessions/tree-export.js';
 
 type Action = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export';
 
@@ -59,8 +60,9 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
       case 'show': {
         const row = need(store, args[0]);
         const entries = toTranscript(await store.messages(row.id));
-        if (opts.json) out(JSON.stringify({ session: row, messages: entries }) + '\n');
-        else out(transcriptMarkdown(row, entries, { clipToolOutput: 1500 }) + '\n');
+        const tree = storedTree(store.db, row.id);
+        if (opts.json) out(JSON.stringify({ session: row, messages: entries, tree }) + '\n');
+        else out(transcriptMarkdown(row, entries, { clipToolOutput: 1500 }) + treeMarkdown(row.id, tree) + '\n');
         return 0;
       }
       case 'rename': {
@@ -99,7 +101,9 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
         const format = String(opts.format ?? 'md');
         if (format !== 'md' && format !== 'json') throw new UsageError(`--format: must be md or json, got "${format}"`);
         const entries = toTranscript(await store.messages(row.id));
-        const text = format === 'json' ? JSON.stringify({ session: row, messages: entries }, null, 2) + '\n' : transcriptMarkdown(row, entries) + '\n';
+        const tree = storedTree(store.db, row.id);
+        const text =
+          format === 'json' ? JSON.stringify({ session: row, messages: entries, tree }, null, 2) + '\n' : transcriptMarkdown(row, entries) + treeMarkdown(row.id, tree) + '\n';
         if (opts.output) {
           writeFileSync(String(opts.output), text);
           process.stderr.write(`exported ${row.id.slice(0, 8)} to ${String(opts.output)}\n`);

@@ -94,6 +94,15 @@ export class SessionTree {
     return this.ledger()?.usage();
   }
 
+  /** For display: undefined instead of an error when the row is missing or corrupt. */
+  usageOrNone(): TreeUsage | undefined {
+    try {
+      return this.usage();
+    } catch {
+      return undefined;
+    }
+  }
+
   private callBudget(root: boolean): CallBudget {
     return callBudget(this.ledger()!, { root, cost: (u) => costUsd(this.d.model, u, this.d.modelPrices) ?? 0 });
   }
