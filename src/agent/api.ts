@@ -38,5 +38,9 @@ export interface AgentSession {
   readonly limits: RequestLimits;
   /** one-line notices for the user, e.g. an AGENT_MODE in the environment that a resumed tree ignored */
   readonly notices?: readonly string[];
+  /** the sub-agent task tree as text lines (`/tree`) */
+  treeText?(): string[];
+  /** the tree budget for the status bar (`agents 3/50 · llm 12/150 · $0.04/15`), recursive trees only */
+  budgetLine?(): string | undefined;
   close(): Promise<void>;
 }

@@ -16,7 +16,7 @@ import { assertNoRemovedAgentFlags } from './agent-mode.js';
 import { fixAgentMode } from './tree/fixation.js';
 import { SessionTree } from './tree/session-tree.js';
 import type { TreeUsage } from './tree/ledger.js';
-import { agentViews, resourceUsage, type AgentView, type ResourceUsage } from './tree/view.js';
+import { agentViews, budgetLine, renderTree, resourceUsage, type AgentView, type ResourceUsage } from './tree/view.js';
 import { TreeStore, type AgentNodeRow, type TreeRow } from '../sessions/tree-store.js';
 import { createChatModel, encodingForModel, KEYLESS_PROVIDERS, resolveApiKey, resolveContextLimitK, resolveProviderEndpoint } from './providers.js';
 import { describeLimits, limitsFromSettings, recursionLimitFor } from './limits.js';
@@ -396,6 +396,11 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     notices,
     tree: () => ({ root: trees.get(sessionId), agents: trees.nodes(sessionId) }),
     usage: () => tree.usage(),
+    treeText: () => {
+      const v = session.treeView();
+      return renderTree(sessionId, agentMode, v.agents, v.resource_usage);
+    },
+    budgetLine: () => budgetLine(session.treeView().resource_usage),
     treeView: () => {
       const root = trees.get(sessionId);
       return { agents: agentViews(trees.nodes(sessionId)), resource_usage: resourceUsage(root, root ? tree.usageOrNone() : undefined) };

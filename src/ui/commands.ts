@@ -20,6 +20,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   { name: 'pin', help: 'pin or unpin this session' },
   { name: 'topology', help: 'show the current topology as a table' },
   { name: 'context', help: 'show context window use' },
+  { name: 'tree', help: 'show the sub-agent task tree with its usage' },
   { name: 'clear', help: 'clear the screen' },
   { name: 'help', help: 'show commands and keys' },
   { name: 'quit', help: 'exit (also /exit, Ctrl-D)' },
@@ -38,6 +39,7 @@ export type ParsedCommand =
   | { kind: 'pin' }
   | { kind: 'topology' }
   | { kind: 'context' }
+  | { kind: 'tree' }
   | { kind: 'clear' }
   | { kind: 'help' }
   | { kind: 'quit' }
@@ -70,6 +72,7 @@ export function parseCommand(line: string): ParsedCommand {
     case 'pin':
     case 'topology':
     case 'context':
+    case 'tree':
     case 'clear':
     case 'help':
     case 'quit':

@@ -34,7 +34,7 @@ export function statusSegments(s: UiState): Segment[] {
     { text: ctx ? `${Math.round(ctx.percent)}% of ${compactNumber(ctx.limit)}` : 'ctx –', tone: ctxTone },
     { text: `${compactNumber(s.tokens.input + s.tokens.output)} tok`, tone: 'muted' },
     { text: limitsText(s.iterations, s.limits.max_iterations, s.toolCalls, s.limits.max_tool_calls), tone: 'muted' },
-    { text: s.agentMode, tone: 'muted' },
+    { text: s.treeBudget ? `${s.agentMode} · ${s.treeBudget}` : s.agentMode, tone: 'muted' },
   ];
 }
 
