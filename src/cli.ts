@@ -109,6 +109,8 @@ function addSettingsOptions(cmd: Command): Command {
     .option('--max-time <s>', 'wall-clock budget per request in seconds, 1..86400')
     .option('--tool-limit <name=n>', 'per-tool cap, repeatable (e.g. execute_multiple_device_commands=3)', collect)
     .option('--on-limit <fail|warn|continue>', 'what a reached limit does (default warn)')
+    .option('--child-execution-mode <m>', 'AGENT_MODE=recursive: sub-agents of one batch run sequential (default) | parallel')
+    .option('--max-parallel-children <n>', 'sub-agents running at once with --child-execution-mode parallel, 1..2 (default 2)')
     .option('--provider <name>', 'openai | deepseek | openrouter | ollama | lmstudio | vllm | custom')
     .option('--model <name>', 'model name (env GNS3_COPILOT_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible API base URL (env GNS3_COPILOT_BASE_URL)')
@@ -146,6 +148,8 @@ const SETTING_FLAGS: Record<string, string> = {
   contextLimit: 'context_limit',
   contextStrategy: 'context_strategy',
   approve: 'approve',
+  childExecutionMode: 'child_execution_mode',
+  maxParallelChildren: 'max_parallel_children',
 };
 
 /** Parses repeated `--tool-limit name=n` into a record; bad syntax or unknown tool -> usage error. */
