@@ -20,10 +20,6 @@ export class CancelTree {
     return true;
   }
 
-  stopped(id: string): boolean {
-    return this.nodes.get(id)?.signal.aborted ?? false;
-  }
-
   release(id: string): void {
     this.nodes.delete(id);
   }

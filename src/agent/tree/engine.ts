@@ -12,7 +12,7 @@ import type { RunControl } from '../graph.js';
 import { messageText } from '../tokens.js';
 import { errorMessage } from '../../errors.js';
 import type { TreeStore } from '../../sessions/tree-store.js';
-import { AGENT_TOOL, childToolSet, type TreePolicy } from './policy.js';
+import { childToolSet, type TreePolicy } from './policy.js';
 import { normaliseBrief, renderBrief, renderLegacyTask, type ContextRef, type TaskBrief, type TaskBriefInput } from './brief.js';
 import { buildReport, type TaskReport } from './report.js';
 import { runBatch } from './scheduler.js';
@@ -212,8 +212,4 @@ export class TreeEngine {
     }
     return out;
   }
-}
-
-export function isAgentTool(name: string): boolean {
-  return name === AGENT_TOOL;
 }

@@ -157,6 +157,34 @@ describe('scheduling and stop', () => {
     await s.close();
   });
 
+  it('a user abort of the root stops every descendant; the history stays valid and resumable', async () => {
+    llm = await startFakeLlm([
+      delegate('top', brief('SLOW child')),
+      { tool_calls: [showCall('RSLOW', 'slow')] },
+      { text: 'after resume' },
+    ]);
+    const spans: { device: string; start: number; end: number }[] = [];
+    const settings = testSettings(llm.url, tmp.dir);
+    const s = await session(settings, [timedShowTool(spans, { RSLOW: 5000 })], { env });
+    const ac = new AbortController();
+    const ev: AgentEvent[] = [];
+    for await (const e of s.send('abort me', { signal: ac.signal })) {
+      ev.push(e);
+      if (e.type === 'tool_start' && e.id === 'slow') ac.abort();
+    }
+    expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('aborted');
+    expect(ofType(ev, 'error')[0]!.error.type).toBe('aborted');
+    expect(spans[0]!.end - spans[0]!.start).toBeLessThan(4000);
+    expect(s.tree().agents.map((a) => a.status)).toEqual(['stopped']);
+    await s.close();
+    const again = await session(settings, [timedShowTool(spans)], { sessionId: s.id, env: {} });
+    const ev2 = await collect(again.send('go on'));
+    expect(ofType(ev2, 'done')[0]!.stopped_reason).toBe('done');
+    const last = chat(llm)[chat(llm).length - 1]!;
+    expect(last.body.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'top')).toBeDefined();
+    await again.close();
+  });
+
   it('stopping a middle node stops its subtree (a queued child never calls the LLM), not its sibling or the root', async () => {
     llm = await startFakeLlm([
       delegate('top', [brief('MIDDLE node'), brief('SIBLING node')]),
