@@ -7,6 +7,7 @@ import { parseMode, MODE_CHOICES_TEXT, MODE_SHORT_NAME } from '../agent/modes.js
 import { SessionStore, type SessionRow } from '../sessions/store.js';
 import { toTranscript, transcriptMarkdown } from '../sessions/transcript.js';
 import { storedTree, treeMarkdown } from '../sessions/tree-export.js';
+import { TreeStore } from '../sessions/tree-store.js';
 
 type Action = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export';
 
@@ -92,6 +93,7 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
             return 0;
           }
         }
+        for (const child of new TreeStore(store.db).deleteTree(row.id)) await store.saver.deleteThread(child);
         await store.delete(row.id);
         out(`deleted ${row.id.slice(0, 8)}\n`);
         return 0;

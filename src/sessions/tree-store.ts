@@ -140,6 +140,18 @@ export class TreeStore {
     return this.db.prepare('SELECT * FROM agent_nodes WHERE id = ?').get(id) as AgentNodeRow | undefined;
   }
 
+  /** Removes a root's tree rows; returns the children's ids (their checkpoint threads go too). */
+  deleteTree(rootId: string): string[] {
+    const tx = this.db.transaction(() => {
+      const ids = (this.db.prepare('SELECT id FROM agent_nodes WHERE root_id = ?').all(rootId) as { id: string }[]).map((r) => r.id);
+      this.db.prepare('DELETE FROM agent_nodes WHERE root_id = ?').run(rootId);
+      this.db.prepare('DELETE FROM tree_usage WHERE root_id = ?').run(rootId);
+      this.db.prepare('DELETE FROM agent_trees WHERE root_id = ?').run(rootId);
+      return ids;
+    });
+    return tx();
+  }
+
   nodes(rootId: string): AgentNodeRow[] {
     return this.db.prepare('SELECT * FROM agent_nodes WHERE root_id = ? ORDER BY created_at, rowid').all(rootId) as AgentNodeRow[];
   }

@@ -7,6 +7,8 @@ import { ResultBuilder } from '../../../src/output/summary.js';
 import { StreamJsonPrinter } from '../../../src/output/stream-json.js';
 import { sessionsCommand } from '../../../src/commands/sessions.js';
 import { jsonResultSchema, parseStreamJson } from '../../e2e/oneshot-schema.js';
+import { SessionStore } from '../../../src/sessions/store.js';
+import { TreeStore } from '../../../src/sessions/tree-store.js';
 
 const tmp = tempDir('gc-tree-surf-');
 afterAll(() => tmp.cleanup());
@@ -71,5 +73,18 @@ describe('tree surfaces', () => {
     expect(show).toContain('report: R1: 2 full neighbours');
     const exported = JSON.parse(await captureStdout(() => sessionsCommand('export', [s.id], { format: 'json' }, settings))) as { tree: { agents: unknown[] } };
     expect(exported.tree.agents).toHaveLength(1);
+
+    // deleting the session deletes its tree and the children's threads
+    const childId = result.agents![0]!.id;
+    const before = await SessionStore.open(tmp.dir);
+    expect((await before.messages(childId)).length).toBeGreaterThan(0);
+    before.close();
+    await captureStdout(() => sessionsCommand('delete', [s.id], { yes: true }, settings));
+    const store = await SessionStore.open(tmp.dir);
+    const trees = new TreeStore(store.db);
+    expect(trees.get(s.id)).toBeUndefined();
+    expect(trees.nodes(s.id)).toEqual([]);
+    expect(await store.messages(childId)).toEqual([]);
+    store.close();
   });
 });
