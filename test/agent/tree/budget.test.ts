@@ -118,14 +118,20 @@ describe('tree budget', () => {
     new TreeStore(db);
     const roots = Array.from({ length: 20 }, (_, i) => `race-root-${i}`);
     for (const r of roots) BudgetLedger.init(db, r);
-    const startAt = Date.now() + 1500;
+    let ready = 0;
+    const procs: ReturnType<typeof spawn>[] = [];
+    const go = () => procs.forEach((p) => p.stdin!.write('go\n'));
     const worker = () =>
       new Promise<number[]>((resolve, reject) => {
-        const p = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'race-worker.ts'), file, String(startAt), ...roots], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const p = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'race-worker.ts'), file, ...roots], { stdio: ['pipe', 'pipe', 'pipe'] });
+        procs.push(p);
         let out = '';
         let err = '';
-        p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+        p.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+        p.stderr!.on('data', (d: Buffer) => {
+          err += d.toString();
+          if (d.toString().includes('ready') && ++ready === 2) go();
+        });
         p.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as number[]) : reject(new Error(`worker exited ${code}: ${err}`))));
       });
     const [a, b] = await Promise.all([worker(), worker()]);

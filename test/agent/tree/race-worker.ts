@@ -8,14 +8,14 @@ import { TreeStore } from '../../../src/sessions/tree-store.js';
 import { BudgetLedger } from '../../../src/agent/tree/ledger.js';
 import { DEFAULT_BUDGET } from '../../../src/agent/tree/budget.js';
 
-const [file, startAt, ...roots] = process.argv.slice(2);
+const [file, ...roots] = process.argv.slice(2);
 const db = new Sqlite(file!);
 db.pragma('busy_timeout = 10000');
 db.pragma('journal_mode = WAL');
 new TreeStore(db);
-while (Date.now() < Number(startAt)) {
-  // barrier: both processes start together
-}
+// barrier: say ready, start when the test has seen both processes ready
+process.stderr.write('ready\n');
+await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
 const granted: number[] = [];
 for (const root of roots) {
   const ledger = new BudgetLedger(db, root, { ...DEFAULT_BUDGET, max_llm_calls: 30, reserved_final_calls: 1 }, true);
@@ -28,3 +28,4 @@ for (const root of roots) {
 }
 db.close();
 process.stdout.write(JSON.stringify(granted));
+process.stdin.destroy();
