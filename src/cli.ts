@@ -116,6 +116,8 @@ function addSettingsOptions(cmd: Command): Command {
     .option('--max-retries-per-tool <n>', 'retries of a transiently failing tool call, 0..5 (default 1)')
     .option('--max-device-config-calls <n>', 'config-changing tool calls per request, 1..1000')
     .option('--max-diagnostic-calls <n>', 'read-only tool calls per request, 1..1000')
+    .option('--child-execution-mode <m>', 'AGENT_MODE=recursive: sub-agents of one batch run sequential (default) | parallel')
+    .option('--max-parallel-children <n>', 'sub-agents running at once with --child-execution-mode parallel, 1..2 (default 2)')
     .option('--provider <name>', 'openai | deepseek | openrouter | ollama | lmstudio | vllm | custom')
     .option('--model <name>', 'model name (env GNS3_COPILOT_MODEL)')
     .option('--base-url <url>', 'OpenAI-compatible API base URL (env GNS3_COPILOT_BASE_URL)')
@@ -158,6 +160,8 @@ const SETTING_FLAGS: Record<string, string> = {
   contextLimit: 'context_limit',
   contextStrategy: 'context_strategy',
   approve: 'approve',
+  childExecutionMode: 'child_execution_mode',
+  maxParallelChildren: 'max_parallel_children',
 };
 
 /** Parses repeated `--tool-limit name=n` into a record; bad syntax or unknown tool -> usage error. */

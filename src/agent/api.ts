@@ -42,9 +42,13 @@ export interface AgentSession {
   send(prompt: string, opts?: { signal?: AbortSignal }): AsyncIterable<AgentEvent>;
   /** throws a UsageError naming the classroom lock when the mode is locked to another value */
   setMode(mode: CopilotMode): void;
-  /** things the user must be told when the session opens (a classroom lock changed its mode) */
-  readonly notices?: readonly string[];
   setLimits(limits: Partial<RequestLimits>): void;
   readonly limits: RequestLimits;
+  /** one-line notices for the user when the session opens: a classroom lock changed its mode, an AGENT_MODE in the environment that a resumed tree ignored */
+  readonly notices?: readonly string[];
+  /** the sub-agent task tree as text lines (`/tree`) */
+  treeText?(): string[];
+  /** the tree budget for the status bar (`agents 3/50 · llm 12/150 · $0.04/15`), recursive trees only */
+  budgetLine?(): string | undefined;
   close(): Promise<void>;
 }

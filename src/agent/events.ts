@@ -14,7 +14,9 @@ export type StoppedReason =
   | 'max_time'
   | 'tool_limit'
   | 'aborted'
-  | 'error';
+  | 'error'
+  /** the sub-agent tree budget (AGENT_MODE=recursive) ran out */
+  | 'budget';
 
 /** `controller` → exit 3, `provider` → exit 4, `limit` → exit 5 (with --on-limit fail),
  *  `approval` → exit 6, `aborted` → 130, `usage` → 2, `internal` → 1. */
@@ -31,7 +33,14 @@ export interface RunStats {
   cost_usd?: number | null;
 }
 
-export type AgentEvent =
+/** Which node of the sub-agent tree an event comes from (absent: the root). */
+export interface AgentTag {
+  agent_id?: string;
+  depth?: number;
+}
+
+export type AgentEvent = AgentTag &
+  (
   | {
       type: 'init';
       session_id: string;
@@ -66,7 +75,8 @@ export type AgentEvent =
   | { type: 'error'; error: { type: ErrorType; message: string } }
   /** something the user should know that does not fail the request (e.g. an MCP server died) */
   | { type: 'notice'; message: string }
-  | { type: 'done'; stopped_reason: StoppedReason; stats: RunStats };
+  | { type: 'done'; stopped_reason: StoppedReason; stats: RunStats }
+  );
 
 export type AgentEventType = AgentEvent['type'];
 export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

@@ -29,6 +29,8 @@ import { fallbackTitle } from '../sessions/store.js';
 import { redact } from '../security/redact.js';
 import { boundToolArgs, oversizedArgsMessage, OVERSIZED_ARGS_KEY } from './input-limits.js';
 import { IdleWatchdog } from './stream-guard.js';
+import type { AgentNodeInfo } from './tree/engine.js';
+import type { CallBudget } from './tree/call-budget.js';
 
 export interface ChatModels {
   chat: ChatOpenAICompletions;
@@ -45,6 +47,12 @@ export interface RunControl {
   deadline?: number;
   /** tool calls blocked because approval was needed and not available/given */
   approvalBlocked: number;
+  /** a sub-agent's frozen tool set, applied to the schema and at dispatch (absent: the mode's tools) */
+  tools?: ReadonlySet<string>;
+  /** a sub-agent run: its node in the task tree (absent for the root) */
+  agent?: AgentNodeInfo;
+  /** the tree budget (recursive): an LLM call is reserved before and booked after */
+  budget?: CallBudget;
 }
 
 export interface GraphDeps {
@@ -153,9 +161,15 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
   async function llmCall(state: AgentStateType): Promise<AgentStateUpdate> {
     const run = deps.run();
     if (run.signal.aborted) return { stop: stopReasonOf(run.signal) };
+    const gate = run.budget?.reserve(state.final_pass) ?? 'ok';
+    if (gate === 'denied') return { stop: 'budget', limit_reason: 'budget' };
+    // the tree budget ran out: this is the root's reserved final call, without tools
+    const finalPass = state.final_pass || gate === 'final';
+    const limitReason = gate === 'final' ? 'budget' : state.limit_reason;
     await deps.counter.ready();
-    const schemas = state.final_pass ? [] : deps.registry.schemas(state.mode);
-    const key = state.final_pass ? '-' : state.mode;
+    const frozen = run.tools;
+    const schemas = finalPass ? [] : deps.registry.schemas(state.mode).filter((t) => !frozen || frozen.has(t.function.name));
+    const key = finalPass ? '-' : frozen ? `${state.mode}:${[...frozen].join(',')}` : state.mode;
     let toolsTokens = toolsTokensCache.get(key);
     if (toolsTokens === undefined) toolsTokensCache.set(key, (toolsTokens = toolSchemaTokens(deps.counter, schemas)));
 
@@ -166,8 +180,8 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       deps.log.warn('topology refresh failed', { error: errorMessage(err) });
     }
     let system = deps.prompts.system(state.mode, topo);
-    if (state.final_pass)
-      system += `\n\n## Limit reached\nThis request reached a limit (${state.limit_reason}). Do not call tools. Answer the user now with what you have, and say what is left undone.`;
+    if (finalPass)
+      system += `\n\n## Limit reached\nThis request reached a limit (${limitReason}). Do not call tools. Answer the user now with what you have, and say what is left undone.`;
     const prepare = async (ratioScale?: number) => {
       const plan = await prepareContext(
         { system, history: state.messages, summary: state.summary, toolsTokens },
@@ -278,6 +292,13 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       final_pass: state.final_pass,
     });
     for (const c of calls) run.emit({ type: 'tool_call', id: c.id, name: c.name, args: c.args });
+    const within = run.budget?.book(chunk.usage_metadata ?? {}) ?? true;
+    if (gate === 'final' || !within) {
+      // A crossed tree budget: no tool call of this response runs; a child stops, the root
+      // answers (this answer, or one more reserved call without tools).
+      const how: AgentStateUpdate = gate === 'final' ? { final_pass: true } : run.agent ? { stop: 'budget' } : calls.length ? { final_pass: true } : {};
+      return { ...common, messages: [ai], usage: addUsage(state.usage, chunk), limit_reason: 'budget', ...how };
+    }
     return { ...common, messages: [ai], usage: addUsage(state.usage, chunk) };
   }
 
@@ -295,6 +316,10 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       const def = deps.registry.get(call.name);
       if (run.signal.aborted) {
         results[i] = { status: 'aborted', output: resultJson('aborted', pendingNotExecutedMessage(stopReasonOf(run.signal))) };
+        continue;
+      }
+      if (run.tools && !run.tools.has(call.name)) {
+        results[i] = { status: 'blocked', output: resultJson('blocked', `tool "${call.name}" is not in this sub-agent's tool set; it was not executed. Available: ${[...run.tools].join(', ')}`) };
         continue;
       }
       if (!def || !deps.registry.allowed(state.mode, call.name)) {
@@ -396,6 +421,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     });
     if (reason === 'aborted') return { messages: pending, stop: 'aborted' };
     if (!state.final_pass) deps.log.warn('limit reached', { reason, on_limit: state.limits.on_limit, llm_calls: state.llm_calls, tool_calls: state.tool_calls_count });
+    if (reason === 'budget' && state.final_pass && !state.stop) return { messages: pending, final_pass: true, limit_reason: 'budget' };
     // warn and continue: the model reads the refusals and answers once more, without tools
     if (state.limits.on_limit !== 'fail' && !state.final_pass && reason !== 'max_time' && reason !== 'done')
       return { messages: pending, final_pass: true, limit_reason: reason };

@@ -47,6 +47,7 @@ export const TOOL_NAMES = [
   'manage_gns3_packet_filter',
   'injection_skills',
   'gns3_topology_reader',
+  'agent',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -62,6 +63,7 @@ const TEACHING: readonly ToolName[] = [
   'device_skills',
   // read-only; the README lists it as a read tool students may use
   'gns3_topology_reader',
+  'agent',
 ];
 
 export const MODE_TOOLS: Record<CopilotMode, readonly ToolName[]> = {
@@ -79,6 +81,7 @@ export const MODE_TOOLS: Record<CopilotMode, readonly ToolName[]> = {
     'manage_gns3_packet_filter',
     'injection_skills',
     'gns3_topology_reader',
+    'agent',
   ],
 };
 

@@ -12,7 +12,12 @@ import type { ToolContext, ToolDef } from '../tools/types.js';
 import type { ProjectScope } from '../gns3/types.js';
 import { createLogger, type Logger } from '../log.js';
 import { ControllerError, CopilotError, ExitCode, ProviderError, UsageError, errorMessage } from '../errors.js';
-import { resolveAgentMode } from './agent-mode.js';
+import { assertNoRemovedAgentFlags } from './agent-mode.js';
+import { fixAgentMode } from './tree/fixation.js';
+import { SessionTree } from './tree/session-tree.js';
+import type { TreeUsage } from './tree/ledger.js';
+import { agentViews, budgetLine, renderTree, resourceUsage, type AgentView, type ResourceUsage } from './tree/view.js';
+import { TreeStore, type AgentNodeRow, type TreeRow } from '../sessions/tree-store.js';
 import { createChatModel, encodingForModel, KEYLESS_PROVIDERS, resolveApiKey, resolveContextLimitK, resolveProviderEndpoint } from './providers.js';
 import { describeLimits, limitsFromSettings, recursionLimitFor } from './limits.js';
 import { PromptLibrary } from './prompts.js';
@@ -59,12 +64,21 @@ export interface CreateAgentSessionOptions {
 export interface AgentSessionExt extends AgentSession {
   readonly agentMode: AgentMode;
   readonly resumed: boolean;
-  readonly notices: readonly string[];
   readonly model: string;
   /** the session row (title, usage) as stored now */
   info(): SessionRow | undefined;
   /** the checkpointed conversation, e.g. to redraw a resumed session in the TUI */
   transcript(): Promise<TranscriptEntry[]>;
+  /** one-line notices for the user (a classroom lock changed the mode, an AGENT_MODE in the environment was ignored) */
+  readonly notices: readonly string[];
+  /** the sub-agent tree: the root's record and every child */
+  tree(): { root: TreeRow | undefined; agents: AgentNodeRow[] };
+  /** the tree for --json (`agents`, `resource_usage`), `/tree` and the status bar */
+  treeView(): { agents: AgentView[]; resource_usage: ResourceUsage | null };
+  /** the tree budget's usage (recursive trees) */
+  usage(): TreeUsage | undefined;
+  /** stops one sub-agent and its subtree; false when it is not running */
+  stopAgent(agentId: string): boolean;
 }
 
 function errorTypeOf(err: unknown): ErrorType {
@@ -90,7 +104,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   let settings = opts.settings;
   const env = opts.env ?? process.env;
   const log = opts.log ?? createLogger(settings.log_level);
-  const agentModeNow = resolveAgentMode(env);
+  assertNoRemovedAgentFlags(env);
   const endpoint = resolveProviderEndpoint(settings);
   const limitK = resolveContextLimitK(settings);
   const apiKey = await resolveApiKey(settings.provider);
@@ -120,7 +134,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   // built on the first LLM call: an idle TUI session does not hold the BPE ranks
   const counter = TokenCounter.lazy(encodingForModel(endpoint.model));
   const prompts = new PromptLibrary();
-  const registry = new ToolRegistry(await loadTools(opts.tools));
+  const baseTools = await loadTools(opts.tools);
 
   const store = await SessionStore.open(settings.data_dir);
   // token counts are stored with each message, so a resumed session does not re-count its history
@@ -168,19 +182,24 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       log.info('resuming a session of another project; opening its project', { session_id: row.id, project: row.project_name ?? rowProject, settings_project: settings.project });
     if (!matches) settings = { ...settings, project: rowProject };
   }
-  // AGENT_MODE is fixed on the session at creation; a resumed session keeps its own.
-  const agentMode: AgentMode = row?.agent_mode ?? agentModeNow;
-  if (agentMode !== 'legacy') {
+  // AGENT_MODE is fixed on the tree at creation; a resumed session keeps its own.
+  const trees = new TreeStore(store.db);
+  let fixation: ReturnType<typeof fixAgentMode>;
+  try {
+    fixation = fixAgentMode(env, row, trees);
+  } catch (err) {
     lease?.release();
     store.close();
-    throw new UsageError(`session ${row?.id} was created with AGENT_MODE=${agentMode}, which is not available in this version`);
+    throw err;
   }
+  const agentMode: AgentMode = fixation.mode;
+  const notices: string[] = fixation.notice ? [fixation.notice] : [];
+  if (fixation.notice) log.warn(fixation.notice);
   // A resumed session keeps its copilot mode unless a non-default mode was asked for
   // (`-m lab -c`, `inject -c`); settings do not tell an explicit default from an implicit one.
   let mode: CopilotMode = row && settings.mode === 'teaching_assistant' ? row.copilot_mode : settings.mode;
   // A classroom lock wins over the stored session's mode (resume, --continue, inject -c).
   const modeLock = lockedSetting('mode', env);
-  const notices: string[] = [];
   if (modeLock && mode !== modeLock.value) {
     notices.push(`${describeLock(modeLock)}: this session runs in ${modeLock.value} mode, not ${mode}`);
     log.warn('classroom lock changed the session mode', { from: mode, to: modeLock.value });
@@ -244,6 +263,23 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   };
 
   let current: RunControl | undefined;
+  const tree: SessionTree = new SessionTree({
+    mode: agentMode,
+    ...(fixation.budget ? { budget: fixation.budget } : {}),
+    trees,
+    registered: baseTools.map((t) => t.name),
+    graph: () => graph,
+    rootId: () => sessionId,
+    copilotMode: () => mode,
+    modeTools: (m) => registry.forMode(m).map((t) => t.name),
+    limits: () => limits,
+    schedule: () => settings,
+    rootRun: () => current,
+    model: endpoint.model,
+    modelPrices: settings.model_prices,
+  });
+  notices.push(...tree.notices);
+  const registry = new ToolRegistry([...baseTools, tree.tool]);
   const graph = buildGraph(
     {
       registry,
@@ -258,11 +294,12 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       maxOutputChars: Math.max(2000, Math.min(DEFAULT_MAX_OUTPUT_CHARS, Math.floor(limitK * 1000 * 4 * 0.15))),
       topologyText,
       toolContext: (signal): ToolContext => ({ settings, signal, log, project: openProject, services }),
-      needsTitle: () => !store.get(sessionId)?.title,
+      needsTitle: () => !tree.inChild() && !store.get(sessionId)?.title,
       saveTitle: (t) => store.setTitle(sessionId, sanitizeLine(redact(t))),
       run: () => {
-        if (!current) throw new Error('graph used outside a request');
-        return current;
+        const r = tree.current();
+        if (!r) throw new Error('graph used outside a request');
+        return r;
       },
     },
     store.saver,
@@ -334,8 +371,10 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       if (!rowCreated) {
         store.create({ id: sessionId, copilot_mode: mode, agent_mode: agentMode });
         lease ??= SessionLease.acquire(store.db, sessionId);
+        tree.recordRoot(sessionId, prompt);
         rowCreated = true;
       }
+      Object.assign(run, tree.rootRunExtras());
       if (project) store.setProject(sessionId, project.projectId, project.projectName);
       q.push({ type: 'init', session_id: sessionId, project_id: projectId, mode, agent_mode: agentMode, model: endpoint.model });
       for (const message of mcp?.notices.splice(0) ?? []) q.push({ type: 'notice', message });
@@ -425,6 +464,18 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     },
     info: () => store.get(sessionId),
     transcript: async () => store.saver.log.transcript(sessionId),
+    tree: () => ({ root: trees.get(sessionId), agents: trees.nodes(sessionId) }),
+    usage: () => tree.usage(),
+    treeText: () => {
+      const v = session.treeView();
+      return renderTree(sessionId, agentMode, v.agents, v.resource_usage);
+    },
+    budgetLine: () => budgetLine(session.treeView().resource_usage),
+    treeView: () => {
+      const root = trees.get(sessionId);
+      return { agents: agentViews(trees.nodes(sessionId)), resource_usage: resourceUsage(root, root ? tree.usageOrNone() : undefined) };
+    },
+    stopAgent: (id) => tree.engine.stop(id),
     setMode(m: CopilotMode) {
       assertUnlocked(modeLock, m, 'mode');
       mode = m;

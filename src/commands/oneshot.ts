@@ -69,6 +69,7 @@ export async function runOneShot(settings: Settings, invocation: InvocationOptio
     if (session.resumed && invocation.output === 'text') stderr.write(`resuming session ${session.id.slice(0, 8)}\n`);
     for (const n of session.notices) stderr.write(`notice: ${sanitizeLine(n)}\n`);
     for await (const e of session.send(prompt, { signal: ac.signal })) emit(e);
+    builder.setTree(session.treeView());
   } catch (err) {
     // Failures before the run starts (bad context_limit, no API key, unknown session…)
     const code = err instanceof CopilotError ? err.exitCode : ExitCode.Internal;

@@ -8,6 +8,8 @@ import { SessionStore, type SessionRow } from '../sessions/store.js';
 import { costUsd, formatUsd, roundUsd } from '../agent/pricing.js';
 import { transcriptMarkdown } from '../sessions/transcript.js';
 import { sanitizeLine, sanitizeText } from '../security/sanitize.js';
+import { storedTree, treeMarkdown } from '../sessions/tree-export.js';
+import { TreeStore } from '../sessions/tree-store.js';
 
 type Action = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export';
 
@@ -64,8 +66,9 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
       case 'show': {
         const row = need(store, args[0]);
         const entries = store.saver.log.transcript(row.id);
-        if (opts.json) out(JSON.stringify({ session: row, messages: entries }) + '\n');
-        else out(transcriptMarkdown(row, entries, { clipToolOutput: 1500 }) + '\n');
+        const tree = storedTree(store.db, row.id);
+        if (opts.json) out(JSON.stringify({ session: row, messages: entries, tree }) + '\n');
+        else out(transcriptMarkdown(row, entries, { clipToolOutput: 1500 }) + treeMarkdown(row.id, tree) + '\n');
         return 0;
       }
       case 'rename': {
@@ -95,6 +98,7 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
             return 0;
           }
         }
+        for (const child of new TreeStore(store.db).deleteTree(row.id)) await store.saver.deleteThread(child);
         await store.delete(row.id);
         out(`deleted ${row.id.slice(0, 8)}\n`);
         return 0;
@@ -104,7 +108,9 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
         const format = String(opts.format ?? 'md');
         if (format !== 'md' && format !== 'json') throw new UsageError(`--format: must be md or json, got "${format}"`);
         const entries = store.saver.log.transcript(row.id);
-        const text = format === 'json' ? JSON.stringify({ session: row, messages: entries }, null, 2) + '\n' : transcriptMarkdown(row, entries) + '\n';
+        const tree = storedTree(store.db, row.id);
+        const text =
+          format === 'json' ? JSON.stringify({ session: row, messages: entries, tree }, null, 2) + '\n' : transcriptMarkdown(row, entries) + treeMarkdown(row.id, tree) + '\n';
         if (opts.output) {
           writeFileSync(String(opts.output), format === 'json' ? text : sanitizeText(text), { mode: 0o600 });
           process.stderr.write(`exported ${row.id.slice(0, 8)} to ${String(opts.output)}\n`);

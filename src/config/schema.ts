@@ -71,6 +71,9 @@ export const settingsSchema = z.object({
   max_device_config_calls: intIn(1, 1000).optional(),
   max_diagnostic_calls: intIn(1, 1000).optional(),
   approve: z.enum(['never', 'ask', 'config', 'all']).optional(),
+  /** sub-agents of one `agent` batch (AGENT_MODE=recursive): one after another, or up to max_parallel_children at once */
+  child_execution_mode: z.enum(['sequential', 'parallel']).default('sequential'),
+  max_parallel_children: intIn(1, 2).default(2),
 
   provider: z.enum(PROVIDERS).default('openai'),
   model: z.string().min(1).default('gpt-4o-mini'),

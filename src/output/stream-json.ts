@@ -8,7 +8,12 @@ export class StreamJsonPrinter {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /** the root's id (from `init`): events of the root carry it as agent_id, depth 0 */
+  private root: string | null = null;
+
   event(e: AgentEvent): void {
-    this.out.write(JSON.stringify({ ...e, timestamp: this.now().toISOString() }) + '\n');
+    if (e.type === 'init') this.root = e.session_id;
+    const tag = { agent_id: e.agent_id ?? this.root, depth: e.depth ?? 0 };
+    this.out.write(JSON.stringify({ ...e, ...tag, timestamp: this.now().toISOString() }) + '\n');
   }
 }

@@ -6,6 +6,7 @@
 import type { AgentEvent, ErrorType, RunStats, StoppedReason, ToolStatus } from '../agent/events.js';
 import type { CopilotMode } from '../agent/modes.js';
 import { ExitCode } from '../errors.js';
+import type { AgentView, ResourceUsage } from '../agent/tree/view.js';
 
 export interface ToolCallRecord {
   id: string;
@@ -27,6 +28,9 @@ export interface OneShotResult {
   stats: RunStats;
   stopped_reason: StoppedReason;
   error: { type: ErrorType; message: string } | null;
+  /** the sub-agent tree (issue 9): every child, and the tree budget's usage (recursive) */
+  agents?: AgentView[];
+  resource_usage?: ResourceUsage | null;
 }
 
 const ZERO: RunStats = { iterations: 0, llm_calls: 0, tool_calls: 0, input_tokens: 0, output_tokens: 0, duration_ms: 0, cost_usd: null };
@@ -43,6 +47,8 @@ export class ResultBuilder {
   }
 
   add(e: AgentEvent): void {
+    // sub-agents' own tool calls are reported under `agents`, not as the root's
+    if (e.depth) return;
     switch (e.type) {
       case 'init':
         this.r.session_id = e.session_id;
@@ -86,6 +92,11 @@ export class ResultBuilder {
       default:
         break;
     }
+  }
+
+  setTree(t: { agents: AgentView[]; resource_usage: ResourceUsage | null }): void {
+    this.r.agents = t.agents;
+    this.r.resource_usage = t.resource_usage;
   }
 
   /** An error outside the event stream (e.g. the session could not be created). */

@@ -22,6 +22,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   { name: 'delete', args: '<id>|current', help: 'delete a session and its history' },
   { name: 'topology', help: 'show the current topology as a table' },
   { name: 'context', help: 'show context window use' },
+  { name: 'tree', help: 'show the sub-agent task tree with its usage' },
   { name: 'clear', help: 'clear the screen' },
   { name: 'help', help: 'show commands and keys' },
   { name: 'quit', help: 'exit (also /exit, Ctrl-D)' },
@@ -41,6 +42,7 @@ export type ParsedCommand =
   | { kind: 'pin' }
   | { kind: 'topology' }
   | { kind: 'context' }
+  | { kind: 'tree' }
   | { kind: 'clear' }
   | { kind: 'help' }
   | { kind: 'quit' }
@@ -75,6 +77,7 @@ export function parseCommand(line: string): ParsedCommand {
     case 'pin':
     case 'topology':
     case 'context':
+    case 'tree':
     case 'clear':
     case 'help':
     case 'quit':

@@ -7,6 +7,7 @@ import type { AgentEvent, AgentMode, ErrorType, RunStats, StoppedReason, ToolSta
 import type { ApprovalDecision, ApprovalRequest, RequestLimits } from '../agent/api.js';
 import type { CopilotMode } from '../agent/modes.js';
 import { summarizeArgs } from './summary.js';
+import { applyChildToolEvent, isChildToolEvent, type ChildCallView, type ChildToolEvent } from './tree.js';
 
 export type ToolCallState = 'pending' | 'awaiting_approval' | 'running' | ToolStatus;
 
@@ -24,6 +25,8 @@ export interface ToolCallView {
   decision?: ApprovalDecision['kind'];
   /** transient failures retried so far (tool_retry) */
   retry?: { attempt: number; max: number };
+  /** an `agent` call: its sub-agents' tool calls, in arrival order (depth for indentation) */
+  children?: ChildCallView[];
 }
 
 export type TurnItem = { kind: 'text'; text: string } | { kind: 'tool'; call: ToolCallView };
@@ -61,6 +64,8 @@ export interface UiState {
   projectName: string | null;
   mode: CopilotMode;
   agentMode: AgentMode;
+  /** the sub-agent tree budget (`agents 3/50 · llm 12/150 · $0.04/15`), recursive trees */
+  treeBudget?: string;
   model: string;
   limits: RequestLimits;
   /** printed history (append-only between clears) */
@@ -100,6 +105,7 @@ export type UiAction =
   | { type: 'session_changed'; sessionId: string | null; resetTotals: boolean }
   | { type: 'history'; turns: TurnView[] }
   | { type: 'toggle_output' }
+  | { type: 'set_tree_budget'; text: string | undefined }
   | { type: 'clear' };
 
 export interface InitialUiState {
@@ -199,6 +205,10 @@ function finishLive(s: UiState): UiState {
 }
 
 function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
+  if (isChildToolEvent(e)) {
+    const s = ensureLive(s0, at);
+    return { ...s, live: applyChildToolEvent(s.live!, e as ChildToolEvent, at) };
+  }
   switch (e.type) {
     case 'init':
       return {
@@ -368,6 +378,10 @@ export function reduce(s: UiState, a: UiAction): UiState {
     case 'toggle_output': {
       if (!s.lastToolId) return s;
       return { ...s, expandedToolId: s.expandedToolId === s.lastToolId ? null : s.lastToolId };
+    }
+    case 'set_tree_budget': {
+      const { treeBudget: _drop, ...rest } = s;
+      return a.text ? { ...rest, treeBudget: a.text } : rest;
     }
     case 'clear':
       return { ...s, entries: [], epoch: s.epoch + 1, expandedToolId: null };

@@ -27,7 +27,7 @@ describe('modes', () => {
       const s = await session(testSettings(llm.url, tmp.dir, { mode }), testTools({ calls: [] }));
       await collect(s.send('hi'));
       const names = (llm.requests[0]!.body.tools ?? []).map((t) => t.function.name).sort();
-      const expected = ['execute_multiple_device_commands', 'execute_multiple_device_config_commands', 'get_gns3_templates']
+      const expected = ['agent', 'execute_multiple_device_commands', 'execute_multiple_device_config_commands', 'get_gns3_templates']
         .filter((n) => (MODE_TOOLS[mode] as readonly string[]).includes(n))
         .sort();
       expect(names).toEqual(expected);

@@ -88,14 +88,14 @@ describe('session store', () => {
     expect(fallbackTitle('  short  ')).toBe('short');
   });
 
-  it('AGENT_MODE: legacy default, recursive refused clearly, junk refused, AGENT_RECURSION_ENABLED refused', async () => {
+  it('AGENT_MODE: legacy default, recursive accepted, junk refused, AGENT_RECURSION_ENABLED refused', async () => {
     expect(resolveAgentMode({})).toBe('legacy');
     expect(resolveAgentMode({ AGENT_MODE: 'legacy' })).toBe('legacy');
-    expect(() => resolveAgentMode({ AGENT_MODE: 'recursive' })).toThrow(/not available in this version/);
+    expect(resolveAgentMode({ AGENT_MODE: 'recursive' })).toBe('recursive');
     expect(() => resolveAgentMode({ AGENT_MODE: 'fast' })).toThrow(UsageError);
     expect(() => resolveAgentMode({ AGENT_RECURSION_ENABLED: '1' })).toThrow(/AGENT_RECURSION_ENABLED/);
     llm = await startFakeLlm([]);
-    await expect(session(testSettings(llm.url, tmp.dir), [], { env: { AGENT_MODE: 'recursive' } })).rejects.toThrow(UsageError);
+    await expect(session(testSettings(llm.url, tmp.dir), [], { env: { AGENT_MODE: 'fast' } })).rejects.toThrow(UsageError);
   });
 
   it('the session row keeps mode and agent mode; --resume of an unknown id is a usage error', async () => {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 
 const mode = z.enum(['teaching_assistant', 'lab_automation_assistant', 'troubleshooting_injection']);
 const toolStatus = z.enum(['success', 'error', 'blocked', 'limit', 'aborted']);
-const stopped = z.enum(['done', 'max_iterations', 'max_tool_calls', 'max_time', 'tool_limit', 'aborted', 'error']);
+const stopped = z.enum(['done', 'max_iterations', 'max_tool_calls', 'max_time', 'tool_limit', 'aborted', 'error', 'budget']);
 const errorType = z.enum(['controller', 'provider', 'limit', 'approval', 'aborted', 'usage', 'internal']);
 const nonNegInt = z.number().int().nonnegative();
 const stats = z.strictObject({
@@ -40,9 +40,34 @@ export const jsonResultSchema = z.strictObject({
   stats,
   stopped_reason: stopped,
   error: error.nullable(),
+  agents: z
+    .array(
+      z.strictObject({
+        id: z.string().min(1),
+        parent_id: z.string().min(1),
+        depth: z.number().int().min(1).max(5),
+        goal: z.string(),
+        status: z.enum(['queued', 'running', 'completed', 'stopped', 'failed', 'refused']),
+        report: z.record(z.string(), z.unknown()).nullable(),
+        usage: z.strictObject({ llm_calls: nonNegInt, input_tokens: nonNegInt, output_tokens: nonNegInt }),
+      }),
+    )
+    .optional(),
+  resource_usage: z
+    .strictObject({
+      agents: nonNegInt,
+      llm_calls: nonNegInt,
+      tokens: nonNegInt,
+      cost_usd: z.number().nonnegative(),
+      elapsed_s: nonNegInt,
+      exhausted: z.string().nullable(),
+      limits: z.record(z.string(), z.unknown()).nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 
-const ts = { timestamp: z.iso.datetime() };
+const ts = { timestamp: z.iso.datetime(), agent_id: z.string().min(1).nullable(), depth: z.number().int().min(0).max(5) };
 export const streamEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('init'), session_id: z.string().min(1), project_id: z.string().nullable(), mode, agent_mode: z.enum(['legacy', 'recursive']), model: z.string(), ...ts }),
   z.strictObject({ type: z.literal('content'), delta: z.string(), ...ts }),

@@ -397,6 +397,7 @@ export function App(props: AppProps) {
       } finally {
         if (abortRef.current === ac) abortRef.current = null;
         approvalRef.current?.finish({ kind: 'deny' });
+        dispatch({ type: 'set_tree_budget', text: session.budgetLine?.() });
       }
     },
     [openSession, flushMs],
@@ -537,6 +538,12 @@ export function App(props: AppProps) {
           } catch (e) {
             notice(`✗ ${errorMessage(e)}`, 'error');
           }
+          return;
+        }
+        case 'tree': {
+          const lines = sessionRef.current?.treeText?.();
+          if (!lines) return notice('No task tree yet: send a message first');
+          dispatch({ type: 'block', title: 'Task tree', body: lines.join('\n') });
           return;
         }
         case 'context': {

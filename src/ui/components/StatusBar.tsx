@@ -36,7 +36,7 @@ export function statusSegments(s: UiState): Segment[] {
     { text: `${compactNumber(s.tokens.input + s.tokens.output)} tok`, tone: 'muted' },
     ...(s.costUsd !== null ? [{ text: formatUsd(s.costUsd), tone: 'muted' as const }] : []),
     { text: limitsText(s.iterations, s.limits.max_iterations, s.toolCalls, s.limits.max_tool_calls), tone: 'muted' },
-    { text: s.agentMode, tone: 'muted' },
+    { text: s.treeBudget ? `${s.agentMode} · ${s.treeBudget}` : s.agentMode, tone: 'muted' },
   ];
 }
 

@@ -63,6 +63,11 @@ export function ToolCallLine({ call, now, width, showTable = false }: { call: To
         </Text>
       ) : null}
       {rows ? <DeviceTable rows={rows} width={width} /> : null}
+      {call.children?.map((c) => (
+        <Box key={c.id} marginLeft={2 * c.depth}>
+          <ToolCallLine call={c} now={now} width={Math.max(20, width - 2 * c.depth)} />
+        </Box>
+      ))}
     </Box>
   );
 }

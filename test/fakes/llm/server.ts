@@ -41,6 +41,12 @@ export interface FakeTurn {
   /** stream the text, then never finish (until the client goes away) */
   hang?: boolean;
   usage?: { prompt_tokens: number; completion_tokens: number };
+  /**
+   * Only answers a request whose messages (as JSON) contain this text: concurrent
+   * callers (parallel sub-agents) then get their own turns whatever the arrival order.
+   * The first unconsumed turn that matches answers.
+   */
+  when?: string;
 }
 
 export interface FakeRequest {
@@ -131,7 +137,7 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
   const turns = loaded.turns;
   const opts: FakeLlmOptions = { ...loaded.opts, ...options };
   const requests: FakeRequest[] = [];
-  let next = 0;
+  const consumed = new Set<number>();
   let callSeq = 0;
   const open = new Set<ServerResponse>();
 
@@ -170,9 +176,12 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
     if (purpose === 'title') turn = { text: opts.title ?? 'Fake session title' };
     else if (purpose === 'summary') turn = { text: opts.summary ?? 'Summary of the earlier conversation (fake).' };
     else {
-      if (next >= turns.length) return sendError(res, 400, `fake llm: script exhausted after ${turns.length} turns`);
-      record.turn = next;
-      turn = turns[next++]!;
+      const seen = JSON.stringify(body.messages ?? []);
+      const idx = turns.findIndex((t, i) => !consumed.has(i) && (t.when === undefined || seen.includes(t.when)));
+      if (idx < 0) return sendError(res, 400, `fake llm: script exhausted after ${turns.length} turns`);
+      consumed.add(idx);
+      record.turn = idx;
+      turn = turns[idx]!;
     }
     if (turn.delay_ms) await sleep(turn.delay_ms);
     if (turn.error) return sendError(res, turn.error.status, turn.error.message ?? `fake error ${turn.error.status}`, turn.error.code);
@@ -240,7 +249,7 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    remaining: () => turns.length - next,
+    remaining: () => turns.length - consumed.size,
     push: (...t) => void turns.push(...t),
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,0 +1,68 @@
+/**
+ * The `agent` tool (issue 9): its arguments depend on the policy — legacy takes
+ * `task` (one child) or `messages` (a batch, one child per message, run in
+ * parallel); recursive takes `task_brief` (one brief or a batch). Children answer
+ * with a natural-language summary (legacy) or a TaskReport (recursive).
+ */
+import { z } from 'zod';
+import { defineTool, type ToolDef } from '../../tools/types.js';
+import { resultJson } from '../../tools/registry.js';
+import { taskBriefSchema } from './brief.js';
+import { DelegationRefused, type DelegateItem, type TreeEngine } from './engine.js';
+import type { TaskReport } from './report.js';
+
+const legacySchema = z
+  .object({
+    task: z.string().trim().min(1).optional().describe('the task for one sub-agent'),
+    messages: z.array(z.string().trim().min(1)).min(1).max(10).optional().describe('several independent tasks: one sub-agent each, run in parallel'),
+  })
+  .refine((a) => a.task !== undefined || a.messages !== undefined, 'give task or messages');
+
+const recursiveSchema = z.object({
+  task_brief: z.union([taskBriefSchema, z.array(taskBriefSchema).min(1)]).describe('one brief, or a batch of briefs'),
+});
+
+function legacyText(reports: TaskReport[]): string {
+  const one = (r: TaskReport) => (r.status === 'completed' ? r.result || '(no answer)' : `[${r.status}${r.stopped_reason ? `: ${r.stopped_reason}` : ''}] ${r.result}`.trim());
+  if (reports.length === 1) return one(reports[0]!);
+  return reports.map((r, i) => `Sub-agent ${i + 1} (${r.goal}):\n${one(r)}`).join('\n\n');
+}
+
+export function agentTool(engine: TreeEngine): ToolDef {
+  const refused = (err: unknown): string => {
+    if (err instanceof DelegationRefused) return resultJson('error', err.message);
+    throw err;
+  };
+  if (engine.policy.mode === 'legacy')
+    return defineTool({
+      name: 'agent',
+      description:
+        'Delegate a self-contained task to a sub-agent that has the same tools except `agent`. Give `task` for one, or `messages` for several independent tasks run in parallel. Each returns a short summary.',
+      risk: 'read',
+      schema: legacySchema,
+      async run(args) {
+        const items: DelegateItem[] = (args.messages ?? [args.task!]).map((task) => ({ kind: 'legacy', task }));
+        try {
+          return legacyText((await engine.delegate(items)).reports);
+        } catch (err) {
+          return refused(err);
+        }
+      },
+    }) as ToolDef;
+  return defineTool({
+    name: 'agent',
+    description:
+      'Delegate part of the task to a sub-agent with a task_brief: goal, hard constraints, the report you expect, and the context refs (ids of your tool results) it needs. It only sees the brief; it ends with a TaskReport (result, evidence, open issues) that you review to accept, revise, re-plan or split. At most 6 sub-agents per agent.',
+    risk: 'read',
+    schema: recursiveSchema,
+    async run(args) {
+      const briefs = Array.isArray(args.task_brief) ? args.task_brief : [args.task_brief];
+      try {
+        const { reports } = await engine.delegate(briefs.map((brief) => ({ kind: 'brief', brief })));
+        return JSON.stringify(reports.length === 1 ? reports[0] : reports);
+      } catch (err) {
+        return refused(err);
+      }
+    },
+  }) as ToolDef;
+}

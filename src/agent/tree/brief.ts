@@ -1,0 +1,84 @@
+/**
+ * What a child is told (issue 9, context inheritance): the normalised TaskBrief with
+ * inherited hard constraints, the root's anchor, the ContextRef snapshots its parent
+ * granted, its lineage and its frozen tool set. Never the parent's history.
+ */
+import { z } from 'zod';
+
+export const taskBriefSchema = z.object({
+  goal: z.string().trim().min(1).describe('what the sub-agent must achieve, in one or two sentences'),
+  constraints: z.array(z.string().trim().min(1)).max(20).optional().describe('hard constraints the sub-agent must respect'),
+  expected_report: z.string().trim().optional().describe('what the report must contain'),
+  context_refs: z
+    .array(z.string().min(1))
+    .max(8)
+    .optional()
+    .describe('ids of tool results (tool_call ids) or context refs you hold that the sub-agent needs; at most 8'),
+});
+export type TaskBriefInput = z.infer<typeof taskBriefSchema>;
+
+export interface ContextRef {
+  id: string;
+  /** where it came from: a tool name, or `agent` for a child's report */
+  source: string;
+  content: string;
+}
+
+export interface TaskBrief {
+  goal: string;
+  constraints: string[];
+  expected_report: string;
+  refs: ContextRef[];
+}
+
+export interface Lineage {
+  id: string;
+  parent_id: string;
+  root_id: string;
+  depth: number;
+}
+
+const REF_MAX_CHARS = 2000;
+const DEFAULT_REPORT = 'result, evidence (which tool calls on which devices), open issues';
+
+const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** Normalises a brief; the parent's hard constraints are kept in front of the child's own. */
+export function normaliseBrief(input: TaskBriefInput, inherited: readonly string[], refs: ContextRef[]): TaskBrief {
+  const constraints: string[] = [];
+  for (const c of [...inherited, ...(input.constraints ?? [])].map(norm)) if (c && !constraints.includes(c)) constraints.push(c);
+  return {
+    goal: norm(input.goal),
+    constraints,
+    expected_report: norm(input.expected_report ?? '') || DEFAULT_REPORT,
+    refs: refs.map((r) => ({ ...r, content: r.content.length > REF_MAX_CHARS ? `${r.content.slice(0, REF_MAX_CHARS)}…[truncated]` : r.content })),
+  };
+}
+
+/** The one human message a recursive child starts with. */
+export function renderBrief(b: TaskBrief, anchor: string, lineage: Lineage, tools: readonly string[]): string {
+  const lines = [
+    `You are sub-agent ${lineage.id} at depth ${lineage.depth} of a task tree (parent ${lineage.parent_id}, root ${lineage.root_id}).`,
+    'Work only on the goal below; your parent reviews your report.',
+    '',
+    '## Root request (for orientation; do not do more than your goal)',
+    anchor,
+    '',
+    '## Goal',
+    b.goal,
+  ];
+  if (b.constraints.length) lines.push('', '## Hard constraints', ...b.constraints.map((c) => `- ${c}`));
+  lines.push('', '## Expected report', b.expected_report);
+  if (b.refs.length) {
+    lines.push('', '## Context granted by your parent');
+    for (const r of b.refs) lines.push(`[${r.id}] (${r.source}): ${r.content}`);
+  }
+  lines.push('', `## Your tools`, tools.length ? tools.join(', ') : '(none)');
+  lines.push('', 'End with your report: Result, Evidence (tool calls and devices), Open issues.');
+  return lines.join('\n');
+}
+
+/** A legacy child's message: the task as given, with optional extra context. */
+export function renderLegacyTask(task: string): string {
+  return `You are a sub-agent. Do this task and answer with a short natural-language summary of what you found or did:\n\n${task.trim()}`;
+}

@@ -1,0 +1,71 @@
+/**
+ * The tree budget of a recursive root (issue 9): read once per new root from the
+ * environment, validated (exit 2 naming the variable), snapshotted with the root.
+ * Legacy trees never parse these variables.
+ */
+import { UsageError } from '../../errors.js';
+
+export interface BudgetSnapshot {
+  enabled: boolean;
+  max_total_agents: number;
+  max_llm_calls: number;
+  max_total_tokens: number;
+  max_total_cost_usd: number;
+  max_duration_seconds: number;
+  reserved_final_calls: number;
+}
+
+export type BudgetKind = 'agents' | 'llm_calls' | 'tokens' | 'cost' | 'duration';
+
+export const DEFAULT_BUDGET: BudgetSnapshot = {
+  enabled: true,
+  max_total_agents: 50,
+  max_llm_calls: 150,
+  max_total_tokens: 1_500_000,
+  max_total_cost_usd: 15,
+  max_duration_seconds: 3600,
+  reserved_final_calls: 1,
+};
+
+const NUMERIC: { env: string; key: Exclude<keyof BudgetSnapshot, 'enabled'>; int: boolean }[] = [
+  { env: 'AGENT_MAX_TOTAL_AGENTS', key: 'max_total_agents', int: true },
+  { env: 'AGENT_MAX_LLM_CALLS', key: 'max_llm_calls', int: true },
+  { env: 'AGENT_MAX_TOTAL_TOKENS', key: 'max_total_tokens', int: true },
+  { env: 'AGENT_MAX_TOTAL_COST_USD', key: 'max_total_cost_usd', int: false },
+  { env: 'AGENT_MAX_DURATION_SECONDS', key: 'max_duration_seconds', int: true },
+  { env: 'AGENT_RESERVED_FINAL_CALLS', key: 'reserved_final_calls', int: true },
+];
+
+export function budgetFromEnv(env: NodeJS.ProcessEnv = process.env): BudgetSnapshot {
+  const b: BudgetSnapshot = { ...DEFAULT_BUDGET };
+  const en = env.AGENT_RESOURCE_BUDGET_ENABLED?.trim();
+  if (en) {
+    if (/^(1|true|yes|on)$/i.test(en)) b.enabled = true;
+    else if (/^(0|false|no|off)$/i.test(en)) b.enabled = false;
+    else throw new UsageError(`AGENT_RESOURCE_BUDGET_ENABLED must be true or false (got "${en}")`);
+  }
+  for (const { env: name, key, int } of NUMERIC) {
+    const raw = env[name]?.trim();
+    if (!raw) continue;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n <= 0 || (int && !Number.isInteger(n)))
+      throw new UsageError(`${name} must be a positive ${int ? 'integer' : 'number'} (got "${env[name]}")`);
+    b[key] = n;
+  }
+  if (b.reserved_final_calls >= b.max_llm_calls)
+    throw new UsageError(`AGENT_RESERVED_FINAL_CALLS must be less than AGENT_MAX_LLM_CALLS (${b.reserved_final_calls} >= ${b.max_llm_calls})`);
+  return b;
+}
+
+/** A stored snapshot, checked field by field: anything off fails closed. */
+export function parseBudgetSnapshot(json: string | null): BudgetSnapshot | undefined {
+  if (!json) return undefined;
+  try {
+    const v = JSON.parse(json) as Record<string, unknown>;
+    if (typeof v.enabled !== 'boolean') return undefined;
+    for (const { key } of NUMERIC) if (typeof v[key] !== 'number' || !((v[key] as number) > 0)) return undefined;
+    return v as unknown as BudgetSnapshot;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * What the graph sees of the tree budget: reserve an LLM call before it, book its
+ * tokens and cost after. One per run (root or child), over the tree's one ledger.
+ */
+import type { BudgetLedger, Gate } from './ledger.js';
+
+export interface CallBudget {
+  reserve(final: boolean): Gate;
+  /** false when this call's usage crossed a budget */
+  book(usage: { input_tokens?: number; output_tokens?: number }): boolean;
+}
+
+export function callBudget(ledger: BudgetLedger, o: { root: boolean; cost(u: { input_tokens: number; output_tokens: number }): number }): CallBudget {
+  return {
+    reserve: (final) => ledger.reserveCall({ root: o.root, final }),
+    book: (u) => {
+      const usage = { input_tokens: u.input_tokens ?? 0, output_tokens: u.output_tokens ?? 0 };
+      return ledger.book(usage.input_tokens + usage.output_tokens, o.cost(usage));
+    },
+  };
+}

@@ -1,0 +1,215 @@
+/**
+ * The sub-agent engine (issue 9). A child is another run of the session's compiled
+ * graph on its own thread, with its own frozen tool set and its own context budget;
+ * what differs between legacy and recursive lives in the TreePolicy. The session
+ * supplies `runChild` (how to run the graph for a child) and the parent's RunControl.
+ */
+import { randomUUID } from 'node:crypto';
+import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
+import type { AgentEvent, StoppedReason } from '../events.js';
+import type { CopilotMode } from '../modes.js';
+import type { RunControl } from '../graph.js';
+import { messageText } from '../tokens.js';
+import { errorMessage } from '../../errors.js';
+import type { TreeStore } from '../../sessions/tree-store.js';
+import { childToolSet, type TreePolicy } from './policy.js';
+import { normaliseBrief, renderBrief, renderLegacyTask, type ContextRef, type TaskBrief, type TaskBriefInput } from './brief.js';
+import { buildReport, type TaskReport } from './report.js';
+import { runBatch } from './scheduler.js';
+import { CancelTree } from './cancel.js';
+import type { CallBudget } from './call-budget.js';
+
+/** Where a run sits in the tree; absent on the root's RunControl. */
+export interface AgentNodeInfo {
+  id: string;
+  parent_id: string;
+  root_id: string;
+  depth: number;
+  /** the brief this node runs (recursive): its constraints and refs pass on */
+  brief?: TaskBrief;
+}
+
+export interface ChildRun {
+  threadId: string;
+  prompt: string;
+  mode: CopilotMode;
+  run: RunControl;
+}
+
+export interface ChildOutcome {
+  messages: BaseMessage[];
+  stop: StoppedReason;
+  llm_calls: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export interface EngineDeps {
+  policy: TreePolicy;
+  trees: TreeStore;
+  rootId(): string;
+  mode(): CopilotMode;
+  /** the root's RootTaskAnchor (recursive) */
+  anchor(): string;
+  registered: ReadonlySet<string>;
+  /** the mode's tools in schema order (a root's effective tools) */
+  modeTools(mode: CopilotMode): string[];
+  schedule(): { child_execution_mode: 'sequential' | 'parallel'; max_parallel_children: number };
+  /** the RunControl of the run that called `agent` */
+  currentRun(): RunControl;
+  runChild(c: ChildRun): Promise<ChildOutcome>;
+  /** recursive trees: the ledger's agent reservation and a child's call budget */
+  reserveAgents?(n: number): boolean;
+  childBudget?(): CallBudget;
+  threadMessages(threadId: string): Promise<BaseMessage[]>;
+}
+
+export type DelegateItem = { kind: 'legacy'; task: string } | { kind: 'brief'; brief: TaskBriefInput };
+
+/** Thrown to the agent tool: becomes an error result for the model, nothing ran. */
+export class DelegationRefused extends Error {}
+
+export class TreeEngine {
+  readonly cancel = new CancelTree();
+
+  constructor(private readonly d: EngineDeps) {}
+
+  get policy(): TreePolicy {
+    return this.d.policy;
+  }
+
+  /** Stops a node and its subtree (siblings and the parent go on). */
+  stop(agentId: string): boolean {
+    return this.cancel.stop(agentId);
+  }
+
+  async delegate(items: DelegateItem[]): Promise<{ reports: TaskReport[] }> {
+    const p = this.d.policy;
+    const parentRun = this.d.currentRun();
+    const parent = parentRun.agent;
+    const rootId = this.d.rootId();
+    const parentId = parent?.id ?? rootId;
+    const depth = (parent?.depth ?? 0) + 1;
+    const mode = this.d.mode();
+    if (items.length === 0) throw new DelegationRefused('no task given');
+    if (depth > p.maxDepth) throw new DelegationRefused(`depth ${depth} is beyond the deepest sub-agent level (${p.maxDepth})`);
+    const parentTools = parentRun.tools ? [...parentRun.tools] : this.d.modeTools(mode);
+    const tools = childToolSet(p, { parentTools, registered: this.d.registered, mode, depth });
+
+    // Refs and briefs are resolved before anything is registered: a bad batch starts nothing.
+    const prepared: { id: string; goal: string; brief?: TaskBrief; prompt: (id: string) => string }[] = [];
+    for (const it of items) {
+      const id = randomUUID();
+      if (it.kind === 'legacy') {
+        prepared.push({ id, goal: it.task.trim().slice(0, 200), prompt: () => renderLegacyTask(it.task) });
+        continue;
+      }
+      const refs = await this.resolveRefs(it.brief.context_refs ?? [], parent);
+      const brief = normaliseBrief(it.brief, parent?.brief?.constraints ?? [], refs);
+      prepared.push({
+        id,
+        goal: brief.goal,
+        brief,
+        prompt: (cid) => renderBrief(brief, this.d.anchor(), { id: cid, parent_id: parentId, root_id: rootId, depth }, tools),
+      });
+    }
+    const added = this.d.trees.addChildren(
+      parentId,
+      p.quotaPerParent,
+      prepared.map((c) => ({ id: c.id, root_id: rootId, parent_id: parentId, depth, goal: c.goal, brief: JSON.stringify(c.brief ?? { task: c.goal }), tools: JSON.stringify(tools), status: 'queued' as const })),
+      this.d.reserveAgents ? () => this.d.reserveAgents!(prepared.length) : undefined,
+    );
+    if (added === 'reserve')
+      throw new DelegationRefused(
+        `tree budget reached (agents: AGENT_MAX_TOTAL_AGENTS): no sub-agent of this batch was started; the task tree is stopping, answer with what you have`,
+      );
+    if (added === 'quota') {
+      const had = this.d.trees.childCount(parentId);
+      throw new DelegationRefused(
+        `sub-agent quota: a parent may start at most ${p.quotaPerParent} sub-agents over its lifetime (${had} started, ${prepared.length} requested); no sub-agent of this batch was started`,
+      );
+    }
+    // Every child is registered before any starts, so stopping one still queued means it never calls the model.
+    const signals = new Map(prepared.map((c) => [c.id, this.cancel.register(c.id, parentRun.signal)]));
+    const sched = p.schedule(this.d.schedule(), prepared.length);
+    const frozen = new Set(tools);
+    try {
+      const reports = await runBatch(
+        prepared,
+        sched.max,
+        (c) => !signals.get(c.id)!.aborted,
+        async (c) => {
+          const signal = signals.get(c.id)!;
+          const agent: AgentNodeInfo = { id: c.id, parent_id: parentId, root_id: rootId, depth, ...(c.brief ? { brief: c.brief } : {}) };
+          const tag = { agent_id: c.id, depth };
+          const run: RunControl = {
+            emit: (e: AgentEvent) => {
+              if (e.type === 'content' || e.type === 'context' || e.type === 'init' || e.type === 'done') return;
+              parentRun.emit({ ...tag, ...e }); // a grandchild's own tag wins
+            },
+            signal,
+            approvalBlocked: 0,
+            ...(parentRun.deadline !== undefined ? { deadline: parentRun.deadline } : {}),
+            tools: frozen,
+            agent,
+            ...(this.d.childBudget ? { budget: this.d.childBudget() } : {}),
+          };
+          this.d.trees.setStatus(c.id, 'running');
+          let outcome: ChildOutcome | undefined;
+          let error: string | undefined;
+          try {
+            outcome = await this.d.runChild({ threadId: c.id, prompt: c.prompt(c.id), mode, run });
+          } catch (err) {
+            error = errorMessage(err).split('\n')[0];
+          }
+          parentRun.approvalBlocked += run.approvalBlocked;
+          const report = buildReport({
+            agent_id: c.id,
+            depth,
+            goal: c.goal,
+            messages: outcome?.messages ?? [],
+            from: 0,
+            stop: outcome?.stop ?? 'error',
+            ...(error ? { error } : {}),
+          });
+          this.d.trees.finish(c.id, {
+            status: report.status,
+            report: JSON.stringify(report),
+            llm_calls: outcome?.llm_calls ?? 0,
+            input_tokens: outcome?.input_tokens ?? 0,
+            output_tokens: outcome?.output_tokens ?? 0,
+          });
+          return report;
+        },
+        (c) => {
+          const report: TaskReport = { agent_id: c.id, depth, goal: c.goal, status: 'stopped', stopped_reason: 'aborted', result: '', evidence: [], open_issues: ['stopped before it started'] };
+          this.d.trees.finish(c.id, { status: 'stopped', report: JSON.stringify(report), llm_calls: 0, input_tokens: 0, output_tokens: 0 });
+          return report;
+        },
+      );
+      return { reports };
+    } finally {
+      for (const c of prepared) this.cancel.release(c.id);
+    }
+  }
+
+  /** Refs a parent may grant: its own tool results, and refs granted to it (edge by edge). */
+  private async resolveRefs(ids: string[], parent: AgentNodeInfo | undefined): Promise<ContextRef[]> {
+    if (ids.length === 0) return [];
+    const p = this.d.policy;
+    if (ids.length > p.maxRefs) throw new DelegationRefused(`at most ${p.maxRefs} context_refs per brief (got ${ids.length})`);
+    const own = await this.d.threadMessages(parent?.id ?? this.d.rootId());
+    const out: ContextRef[] = [];
+    for (const id of ids) {
+      const held = parent?.brief?.refs.find((r) => r.id === id);
+      if (held) {
+        out.push(held);
+        continue;
+      }
+      const t = own.find((m) => m.getType() === 'tool' && (m as ToolMessage).tool_call_id === id) as ToolMessage | undefined;
+      if (!t) throw new DelegationRefused(`context_ref "${id}" is not a tool result or context ref you hold; no sub-agent was started`);
+      out.push({ id, source: t.name ?? 'tool', content: messageText(t) });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Hooks the sub-agent tree into a session (issue 9): the engine, the `agent` tool,
+ * how a child runs the session's compiled graph (own thread, own RunControl found
+ * through an AsyncLocalStorage), and the tree row written with the root.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import type { AgentMode } from '../events.js';
+import type { CopilotMode } from '../modes.js';
+import type { RequestLimits } from '../api.js';
+import type { AgentGraph, RunControl } from '../graph.js';
+import type { AgentStateType } from '../state.js';
+import type { ToolDef } from '../../tools/types.js';
+import { recursionLimitFor } from '../limits.js';
+import type { TreeStore } from '../../sessions/tree-store.js';
+import type { BudgetSnapshot } from './budget.js';
+import { anchorHash, normaliseAnchor } from './fixation.js';
+import { policyFor } from './policy.js';
+import { TreeEngine } from './engine.js';
+import { agentTool } from './agent-tool.js';
+import { BudgetLedger, type TreeUsage } from './ledger.js';
+import { callBudget, type CallBudget } from './call-budget.js';
+import { costUsd, priceOf, type ModelPrice } from '../pricing.js';
+
+export interface SessionTreeDeps {
+  mode: AgentMode;
+  budget?: BudgetSnapshot;
+  trees: TreeStore;
+  /** names of the registered tools (without `agent`) */
+  registered: readonly string[];
+  graph(): AgentGraph;
+  rootId(): string;
+  copilotMode(): CopilotMode;
+  modeTools(mode: CopilotMode): string[];
+  limits(): RequestLimits;
+  schedule(): { child_execution_mode: 'sequential' | 'parallel'; max_parallel_children: number };
+  /** the root request's RunControl */
+  rootRun(): RunControl | undefined;
+  model: string;
+  modelPrices: Record<string, ModelPrice>;
+}
+
+export class SessionTree {
+  /** the RunControl of the child run executing in this async context */
+  private readonly runs = new AsyncLocalStorage<RunControl>();
+  /** an async context outside any graph run: children start from here, not nested in the parent's */
+  private readonly outside = AsyncLocalStorage.snapshot();
+  readonly engine: TreeEngine;
+  readonly tool: ToolDef;
+  /** said once per session: a cost budget that cannot be enforced */
+  readonly notices: string[] = [];
+  private ledgerCache: BudgetLedger | undefined;
+
+  constructor(private readonly d: SessionTreeDeps) {
+    const budgeted = policyFor(d.mode).budgeted && d.budget !== undefined;
+    if (budgeted && d.budget!.enabled && !priceOf(d.model, d.modelPrices))
+      this.notices.push(`no price known for model ${d.model}: the tree's cost budget (AGENT_MAX_TOTAL_COST_USD) is not enforced; set model_prices to enforce it`);
+    this.engine = new TreeEngine({
+      policy: policyFor(d.mode),
+      trees: d.trees,
+      rootId: d.rootId,
+      mode: d.copilotMode,
+      anchor: () => d.trees.get(d.rootId())?.anchor ?? '',
+      registered: new Set([...d.registered, 'agent']),
+      modeTools: d.modeTools,
+      schedule: d.schedule,
+      currentRun: () => this.current() ?? (() => {
+        throw new Error('agent tool used outside a request');
+      })(),
+      runChild: (c) => this.outside(() => this.runs.run(c.run, () => this.runChild(c.threadId, c.prompt, c.mode))),
+      ...(budgeted
+        ? {
+            reserveAgents: (n: number) => this.ledger()!.reserveAgents(n),
+            childBudget: () => this.callBudget(false),
+          }
+        : {}),
+      threadMessages: async (threadId) => ((await d.graph().getState({ configurable: { thread_id: threadId } })).values as AgentStateType | undefined)?.messages ?? [],
+    });
+    this.tool = agentTool(this.engine);
+  }
+
+  /** The RunControl the graph should use now: a child's inside its run, else the root's. */
+  current(): RunControl | undefined {
+    return this.runs.getStore() ?? this.d.rootRun();
+  }
+
+  /** The recursive tree's budget ledger (undefined for legacy trees). */
+  ledger(): BudgetLedger | undefined {
+    if (!policyFor(this.d.mode).budgeted || !this.d.budget) return undefined;
+    return (this.ledgerCache ??= new BudgetLedger(this.d.trees.db, this.d.rootId(), this.d.budget, priceOf(this.d.model, this.d.modelPrices) !== undefined));
+  }
+
+  usage(): TreeUsage | undefined {
+    return this.ledger()?.usage();
+  }
+
+  /** For display: undefined instead of an error when the row is missing or corrupt. */
+  usageOrNone(): TreeUsage | undefined {
+    try {
+      return this.usage();
+    } catch {
+      return undefined;
+    }
+  }
+
+  private callBudget(root: boolean): CallBudget {
+    return callBudget(this.ledger()!, { root, cost: (u) => costUsd(this.d.model, u, this.d.modelPrices) ?? 0 });
+  }
+
+  /** What the root's RunControl adds: the tree budget of a recursive root. */
+  rootRunExtras(): Pick<RunControl, 'budget'> {
+    return this.ledger() ? { budget: this.callBudget(true) } : {};
+  }
+
+  inChild(): boolean {
+    return this.runs.getStore() !== undefined;
+  }
+
+  /** Written with the session row on the first request: the mode is fixed from then on. */
+  recordRoot(sessionId: string, firstRequest: string): void {
+    const anchor = this.d.mode === 'recursive' ? normaliseAnchor(firstRequest) : null;
+    this.d.trees.create({
+      root_id: sessionId,
+      agent_mode: this.d.mode,
+      anchor,
+      anchor_hash: anchor ? anchorHash(anchor) : null,
+      budget: this.d.budget ? JSON.stringify(this.d.budget) : null,
+    });
+    if (this.d.mode === 'recursive') BudgetLedger.init(this.d.trees.db, sessionId);
+  }
+
+  private async runChild(threadId: string, prompt: string, mode: CopilotMode) {
+    const limits = this.d.limits();
+    const input = {
+      messages: [new HumanMessage(prompt)],
+      llm_calls: 0,
+      remaining_iterations: limits.max_iterations,
+      tool_calls_count: 0,
+      tool_counts: {},
+      limits,
+      mode,
+      usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
+      limit_reason: null,
+      stop: null,
+      final_pass: false,
+      started_at: Date.now(),
+    };
+    let final: AgentStateType | undefined;
+    const stream = await this.d.graph().stream(input, { configurable: { thread_id: threadId }, recursionLimit: recursionLimitFor(limits), streamMode: 'values' });
+    for await (const v of stream) final = v as AgentStateType;
+    const signal = this.runs.getStore()!.signal;
+    const messages: BaseMessage[] = final?.messages ?? [];
+    return {
+      messages,
+      stop: final?.stop ?? final?.limit_reason ?? (signal.aborted ? 'aborted' : 'done'),
+      llm_calls: final?.llm_calls ?? 0,
+      input_tokens: final?.usage.input_tokens ?? 0,
+      output_tokens: final?.usage.output_tokens ?? 0,
+    } as const;
+  }
+}

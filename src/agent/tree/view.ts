@@ -1,0 +1,86 @@
+/**
+ * The tree as the surfaces show it (issue 9): `--json` `agents` / `resource_usage`,
+ * `sessions show` / `export`, the TUI's `/tree` and status bar. Pure functions over
+ * the stored rows; no UI code.
+ */
+import type { AgentNodeRow, TreeRow } from '../../sessions/tree-store.js';
+import type { TreeUsage } from './ledger.js';
+import { parseBudgetSnapshot, type BudgetSnapshot } from './budget.js';
+import type { TaskReport } from './report.js';
+
+export interface AgentView {
+  id: string;
+  parent_id: string;
+  depth: number;
+  goal: string;
+  status: string;
+  report: TaskReport | null;
+  usage: { llm_calls: number; input_tokens: number; output_tokens: number };
+}
+
+export interface ResourceUsage {
+  agents: number;
+  llm_calls: number;
+  tokens: number;
+  cost_usd: number;
+  elapsed_s: number;
+  exhausted: string | null;
+  limits: BudgetSnapshot | null;
+}
+
+function parseReport(json: string | null): TaskReport | null {
+  if (!json) return null;
+  try {
+    return JSON.parse(json) as TaskReport;
+  } catch {
+    return null;
+  }
+}
+
+export function agentViews(rows: AgentNodeRow[]): AgentView[] {
+  return rows.map((r) => ({
+    id: r.id,
+    parent_id: r.parent_id,
+    depth: r.depth,
+    goal: r.goal,
+    status: r.status,
+    report: parseReport(r.report),
+    usage: { llm_calls: r.llm_calls, input_tokens: r.input_tokens, output_tokens: r.output_tokens },
+  }));
+}
+
+export function resourceUsage(root: TreeRow | undefined, u: TreeUsage | undefined, now = Date.now()): ResourceUsage | null {
+  if (!u) return null;
+  return {
+    agents: u.agents,
+    llm_calls: u.llm_calls,
+    tokens: u.tokens,
+    cost_usd: Math.round(u.cost_usd * 1e6) / 1e6,
+    elapsed_s: Math.round((now - u.started_ms) / 1000),
+    exhausted: u.exhausted,
+    limits: parseBudgetSnapshot(root?.budget ?? null) ?? null,
+  };
+}
+
+/** `agents 3/50 · llm 12/150 · $0.04/15` for the status bar. */
+export function budgetLine(r: ResourceUsage | null): string | undefined {
+  if (!r || !r.limits) return undefined;
+  return `agents ${r.agents}/${r.limits.max_total_agents} · llm ${r.llm_calls}/${r.limits.max_llm_calls} · $${r.cost_usd.toFixed(2)}/${r.limits.max_total_cost_usd}`;
+}
+
+/** The tree as indented text (`sessions show`, TUI `/tree`). */
+export function renderTree(rootId: string, mode: string, agents: AgentView[], usage: ResourceUsage | null): string[] {
+  const lines = [`task tree (${mode}) ${rootId.slice(0, 8)}${usage ? ` — ${budgetLine(usage) ?? ''}${usage.exhausted ? ` · stopped: budget (${usage.exhausted})` : ''}` : ''}`];
+  const kids = new Map<string, AgentView[]>();
+  for (const a of agents) kids.set(a.parent_id, [...(kids.get(a.parent_id) ?? []), a]);
+  const walk = (parent: string, indent: string): void => {
+    for (const a of kids.get(parent) ?? []) {
+      lines.push(`${indent}└ [${a.depth}] ${a.id.slice(0, 8)} ${a.status} — ${a.goal} (llm ${a.usage.llm_calls}, tokens ${a.usage.input_tokens + a.usage.output_tokens})`);
+      if (a.report?.result) lines.push(`${indent}   report: ${a.report.result.replace(/\s+/g, ' ').slice(0, 160)}`);
+      walk(a.id, `${indent}  `);
+    }
+  };
+  walk(rootId, '  ');
+  if (agents.length === 0) lines.push('  (no sub-agents)');
+  return lines;
+}

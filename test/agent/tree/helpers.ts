@@ -1,0 +1,29 @@
+/** Helpers for the sub-agent tree tests. */
+import { z } from 'zod';
+import { defineTool, type ToolDef } from '../../../src/tools/types.js';
+import type { FakeRequest } from '../../fakes/llm/server.js';
+
+export const toolNames = (r: FakeRequest): string[] => (r.body.tools ?? []).map((t) => t.function.name);
+
+/** A show tool that records when each device's call ran (overlap is asserted from these, not wall time). */
+export function timedShowTool(spans: { device: string; start: number; end: number }[], delayMs: Record<string, number> = {}): ToolDef {
+  return defineTool({
+    name: 'execute_multiple_device_commands',
+    description: 'Run read-only show commands on devices',
+    risk: 'read',
+    schema: z.object({ device_configs: z.array(z.object({ device_name: z.string(), commands: z.array(z.string()) })) }),
+    async run(args, ctx) {
+      const device = args.device_configs[0]?.device_name ?? '?';
+      const start = performance.now();
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, delayMs[device] ?? 0);
+        ctx.signal.addEventListener('abort', () => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+      spans.push({ device, start, end: performance.now() });
+      return JSON.stringify(args.device_configs.map((d) => ({ device_name: d.device_name, status: 'success', output: `routes of ${d.device_name}` })));
+    },
+  }) as ToolDef;
+}

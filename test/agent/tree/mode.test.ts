@@ -1,0 +1,118 @@
+/** AGENT_MODE selection and fixation (issue 9; issue 12 item 7) with real SQLite and the fake LLM. */
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../../fakes/llm/server.js';
+import { collect, session, tempDir, testSettings } from '../helpers.js';
+import { SessionStore } from '../../../src/sessions/store.js';
+import { TreeStore } from '../../../src/sessions/tree-store.js';
+import { ExitCode, UsageError } from '../../../src/errors.js';
+import { anchorHash } from '../../../src/agent/tree/fixation.js';
+
+const tmp = tempDir('gc-tree-mode-');
+afterAll(() => tmp.cleanup());
+let llm: FakeLlm | undefined;
+afterEach(async () => {
+  await llm?.close();
+  llm = undefined;
+});
+
+async function refusal(p: Promise<unknown>): Promise<UsageError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(UsageError);
+  expect((err as UsageError).exitCode).toBe(ExitCode.Usage);
+  return err as UsageError;
+}
+
+describe('AGENT_MODE', () => {
+  it('invalid AGENT_MODE and AGENT_RECURSION_ENABLED refuse a new session (exit 2, one line) before any LLM call', async () => {
+    llm = await startFakeLlm([]);
+    const settings = testSettings(llm.url, tmp.dir);
+    expect((await refusal(session(settings, [], { env: { AGENT_MODE: 'tree' } }))).message).toBe('AGENT_MODE must be one of legacy|recursive (got "tree")');
+    expect((await refusal(session(settings, [], { env: { AGENT_RECURSION_ENABLED: 'false' } }))).message).toBe(
+      'AGENT_RECURSION_ENABLED was removed; use AGENT_MODE=recursive',
+    );
+    expect((await refusal(session(settings, [], { env: { AGENT_MODE: 'recursive', AGENT_MAX_LLM_CALLS: '0' } }))).message).toMatch(/^AGENT_MAX_LLM_CALLS must be a positive integer/);
+    expect((await refusal(session(settings, [], { env: { AGENT_MODE: 'recursive', AGENT_RESERVED_FINAL_CALLS: '5', AGENT_MAX_LLM_CALLS: '5' } }))).message).toMatch(
+      /AGENT_RESERVED_FINAL_CALLS must be less than AGENT_MAX_LLM_CALLS/,
+    );
+    // legacy does not parse the budget variables
+    const s = await session(settings, [], { env: { AGENT_MAX_LLM_CALLS: 'lots' } });
+    expect(s.agentMode).toBe('legacy');
+    await s.close();
+    expect(llm.requests).toHaveLength(0);
+  });
+
+  it('recursive root stores mode, revision, depth 0, anchor, hash and budget; resume keeps the mode whatever the env says (notice)', async () => {
+    llm = await startFakeLlm([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
+    const settings = testSettings(llm.url, tmp.dir, { model_prices: { 'fake-model': { input: 1, output: 2 } } });
+    const s = await session(settings, [], { env: { AGENT_MODE: 'recursive', AGENT_MAX_TOTAL_AGENTS: '7' } });
+    expect(s.agentMode).toBe('recursive');
+    await collect(s.send('  Verify   OSPF\ton R1  '));
+    const root = s.tree().root!;
+    expect(root).toMatchObject({ root_id: s.id, agent_mode: 'recursive', mode_revision: 1, depth: 0, anchor: 'Verify OSPF on R1' });
+    expect(root.anchor_hash).toBe(anchorHash('Verify OSPF on R1'));
+    expect(JSON.parse(root.budget!)).toMatchObject({ enabled: true, max_total_agents: 7, max_llm_calls: 150 });
+    expect(s.notices).toEqual([]);
+    await s.close();
+
+    const r1 = await session(settings, [], { sessionId: s.id, env: { AGENT_MODE: 'legacy' } });
+    expect(r1.agentMode).toBe('recursive');
+    expect(r1.notices).toEqual([`AGENT_MODE=legacy in the environment was ignored: session ${s.id.slice(0, 8)} keeps its agent mode recursive`]);
+    await collect(r1.send('again'));
+    expect(r1.tree().root!.anchor).toBe('Verify OSPF on R1'); // immutable
+    await r1.close();
+    // an invalid value does not block resuming either; the env budget is not re-read
+    const r2 = await session(settings, [], { continueLatest: true, env: { AGENT_MODE: 'bogus', AGENT_MAX_TOTAL_AGENTS: 'x' } });
+    expect(r2.id).toBe(s.id);
+    expect(r2.agentMode).toBe('recursive');
+    expect(r2.notices[0]).toMatch(/AGENT_MODE=bogus in the environment was ignored/);
+    await r2.close();
+    // a legacy session resumed with AGENT_MODE=recursive stays legacy
+    const l = await session(settings, []);
+    await collect(l.send('legacy one'));
+    await l.close();
+    const l2 = await session(settings, [], { sessionId: l.id, env: { AGENT_MODE: 'recursive' } });
+    expect(l2.agentMode).toBe('legacy');
+    expect(l2.notices[0]).toMatch(/keeps its agent mode legacy/);
+    await l2.close();
+  });
+
+  it('a session stored without a mode resumes as legacy and gets its tree row written', async () => {
+    llm = await startFakeLlm([]);
+    const settings = testSettings(llm.url, tmp.dir);
+    const store = await SessionStore.open(tmp.dir);
+    const row = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'legacy' });
+    expect(new TreeStore(store.db).get(row.id)).toBeUndefined();
+    store.close();
+    const s = await session(settings, [], { sessionId: row.id, env: {} });
+    expect(s.agentMode).toBe('legacy');
+    expect(s.tree().root).toMatchObject({ root_id: row.id, agent_mode: 'legacy', mode_revision: 1, depth: 0 });
+    await s.close();
+  });
+
+  it('a recursive session missing its anchor, hash or budget is refused on resume with a clear message', async () => {
+    llm = await startFakeLlm([]);
+    const settings = testSettings(llm.url, tmp.dir);
+    const store = await SessionStore.open(tmp.dir);
+    const trees = new TreeStore(store.db);
+    const noTree = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'recursive' });
+    const noAnchor = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'recursive' });
+    trees.create({ root_id: noAnchor.id, agent_mode: 'recursive', budget: '{}' });
+    const badHash = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'recursive' });
+    trees.create({ root_id: badHash.id, agent_mode: 'recursive', anchor: 'a', anchor_hash: anchorHash('b'), budget: '{}' });
+    const badBudget = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'recursive' });
+    trees.create({ root_id: badBudget.id, agent_mode: 'recursive', anchor: 'a', anchor_hash: anchorHash('a'), budget: '{"enabled":true' });
+    store.close();
+    for (const [id, what] of [
+      [noTree.id, 'its tree record'],
+      [noAnchor.id, 'its root task anchor'],
+      [badHash.id, 'a root task anchor matching its hash'],
+      [badBudget.id, 'a valid budget snapshot'],
+    ] as const)
+      expect((await refusal(session(settings, [], { sessionId: id, env: { AGENT_MODE: 'recursive' } }))).message).toBe(
+        `session ${id.slice(0, 8)} is a recursive task tree without ${what}; it cannot be resumed: start a new session`,
+      );
+  });
+});

@@ -1,0 +1,90 @@
+/** Surfaces of the task tree (issue 9): --json, --stream-json, sessions show/export — real session, SQLite, fake LLM. */
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../../fakes/llm/server.js';
+import { session, showCall, tempDir, testSettings } from '../helpers.js';
+import { timedShowTool } from './helpers.js';
+import { ResultBuilder } from '../../../src/output/summary.js';
+import { StreamJsonPrinter } from '../../../src/output/stream-json.js';
+import { sessionsCommand } from '../../../src/commands/sessions.js';
+import { jsonResultSchema, parseStreamJson } from '../../e2e/oneshot-schema.js';
+import { SessionStore } from '../../../src/sessions/store.js';
+import { TreeStore } from '../../../src/sessions/tree-store.js';
+
+const tmp = tempDir('gc-tree-surf-');
+afterAll(() => tmp.cleanup());
+let llm: FakeLlm | undefined;
+afterEach(async () => {
+  await llm?.close();
+  llm = undefined;
+});
+
+async function captureStdout(fn: () => Promise<unknown>): Promise<string> {
+  let buf = '';
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
+    buf += String(s);
+    return true;
+  });
+  try {
+    await fn();
+  } finally {
+    spy.mockRestore();
+  }
+  return buf;
+}
+
+describe('tree surfaces', () => {
+  it('--json has agents and resource_usage; --stream-json tags every event; sessions show/export print the tree', async () => {
+    llm = await startFakeLlm([
+      { tool_calls: [{ id: 'a', name: 'agent', args: { task_brief: { goal: 'verify OSPF on R1' } } }] },
+      { tool_calls: [showCall('R1', 's1')] },
+      { text: 'R1: 2 full neighbours' },
+      { text: 'All good: R1 has 2 full neighbours.' },
+    ]);
+    const settings = testSettings(llm.url, tmp.dir, { model_prices: { 'fake-model': { input: 1, output: 1 } } });
+    const s = await session(settings, [timedShowTool([])], { env: { AGENT_MODE: 'recursive' } });
+    const builder = new ResultBuilder('teaching_assistant');
+    let lines = '';
+    const stream = new StreamJsonPrinter({ write: (t: string) => (lines += t) } as never);
+    for await (const e of s.send('verify OSPF')) {
+      builder.add(e);
+      stream.event(e);
+    }
+    builder.setTree(s.treeView());
+    const result = jsonResultSchema.parse(JSON.parse(JSON.stringify(builder.result())));
+    expect(result.response).toBe('All good: R1 has 2 full neighbours.');
+    expect(result.tool_calls.map((c) => c.id)).toEqual(['a']); // the child's own call is under agents
+    expect(result.agents).toHaveLength(1);
+    expect(result.agents![0]).toMatchObject({ parent_id: s.id, depth: 1, goal: 'verify OSPF on R1', status: 'completed', usage: { llm_calls: 2 } });
+    expect((result.agents![0]!.report as { result: string }).result).toBe('R1: 2 full neighbours');
+    expect(result.resource_usage).toMatchObject({ agents: 2, llm_calls: 4, exhausted: null }); // root 2 + child 2
+    expect(result.resource_usage!.cost_usd).toBeGreaterThan(0);
+
+    const events = parseStreamJson(lines);
+    expect(events.every((e) => typeof e.depth === 'number' && e.agent_id)).toBe(true);
+    const childEnd = events.find((e) => e.type === 'tool_end' && e.id === 's1')!;
+    expect(childEnd).toMatchObject({ depth: 1, agent_id: result.agents![0]!.id });
+    expect(events.find((e) => e.type === 'tool_end' && e.id === 'a')).toMatchObject({ depth: 0, agent_id: s.id });
+    await s.close();
+
+    const show = await captureStdout(() => sessionsCommand('show', [s.id.slice(0, 8)], {}, settings));
+    expect(show).toContain('## Task tree');
+    expect(show).toMatch(/agents 2\/50 · llm 4\/150/);
+    expect(show).toMatch(/└ \[1\] [0-9a-f]{8} completed — verify OSPF on R1/);
+    expect(show).toContain('report: R1: 2 full neighbours');
+    const exported = JSON.parse(await captureStdout(() => sessionsCommand('export', [s.id], { format: 'json' }, settings))) as { tree: { agents: unknown[] } };
+    expect(exported.tree.agents).toHaveLength(1);
+
+    // deleting the session deletes its tree and the children's threads
+    const childId = result.agents![0]!.id;
+    const before = await SessionStore.open(tmp.dir);
+    expect((await before.messages(childId)).length).toBeGreaterThan(0);
+    before.close();
+    await captureStdout(() => sessionsCommand('delete', [s.id], { yes: true }, settings));
+    const store = await SessionStore.open(tmp.dir);
+    const trees = new TreeStore(store.db);
+    expect(trees.get(s.id)).toBeUndefined();
+    expect(trees.nodes(s.id)).toEqual([]);
+    expect(await store.messages(childId)).toEqual([]);
+    store.close();
+  });
+});

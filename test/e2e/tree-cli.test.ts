@@ -1,0 +1,42 @@
+/**
+ * The built CLI (issue 9): AGENT_MODE / tree settings errors are one line and exit 2
+ * before any LLM call; a resumed tree keeps its mode and prints a notice (issue 12 item 7).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
+import { cliEnv, llmFlags, runCli } from './oneshot-cli.js';
+import { parseJsonResult } from './oneshot-schema.js';
+
+const env = cliEnv();
+let llm: FakeLlm | undefined;
+afterAll(async () => {
+  await llm?.close();
+  env.cleanup();
+});
+
+describe('tree settings on the command line', () => {
+  it('bad values are one line, exit 2, no LLM call; the stored mode wins on resume with a notice', async () => {
+    llm = await startFakeLlm([{ text: 'first answer' }, { text: 'second answer' }]);
+    const flags = llmFlags(llm.url);
+    for (const [args, extra, line] of [
+      [['--max-parallel-children', '3'], {}, 'error: --max-parallel-children: must be an integer 1..2 (got 3)'],
+      [['--child-execution-mode', 'fast'], {}, 'error: --child-execution-mode: must be one of sequential|parallel (got fast)'],
+      [[], { AGENT_MODE: 'tree' }, 'error: AGENT_MODE must be one of legacy|recursive (got "tree")'],
+      [[], { AGENT_RECURSION_ENABLED: '1' }, 'error: AGENT_RECURSION_ENABLED was removed; use AGENT_MODE=recursive'],
+      [[], { AGENT_MODE: 'recursive', AGENT_MAX_TOTAL_COST_USD: '-1' }, 'error: AGENT_MAX_TOTAL_COST_USD must be a positive number (got "-1")'],
+    ] as const) {
+      const r = await runCli(['-p', 'hi', ...flags, ...args], { ...env.env, ...extra });
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toBe(line);
+    }
+    expect(llm.requests).toHaveLength(0);
+
+    const first = await runCli(['-p', 'hi', '--json', ...flags], { ...env.env, AGENT_MODE: 'recursive' });
+    expect(first.code).toBe(0);
+    expect(parseJsonResult(first.stdout).resource_usage).toMatchObject({ agents: 1, llm_calls: 1 });
+    const again = await runCli(['-p', 'again', '-c', '--json', ...flags], { ...env.env, AGENT_MODE: 'legacy' });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/^notice: AGENT_MODE=legacy in the environment was ignored: session [0-9a-f]{8} keeps its agent mode recursive$/m);
+    expect(parseJsonResult(again.stdout).resource_usage).toMatchObject({ llm_calls: 2 });
+  }, 90_000);
+});

@@ -1,0 +1,96 @@
+/**
+ * End to end (issue 9): the built CLI with AGENT_MODE=recursive, a fake LLM, the fake
+ * GNS3 controller whose consoles are the real FRR lab. The root delegates "verify OSPF
+ * on R1" and "verify OSPF on R2/R3" to two children; the children read the real
+ * neighbour tables; the root's last request holds both TaskReports, and --json lists
+ * both agents with their evidence. Needs root + frr (fails, never skips, when missing).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLab, type Lab } from '../lab/lab.js';
+import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
+import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fakes/llm/server.js';
+import { cliEnv, llmFlags, runCli } from './oneshot-cli.js';
+import { parseJsonResult } from './oneshot-schema.js';
+
+const ROUTERS = ['R1', 'R2', 'R3'];
+let lab: Lab;
+let gns3: FakeGns3;
+let llm: FakeLlm;
+const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass', AGENT_MODE: 'recursive' });
+
+const fullNeighbours = (router: string) => lab.vtysh(router, 'show ip ospf neighbor').split('\n').filter((l) => /Full/.test(l)).length;
+
+beforeAll(async () => {
+  lab = await startLab({ routers: ROUTERS, links: [['R1', 'R2'], ['R2', 'R3'], ['R1', 'R3']] });
+  gns3 = await startFakeGns3({ api: 'v3', users: { admin: 'admin-pass' } });
+  gns3.addProject({ name: 'ospf-tree' });
+  for (const name of ROUTERS) {
+    const d = lab.device(name);
+    gns3.addNode({ name, node_type: 'qemu', console_host: d.consoleHost, console: d.consolePort, console_type: 'telnet', status: 'started', template_name: 'FRR', tags: ['device_type:frr'], ports: 4 });
+  }
+  // OSPF configured out of band: this test is about delegation, not configuration
+  for (const [i, r] of ROUTERS.entries()) {
+    const ifaces = lab.links.flatMap((l) => (l.a === r ? [l.aInterface] : l.b === r ? [l.bInterface] : []));
+    lab.vtysh(
+      r,
+      'configure terminal',
+      'router ospf',
+      `ospf router-id 10.255.255.${i + 1}`,
+      'network 10.0.0.0/16 area 0',
+      'exit',
+      ...ifaces.flatMap((f) => [`interface ${f}`, 'ip ospf network point-to-point', 'ip ospf hello-interval 1', 'ip ospf dead-interval 4', 'exit']),
+    );
+  }
+  const deadline = Date.now() + 40_000;
+  while (ROUTERS.some((x) => fullNeighbours(x) < 2) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 500));
+}, 120_000);
+
+afterAll(async () => {
+  await llm?.close();
+  await gns3?.close();
+  await lab?.stop();
+  env.cleanup();
+});
+
+const show = (id: string, routers: string[]) => ({
+  tool_calls: [{ id, name: 'execute_multiple_device_commands', args: { device_configs: routers.map((r) => ({ device_name: r, commands: ['show ip ospf neighbor'] })) } }],
+});
+
+describe('recursive e2e: two children verify OSPF on the real routers', () => {
+  it('the root delegates R1 and R2/R3; its final request cites both reports', async () => {
+    const script: FakeTurn[] = [
+      { tool_calls: [{ id: 'split', name: 'agent', args: { task_brief: [{ goal: 'verify OSPF on R1', constraints: ['read-only'] }, { goal: 'verify OSPF on R2/R3' }] } }] },
+      { when: 'verify OSPF on R1', ...show('v1', ['R1']) },
+      { when: '"v1"', text: 'R1: two OSPF neighbours, both Full.' },
+      { when: 'verify OSPF on R2/R3', ...show('v23', ['R2', 'R3']) },
+      { when: '"v23"', text: 'R2 and R3: two OSPF neighbours each, all Full.' },
+      { text: 'Per the R1 report and the R2/R3 report, every router has two Full OSPF neighbours.' },
+    ];
+    llm = await startFakeLlm(script, { title: 'OSPF tree' });
+    const r = await runCli(['-p', 'verify OSPF on R1, R2 and R3', '--json', '--server', gns3.url, '--project', 'ospf-tree', ...llmFlags(llm.url)], env.env, { timeoutMs: 120_000 });
+    if (r.code !== 0) throw new Error(`exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+    const j = parseJsonResult(r.stdout);
+    expect(j.agents!.map((a) => [a.goal, a.status, a.depth])).toEqual([
+      ['verify OSPF on R1', 'completed', 1],
+      ['verify OSPF on R2/R3', 'completed', 1],
+    ]);
+    const evidence = j.agents!.map((a) => (a.report as { evidence: { devices: string[]; status: string }[] }).evidence[0]);
+    expect(evidence).toEqual([
+      expect.objectContaining({ devices: ['R1'], status: 'success' }),
+      expect.objectContaining({ devices: ['R2', 'R3'], status: 'success' }),
+    ]);
+    // the root's last request: both reports as the agent tool's result
+    const chat = llm.requests.filter((q) => q.purpose === null);
+    const last = chat[chat.length - 1]!;
+    const result = String(last.body.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'split')!.content);
+    expect(result).toContain('R1: two OSPF neighbours, both Full.');
+    expect(result).toContain('R2 and R3: two OSPF neighbours each, all Full.');
+    // the children's tool calls read the real routers
+    const childReq = chat.find((q) => q.body.messages.some((m) => m.role === 'tool' && m.tool_call_id === 'v23'))!;
+    const out = String(childReq.body.messages.find((m) => m.tool_call_id === 'v23')!.content);
+    expect(out).toMatch(/Neighbor ID/);
+    expect(out).toMatch(/Full/);
+    expect(j.response).toContain('R2/R3 report');
+    expect(j.resource_usage).toMatchObject({ agents: 3, llm_calls: 6 });
+  }, 150_000);
+});
