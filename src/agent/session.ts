@@ -6,12 +6,12 @@
 import { HumanMessage } from '@langchain/core/messages';
 import type { Settings, InvocationOptions } from '../config/schema.js';
 import type { AgentSession, Approver, RequestLimits } from './api.js';
-import type { AgentEvent, AgentMode, ErrorType, RunStats, StoppedReason } from './events.js';
+import type { AgentEvent, AgentMode, RunStats, StoppedReason } from './events.js';
 import type { CopilotMode } from './modes.js';
 import type { ToolContext, ToolDef } from '../tools/types.js';
 import type { ProjectScope } from '../gns3/types.js';
 import { createLogger, type Logger } from '../log.js';
-import { ControllerError, CopilotError, ExitCode, ProviderError, UsageError, errorMessage } from '../errors.js';
+import { ControllerError, ProviderError, UsageError, errorMessage, errorTypeOf } from '../errors.js';
 import { resolveAgentMode } from './agent-mode.js';
 import { createChatModel, encodingForModel, KEYLESS_PROVIDERS, resolveApiKey, resolveContextLimitK, resolveProviderEndpoint } from './providers.js';
 import { describeLimits, limitsFromSettings, recursionLimitFor } from './limits.js';
@@ -52,16 +52,6 @@ export interface AgentSessionExt extends AgentSession {
   info(): SessionRow | undefined;
   /** the checkpointed conversation, e.g. to redraw a resumed session in the TUI */
   transcript(): Promise<TranscriptEntry[]>;
-}
-
-function errorTypeOf(err: unknown): ErrorType {
-  if (err instanceof ProviderError) return 'provider';
-  if (err instanceof ControllerError) return 'controller';
-  if (err instanceof UsageError) return 'usage';
-  if (err instanceof CopilotError && err.exitCode === ExitCode.Aborted) return 'aborted';
-  if (err instanceof CopilotError && err.exitCode === ExitCode.Limit) return 'limit';
-  if (err instanceof CopilotError && err.exitCode === ExitCode.ApprovalUnavailable) return 'approval';
-  return 'internal';
 }
 
 async function loadTools(override?: ToolDef[]): Promise<ToolDef[]> {

@@ -2,6 +2,7 @@
  * What a session needs from a byte stream to a device console: send text,
  * receive decoded text, learn when it closes. Telnet and SSH implement it.
  */
+import { CopilotError } from '../errors.js';
 export interface Transport {
   readonly kind: 'telnet' | 'ssh';
   readonly closed: boolean;
@@ -12,10 +13,5 @@ export interface Transport {
   close(): void;
 }
 
-export class ConnectError extends Error {
-  override name = 'ConnectError';
-}
-
-export class TransportClosedError extends Error {
-  override name = 'TransportClosedError';
-}
+/** The console could not be reached (refused, timed out, auth failed). */
+export class ConnectError extends CopilotError {}

@@ -3,7 +3,7 @@
  * (v2 `{message,status}`, v3 `{message}` / `{detail}`, text/plain, v3 422
  * Python-repr validation lists, v2 tracebacks) into one readable line.
  */
-import { ControllerError } from '../errors.js';
+import { ControllerError, CopilotError } from '../errors.js';
 
 /**
  * The controller answered with an HTTP error. `message` is the server's own text
@@ -22,12 +22,7 @@ export class Gns3ApiError extends ControllerError {
 }
 
 /** A name or id the user gave does not match anything in the project. */
-export class Gns3NotFoundError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'Gns3NotFoundError';
-  }
-}
+export class Gns3NotFoundError extends CopilotError {}
 
 function stripQuery(path: string): string {
   const i = path.indexOf('?');
