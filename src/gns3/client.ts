@@ -3,7 +3,6 @@
  * calls with typed errors, projects and templates. Project-level operations
  * live in ./project.ts (Gns3Project, the ProjectScope implementation).
  */
-import { UsageError } from '../errors.js';
 import type { Settings } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { Gns3Auth, type Gns3Credentials, type TokenStore } from './auth.js';
@@ -12,6 +11,7 @@ import { ensureOk, Gns3Http, parseJsonBody, type RequestOptions, type StreamResp
 import { probeWith } from './probe.js';
 import type { RawProject, RawTemplate } from './raw.js';
 import { Gns3Project } from './project.js';
+import { findProject } from './resolve.js';
 
 export type ApiVersion = 'v2' | 'v3';
 
@@ -28,9 +28,6 @@ export interface CallOptions extends Omit<RequestOptions, 'headers'> {
   /** statuses that are not errors for this call (returned as undefined body) */
   okStatuses?: number[];
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (s: string): boolean => UUID.test(s.trim());
 
 export class Gns3Client {
   readonly http: Gns3Http;
@@ -137,16 +134,7 @@ export class Gns3Client {
 
   /** By id, or by name (case-insensitive; an exact-case match wins). */
   async findProject(nameOrId: string, signal?: AbortSignal): Promise<RawProject> {
-    const projects = await this.listProjects(signal);
-    const ref = nameOrId.trim();
-    const found =
-      projects.find((p) => p.project_id === ref) ??
-      projects.find((p) => p.name === ref) ??
-      projects.find((p) => p.name.toLowerCase() === ref.toLowerCase());
-    if (found) return found;
-    const names = projects.map((p) => p.name).sort();
-    const list = names.length === 0 ? 'the controller has no projects' : `available: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}`;
-    throw new UsageError(`GNS3 project "${ref}" not found (${list})`);
+    return findProject(await this.listProjects(signal), nameOrId);
   }
 
   /** Finds the project and opens it when closed. */

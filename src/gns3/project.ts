@@ -4,9 +4,9 @@
  * write through this object drops the cache.
  */
 import type { Gns3Client } from './client.js';
-import { isUuid } from './client.js';
 import { Gns3ApiError, Gns3NotFoundError } from './errors.js';
 import { matchPort, summarisePorts } from './ports.js';
+import { findLink, findNode, findTemplate } from './resolve.js';
 import type { AvailableFilter, RawLink, RawNode, RawProject, RawTemplate } from './raw.js';
 import { buildTopology } from './topology.js';
 import type { CaptureOptions, ProjectScope, Topology, TopologyNode } from './types.js';
@@ -154,59 +154,13 @@ export class Gns3Project implements ProjectScope {
    */
   async resolveLink(ref: string, signal?: AbortSignal): Promise<RawLink> {
     const { nodes, links } = await this.rawState(signal);
-    const r = ref.trim();
-    const byId = links.find((l) => l.link_id === r || (r.length >= 8 && !r.includes(':') && l.link_id.startsWith(r)));
-    if (byId) return byId;
-    const parts = r
-      .replace(/<->|<=>|↔|<-->|->|--/g, ' ')
-      .split(/\s+/)
-      .filter((s) => s !== '');
-    if (parts.length !== 2) {
-      throw new Gns3NotFoundError(`Link "${ref}" not found; use a link id or "NodeA:port NodeB:port"`);
-    }
-    const ends = parts.map((part) => {
-      const i = part.indexOf(':');
-      const nodeRef = i < 0 ? part : part.slice(0, i);
-      const portRef = i < 0 ? undefined : part.slice(i + 1);
-      const node = findNode(nodes, nodeRef);
-      let port: { adapter_number: number; port_number: number } | undefined;
-      if (portRef) {
-        port = matchPort(node.ports ?? [], portRef);
-        if (!port) throw new Gns3NotFoundError(`Port "${portRef}" not found on ${node.name} (ports: ${summarisePorts(node.ports ?? [])})`);
-      }
-      return { node, port };
-    });
-    const endMatches = (e: RawLink['nodes'][number], want: (typeof ends)[number]) =>
-      e.node_id === want.node.node_id &&
-      (!want.port || (e.adapter_number === want.port.adapter_number && e.port_number === want.port.port_number));
-    const matches = links.filter((l) => {
-      const [x, y] = l.nodes ?? [];
-      if (!x || !y) return false;
-      return (endMatches(x, ends[0]!) && endMatches(y, ends[1]!)) || (endMatches(x, ends[1]!) && endMatches(y, ends[0]!));
-    });
-    if (matches.length === 1) return matches[0]!;
-    const a = ends[0]!.node.name;
-    const b = ends[1]!.node.name;
-    if (matches.length === 0) throw new Gns3NotFoundError(`No link between ${a} and ${b} matches "${ref}"`);
-    throw new Gns3NotFoundError(`${matches.length} links between ${a} and ${b}; name the ports ("${a}:e0 ${b}:e1") or use the link id`);
+    return findLink(nodes, links, ref);
   }
 
   // ---- nodes ------------------------------------------------------------
 
   async resolveTemplate(ref: string, signal?: AbortSignal): Promise<RawTemplate> {
-    const templates = await this.client.listTemplates(signal);
-    const r = ref.trim();
-    const found =
-      templates.find((t) => t.template_id === r) ??
-      templates.find((t) => t.name === r) ??
-      templates.find((t) => t.name.toLowerCase() === r.toLowerCase()) ??
-      (() => {
-        const partial = templates.filter((t) => t.name.toLowerCase().includes(r.toLowerCase()));
-        return partial.length === 1 ? partial[0] : undefined;
-      })();
-    if (found) return found;
-    const names = templates.map((t) => t.name).sort();
-    throw new Gns3NotFoundError(`Template "${ref}" not found (templates: ${names.slice(0, 30).join(', ')})`);
+    return findTemplate(await this.client.listTemplates(signal), ref);
   }
 
   /** Creates a node from a template; renames afterwards when the server ignored the name (v3). */
@@ -387,20 +341,6 @@ export class Gns3Project implements ProjectScope {
       this.invalidate();
     }
   }
-}
-
-export function findNode(nodes: RawNode[], ref: string): RawNode {
-  const r = ref.trim();
-  const found =
-    nodes.find((n) => n.node_id === r) ??
-    nodes.find((n) => n.name === r) ??
-    nodes.find((n) => n.name.toLowerCase() === r.toLowerCase()) ??
-    (isUuid(r) ? undefined : r.length >= 8 ? nodes.find((n) => n.node_id.startsWith(r)) : undefined);
-  if (found) return found;
-  const names = nodes.map((n) => n.name).sort();
-  throw new Gns3NotFoundError(
-    `Node "${ref}" not found (${names.length ? `nodes: ${names.slice(0, 40).join(', ')}${names.length > 40 ? ', …' : ''}` : 'the project has no nodes'})`,
-  );
 }
 
 /**
