@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PcapCounter } from '../../gns3/pcap.js';
-import { CopilotError } from '../../errors.js';
+import { PcapCounter } from '../gns3/pcap.js';
+import { CopilotError } from '../errors.js';
 import { displayFilterError, firstErrorLine, runTshark, TsharkError, unknownFields } from './tshark.js';
 
 export const DEFAULT_FIELDS = [

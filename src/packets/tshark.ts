@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { CopilotError } from '../../errors.js';
+import { CopilotError } from '../errors.js';
 
 export class TsharkError extends CopilotError {}
 
