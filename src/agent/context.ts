@@ -6,9 +6,9 @@
  * results: a unit is a human message, a plain AI message, or an AI message with
  * tool calls plus the ToolMessages answering it. The system message and the latest
  * user message are always kept; units are dropped oldest first. When enabled, the
- * dropped prefix of the history is first summarised into one paragraph that joins
+ * dropped prefix of the history is first summarized into one paragraph that joins
  * the system message; the summary and how many messages it covers live in graph
- * state, so earlier history is summarised once, not on every call.
+ * state, so earlier history is summarized once, not on every call.
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import type { TokenCounter } from './tokens.js';
@@ -17,7 +17,7 @@ export const STRATEGY_RATIO = { conservative: 0.6, balanced: 0.75, aggressive: 0
 export type ContextStrategy = keyof typeof STRATEGY_RATIO;
 /** Used when the tool schemas cannot be serialised/counted. */
 export const TOOL_SCHEMA_FALLBACK_TOKENS = 1000;
-/** Room kept for the summary paragraph itself when summarising. */
+/** Room kept for the summary paragraph itself when summarizing. */
 const SUMMARY_RESERVE = 400;
 
 export interface HistorySummary {
@@ -43,7 +43,7 @@ export interface ContextPlan {
   limit: number;
   budget: number;
   percent: number;
-  /** messages not sent this call (dropped or summarised) */
+  /** messages not sent this call (dropped or summarized) */
   trimmed: number;
   /** set when a new summary was produced (store it in state) */
   summary: HistorySummary | null;
@@ -175,7 +175,7 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
           sysTokens = o.counter.cachedText(system) + 4;
         }
       } catch (err) {
-        warning = `summarising dropped history failed, dropping it instead: ${String(err)}`;
+        warning = `summarizing dropped history failed, dropping it instead: ${String(err)}`;
       }
     }
     const messages: BaseMessage[] = [];

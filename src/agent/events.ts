@@ -56,7 +56,7 @@ export type AgentEvent =
       tools_tokens: number;
       limit: number;
       percent: number;
-      /** number of messages dropped (or summarised) to fit the budget */
+      /** number of messages dropped (or summarized) to fit the budget */
       trimmed: number;
     }
   | { type: 'error'; error: { type: ErrorType; message: string } }

@@ -70,7 +70,7 @@ export const settingsSchema = z.object({
   /** thousands of tokens; required unless the model has a known default */
   context_limit: intIn(1, 10_000).optional(),
   context_strategy: z.enum(['conservative', 'balanced', 'aggressive']).default('balanced'),
-  /** summarise history that trimming would drop, instead of dropping it */
+  /** summarize history that trimming would drop, instead of dropping it */
   context_summarize: z.coerce.boolean().default(true),
   /** USD per 1M tokens by model name, over the built-in table (src/agent/pricing.ts) */
   model_prices: z.record(z.string(), z.object({ input: z.coerce.number().min(0), output: z.coerce.number().min(0) })).default({}),

@@ -45,7 +45,7 @@ function hidePaths(text: string): string {
  * v2 unhandled errors put a whole Python traceback in `message`. Keep only the
  * final exception line, without paths: enough to act on, nothing to leak.
  */
-export function summariseTraceback(text: string): string {
+export function summarizeTraceback(text: string): string {
   const lines = text
     .split('\n')
     .map((l) => l.trim())
@@ -110,7 +110,7 @@ export function errorBodyMessage(status: number, body: string, contentType: stri
     const obj = parsed as { message?: unknown; detail?: unknown };
     if (typeof obj.message === 'string') {
       const msg = obj.message;
-      if (msg.startsWith('Traceback')) return summariseTraceback(msg);
+      if (msg.startsWith('Traceback')) return summarizeTraceback(msg);
       const repr = readablePydanticRepr(msg);
       if (repr) return clip(repr);
       return clip(hideSchemaDump(msg));
@@ -122,7 +122,7 @@ export function errorBodyMessage(status: number, body: string, contentType: stri
   if (/^\s*</.test(text)) {
     return `HTTP ${status} with an HTML page (is this a GNS3 controller?)`;
   }
-  if (text.startsWith('Traceback')) return summariseTraceback(text);
+  if (text.startsWith('Traceback')) return summarizeTraceback(text);
   // aiohttp's text/plain "404: Not Found", uvicorn's "Internal Server Error"
   return clip(text.replace(/^\d{3}:\s*/, ''), 200);
 }

@@ -5,7 +5,7 @@
  */
 import type { Gns3Client } from './client.js';
 import { Gns3ApiError, Gns3NotFoundError } from './errors.js';
-import { matchPort, summarisePorts } from './ports.js';
+import { matchPort, summarizePorts } from './ports.js';
 import { findLink, findNode, findTemplate } from './resolve.js';
 import type { AvailableFilter, RawLink, RawNode, RawProject, RawTemplate } from './raw.js';
 import { buildTopology } from './topology.js';
@@ -195,7 +195,7 @@ export class Gns3Project implements ProjectScope {
       x: node.x,
       y: node.y,
       console: consoleText(node),
-      ports: summarisePorts(node.ports ?? []),
+      ports: summarizePorts(node.ports ?? []),
       ...(notes.length ? { note: notes.join('; ') } : {}),
     };
   }
@@ -273,10 +273,10 @@ export class Gns3Project implements ProjectScope {
       const free = tnode.ports.filter((p) => p.link_id === null);
       const port = matchPort(tnode.ports, portRef);
       if (!port) {
-        throw new Gns3NotFoundError(`Port "${portRef}" not found on ${raw.name}; free ports: ${summarisePorts(free)}`);
+        throw new Gns3NotFoundError(`Port "${portRef}" not found on ${raw.name}; free ports: ${summarizePorts(free)}`);
       }
       if (port.link_id !== null) {
-        throw new Gns3NotFoundError(`Port ${port.short_name} on ${raw.name} is already used; free ports: ${summarisePorts(free)}`);
+        throw new Gns3NotFoundError(`Port ${port.short_name} on ${raw.name} is already used; free ports: ${summarizePorts(free)}`);
       }
       return { raw, port };
     };
@@ -299,7 +299,7 @@ export class Gns3Project implements ProjectScope {
         // The server knows better than our snapshot (another client linked it); say what is free now.
         this.invalidate();
         const fresh = await this.getTopology(signal).catch(() => undefined);
-        const freeOf = (id: string) => summarisePorts(fresh?.nodes.find((n) => n.node_id === id)?.ports.filter((p) => p.link_id === null) ?? []);
+        const freeOf = (id: string) => summarizePorts(fresh?.nodes.find((n) => n.node_id === id)?.ports.filter((p) => p.link_id === null) ?? []);
         throw new Gns3NotFoundError(
           `${err.serverMessage}; free ports: ${a.raw.name} ${freeOf(a.raw.node_id)}, ${b.raw.name} ${freeOf(b.raw.node_id)}`,
         );

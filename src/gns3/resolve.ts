@@ -7,7 +7,7 @@
  */
 import { UsageError } from '../errors.js';
 import { Gns3NotFoundError } from './errors.js';
-import { matchPort, summarisePorts } from './ports.js';
+import { matchPort, summarizePorts } from './ports.js';
 import type { RawLink, RawNode, RawProject, RawTemplate } from './raw.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -64,7 +64,7 @@ export function findLink(nodes: RawNode[], links: RawLink[], ref: string): RawLi
     let port: { adapter_number: number; port_number: number } | undefined;
     if (portRef) {
       port = matchPort(node.ports ?? [], portRef);
-      if (!port) throw new Gns3NotFoundError(`Port "${portRef}" not found on ${node.name} (ports: ${summarisePorts(node.ports ?? [])})`);
+      if (!port) throw new Gns3NotFoundError(`Port "${portRef}" not found on ${node.name} (ports: ${summarizePorts(node.ports ?? [])})`);
     }
     return { node, port };
   });

@@ -57,7 +57,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<any
 }
 
 describe('analysis of a real capture', () => {
-  it('summarises protocols and conversations and lists every packet', async () => {
+  it('summarizes protocols and conversations and lists every packet', async () => {
     const a = await analyzePcap(pcap);
     // ARP request/reply, 3-way handshake, data + ack, FIN/ACK ×2, UDP, ICMP port unreachable
     expect(a.packets_captured).toBeGreaterThanOrEqual(11);
