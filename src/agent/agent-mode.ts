@@ -1,4 +1,4 @@
-/** AGENT_MODE (SPEC §8): legacy is the only run mode this version ships. */
+/** AGENT_MODE (README, Agent): legacy is the only run mode this version ships. */
 import { UsageError } from '../errors.js';
 import type { AgentMode } from './events.js';
 

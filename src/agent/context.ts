@@ -1,5 +1,5 @@
 /**
- * Context-window management (SPEC §7). Before every LLM call the history is fitted
+ * Context-window management (docs/ARCHITECTURE.md, Limits and context). Before every LLM call the history is fitted
  * into budget = context_limit × 1000 × strategy ratio − tool-schema tokens.
  *
  * Trimming works on *units* so an AI tool call is never separated from its tool

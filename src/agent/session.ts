@@ -1,7 +1,7 @@
 /**
  * createAgentSession: composes settings, provider, GNS3 project, tools, the graph
  * and the SQLite store into an AgentSession whose send() yields the typed event
- * stream (SPEC §4). One request runs at a time per session.
+ * stream (docs/ARCHITECTURE.md, One request, event by event). One request runs at a time per session.
  */
 import { HumanMessage } from '@langchain/core/messages';
 import type { Settings, InvocationOptions } from '../config/schema.js';

@@ -1,5 +1,5 @@
 /**
- * One-shot mode: run one request and exit with the SPEC §3 code. stdout carries
+ * One-shot mode: run one request and exit with its documented code (src/errors.ts). stdout carries
  * only the output (answer text, the --json object or the --stream-json lines);
  * diagnostics go to stderr. SIGINT/SIGTERM abort the run cleanly (pending tool
  * calls are recorded as aborted, so `--continue` works) and exit 130.

@@ -180,7 +180,7 @@ export function createGns3Client(opts: Gns3ClientOptions): Gns3Client {
   return new Gns3Client(opts);
 }
 
-/** The factory D's runtime uses for ctx.project(). */
+/** The factory the agent session uses for ctx.project(). */
 export function openProjectScope(client: Gns3Client, nameOrId: string, signal?: AbortSignal): Promise<Gns3Project> {
   return client.openProject(nameOrId, signal);
 }

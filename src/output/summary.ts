@@ -1,6 +1,6 @@
 /**
  * Folds the event stream into the one-shot result (the `--json` object) and the
- * exit code (SPEC §3). Text and stream-json printers use the same fold so all
+ * exit code (docs/ARCHITECTURE.md, Errors and exit codes). Text and stream-json printers use the same fold so all
  * three formats agree on the outcome.
  */
 import type { AgentEvent, ErrorType, RunStats, StoppedReason, ToolStatus } from '../agent/events.js';

@@ -1,4 +1,4 @@
-/** Context window (SPEC §7): trimming per strategy, pairs intact, summary, context_limit, topology injection. */
+/** Context window: trimming per strategy, pairs intact, summary, context_limit, topology injection. */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
