@@ -13,13 +13,16 @@ import type { RawLink, RawNode, RawProject, RawTemplate } from './raw.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: string): boolean => UUID.test(s.trim());
 
+/** The first of: the item with this id, with this exact name, with this name in any case. */
+function byIdOrName<T extends { name: string }>(items: T[], ref: string, id: (item: T) => string): T | undefined {
+  const lower = ref.toLowerCase();
+  return items.find((t) => id(t) === ref) ?? items.find((t) => t.name === ref) ?? items.find((t) => t.name.toLowerCase() === lower);
+}
+
 /** By id, or by name (case-insensitive; an exact-case match wins). Not found is a usage error. */
 export function findProject(projects: RawProject[], nameOrId: string): RawProject {
   const ref = nameOrId.trim();
-  const found =
-    projects.find((p) => p.project_id === ref) ??
-    projects.find((p) => p.name === ref) ??
-    projects.find((p) => p.name.toLowerCase() === ref.toLowerCase());
+  const found = byIdOrName(projects, ref, (p) => p.project_id);
   if (found) return found;
   const names = projects.map((p) => p.name).sort();
   const list = names.length === 0 ? 'the controller has no projects' : `available: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}`;
@@ -29,11 +32,7 @@ export function findProject(projects: RawProject[], nameOrId: string): RawProjec
 /** A node by id, name (case-insensitive; exact case wins) or an id prefix of 8+ characters. */
 export function findNode(nodes: RawNode[], ref: string): RawNode {
   const r = ref.trim();
-  const found =
-    nodes.find((n) => n.node_id === r) ??
-    nodes.find((n) => n.name === r) ??
-    nodes.find((n) => n.name.toLowerCase() === r.toLowerCase()) ??
-    (isUuid(r) ? undefined : r.length >= 8 ? nodes.find((n) => n.node_id.startsWith(r)) : undefined);
+  const found = byIdOrName(nodes, r, (n) => n.node_id) ?? (isUuid(r) || r.length < 8 ? undefined : nodes.find((n) => n.node_id.startsWith(r)));
   if (found) return found;
   const names = nodes.map((n) => n.name).sort();
   throw new Gns3NotFoundError(
@@ -86,14 +85,11 @@ export function findLink(nodes: RawNode[], links: RawLink[], ref: string): RawLi
 /** A template by id, name (case-insensitive) or a unique partial name. */
 export function findTemplate(templates: RawTemplate[], ref: string): RawTemplate {
   const r = ref.trim();
-  const found =
-    templates.find((t) => t.template_id === r) ??
-    templates.find((t) => t.name === r) ??
-    templates.find((t) => t.name.toLowerCase() === r.toLowerCase()) ??
-    (() => {
-      const partial = templates.filter((t) => t.name.toLowerCase().includes(r.toLowerCase()));
-      return partial.length === 1 ? partial[0] : undefined;
-    })();
+  const partial = () => {
+    const matches = templates.filter((t) => t.name.toLowerCase().includes(r.toLowerCase()));
+    return matches.length === 1 ? matches[0] : undefined;
+  };
+  const found = byIdOrName(templates, r, (t) => t.template_id) ?? partial();
   if (found) return found;
   const names = templates.map((t) => t.name).sort();
   throw new Gns3NotFoundError(`Template "${ref}" not found (templates: ${names.slice(0, 30).join(', ')})`);
