@@ -7,13 +7,14 @@ import type { Settings } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { Gns3Auth, type Gns3Credentials, type TokenStore } from './auth.js';
 import { Gns3ApiError } from './errors.js';
-import { ensureOk, Gns3Http, parseJsonBody, type RequestOptions, type StreamResponse } from './http.js';
+import { ensureOk, Gns3Http, parseJsonBody, type StreamResponse } from './http.js';
 import { probeWith } from './probe.js';
 import type { RawProject, RawTemplate } from './raw.js';
 import { Gns3Project } from './project.js';
 import { findProject } from './resolve.js';
+import type { ApiVersion, CallOptions, ControllerApi } from './controller.js';
 
-export type ApiVersion = 'v2' | 'v3';
+export type { ApiVersion, CallOptions } from './controller.js';
 
 export interface Gns3ClientOptions {
   settings: Pick<Settings, 'server' | 'api_version' | 'insecure' | 'connect_timeout_ms' | 'request_timeout_ms'> & Partial<Settings>;
@@ -24,12 +25,7 @@ export interface Gns3ClientOptions {
   maxAttempts?: number;
 }
 
-export interface CallOptions extends Omit<RequestOptions, 'headers'> {
-  /** statuses that are not errors for this call (returned as undefined body) */
-  okStatuses?: number[];
-}
-
-export class Gns3Client {
+export class Gns3Client implements ControllerApi {
   readonly http: Gns3Http;
   readonly log: Logger;
   private readonly auth: Gns3Auth;

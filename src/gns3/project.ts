@@ -3,7 +3,7 @@
  * for about a second (a burst of tool calls costs one topology fetch); every
  * write through this object drops the cache.
  */
-import type { Gns3Client } from './client.js';
+import type { CallOptions, ControllerApi } from './controller.js';
 import { Gns3ApiError, Gns3NotFoundError } from './errors.js';
 import { matchPort, summarizePorts } from './ports.js';
 import { findLink, findNode, findTemplate } from './resolve.js';
@@ -64,7 +64,7 @@ export class Gns3Project implements ProjectScope {
   private rawCache: { at: number; value: Promise<{ nodes: RawNode[]; links: RawLink[] }> } | undefined;
 
   constructor(
-    readonly client: Gns3Client,
+    readonly client: ControllerApi,
     readonly raw: RawProject,
   ) {
     this.projectId = raw.project_id;
@@ -82,7 +82,7 @@ export class Gns3Project implements ProjectScope {
   }
 
   /** A call inside this project; writes invalidate the topology cache. */
-  async call(method: string, path: string, opts: Parameters<Gns3Client['call']>[2] = {}): Promise<unknown> {
+  async call(method: string, path: string, opts: CallOptions = {}): Promise<unknown> {
     if (method !== 'GET') this.invalidate();
     try {
       return await this.client.call(method, this.p(path), opts);
