@@ -6,7 +6,7 @@
  * results: a unit is a human message, a plain AI message, or an AI message with
  * tool calls plus the ToolMessages answering it. The system message and the latest
  * user message are always kept; units are dropped oldest first. When enabled, the
- * dropped prefix of the history is first summarized into one paragraph that joins
+ * dropped prefix of the history is first summarised into one paragraph that joins
  * the system message; the summary and how many messages it covers live in graph
  * state, so earlier history is summarized once, not on every call.
  */

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { Gns3Project } from '../../gns3/project.js';
 import { defineTool, type ToolContext, type ToolDef, type ToolRisk } from '../types.js';
 import type { ToolName } from '../../agent/modes.js';
-import { guarded, json, projectOf, toolError } from './common.js';
+import { guarded, projectOf, runItems, summary } from './common.js';
 
 export interface BulkToolSpec<S extends z.ZodType, I> {
   name: ToolName;
@@ -40,37 +40,4 @@ export function bulkTool<S extends z.ZodType, I>(spec: BulkToolSpec<S, I>): Tool
         return summary(results);
       }),
   });
-}
-
-export type ItemResult = Record<string, unknown> & { status: string };
-
-/** Runs items with bounded parallelism; each item's failure is its own result. */
-export async function runItems<T>(
-  items: T[],
-  worker: (item: T, index: number) => Promise<Record<string, unknown>>,
-  describe: (item: T) => Record<string, unknown>,
-  concurrency = 8,
-): Promise<ItemResult[]> {
-  const results: ItemResult[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      const item = items[i]!;
-      try {
-        results[i] = { ...(await worker(item, i)), status: 'ok' } as ItemResult;
-      } catch (err) {
-        results[i] = { ...describe(item), status: 'error', error: toolError(err) };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
-  return results;
-}
-
-/** `{"status":"success"|"partial"|"error","results":[…]}` */
-export function summary(results: ItemResult[], extra: Record<string, unknown> = {}): string {
-  const failed = results.filter((r) => r.status === 'error').length;
-  const status = failed === 0 ? 'success' : failed === results.length ? 'error' : 'partial';
-  return json({ status, ...extra, results });
 }

@@ -1,7 +1,7 @@
 /**
  * Shared plumbing of the GNS3 tools: reach the full project API from the
- * ProjectScope in the tool context and turn any failure into a short message
- * for the model (never a stack). Bulk items: ./bulk.ts.
+ * ProjectScope in the tool context, run bulk items with per-item status, and
+ * turn any failure into a short message for the model (never a stack).
  */
 import { Gns3Project } from '../../gns3/project.js';
 import { Gns3ApiError } from '../../gns3/errors.js';
@@ -29,6 +29,39 @@ export function toolError(err: unknown): string {
 
 export function json(value: unknown): string {
   return JSON.stringify(value);
+}
+
+export type ItemResult = Record<string, unknown> & { status: string };
+
+/** Runs items with bounded parallelism; each item's failure is its own result. */
+export async function runItems<T>(
+  items: T[],
+  worker: (item: T, index: number) => Promise<Record<string, unknown>>,
+  describe: (item: T) => Record<string, unknown>,
+  concurrency = 8,
+): Promise<ItemResult[]> {
+  const results: ItemResult[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      const item = items[i]!;
+      try {
+        results[i] = { ...(await worker(item, i)), status: 'ok' } as ItemResult;
+      } catch (err) {
+        results[i] = { ...describe(item), status: 'error', error: toolError(err) };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+  return results;
+}
+
+/** `{"status":"success"|"partial"|"error","results":[…]}` */
+export function summary(results: ItemResult[], extra: Record<string, unknown> = {}): string {
+  const failed = results.filter((r) => r.status === 'error').length;
+  const status = failed === 0 ? 'success' : failed === results.length ? 'error' : 'partial';
+  return json({ status, ...extra, results });
 }
 
 /** Wraps a whole tool body so a failure before the per-item stage is still JSON. */
