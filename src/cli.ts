@@ -1,5 +1,5 @@
 /**
- * The command line (SPEC §2). `--version` loads nothing at all; everything
+ * The command line (README, Command line). `--version` loads nothing at all; everything
  * else loads only commander up front, so `--help` stays close to bare `node`
  * start-up; every command loads what it needs with `import()` when it runs.
  */
@@ -55,7 +55,7 @@ async function exit(code: number): Promise<never> {
 
 let signalled = false;
 /**
- * Ctrl-C / SIGTERM. When a run installed its own handler (D/E abort the run and
+ * Ctrl-C / SIGTERM. When a run installed its own handler (one-shot and TUI abort the run and
  * print what they have), we only make sure the exit code ends up 130; with
  * nobody else listening, or on a second signal, we leave at once.
  */
@@ -291,7 +291,7 @@ inject.action(
   act(async (prompt: string | undefined, _opts: Opts, cmd: Command) => mainAction(cmd, { mode: 'troubleshooting_injection', prompt })),
 );
 
-// sessions (D's src/commands/sessions.ts)
+// sessions (src/commands/sessions.ts)
 const sessions = program.command('sessions').description('list, show, rename, pin, delete and export saved sessions');
 type SessionAction = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export';
 function sessionsSub(name: SessionAction, args: string[], describe: string, setup?: (c: Command) => void) {
@@ -326,7 +326,7 @@ sessionsSub('export', ['<id>'], 'export a session', (c) =>
   c.option('--format <md|json>', 'md or json', 'md').option('--output <file>', 'write to a file instead of stdout'),
 );
 
-// skills (F's src/commands/skills.ts)
+// skills (src/commands/skills.ts)
 const skills = program.command('skills').description('list and show the device, packet and injection skills');
 skills
   .command('list')

@@ -1,9 +1,11 @@
 /**
- * Exit codes (SPEC §3) and the error classes that carry them. Every error that
- * reaches the CLI boundary is printed as one line; only unexpected errors (exit 1)
- * may print more, and only with --verbose.
+ * Exit codes, the error classes that carry them, and the one map between an
+ * exit code and the `ErrorType` of an `error` event (docs/ARCHITECTURE.md,
+ * "Errors and exit codes"). Every error that reaches the CLI boundary is printed
+ * as one line; only unexpected errors (exit 1) may print more, and only with --verbose.
  */
 import { redact } from './security/redact.js';
+import type { ErrorType } from './agent/events.js';
 
 export const ExitCode = {
   Ok: 0,
@@ -50,24 +52,37 @@ export class ProviderError extends CopilotError {
   }
 }
 
-/** A runtime limit was reached and --on-limit fail was set: exit 5. */
-export class LimitReachedError extends CopilotError {
-  constructor(message: string) {
-    super(message, ExitCode.Limit);
-  }
-}
-
-/** A tool needed approval but nobody can give it (one-shot): exit 6. */
-export class ApprovalUnavailableError extends CopilotError {
-  constructor(message: string) {
-    super(message, ExitCode.ApprovalUnavailable);
-  }
-}
-
 export class AbortedError extends CopilotError {
   constructor(message = 'Aborted') {
     super(message, ExitCode.Aborted);
   }
+}
+
+/** The one map: the exit code of each `ErrorType` (`error` events, `--json` `error.type`). */
+export const EXIT_CODE_OF_TYPE: Readonly<Record<ErrorType, ExitCode>> = {
+  internal: ExitCode.Internal,
+  usage: ExitCode.Usage,
+  controller: ExitCode.Controller,
+  provider: ExitCode.Provider,
+  limit: ExitCode.Limit,
+  approval: ExitCode.ApprovalUnavailable,
+  aborted: ExitCode.Aborted,
+};
+
+/** The `ErrorType` of an exit code; any code outside the map is `internal`. */
+export function errorTypeForExit(code: number): ErrorType {
+  for (const [type, exit] of Object.entries(EXIT_CODE_OF_TYPE)) if (exit === code) return type as ErrorType;
+  return 'internal';
+}
+
+/** The exit code an error ends a run with: its own for a CopilotError, else 1. */
+export function exitCodeOfError(err: unknown): ExitCode {
+  return err instanceof CopilotError ? err.exitCode : ExitCode.Internal;
+}
+
+/** The `ErrorType` an error is reported as (`error` events, the TUI's failed turn). */
+export function errorTypeOf(err: unknown): ErrorType {
+  return errorTypeForExit(exitCodeOfError(err));
 }
 
 export function errorMessage(err: unknown): string {

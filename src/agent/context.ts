@@ -1,5 +1,5 @@
 /**
- * Context-window management (SPEC §7). Before every LLM call the history is fitted
+ * Context-window management (docs/ARCHITECTURE.md, Limits and context). Before every LLM call the history is fitted
  * into budget = context_limit × 1000 × strategy ratio − tool-schema tokens.
  *
  * Trimming works on *units* so an AI tool call is never separated from its tool
@@ -9,7 +9,7 @@
  * starts on a user message (a whole request is dropped, never half). When enabled, the
  * dropped prefix of the history is first summarised into one paragraph that joins
  * the system message; the summary and how many messages it covers live in graph
- * state, so earlier history is summarised once, not on every call.
+ * state, so earlier history is summarized once, not on every call.
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import type { TokenCounter } from './tokens.js';
@@ -18,7 +18,7 @@ export const STRATEGY_RATIO = { conservative: 0.6, balanced: 0.75, aggressive: 0
 export type ContextStrategy = keyof typeof STRATEGY_RATIO;
 /** Used when the tool schemas cannot be serialised/counted. */
 export const TOOL_SCHEMA_FALLBACK_TOKENS = 1000;
-/** Room kept for the summary paragraph itself when summarising. */
+/** Room kept for the summary paragraph itself when summarizing. */
 const SUMMARY_RESERVE = 400;
 
 export interface HistorySummary {
@@ -44,7 +44,7 @@ export interface ContextPlan {
   limit: number;
   budget: number;
   percent: number;
-  /** messages not sent this call (dropped or summarised) */
+  /** messages not sent this call (dropped or summarized) */
   trimmed: number;
   /** set when a new summary was produced (store it in state) */
   summary: HistorySummary | null;
@@ -182,7 +182,7 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
           sysTokens = o.counter.cachedText(system) + 4;
         }
       } catch (err) {
-        warning = `summarising dropped history failed, dropping it instead: ${String(err)}`;
+        warning = `summarizing dropped history failed, dropping it instead: ${String(err)}`;
       }
     }
     const messages: BaseMessage[] = [];

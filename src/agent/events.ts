@@ -1,5 +1,5 @@
 /**
- * The one typed event stream the agent core yields (SPEC §4). The Ink UI, the
+ * The one typed event stream the agent core yields (docs/ARCHITECTURE.md). The Ink UI, the
  * --json printer and the --stream-json printer all render exactly this.
  * Field names are part of the external contract: do not rename.
  */
@@ -69,7 +69,7 @@ export type AgentEvent = AgentTag &
       tools_tokens: number;
       limit: number;
       percent: number;
-      /** number of messages dropped (or summarised) to fit the budget */
+      /** number of messages dropped (or summarized) to fit the budget */
       trimmed: number;
     }
   | { type: 'error'; error: { type: ErrorType; message: string } }

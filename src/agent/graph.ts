@@ -151,7 +151,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       (await models()).summary,
       [
         new SystemMessage(deps.prompts.get('summary')),
-        new HumanMessage(`${previous ? `Earlier summary:\n${previous}\n\n` : ''}Messages to summarise:\n${transcript}`),
+        new HumanMessage(`${previous ? `Earlier summary:\n${previous}\n\n` : ''}Messages to summarize:\n${transcript}`),
       ],
       deps.run().signal,
     );

@@ -1,5 +1,5 @@
 /**
- * Runtime limits (SPEC §5): resolved per request from settings, logged, and turned
+ * Runtime limits (docs/ARCHITECTURE.md, Limits and context): resolved per request from settings, logged, and turned
  * into the messages the model and the user see when one is reached.
  */
 import type { Settings } from '../config/schema.js';

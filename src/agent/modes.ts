@@ -1,5 +1,5 @@
 /**
- * Copilot modes and the tool set each one may use (SPEC §6). The set is both
+ * Copilot modes and the tool set each one may use (README, Tools). The set is both
  * what the model is shown and what dispatch allows.
  */
 export const COPILOT_MODES = [

@@ -1,17 +1,17 @@
 /**
  * createAgentSession: composes settings, provider, GNS3 project, tools, the graph
  * and the SQLite store into an AgentSession whose send() yields the typed event
- * stream (SPEC §4). One request runs at a time per session.
+ * stream (docs/ARCHITECTURE.md, One request, event by event). One request runs at a time per session.
  */
 import { HumanMessage } from '@langchain/core/messages';
 import type { Settings, InvocationOptions } from '../config/schema.js';
 import type { AgentSession, Approver, RequestLimits } from './api.js';
-import type { AgentEvent, AgentMode, ErrorType, RunStats, StoppedReason } from './events.js';
+import type { AgentEvent, AgentMode, RunStats, StoppedReason } from './events.js';
 import type { CopilotMode } from './modes.js';
 import type { ToolContext, ToolDef } from '../tools/types.js';
 import type { ProjectScope } from '../gns3/types.js';
 import { createLogger, type Logger } from '../log.js';
-import { ControllerError, CopilotError, ExitCode, ProviderError, UsageError, errorMessage } from '../errors.js';
+import { ControllerError, CopilotError, ExitCode, ProviderError, UsageError, errorMessage, errorTypeOf } from '../errors.js';
 import { assertNoRemovedAgentFlags } from './agent-mode.js';
 import { fixAgentMode } from './tree/fixation.js';
 import { SessionTree } from './tree/session-tree.js';
@@ -79,16 +79,6 @@ export interface AgentSessionExt extends AgentSession {
   usage(): TreeUsage | undefined;
   /** stops one sub-agent and its subtree; false when it is not running */
   stopAgent(agentId: string): boolean;
-}
-
-function errorTypeOf(err: unknown): ErrorType {
-  if (err instanceof ProviderError) return 'provider';
-  if (err instanceof ControllerError) return 'controller';
-  if (err instanceof UsageError) return 'usage';
-  if (err instanceof CopilotError && err.exitCode === ExitCode.Aborted) return 'aborted';
-  if (err instanceof CopilotError && err.exitCode === ExitCode.Limit) return 'limit';
-  if (err instanceof CopilotError && err.exitCode === ExitCode.ApprovalUnavailable) return 'approval';
-  return 'internal';
 }
 
 async function loadTools(override?: ToolDef[]): Promise<ToolDef[]> {

@@ -1,7 +1,7 @@
 /**
  * `gns3-copilot doctor`: one ✓/✗ line per check, so a student (or a CI job)
  * sees at once what is missing. Required checks decide the exit code: the
- * first failing one maps to its SPEC §3 code (config 2, controller 3, LLM 4,
+ * first failing one maps to its exit code (config 2, controller 3, LLM 4,
  * anything else 1). Warnings (!) never fail the run.
  */
 import { accessSync, constants, mkdirSync } from 'node:fs';

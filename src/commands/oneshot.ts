@@ -1,37 +1,18 @@
 /**
- * One-shot mode: run one request and exit with the SPEC §3 code. stdout carries
+ * One-shot mode: run one request and exit with its documented code (src/errors.ts). stdout carries
  * only the output (answer text, the --json object or the --stream-json lines);
  * diagnostics go to stderr. SIGINT/SIGTERM abort the run cleanly (pending tool
  * calls are recorded as aborted, so `--continue` works) and exit 130.
  */
 import type { InvocationOptions, Settings } from '../config/schema.js';
-import type { AgentEvent, ErrorType } from '../agent/events.js';
-import { CopilotError, ExitCode, UsageError, errorMessage } from '../errors.js';
+import type { AgentEvent } from '../agent/events.js';
+import { ExitCode, UsageError, errorMessage, errorTypeOf } from '../errors.js';
 import { ResultBuilder, exitCodeOf } from '../output/summary.js';
 import { TextPrinter } from '../output/text.js';
 import { StreamJsonPrinter } from '../output/stream-json.js';
 import { printJsonResult } from '../output/json.js';
 import { redact } from '../security/redact.js';
 import { sanitizeLine } from '../security/sanitize.js';
-
-function errorTypeOfExit(code: number): ErrorType {
-  switch (code) {
-    case ExitCode.Usage:
-      return 'usage';
-    case ExitCode.Controller:
-      return 'controller';
-    case ExitCode.Provider:
-      return 'provider';
-    case ExitCode.Limit:
-      return 'limit';
-    case ExitCode.ApprovalUnavailable:
-      return 'approval';
-    case ExitCode.Aborted:
-      return 'aborted';
-    default:
-      return 'internal';
-  }
-}
 
 export async function runOneShot(settings: Settings, invocation: InvocationOptions): Promise<number> {
   const prompt = invocation.prompt?.trim();
@@ -72,9 +53,8 @@ export async function runOneShot(settings: Settings, invocation: InvocationOptio
     builder.setTree(session.treeView());
   } catch (err) {
     // Failures before the run starts (bad context_limit, no API key, unknown session…)
-    const code = err instanceof CopilotError ? err.exitCode : ExitCode.Internal;
     const message = sanitizeLine(redact(errorMessage(err).split('\n')[0] ?? 'error'));
-    const type = errorTypeOfExit(code);
+    const type = errorTypeOf(err);
     if (invocation.output === 'text') throw err;
     emit({ type: 'error', error: { type, message } });
     builder.fail(type, message);

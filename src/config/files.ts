@@ -1,5 +1,5 @@
 /**
- * Reading the config files of SPEC §9: the project file (nearest
+ * Reading the config files (docs/ARCHITECTURE.md, Settings and files): the project file (nearest
  * `.gns3-copilot.json` in cwd or a parent), the user file (conf's JSON at the
  * XDG path) and the system file (classroom defaults and `locked` keys). Read
  * with plain fs: it is faster than constructing conf, and reads need no lock.

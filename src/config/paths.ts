@@ -1,4 +1,4 @@
-/** XDG locations (SPEC §9). Computed on call so tests can point HOME/XDG_* at temp dirs. */
+/** XDG locations (docs/ARCHITECTURE.md, Settings and files). Computed on call so tests can point HOME/XDG_* at temp dirs. */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { resolveSystemConfig } from './system-path.js';

@@ -85,7 +85,7 @@ export const settingsSchema = z.object({
   context_strategy: z.enum(['conservative', 'balanced', 'aggressive']).default('balanced'),
   /** no bytes from the LLM stream for this long → retry, then exit 4 naming this setting */
   llm_idle_timeout_ms: intIn(1_000, 3_600_000).default(120_000),
-  /** summarise history that trimming would drop, instead of dropping it */
+  /** summarize history that trimming would drop, instead of dropping it */
   context_summarize: z.coerce.boolean().default(true),
   /** USD per 1M tokens by model name, over the built-in table (src/agent/pricing.ts) */
   model_prices: z.record(z.string(), z.object({ input: z.coerce.number().min(0), output: z.coerce.number().min(0) })).default({}),

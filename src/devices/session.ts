@@ -10,6 +10,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log.js';
+import { CopilotError } from '../errors.js';
 import type { CommandResult } from './types.js';
 import { CONFIRMATIONS, DRIVERS, LOGIN, PAGER, detectPrompt, type Driver, type PlatformName } from './drivers.js';
 import { cleanText, lastLine } from './text.js';
@@ -48,12 +49,10 @@ export interface ConfigureOptions {
   deadline?: number;
 }
 
-export class SessionError extends Error {
-  override name = 'SessionError';
-}
+export class SessionError extends CopilotError {}
 
 type WaitFail = 'timeout' | 'aborted' | 'closed';
-class WaitError extends Error {
+class WaitError extends CopilotError {
   constructor(readonly kind: WaitFail) {
     super(kind);
   }

@@ -4,8 +4,7 @@
  * are not pinned (lab devices regenerate them), like a console connection.
  */
 import { Client, type ClientChannel } from 'ssh2';
-import { StringDecoder } from 'node:string_decoder';
-import { ConnectError, type Transport } from './transport.js';
+import { ConnectError, TransportBase, type Transport } from './transport.js';
 
 export interface SshOptions {
   host: string;
@@ -18,29 +17,17 @@ export interface SshOptions {
   signal?: AbortSignal;
 }
 
-export class SshTransport implements Transport {
+export class SshTransport extends TransportBase implements Transport {
   readonly kind = 'ssh' as const;
-  closed = false;
-  private receiver: (text: string) => void = () => {};
-  private closeCbs: ((reason?: string) => void)[] = [];
-  private readonly decoder = new StringDecoder('utf8');
-
   private constructor(
     private readonly client: Client,
     private readonly channel: ClientChannel,
   ) {
-    const onData = (d: Buffer) => {
-      const t = this.decoder.write(d);
-      if (t) this.receiver(t);
-    };
+    super();
+    const onData = (d: Buffer) => this.deliver(d);
     channel.on('data', onData);
     channel.stderr.on('data', onData);
-    const end = (reason?: string) => {
-      if (this.closed) return;
-      this.closed = true;
-      client.end();
-      for (const cb of this.closeCbs) cb(reason);
-    };
+    const end = (reason?: string) => this.ended(reason, () => client.end());
     channel.on('close', () => end('ssh channel closed by the device'));
     client.on('close', () => end('ssh connection closed'));
     client.on('error', (e) => end(e.message));
@@ -90,14 +77,6 @@ export class SshTransport implements Transport {
         client.on('keyboard-interactive', (_n, _i, _l, prompts, finish) => finish(prompts.map(() => opts.password!)));
       }
     });
-  }
-
-  onData(cb: (text: string) => void): void {
-    this.receiver = cb;
-  }
-
-  onClose(cb: (reason?: string) => void): void {
-    this.closeCbs.push(cb);
   }
 
   write(text: string): void {

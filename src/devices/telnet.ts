@@ -6,8 +6,7 @@
  * reach the session; CR NUL becomes CR.
  */
 import net from 'node:net';
-import { StringDecoder } from 'node:string_decoder';
-import { ConnectError, type Transport } from './transport.js';
+import { ConnectError, TransportBase, type Transport } from './transport.js';
 
 const IAC = 255;
 const DONT = 254;
@@ -36,12 +35,8 @@ export interface TelnetOptions {
   signal?: AbortSignal;
 }
 
-export class TelnetTransport implements Transport {
+export class TelnetTransport extends TransportBase implements Transport {
   readonly kind = 'telnet' as const;
-  closed = false;
-  private receiver: (text: string) => void = () => {};
-  private closeCbs: ((reason?: string) => void)[] = [];
-  private readonly decoder = new StringDecoder('utf8');
   /** parser state carried across TCP chunks */
   private state: 'data' | 'iac' | 'opt' | 'sb' | 'sbiac' = 'data';
   private verb = 0;
@@ -52,16 +47,13 @@ export class TelnetTransport implements Transport {
   private readonly local = new Map<number, boolean>();
 
   private constructor(private readonly sock: net.Socket) {
+    super();
     sock.setNoDelay(true);
     // An idle pooled console must not keep a one-shot run alive; while a command
     // runs, the session's timeout timer keeps the process up.
     sock.unref();
     sock.on('data', (d: Buffer) => this.receive(d));
-    const onEnd = (reason?: string) => {
-      if (this.closed) return;
-      this.closed = true;
-      for (const cb of this.closeCbs) cb(reason);
-    };
+    const onEnd = (reason?: string) => this.ended(reason);
     sock.on('close', () => onEnd('connection closed by the device'));
     sock.on('error', (e) => onEnd(e.message));
   }
@@ -90,14 +82,6 @@ export class TelnetTransport implements Transport {
         resolve(new TelnetTransport(sock));
       });
     });
-  }
-
-  onData(cb: (text: string) => void): void {
-    this.receiver = cb;
-  }
-
-  onClose(cb: (reason?: string) => void): void {
-    this.closeCbs.push(cb);
   }
 
   write(text: string): void {
@@ -161,8 +145,7 @@ export class TelnetTransport implements Transport {
       }
     }
     if (data.length > 0) {
-      const text = this.decoder.write(Buffer.from(data));
-      if (text) this.receiver(text);
+      this.deliver(Buffer.from(data));
     }
   }
 

@@ -5,14 +5,23 @@
  */
 import { Gns3ApiError, errorBodyMessage } from './errors.js';
 import { DLT_NUMBERS, emptyPcap, PcapCounter } from './pcap.js';
-import type { Gns3Project } from './project.js';
+import type { ApiVersion, CallOptions, ControllerApi } from './controller.js';
 import type { RawLink } from './raw.js';
 import type { CaptureOptions } from './types.js';
+
+/** What a capture needs of its project (Gns3Project is one). */
+export interface CaptureProject {
+  readonly projectId: string;
+  readonly client: Pick<ControllerApi, 'log' | 'openStream'>;
+  api(signal?: AbortSignal): Promise<ApiVersion>;
+  call(method: string, path: string, opts?: CallOptions): Promise<unknown>;
+  rawLink(linkId: string, signal?: AbortSignal): Promise<RawLink>;
+}
 
 const MAX_SECONDS = 300;
 const MAX_BYTES = 64 * 1024 * 1024;
 
-export async function captureLink(project: Gns3Project, link: RawLink, opts: CaptureOptions): Promise<Uint8Array> {
+export async function captureLink(project: CaptureProject, link: RawLink, opts: CaptureOptions): Promise<Uint8Array> {
   const api = await project.api(opts.signal);
   const seconds = Math.min(MAX_SECONDS, Math.max(0.1, opts.seconds ?? 10));
   const routes =
@@ -48,7 +57,7 @@ export async function captureLink(project: Gns3Project, link: RawLink, opts: Cap
 }
 
 async function readStream(
-  project: Gns3Project,
+  project: CaptureProject,
   path: string,
   seconds: number,
   opts: CaptureOptions,

@@ -3,17 +3,18 @@
  * calls with typed errors, projects and templates. Project-level operations
  * live in ./project.ts (Gns3Project, the ProjectScope implementation).
  */
-import { UsageError } from '../errors.js';
 import type { Settings } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { Gns3Auth, type Gns3Credentials, type TokenStore } from './auth.js';
 import { Gns3ApiError } from './errors.js';
-import { ensureOk, Gns3Http, parseJsonBody, type RequestOptions, type StreamResponse } from './http.js';
+import { ensureOk, Gns3Http, parseJsonBody, type StreamResponse } from './http.js';
 import { probeWith } from './probe.js';
 import type { RawProject, RawTemplate } from './raw.js';
 import { Gns3Project } from './project.js';
+import { findProject } from './resolve.js';
+import type { ApiVersion, CallOptions, ControllerApi } from './controller.js';
 
-export type ApiVersion = 'v2' | 'v3';
+export type { ApiVersion, CallOptions } from './controller.js';
 
 export interface Gns3ClientOptions {
   settings: Pick<Settings, 'server' | 'api_version' | 'insecure' | 'connect_timeout_ms' | 'request_timeout_ms'> & Partial<Settings>;
@@ -24,15 +25,7 @@ export interface Gns3ClientOptions {
   maxAttempts?: number;
 }
 
-export interface CallOptions extends Omit<RequestOptions, 'headers'> {
-  /** statuses that are not errors for this call (returned as undefined body) */
-  okStatuses?: number[];
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (s: string): boolean => UUID.test(s.trim());
-
-export class Gns3Client {
+export class Gns3Client implements ControllerApi {
   readonly http: Gns3Http;
   readonly log: Logger;
   private readonly auth: Gns3Auth;
@@ -137,16 +130,7 @@ export class Gns3Client {
 
   /** By id, or by name (case-insensitive; an exact-case match wins). */
   async findProject(nameOrId: string, signal?: AbortSignal): Promise<RawProject> {
-    const projects = await this.listProjects(signal);
-    const ref = nameOrId.trim();
-    const found =
-      projects.find((p) => p.project_id === ref) ??
-      projects.find((p) => p.name === ref) ??
-      projects.find((p) => p.name.toLowerCase() === ref.toLowerCase());
-    if (found) return found;
-    const names = projects.map((p) => p.name).sort();
-    const list = names.length === 0 ? 'the controller has no projects' : `available: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}`;
-    throw new UsageError(`GNS3 project "${ref}" not found (${list})`);
+    return findProject(await this.listProjects(signal), nameOrId);
   }
 
   /** Finds the project and opens it when closed. */
@@ -192,7 +176,7 @@ export function createGns3Client(opts: Gns3ClientOptions): Gns3Client {
   return new Gns3Client(opts);
 }
 
-/** The factory D's runtime uses for ctx.project(). */
+/** The factory the agent session uses for ctx.project(). */
 export function openProjectScope(client: Gns3Client, nameOrId: string, signal?: AbortSignal): Promise<Gns3Project> {
   return client.openProject(nameOrId, signal);
 }

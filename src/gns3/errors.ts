@@ -3,7 +3,7 @@
  * (v2 `{message,status}`, v3 `{message}` / `{detail}`, text/plain, v3 422
  * Python-repr validation lists, v2 tracebacks) into one readable line.
  */
-import { ControllerError } from '../errors.js';
+import { ControllerError, CopilotError } from '../errors.js';
 
 /**
  * The controller answered with an HTTP error. `message` is the server's own text
@@ -22,12 +22,7 @@ export class Gns3ApiError extends ControllerError {
 }
 
 /** A name or id the user gave does not match anything in the project. */
-export class Gns3NotFoundError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'Gns3NotFoundError';
-  }
-}
+export class Gns3NotFoundError extends CopilotError {}
 
 function stripQuery(path: string): string {
   const i = path.indexOf('?');
@@ -50,7 +45,7 @@ function hidePaths(text: string): string {
  * v2 unhandled errors put a whole Python traceback in `message`. Keep only the
  * final exception line, without paths: enough to act on, nothing to leak.
  */
-export function summariseTraceback(text: string): string {
+export function summarizeTraceback(text: string): string {
   const lines = text
     .split('\n')
     .map((l) => l.trim())
@@ -115,7 +110,7 @@ export function errorBodyMessage(status: number, body: string, contentType: stri
     const obj = parsed as { message?: unknown; detail?: unknown };
     if (typeof obj.message === 'string') {
       const msg = obj.message;
-      if (msg.startsWith('Traceback')) return summariseTraceback(msg);
+      if (msg.startsWith('Traceback')) return summarizeTraceback(msg);
       const repr = readablePydanticRepr(msg);
       if (repr) return clip(repr);
       return clip(hideSchemaDump(msg));
@@ -127,7 +122,7 @@ export function errorBodyMessage(status: number, body: string, contentType: stri
   if (/^\s*</.test(text)) {
     return `HTTP ${status} with an HTML page (is this a GNS3 controller?)`;
   }
-  if (text.startsWith('Traceback')) return summariseTraceback(text);
+  if (text.startsWith('Traceback')) return summarizeTraceback(text);
   // aiohttp's text/plain "404: Not Found", uvicorn's "Internal Server Error"
   return clip(text.replace(/^\d{3}:\s*/, ''), 200);
 }

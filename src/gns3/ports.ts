@@ -84,7 +84,7 @@ export function matchPort<P extends PortRef>(ports: P[], wanted: string): P | un
 }
 
 /** "e0, e1, e2" or "e1-e7" style summary of a port list, token-lean. */
-export function summarisePorts(ports: { short_name: string }[]): string {
+export function summarizePorts(ports: { short_name: string }[]): string {
   if (ports.length === 0) return 'none';
   const out: string[] = [];
   let i = 0;

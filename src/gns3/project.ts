@@ -3,10 +3,10 @@
  * for about a second (a burst of tool calls costs one topology fetch); every
  * write through this object drops the cache.
  */
-import type { Gns3Client } from './client.js';
-import { isUuid } from './client.js';
+import type { CallOptions, ControllerApi } from './controller.js';
 import { Gns3ApiError, Gns3NotFoundError } from './errors.js';
-import { matchPort, summarisePorts } from './ports.js';
+import { matchPort, summarizePorts } from './ports.js';
+import { findLink, findNode, findTemplate } from './resolve.js';
 import type { AvailableFilter, RawLink, RawNode, RawProject, RawTemplate } from './raw.js';
 import { buildTopology } from './topology.js';
 import type { CaptureOptions, ProjectScope, Topology, TopologyNode } from './types.js';
@@ -64,7 +64,7 @@ export class Gns3Project implements ProjectScope {
   private rawCache: { at: number; value: Promise<{ nodes: RawNode[]; links: RawLink[] }> } | undefined;
 
   constructor(
-    readonly client: Gns3Client,
+    readonly client: ControllerApi,
     readonly raw: RawProject,
   ) {
     this.projectId = raw.project_id;
@@ -82,7 +82,7 @@ export class Gns3Project implements ProjectScope {
   }
 
   /** A call inside this project; writes invalidate the topology cache. */
-  async call(method: string, path: string, opts: Parameters<Gns3Client['call']>[2] = {}): Promise<unknown> {
+  async call(method: string, path: string, opts: CallOptions = {}): Promise<unknown> {
     if (method !== 'GET') this.invalidate();
     try {
       return await this.client.call(method, this.p(path), opts);
@@ -154,59 +154,13 @@ export class Gns3Project implements ProjectScope {
    */
   async resolveLink(ref: string, signal?: AbortSignal): Promise<RawLink> {
     const { nodes, links } = await this.rawState(signal);
-    const r = ref.trim();
-    const byId = links.find((l) => l.link_id === r || (r.length >= 8 && !r.includes(':') && l.link_id.startsWith(r)));
-    if (byId) return byId;
-    const parts = r
-      .replace(/<->|<=>|↔|<-->|->|--/g, ' ')
-      .split(/\s+/)
-      .filter((s) => s !== '');
-    if (parts.length !== 2) {
-      throw new Gns3NotFoundError(`Link "${ref}" not found; use a link id or "NodeA:port NodeB:port"`);
-    }
-    const ends = parts.map((part) => {
-      const i = part.indexOf(':');
-      const nodeRef = i < 0 ? part : part.slice(0, i);
-      const portRef = i < 0 ? undefined : part.slice(i + 1);
-      const node = findNode(nodes, nodeRef);
-      let port: { adapter_number: number; port_number: number } | undefined;
-      if (portRef) {
-        port = matchPort(node.ports ?? [], portRef);
-        if (!port) throw new Gns3NotFoundError(`Port "${portRef}" not found on ${node.name} (ports: ${summarisePorts(node.ports ?? [])})`);
-      }
-      return { node, port };
-    });
-    const endMatches = (e: RawLink['nodes'][number], want: (typeof ends)[number]) =>
-      e.node_id === want.node.node_id &&
-      (!want.port || (e.adapter_number === want.port.adapter_number && e.port_number === want.port.port_number));
-    const matches = links.filter((l) => {
-      const [x, y] = l.nodes ?? [];
-      if (!x || !y) return false;
-      return (endMatches(x, ends[0]!) && endMatches(y, ends[1]!)) || (endMatches(x, ends[1]!) && endMatches(y, ends[0]!));
-    });
-    if (matches.length === 1) return matches[0]!;
-    const a = ends[0]!.node.name;
-    const b = ends[1]!.node.name;
-    if (matches.length === 0) throw new Gns3NotFoundError(`No link between ${a} and ${b} matches "${ref}"`);
-    throw new Gns3NotFoundError(`${matches.length} links between ${a} and ${b}; name the ports ("${a}:e0 ${b}:e1") or use the link id`);
+    return findLink(nodes, links, ref);
   }
 
   // ---- nodes ------------------------------------------------------------
 
   async resolveTemplate(ref: string, signal?: AbortSignal): Promise<RawTemplate> {
-    const templates = await this.client.listTemplates(signal);
-    const r = ref.trim();
-    const found =
-      templates.find((t) => t.template_id === r) ??
-      templates.find((t) => t.name === r) ??
-      templates.find((t) => t.name.toLowerCase() === r.toLowerCase()) ??
-      (() => {
-        const partial = templates.filter((t) => t.name.toLowerCase().includes(r.toLowerCase()));
-        return partial.length === 1 ? partial[0] : undefined;
-      })();
-    if (found) return found;
-    const names = templates.map((t) => t.name).sort();
-    throw new Gns3NotFoundError(`Template "${ref}" not found (templates: ${names.slice(0, 30).join(', ')})`);
+    return findTemplate(await this.client.listTemplates(signal), ref);
   }
 
   /** Creates a node from a template; renames afterwards when the server ignored the name (v3). */
@@ -241,7 +195,7 @@ export class Gns3Project implements ProjectScope {
       x: node.x,
       y: node.y,
       console: consoleText(node),
-      ports: summarisePorts(node.ports ?? []),
+      ports: summarizePorts(node.ports ?? []),
       ...(notes.length ? { note: notes.join('; ') } : {}),
     };
   }
@@ -319,10 +273,10 @@ export class Gns3Project implements ProjectScope {
       const free = tnode.ports.filter((p) => p.link_id === null);
       const port = matchPort(tnode.ports, portRef);
       if (!port) {
-        throw new Gns3NotFoundError(`Port "${portRef}" not found on ${raw.name}; free ports: ${summarisePorts(free)}`);
+        throw new Gns3NotFoundError(`Port "${portRef}" not found on ${raw.name}; free ports: ${summarizePorts(free)}`);
       }
       if (port.link_id !== null) {
-        throw new Gns3NotFoundError(`Port ${port.short_name} on ${raw.name} is already used; free ports: ${summarisePorts(free)}`);
+        throw new Gns3NotFoundError(`Port ${port.short_name} on ${raw.name} is already used; free ports: ${summarizePorts(free)}`);
       }
       return { raw, port };
     };
@@ -345,7 +299,7 @@ export class Gns3Project implements ProjectScope {
         // The server knows better than our snapshot (another client linked it); say what is free now.
         this.invalidate();
         const fresh = await this.getTopology(signal).catch(() => undefined);
-        const freeOf = (id: string) => summarisePorts(fresh?.nodes.find((n) => n.node_id === id)?.ports.filter((p) => p.link_id === null) ?? []);
+        const freeOf = (id: string) => summarizePorts(fresh?.nodes.find((n) => n.node_id === id)?.ports.filter((p) => p.link_id === null) ?? []);
         throw new Gns3NotFoundError(
           `${err.serverMessage}; free ports: ${a.raw.name} ${freeOf(a.raw.node_id)}, ${b.raw.name} ${freeOf(b.raw.node_id)}`,
         );
@@ -387,20 +341,6 @@ export class Gns3Project implements ProjectScope {
       this.invalidate();
     }
   }
-}
-
-export function findNode(nodes: RawNode[], ref: string): RawNode {
-  const r = ref.trim();
-  const found =
-    nodes.find((n) => n.node_id === r) ??
-    nodes.find((n) => n.name === r) ??
-    nodes.find((n) => n.name.toLowerCase() === r.toLowerCase()) ??
-    (isUuid(r) ? undefined : r.length >= 8 ? nodes.find((n) => n.node_id.startsWith(r)) : undefined);
-  if (found) return found;
-  const names = nodes.map((n) => n.name).sort();
-  throw new Gns3NotFoundError(
-    `Node "${ref}" not found (${names.length ? `nodes: ${names.slice(0, 40).join(', ')}${names.length > 40 ? ', …' : ''}` : 'the project has no nodes'})`,
-  );
 }
 
 /**

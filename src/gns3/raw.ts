@@ -1,6 +1,7 @@
 /**
  * The subset of the controller's JSON the client reads. Both API versions use
- * these keys (v3 adds some we ignore); see /work notes on the real shapes.
+ * these keys (v3 adds some we ignore); test/fakes/gns3/server.ts serves the
+ * real servers' shapes.
  */
 export interface RawProject {
   project_id: string;

@@ -1,9 +1,9 @@
 /**
  * The topology as compact text for the system prompt's {{topology_info}}:
- * one line per node and per link, free ports summarised. Readable by people,
+ * one line per node and per link, free ports summarized. Readable by people,
  * a fraction of the tokens of the JSON.
  */
-import { summarisePorts } from './ports.js';
+import { summarizePorts } from './ports.js';
 import type { Topology, TopologyLink, TopologyNode } from './types.js';
 
 type ConsoleDefault = { host: string | null; type: string | null };
@@ -61,7 +61,7 @@ export function renderTopologyText(t: Topology): string {
   const free = t.nodes
     .map((n) => ({ n, free: n.ports.filter((p) => p.link_id === null) }))
     .filter((x) => x.free.length > 0)
-    .map((x) => `${x.n.name} ${summarisePorts(x.free)}`);
+    .map((x) => `${x.n.name} ${summarizePorts(x.free)}`);
   if (free.length) lines.push(`Free ports: ${free.join('; ')}`);
   return lines.join('\n');
 }

@@ -1,4 +1,4 @@
-/** `--json`: one object on stdout when the run ends (SPEC §4). */
+/** `--json`: one object on stdout when the run ends (README, Command line). */
 import type { OneShotResult } from './summary.js';
 import type { Sink } from './text.js';
 

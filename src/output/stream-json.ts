@@ -1,4 +1,4 @@
-/** `--stream-json`: one JSON object per line, each event plus an ISO 8601 timestamp (SPEC §4). */
+/** `--stream-json`: one JSON object per line, each event plus an ISO 8601 timestamp (docs/ARCHITECTURE.md). */
 import type { AgentEvent } from '../agent/events.js';
 import type { Sink } from './text.js';
 

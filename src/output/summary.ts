@@ -1,11 +1,11 @@
 /**
  * Folds the event stream into the one-shot result (the `--json` object) and the
- * exit code (SPEC §3). Text and stream-json printers use the same fold so all
+ * exit code (docs/ARCHITECTURE.md, Errors and exit codes). Text and stream-json printers use the same fold so all
  * three formats agree on the outcome.
  */
 import type { AgentEvent, ErrorType, RunStats, StoppedReason, ToolStatus } from '../agent/events.js';
 import type { CopilotMode } from '../agent/modes.js';
-import { ExitCode } from '../errors.js';
+import { EXIT_CODE_OF_TYPE, ExitCode } from '../errors.js';
 import type { AgentView, ResourceUsage } from '../agent/tree/view.js';
 
 export interface ToolCallRecord {
@@ -110,18 +110,8 @@ export class ResultBuilder {
   }
 }
 
-const EXIT_BY_TYPE: Record<ErrorType, number> = {
-  internal: ExitCode.Internal,
-  usage: ExitCode.Usage,
-  controller: ExitCode.Controller,
-  provider: ExitCode.Provider,
-  limit: ExitCode.Limit,
-  approval: ExitCode.ApprovalUnavailable,
-  aborted: ExitCode.Aborted,
-};
-
 export function exitCodeOf(r: OneShotResult): number {
   if (r.stopped_reason === 'aborted') return ExitCode.Aborted;
-  if (r.error) return EXIT_BY_TYPE[r.error.type];
+  if (r.error) return EXIT_CODE_OF_TYPE[r.error.type];
   return r.stopped_reason === 'error' ? ExitCode.Internal : ExitCode.Ok;
 }

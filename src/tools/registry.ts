@@ -1,9 +1,10 @@
 /**
- * The tool registry: which tools a copilot mode shows the model, and the guarded
- * dispatch of one call — mode check (a forged call outside the mode's set is
- * rejected before anything runs), argument validation, approval policy, abort
- * and output capping. Limits (counts) are enforced by the graph's tool node, which
- * calls `precheck`/`execute` from here in order.
+ * The tool registry: which tools a copilot mode shows the model (`forMode`,
+ * `schemas`) and the pieces of one guarded call, which the graph's tools node
+ * (src/agent/graph.ts) applies in this order: `allowed` (a forged call outside the
+ * mode's set is blocked before anything runs), the count limits (src/agent/limits.ts,
+ * checked in the node), `decideApproval` (approval policy), then `executeTool`
+ * (argument validation, abort race, `capOutput`). docs/ARCHITECTURE.md, Tools.
  */
 import { z } from 'zod';
 import type { Settings } from '../config/schema.js';

@@ -1,7 +1,7 @@
 /**
  * What the TUI needs from the rest of the system, behind small adapters so the
  * views can be tested with a scripted edge. The real implementation composes
- * D's agent session + session store, B's GNS3 client and A's secret store; all
+ * the agent session + session store, the GNS3 client and the keychain secret store; all
  * imports are lazy so start-up only pays for what it uses.
  */
 import type { AgentSession, Approver } from '../agent/api.js';

@@ -1,4 +1,4 @@
-/** Context window (SPEC §7): trimming per strategy, pairs intact, summary, context_limit, topology injection. */
+/** Context window: trimming per strategy, pairs intact, summary, context_limit, topology injection. */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,7 +88,7 @@ describe('context trimming', () => {
     expect(plan.warning).toMatch(/over budget/);
   });
 
-  it('summarises the dropped prefix into the system message (once) when enabled', async () => {
+  it('summarizes the dropped prefix into the system message (once) when enabled', async () => {
     const counter = await TokenCounter.create('cl100k_base');
     const h = history();
     let calls = 0;
@@ -102,7 +102,7 @@ describe('context trimming', () => {
     expect(plan.summary).not.toBeNull();
     expect(plan.system).toContain('SUMMARY: the user asked ten questions');
     expect(plan.tokens).toBeLessThanOrEqual(plan.budget);
-    // next call with the stored summary does not summarise again
+    // next call with the stored summary does not summarize again
     const again = await prepareContext({ system: 'SYS', history: h, summary: plan.summary, toolsTokens: 0 }, { limitK: 4, strategy: 'balanced', counter, summarizer });
     expect(calls).toBe(1);
     expect(again.summary).toBeNull();
@@ -110,14 +110,14 @@ describe('context trimming', () => {
     assertPairsIntact(again.messages);
   });
 
-  it('falls back to dropping when summarising fails', async () => {
+  it('falls back to dropping when summarizing fails', async () => {
     const counter = await TokenCounter.create('cl100k_base');
     const plan = await prepareContext(
       { system: 'S', history: history(), summary: null, toolsTokens: 0 },
       { limitK: 4, strategy: 'balanced', counter, summarizer: async () => Promise.reject(new Error('boom')) },
     );
     expect(plan.summary).toBeNull();
-    expect(plan.warning).toMatch(/summarising dropped history failed/);
+    expect(plan.warning).toMatch(/summarizing dropped history failed/);
     expect(plan.messages.at(-1)!.id).toBe('latest');
   });
 
@@ -146,7 +146,7 @@ describe('context_limit', () => {
     await expect(session(settings, [])).rejects.toThrow(/context_limit is required/);
   });
 
-  it('emits a context event per LLM call and trims + summarises through the graph', async () => {
+  it('emits a context event per LLM call and trims + summarizes through the graph', async () => {
     const turns = Array.from({ length: 8 }, (_, i) => ({ text: `answer ${i} ${filler(300)}` }));
     llm = await startFakeLlm(turns, { summary: 'FAKE-SUMMARY of old turns' });
     const s = await session(testSettings(llm.url, tmp.dir, { context_limit: 2 }), []);

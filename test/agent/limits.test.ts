@@ -1,4 +1,4 @@
-/** Runtime limits (SPEC §5) through the real graph, real SQLite and the fake LLM over HTTP. */
+/** Runtime limits through the real graph, real SQLite and the fake LLM over HTTP. */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm, type FakeRequest } from '../fakes/llm/server.js';
 import { collect, ofType, session, showCall, tempDir, testSettings, testTools, text, type ToolLog } from './helpers.js';

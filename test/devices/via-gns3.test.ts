@@ -1,5 +1,5 @@
 /**
- * The whole path a real session takes: GNS3 controller API (B's fake, speaking
+ * The whole path a real session takes: GNS3 controller API (the fake, speaking
  * v2 and v3) → topology → device tools → the consoles of a real FRR/VPCS lab.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * End to end: the built CLI in one-shot mode, a fake LLM scripted to "configure
- * OSPF on R1–R3 and verify", B's fake GNS3 controller whose nodes' consoles are
- * C's real FRR lab (network namespaces, telnet consoles). The real device tools
+ * OSPF on R1–R3 and verify", the fake GNS3 controller whose nodes' consoles are
+ * the real FRR lab (network namespaces, telnet consoles). The real device tools
  * configure the real routers; the routers must reach OSPF Full, and --json must
  * list the tool calls. Needs root + frr (fails, never skips, when missing).
  */

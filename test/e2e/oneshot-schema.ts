@@ -1,5 +1,5 @@
 /**
- * The JSON schema of the one-shot formats (SPEC §4), as zod: `--json` (one result
+ * The JSON schema of the one-shot formats (docs/ARCHITECTURE.md), as zod: `--json` (one result
  * object) and `--stream-json` (one event per line, each with an ISO timestamp).
  * Strict objects: an extra or missing field fails validation.
  */

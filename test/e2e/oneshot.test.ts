@@ -1,7 +1,7 @@
 /**
  * The built CLI in one-shot mode against the fake LLM over HTTP: output formats
  * validated against the schema in ./oneshot-schema.ts, stdout/stderr separation,
- * exit codes (SPEC §3), piped prompts, --continue across processes, SIGINT.
+ * exit codes (src/errors.ts), piped prompts, --continue across processes, SIGINT.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';

@@ -1,6 +1,6 @@
 /**
- * Everything the TUI end-to-end test runs against: C's real FRR lab, B's fake
- * GNS3 controller whose nodes' consoles point at the lab, D's fake LLM driven
+ * Everything the TUI end-to-end test runs against: the real FRR lab, the fake
+ * GNS3 controller whose nodes' consoles point at the lab, the fake LLM driven
  * by a script, temp HOME/XDG dirs, and a tmux server of our own (`-L`) running
  * the built binary in a real 100×30 terminal.
  */

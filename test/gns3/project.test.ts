@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { PcapCounter } from '../../src/gns3/pcap.js';
-import { matchPort, summarisePorts } from '../../src/gns3/ports.js';
+import { matchPort, summarizePorts } from '../../src/gns3/ports.js';
 import { renderTopologyText } from '../../src/gns3/render.js';
 import { openProjectScope } from '../../src/gns3/client.js';
 import { makePcap, rig, type Rig } from './helpers.js';
@@ -38,10 +38,10 @@ describe('port matching', () => {
     expect(matchPort(eth, 'serial0')).toBeUndefined();
     expect(matchPort(cisco, 'Gi0/2')).toBeUndefined();
   });
-  it('summarises runs of ports', () => {
-    expect(summarisePorts(sw)).toBe('e0-e7');
-    expect(summarisePorts([sw[0]!, sw[2]!, sw[3]!, sw[4]!])).toBe('e0,e2-e4');
-    expect(summarisePorts([])).toBe('none');
+  it('summarizes runs of ports', () => {
+    expect(summarizePorts(sw)).toBe('e0-e7');
+    expect(summarizePorts([sw[0]!, sw[2]!, sw[3]!, sw[4]!])).toBe('e0,e2-e4');
+    expect(summarizePorts([])).toBe('none');
   });
 });
 

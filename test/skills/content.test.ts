@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkillStore, type SkillLibrary } from '../../src/skills/loader.js';
 import { builtinSkillsDir } from '../../src/skills/paths.js';
 import { LINK_FILTERS } from '../../src/skills/schema.js';
-import { displayFilterError, findTshark, tsharkFieldNames } from '../../src/tools/skills/tshark.js';
+import { displayFilterError, findTshark, tsharkFieldNames } from '../../src/packets/tshark.js';
 
 let lib: SkillLibrary;
 let scratch: string;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settingsSchema } from '../../src/config/schema.js';
 import type { CaptureOptions, ProjectScope } from '../../src/gns3/types.js';
 import { nullLogger } from '../../src/log.js';
-import { analyzePcap, parseSummary } from '../../src/tools/skills/pcap-analysis.js';
+import { analyzePcap, parseSummary } from '../../src/packets/pcap-analysis.js';
 import { packetAnalysisTool } from '../../src/tools/skills/packet-analysis.js';
 import type { ToolContext } from '../../src/tools/types.js';
 import { startVethLab, type VethLab } from './netns.js';
@@ -57,7 +57,7 @@ async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<any
 }
 
 describe('analysis of a real capture', () => {
-  it('summarises protocols and conversations and lists every packet', async () => {
+  it('summarizes protocols and conversations and lists every packet', async () => {
     const a = await analyzePcap(pcap);
     // ARP request/reply, 3-way handshake, data + ack, FIN/ACK ×2, UDP, ICMP port unreachable
     expect(a.packets_captured).toBeGreaterThanOrEqual(11);

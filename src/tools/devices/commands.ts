@@ -1,18 +1,10 @@
 /** execute_multiple_device_commands: read-only commands on many devices in parallel. */
-import { z } from 'zod';
 import { defineTool } from '../types.js';
-import { runBatch } from './shared.js';
+import { deviceCommandsSchema, runBatch } from './shared.js';
 
-const schema = z.object({
-  device_configs: z
-    .array(
-      z.object({
-        device_name: z.string().min(1).describe('node name in the GNS3 project'),
-        commands: z.array(z.string()).min(1).max(50).describe('read-only commands, e.g. "show ip route", "display ip interface brief"'),
-      }),
-    )
-    .min(1)
-    .max(256),
+const schema = deviceCommandsSchema({
+  device_name: 'node name in the GNS3 project',
+  commands: 'read-only commands, e.g. "show ip route", "display ip interface brief"',
 });
 
 export const executeMultipleDeviceCommands = defineTool({

@@ -4,4 +4,4 @@ import { executeMultipleDeviceConfigCommands } from './config.js';
 import { executeVpcsCommands } from './vpcs.js';
 
 /** Tools of this area, registered by ../registry.ts. */
-export const devicesTools: ToolDef[] = [executeMultipleDeviceCommands, executeMultipleDeviceConfigCommands, executeVpcsCommands] as ToolDef[];
+export const devicesTools: ToolDef[] = [executeMultipleDeviceCommands, executeMultipleDeviceConfigCommands, executeVpcsCommands];

@@ -2,11 +2,21 @@
  * Plumbing shared by the device tools: resolve device names through the
  * project's topology, run the batch on the shared pool, and print compact JSON.
  */
+import { z } from 'zod';
 import type { DeviceJob, JobMode } from '../../devices/engine.js';
 import { poolFor, runDeviceJobs } from '../../devices/engine.js';
 import { resolveTarget } from '../../devices/target.js';
 import type { DeviceResult, DeviceStatus } from '../../devices/types.js';
 import type { ToolContext } from '../types.js';
+
+/** `{device_configs:[{device_name, commands:[…]}]}`: the arguments of the command tools, with their descriptions. */
+export function deviceCommandsSchema(describe: { device_name: string; commands: string }) {
+  const deviceConfig = z.object({
+    device_name: z.string().min(1).describe(describe.device_name),
+    commands: z.array(z.string()).min(1).max(50).describe(describe.commands),
+  });
+  return z.object({ device_configs: z.array(deviceConfig).min(1).max(256) });
+}
 
 /** Per-command output cap: keeps one chatty `show` from flooding the model's context. */
 export const MAX_OUTPUT_CHARS = 12_000;

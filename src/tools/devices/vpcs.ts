@@ -1,18 +1,10 @@
 /** execute_vpcs_commands: VPCS commands (ip, show ip, ping…) on VPCS nodes in parallel. */
-import { z } from 'zod';
 import { defineTool } from '../types.js';
-import { runBatch } from './shared.js';
+import { deviceCommandsSchema, runBatch } from './shared.js';
 
-const schema = z.object({
-  device_configs: z
-    .array(
-      z.object({
-        device_name: z.string().min(1).describe('VPCS node name, e.g. PC1'),
-        commands: z.array(z.string()).min(1).max(50).describe('VPCS commands, e.g. ["ip 192.168.1.10/24 192.168.1.1", "show ip", "ping 192.168.2.10 -c 2"]'),
-      }),
-    )
-    .min(1)
-    .max(256),
+const schema = deviceCommandsSchema({
+  device_name: 'VPCS node name, e.g. PC1',
+  commands: 'VPCS commands, e.g. ["ip 192.168.1.10/24 192.168.1.1", "show ip", "ping 192.168.2.10 -c 2"]',
 });
 
 export const executeVpcsCommands = defineTool({

@@ -1,7 +1,6 @@
 /** create_gns3_node: nodes from templates, placed clear of existing ones when x/y are absent. */
 import { z } from 'zod';
-import { defineTool } from '../types.js';
-import { guarded, projectOf, runItems, summary } from './common.js';
+import { bulkTool } from './bulk.js';
 
 const nodeSpec = z.object({
   template: z.string().min(1).describe('template name (case-insensitive) or template_id'),
@@ -10,31 +9,28 @@ const nodeSpec = z.object({
   y: z.number().int().optional(),
 });
 
-export const createGns3Node = defineTool({
+interface PlacedNode {
+  template: string;
+  name?: string;
+  x: number;
+  y: number;
+}
+
+export const createGns3Node = bulkTool({
   name: 'create_gns3_node',
   description:
     'Create nodes in the current GNS3 project from templates. Omit x/y for automatic non-overlapping placement. Reports the name the server actually gave each node.',
   risk: 'lab',
   schema: z.object({ nodes: z.array(nodeSpec).min(1).max(50) }),
-  run: (args, ctx) =>
-    guarded(async () => {
-      const project = await projectOf(ctx);
-      const needPlace = args.nodes.filter((n) => n.x === undefined || n.y === undefined).length;
-      const spots = needPlace ? await project.placements(needPlace, ctx.signal) : [];
-      let s = 0;
-      const placed = args.nodes.map((n) => (n.x === undefined || n.y === undefined ? { ...n, ...spots[s++]! } : n)) as {
-        template: string;
-        name?: string;
-        x: number;
-        y: number;
-      }[];
-      // Sequential: the server's name allocation depends on the nodes created before.
-      const results = await runItems(
-        placed,
-        (n) => project.createNode(n, ctx.signal) as unknown as Promise<Record<string, unknown>>,
-        (n) => ({ template: n.template, ...(n.name ? { name: n.name } : {}) }),
-        1,
-      );
-      return summary(results);
-    }),
+  items: async (args, project, ctx): Promise<PlacedNode[]> => {
+    const needPlace = args.nodes.filter((n) => n.x === undefined || n.y === undefined).length;
+    const spots = needPlace ? await project.placements(needPlace, ctx.signal) : [];
+    let s = 0;
+    // A node missing x or y takes a whole free spot (both coordinates).
+    return args.nodes.map((n) => (n.x !== undefined && n.y !== undefined ? { ...n, x: n.x, y: n.y } : { ...n, ...spots[s++]! }));
+  },
+  run: (n, project, ctx) => project.createNode(n, ctx.signal),
+  describe: (n) => ({ template: n.template, ...(n.name ? { name: n.name } : {}) }),
+  // Sequential: the server's name allocation depends on the nodes created before.
+  concurrency: 1,
 });

@@ -20,4 +20,4 @@ export const gns3Tools: ToolDef[] = [
   updateGns3NodeName,
   gns3TopologyReader,
   manageGns3PacketFilter,
-] as unknown as ToolDef[];
+];

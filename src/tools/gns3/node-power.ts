@@ -1,8 +1,8 @@
 /** start/stop/suspend_gns3_node: bulk power actions that wait (by polling) for the final status. */
 import { z } from 'zod';
 import type { NodeAction } from '../../gns3/project.js';
-import { defineTool, type ToolRisk } from '../types.js';
-import { guarded, projectOf, runItems, summary } from './common.js';
+import type { ToolRisk } from '../types.js';
+import { bulkTool } from './bulk.js';
 
 const schema = z.object({
   nodes: z.array(z.string().min(1)).min(1).max(100).describe('node names (case-insensitive) or ids'),
@@ -15,24 +15,19 @@ function powerTool<N extends 'start_gns3_node' | 'stop_gns3_node' | 'suspend_gns
   risk: ToolRisk,
   description: string,
 ) {
-  return defineTool({
+  return bulkTool({
     name,
     description,
     risk,
     schema,
-    run: (args, ctx) =>
-      guarded(async () => {
-        const project = await projectOf(ctx);
-        const deadlineMs = (args.wait_seconds ?? 60) * 1000;
-        const results = await runItems(
-          [...new Set(args.nodes)],
-          async (node) => ({ ...(await project.nodeAction(node, action, { deadlineMs, signal: ctx.signal })) }),
-          (node) => ({ node }),
-        );
-        // a node that did not reach the status by the deadline is a failure, not "ok" with a note
-        for (const r of results) if (typeof r.note === 'string' && r.note.startsWith('still ')) Object.assign(r, { status: 'error', error: r.note });
-        return summary(results);
-      }),
+    items: (args) => [...new Set(args.nodes)].map((node) => ({ node, deadlineMs: (args.wait_seconds ?? 60) * 1000 })),
+    run: async ({ node, deadlineMs }, project, ctx) => {
+      const r = await project.nodeAction(node, action, { deadlineMs, signal: ctx.signal });
+      // a node that did not reach the status by the deadline is a failure, not "ok" with a note
+      if (typeof r.note === 'string' && r.note.startsWith('still ')) throw new Error(r.note);
+      return r;
+    },
+    describe: ({ node }) => ({ node }),
   });
 }
 

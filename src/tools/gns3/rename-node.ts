@@ -1,10 +1,9 @@
 /** update_gns3_node_name: rename nodes and verify what the server stored. */
 import { z } from 'zod';
 import { Gns3ApiError } from '../../gns3/errors.js';
-import { defineTool } from '../types.js';
-import { guarded, projectOf, runItems, summary } from './common.js';
+import { bulkTool } from './bulk.js';
 
-export const updateGns3NodeName = defineTool({
+export const updateGns3NodeName = bulkTool({
   name: 'update_gns3_node_name',
   description:
     'Rename nodes in the current GNS3 project; reports the name the server stored (it de-duplicates names and removes spaces). GNS3 3.x refuses to rename a running node.',
@@ -15,24 +14,17 @@ export const updateGns3NodeName = defineTool({
       .min(1)
       .max(100),
   }),
-  run: (args, ctx) =>
-    guarded(async () => {
-      const project = await projectOf(ctx);
-      const results = await runItems(
-        args.nodes,
-        async (n) => {
-          try {
-            return { ...(await project.renameNode(n.node, n.new_name, ctx.signal)) };
-          } catch (err) {
-            if (err instanceof Gns3ApiError && err.status === 409) {
-              throw new Error(`${err.serverMessage} — stop the node first, then rename it`);
-            }
-            throw err;
-          }
-        },
-        (n) => ({ node: n.node, new_name: n.new_name }),
-        1,
-      );
-      return summary(results);
-    }),
+  items: (args) => args.nodes,
+  run: async (n, project, ctx) => {
+    try {
+      return await project.renameNode(n.node, n.new_name, ctx.signal);
+    } catch (err) {
+      if (err instanceof Gns3ApiError && err.status === 409) {
+        throw new Error(`${err.serverMessage} — stop the node first, then rename it`);
+      }
+      throw err;
+    }
+  },
+  describe: (n) => ({ node: n.node, new_name: n.new_name }),
+  concurrency: 1,
 });

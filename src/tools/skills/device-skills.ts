@@ -17,8 +17,7 @@ export const deviceSkillsTool = defineTool({
   }),
   risk: 'read',
   async run(args, ctx) {
-    const { lib, warnings } = toolLibrary(ctx);
-    const w = warnings ? { warnings } : {};
+    const { lib, w } = toolLibrary(ctx);
     if (!args.platform) {
       if (args.topic) {
         // A topic without a platform: show which platforms cover it.

@@ -5,4 +5,4 @@ import { packetAnalysisTool } from './packet-analysis.js';
 import { packetAnalysisSkillsTool } from './packet-skills.js';
 
 /** Tools of this area, registered by ../registry.ts. All read-only. */
-export const skillTools: ToolDef[] = [deviceSkillsTool, packetAnalysisSkillsTool, injectionSkillsTool, packetAnalysisTool] as ToolDef[];
+export const skillTools: ToolDef[] = [deviceSkillsTool, packetAnalysisSkillsTool, injectionSkillsTool, packetAnalysisTool];

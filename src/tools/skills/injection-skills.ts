@@ -40,8 +40,7 @@ export const injectionSkillsTool = defineTool({
   }),
   risk: 'read',
   async run(args, ctx) {
-    const { lib, warnings } = toolLibrary(ctx);
-    const w = warnings ? { warnings } : {};
+    const { lib, w } = toolLibrary(ctx);
     if (args.id) {
       const s = findScenario(lib, args.id);
       if (!s) return compact({ status: 'error', error: `unknown scenario "${args.id}"`, did_you_mean: suggest([...lib.injection.keys()], args.id), ...w });

@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { defineTool } from '../types.js';
 import { errorMessage } from '../../errors.js';
-import { AnalysisInputError, analyzePcap, validateAnalysisInput } from './pcap-analysis.js';
-import { TsharkError, requireTshark } from './tshark.js';
+import { AnalysisInputError, analyzePcap, validateAnalysisInput } from '../../packets/pcap-analysis.js';
+import { TsharkError, requireTshark } from '../../packets/tshark.js';
 import { compact, errorResult } from './json.js';
 import { toolLibrary } from './library.js';
 import { findProtocol, suggest } from '../../skills/lookup.js';

@@ -17,8 +17,7 @@ export const packetAnalysisSkillsTool = defineTool({
   }),
   risk: 'read',
   async run(args, ctx) {
-    const { lib, warnings } = toolLibrary(ctx);
-    const w = warnings ? { warnings } : {};
+    const { lib, w } = toolLibrary(ctx);
     if (!args.protocol) {
       const layers: Record<string, string[]> = {};
       for (const p of lib.packet.values()) (layers[p.layer] ??= []).push(p.protocol);

@@ -5,12 +5,12 @@
  */
 import React, { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { Box, Static, useApp, useInput, useStdin, useStdout, type Key } from 'ink';
-import type { AgentEvent, ErrorType } from '../../agent/events.js';
+import type { AgentEvent } from '../../agent/events.js';
 import type { AgentSession, ApprovalDecision, ApprovalRequest, Approver } from '../../agent/api.js';
 import { LIMIT_KEYS, applyLimitsCommand, isLimitsQuery, limitsLine, limitsPatch } from '../limits-command.js';
 import { MODE_SHORT_NAME, MODE_TOOLS } from '../../agent/modes.js';
 import type { InvocationOptions, Settings } from '../../config/schema.js';
-import { errorMessage } from '../../errors.js';
+import { errorMessage, errorTypeOf } from '../../errors.js';
 import { initialState, reduce, findToolCall, type UiState } from '../state.js';
 import { InputHistory } from '../history.js';
 import { completeCommand, helpText, isCommand, parseCommand } from '../commands.js';
@@ -64,16 +64,6 @@ interface PickerState {
 
 const DOUBLE_PRESS_MS = 2000;
 const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
-
-function errorTypeOf(err: unknown): ErrorType {
-  const code = (err as { exitCode?: number } | null)?.exitCode;
-  if (code === 3) return 'controller';
-  if (code === 4) return 'provider';
-  if (code === 5) return 'limit';
-  if (code === 2) return 'usage';
-  if (code === 130) return 'aborted';
-  return 'internal';
-}
 
 function useTerminalSize(): { columns: number; rows: number } {
   const { stdout } = useStdout();

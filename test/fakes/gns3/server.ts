@@ -1,7 +1,8 @@
 /**
  * A fake GNS3 controller (v2 or v3) over real HTTP on 127.0.0.1, speaking the
  * subset of the API the copilot uses with the real servers' JSON shapes,
- * status codes and error bodies (see shared notes gns3-api.md).
+ * status codes and error bodies (v2 `{message,status}`, v3 `{message}`/`{detail}`;
+ * src/gns3/errors.ts reads them all).
  *
  *   const fake = await startFakeGns3({ api: 'v3', users: { admin: 'admin' } });
  *   const pid = fake.addProject({ name: 'lab' });

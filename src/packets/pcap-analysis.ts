@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PcapCounter } from '../../gns3/pcap.js';
+import { PcapCounter } from '../gns3/pcap.js';
+import { CopilotError } from '../errors.js';
 import { displayFilterError, firstErrorLine, runTshark, TsharkError, unknownFields } from './tshark.js';
 
 export const DEFAULT_FIELDS = [
@@ -56,7 +57,7 @@ export interface Analysis {
 }
 
 /** Input problems the model can fix (bad filter, unknown field): reported, not thrown. */
-export class AnalysisInputError extends Error {
+export class AnalysisInputError extends CopilotError {
   constructor(
     message: string,
     readonly detail: Record<string, unknown> = {},

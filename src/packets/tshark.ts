@@ -6,8 +6,9 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { CopilotError } from '../errors.js';
 
-export class TsharkError extends Error {}
+export class TsharkError extends CopilotError {}
 
 export interface TsharkResult {
   code: number | null;

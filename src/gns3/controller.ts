@@ -1,0 +1,26 @@
+/**
+ * What an open project (and its packet capture) needs from the controller
+ * client. Gns3Client implements it; project.ts and capture.ts depend on this
+ * interface instead of importing client.ts, which imports them.
+ */
+import type { Logger } from '../log.js';
+import type { RequestOptions, StreamResponse } from './http.js';
+import type { RawTemplate } from './raw.js';
+
+export type ApiVersion = 'v2' | 'v3';
+
+export interface CallOptions extends Omit<RequestOptions, 'headers'> {
+  /** statuses that are not errors for this call (returned as undefined body) */
+  okStatuses?: number[];
+}
+
+export interface ControllerApi {
+  readonly baseUrl: string;
+  readonly log: Logger;
+  /** the detected (or configured) API version */
+  api(signal?: AbortSignal): Promise<ApiVersion>;
+  /** one API call; `path` is relative to /v2 or /v3 */
+  call(method: string, path: string, opts?: CallOptions): Promise<unknown>;
+  openStream(path: string, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<StreamResponse & { path: string }>;
+  listTemplates(signal?: AbortSignal, maxAgeMs?: number): Promise<RawTemplate[]>;
+}

@@ -1,0 +1,43 @@
+/**
+ * bulkTool(): the shape shared by the GNS3 tools that act on a list of items
+ * (create nodes, create links, rename, power): open the project, turn the
+ * arguments into items, run each item (its failure is its own result) and answer
+ * `{"status":"success"|"partial"|"error","results":[…]}`. A failure before the
+ * per-item stage (no project, controller down) is still that JSON.
+ */
+import type { z } from 'zod';
+import type { Gns3Project } from '../../gns3/project.js';
+import { defineTool, type ToolContext, type ToolDef, type ToolRisk } from '../types.js';
+import type { ToolName } from '../../agent/modes.js';
+import { guarded, projectOf, runItems, summary } from './common.js';
+
+export interface BulkToolSpec<S extends z.ZodType, I> {
+  name: ToolName;
+  description: string;
+  risk: ToolRisk;
+  schema: S;
+  /** the items of one call, in the order they run (may ask the project, e.g. for free spots) */
+  items(args: z.infer<S>, project: Gns3Project, ctx: ToolContext): I[] | Promise<I[]>;
+  /** does one item; the fields it returns are that item's result (`status: "ok"` is added) */
+  run(item: I, project: Gns3Project, ctx: ToolContext): Promise<object>;
+  /** names a failed item in its result (`status: "error"` and `error` are added) */
+  describe(item: I): Record<string, unknown>;
+  /** items in flight at once; 1 when an item depends on the ones before it (default 8) */
+  concurrency?: number;
+}
+
+export function bulkTool<S extends z.ZodType, I>(spec: BulkToolSpec<S, I>): ToolDef<S> {
+  return defineTool({
+    name: spec.name,
+    description: spec.description,
+    risk: spec.risk,
+    schema: spec.schema,
+    run: (args, ctx) =>
+      guarded(async () => {
+        const project = await projectOf(ctx);
+        const items = await spec.items(args, project, ctx);
+        const results = await runItems(items, async (item) => ({ ...(await spec.run(item, project, ctx)) }), spec.describe, spec.concurrency);
+        return summary(results);
+      }),
+  });
+}
