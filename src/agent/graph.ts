@@ -29,7 +29,7 @@ import { fallbackTitle } from '../sessions/store.js';
 import { redact } from '../security/redact.js';
 import { boundToolArgs, oversizedArgsMessage, OVERSIZED_ARGS_KEY } from './input-limits.js';
 import { IdleWatchdog } from './stream-guard.js';
-import type { AgentNodeInfo } from './tree/engine.js';
+import type { AgentNodeInfo } from './tree/node-info.js';
 import type { CallBudget } from './tree/call-budget.js';
 
 export interface ChatModels {

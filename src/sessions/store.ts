@@ -16,22 +16,8 @@ import { sessionsDbFile } from '../config/paths.js';
 export const TITLE_MAX = 40;
 export const TITLE_FALLBACK_CHARS = 30;
 
-export interface SessionRow {
-  id: string;
-  project_id: string | null;
-  project_name: string | null;
-  copilot_mode: CopilotMode;
-  agent_mode: AgentMode;
-  title: string | null;
-  pinned: boolean;
-  created_at: string;
-  updated_at: string;
-  message_count: number;
-  llm_calls: number;
-  input_tokens: number;
-  output_tokens: number;
-  total_tokens: number;
-}
+export type { SessionRow } from './types.js';
+import type { SessionRow } from './types.js';
 
 export interface ListOptions {
   project?: string;

@@ -1,6 +1,6 @@
 /** Session transcripts for `sessions show` and `sessions export` (Markdown or JSON). */
 import type { BaseMessage } from '@langchain/core/messages';
-import type { SessionRow } from './store.js';
+import type { SessionRow } from './types.js';
 import { messageText } from '../agent/tokens.js';
 
 export interface TranscriptEntry {

@@ -17,13 +17,8 @@ import { isTransientError } from './retry.js';
 
 export type ApprovePolicy = 'never' | 'ask' | 'config' | 'all';
 
-export interface ToolResult {
-  status: ToolStatus;
-  /** text for the model (and the `tool_end` event) */
-  output: string;
-  /** the failure may go away on its own (see ./retry.ts) */
-  transient?: boolean;
-}
+export type { ToolResult } from './types.js';
+import type { ToolResult } from './types.js';
 
 /** OpenAI function-tool shape; bindTools accepts it as is. */
 export interface ToolSchema {

@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ControllerError } from '../errors.js';
 import { Gns3ApiError } from '../gns3/errors.js';
-import type { ToolResult } from './registry.js';
+import type { ToolResult } from './types.js';
 
 const TRANSIENT_CODES = new Set([
   'ECONNREFUSED',

@@ -8,6 +8,7 @@ import type { Settings } from '../config/schema.js';
 import type { ProjectScope } from '../gns3/types.js';
 import type { ToolName } from '../agent/modes.js';
 import type { Logger } from '../log.js';
+import type { ToolStatus } from '../agent/events.js';
 
 /**
  * read   – observes only (show commands, topology, templates, skills)
@@ -48,4 +49,13 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
 /** Helper so each tool file keeps full type inference for its args. */
 export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef<S> {
   return def;
+}
+
+/** What one tool call gave (the registry's result of running a tool). */
+export interface ToolResult {
+  status: ToolStatus;
+  /** text for the model (and the `tool_end` event) */
+  output: string;
+  /** the failure may go away on its own (see ./retry.ts) */
+  transient?: boolean;
 }

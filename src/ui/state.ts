@@ -3,43 +3,14 @@
  * events (src/agent/events.ts) and a few UI actions by this pure reducer, so
  * views stay pure and the whole flow is testable without a terminal.
  */
-import type { AgentEvent, AgentMode, ErrorType, RunStats, StoppedReason, ToolStatus } from '../agent/events.js';
+import type { AgentEvent, AgentMode, ErrorType } from '../agent/events.js';
 import type { ApprovalDecision, ApprovalRequest, RequestLimits } from '../agent/api.js';
 import type { CopilotMode } from '../agent/modes.js';
 import { summarizeArgs } from './summary.js';
-import { applyChildToolEvent, isChildToolEvent, type ChildCallView, type ChildToolEvent } from './tree.js';
+import { applyChildToolEvent, isChildToolEvent, type ChildToolEvent } from './tree.js';
+import type { ChildCallView, ToolCallState, ToolCallView, TurnView } from './views.js';
 
-export type ToolCallState = 'pending' | 'awaiting_approval' | 'running' | ToolStatus;
-
-export interface ToolCallView {
-  id: string;
-  name: string;
-  args: Record<string, unknown>;
-  summary: string;
-  state: ToolCallState;
-  /** ms timestamp when tool_start arrived (elapsed time while running) */
-  startedAt?: number;
-  durationMs?: number;
-  output?: string;
-  /** what the person answered when asked */
-  decision?: ApprovalDecision['kind'];
-  /** transient failures retried so far (tool_retry) */
-  retry?: { attempt: number; max: number };
-  /** an `agent` call: its sub-agents' tool calls, in arrival order (depth for indentation) */
-  children?: ChildCallView[];
-}
-
-export type TurnItem = { kind: 'text'; text: string } | { kind: 'tool'; call: ToolCallView };
-
-export interface TurnView {
-  id: number;
-  prompt: string;
-  items: TurnItem[];
-  startedAt: number;
-  error?: { type: ErrorType; message: string };
-  stoppedReason?: StoppedReason;
-  stats?: RunStats;
-}
+export type { ToolCallState, ToolCallView, TurnItem, TurnView, ChildCallView } from './views.js';
 
 export type NoticeTone = 'info' | 'warn' | 'error';
 

@@ -5,13 +5,10 @@
  * Pure functions over the view model.
  */
 import type { AgentEvent } from '../agent/events.js';
-import type { ToolCallView, TurnView } from './state.js';
-import { summarizeArgs } from './summary.js';
+import type { ChildCallView, ToolCallView, TurnView } from './views.js';
 
-export interface ChildCallView extends ToolCallView {
-  depth: number;
-  agent_id: string;
-}
+export type { ChildCallView } from './views.js';
+import { summarizeArgs } from './summary.js';
 
 export type ChildToolEvent = Extract<AgentEvent, { type: 'tool_call' | 'tool_start' | 'tool_end' | 'approval' }>;
 

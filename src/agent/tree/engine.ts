@@ -9,6 +9,7 @@ import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { AgentEvent, StoppedReason } from '../events.js';
 import type { CopilotMode } from '../modes.js';
 import type { RunControl } from '../graph.js';
+import type { AgentNodeInfo } from './node-info.js';
 import { messageText } from '../tokens.js';
 import { errorMessage } from '../../errors.js';
 import type { TreeStore } from '../../sessions/tree-store.js';
@@ -19,15 +20,7 @@ import { runBatch } from './scheduler.js';
 import { CancelTree } from './cancel.js';
 import type { CallBudget } from './call-budget.js';
 
-/** Where a run sits in the tree; absent on the root's RunControl. */
-export interface AgentNodeInfo {
-  id: string;
-  parent_id: string;
-  root_id: string;
-  depth: number;
-  /** the brief this node runs (recursive): its constraints and refs pass on */
-  brief?: TaskBrief;
-}
+export type { AgentNodeInfo } from './node-info.js';
 
 export interface ChildRun {
   threadId: string;

@@ -22,6 +22,8 @@ export interface BulkToolSpec<S extends z.ZodType, I> {
   run(item: I, project: Gns3Project, ctx: ToolContext): Promise<object>;
   /** names a failed item in its result (`status: "error"` and `error` are added) */
   describe(item: I): Record<string, unknown>;
+  /** an item that ran but did not get where it should (e.g. a node still stopped at the deadline): its error message */
+  failure?(result: Record<string, unknown>): string | undefined;
   /** items in flight at once; 1 when an item depends on the ones before it (default 8) */
   concurrency?: number;
 }
@@ -37,6 +39,10 @@ export function bulkTool<S extends z.ZodType, I>(spec: BulkToolSpec<S, I>): Tool
         const project = await projectOf(ctx);
         const items = await spec.items(args, project, ctx);
         const results = await runItems(items, async (item) => ({ ...(await spec.run(item, project, ctx)) }), spec.describe, spec.concurrency);
+        for (const r of results) {
+          const error = r.status === 'ok' ? spec.failure?.(r) : undefined;
+          if (error) Object.assign(r, { status: 'error', error });
+        }
         return summary(results);
       }),
   });

@@ -21,12 +21,9 @@ function powerTool<N extends 'start_gns3_node' | 'stop_gns3_node' | 'suspend_gns
     risk,
     schema,
     items: (args) => [...new Set(args.nodes)].map((node) => ({ node, deadlineMs: (args.wait_seconds ?? 60) * 1000 })),
-    run: async ({ node, deadlineMs }, project, ctx) => {
-      const r = await project.nodeAction(node, action, { deadlineMs, signal: ctx.signal });
-      // a node that did not reach the status by the deadline is a failure, not "ok" with a note
-      if (typeof r.note === 'string' && r.note.startsWith('still ')) throw new Error(r.note);
-      return r;
-    },
+    run: ({ node, deadlineMs }, project, ctx) => project.nodeAction(node, action, { deadlineMs, signal: ctx.signal }),
+    // a node that did not reach the status by the deadline is a failure, not "ok" with a note
+    failure: (r) => (typeof r.note === 'string' && r.note.startsWith('still ') ? r.note : undefined),
     describe: ({ node }) => ({ node }),
   });
 }
