@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ChildProcess } from 'node:child_process';
-import { MODE_TOOLS } from '../../src/agent/modes.js';
+import { servedTools } from './served-tools.js';
 import { startLab, type Lab } from '../lab/lab.js';
 import { mcpEnv, serverArgs, startHttpBinary, startMcpLab, structured, type McpLab } from './helpers.js';
 import { runCli } from '../helpers/cli-run.js';
@@ -49,7 +49,7 @@ describe('gns3-copilot mcp --http', () => {
     const client = new Client({ name: 'test-http', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(s.url!), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([...MODE_TOOLS.lab_automation_assistant]);
+    expect(tools.map((t) => t.name)).toEqual(servedTools('lab_automation_assistant'));
     const r = await client.callTool({ name: 'execute_multiple_device_commands', arguments: { device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] } });
     expect(structured(r).devices[0]).toMatchObject({ device_name: 'R1', status: 'success' });
     // a second client (own MCP session) reuses the server's device pool
@@ -96,7 +96,7 @@ describe('gns3-copilot mcp --http with the token in the OS keychain', () => {
     expect((await post(url, {})).status).toBe(401);
     const client = new Client({ name: 'kc', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([...MODE_TOOLS.teaching_assistant]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(servedTools('teaching_assistant'));
     await client.close();
     const logout = await runCli(['auth', 'logout'], { env: envs });
     expect(logout.stdout).toContain('mcp_token');

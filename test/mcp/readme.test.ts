@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MODE_TOOLS, parseMode } from '../../src/agent/modes.js';
+import { parseMode } from '../../src/agent/modes.js';
+import { servedTools } from './served-tools.js';
 import { BIN, ROOT } from '../helpers/cli-run.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
 import { mcpEnv, stdioClient } from './helpers.js';
@@ -38,7 +39,7 @@ describe('README MCP snippets', () => {
     const { client } = await stdioClient([BIN, ...entry.args], mcpEnv({ ...entry.env, GNS3_SERVER: fake.url }));
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual([...MODE_TOOLS[parseMode(modeArg)!]]);
+      expect(tools.map((t) => t.name)).toEqual(servedTools(parseMode(modeArg)!));
       const { resources } = await client.listResources();
       const topo = resources.find((r) => r.uri.endsWith('/topology'))!;
       const read = await client.readResource({ uri: topo.uri });

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { MODE_TOOLS } from '../../src/agent/modes.js';
+import { servedTools } from './served-tools.js';
 import { startLab, type Lab } from '../lab/lab.js';
 import { mcpEnv, serverArgs, startMcpLab, stdioClient, structured, text, type McpLab } from './helpers.js';
 import { runCli } from '../helpers/cli-run.js';
@@ -41,7 +41,7 @@ describe('gns3-copilot mcp over stdio', () => {
     for (const mode of ['teaching_assistant', 'lab_automation_assistant', 'troubleshooting_injection'] as const) {
       const { client } = await connect(mode);
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual([...MODE_TOOLS[mode]]);
+      expect(tools.map((t) => t.name)).toEqual(servedTools(mode));
       const show = tools.find((t) => t.name === 'execute_multiple_device_commands')!;
       expect(show.inputSchema).toMatchObject({ type: 'object', properties: { device_configs: { type: 'array' } } });
       expect(show.annotations?.readOnlyHint).toBe(true);
@@ -59,7 +59,7 @@ describe('gns3-copilot mcp over stdio', () => {
     expect(r.stderr).toContain('"mode" is locked');
     const c = await stdioClient(serverArgs(env.fake, 'lab').slice(0, -2), e);
     clients.push(c.client);
-    expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual([...MODE_TOOLS.teaching_assistant]);
+    expect((await c.client.listTools()).tools.map((t) => t.name)).toEqual(servedTools('teaching_assistant'));
   });
 
   it('runs a read tool on the real router and returns structured content plus text', async () => {
