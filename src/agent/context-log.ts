@@ -29,6 +29,6 @@ export function logContext(log: Logger, plan: ContextPlan, c: ContextLogInput): 
   log.info('context ready', { strategy: c.strategy, limit: plan.limit, budget: plan.budget, tools_tokens: plan.toolsTokens, final_pass: c.finalPass });
   const sent = plan.messages.length;
   if (plan.trimmed > 0)
-    log.info(`messages trimmed ${c.historyMessages}→${sent}`, { from: c.historyMessages, to: sent, summarised: plan.summary !== null });
+    log.info(`messages trimmed ${c.historyMessages}→${sent}`, { from: c.historyMessages, to: sent, summarized: plan.summary !== null });
   log.info('context prepared', { messages: sent, tokens: plan.tokens, tools_tokens: plan.toolsTokens, total: plan.tokens + plan.toolsTokens, percent: plan.percent });
 }

@@ -7,7 +7,7 @@
  * tool calls plus the ToolMessages answering it. The system message and the latest
  * user message are always kept; units are dropped oldest first, and a trimmed history
  * starts on a user message (a whole request is dropped, never half). When enabled, the
- * dropped prefix of the history is first summarised into one paragraph that joins
+ * dropped prefix of the history is first summarized into one paragraph that joins
  * the system message; the summary and how many messages it covers live in graph
  * state, so earlier history is summarized once, not on every call.
  */

@@ -176,7 +176,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const trees = new TreeStore(store.db);
   let fixation: ReturnType<typeof fixAgentMode>;
   try {
-    fixation = fixAgentMode(env, row, trees);
+    fixation = fixAgentMode(env, row, trees, settings.agent_budget);
   } catch (err) {
     lease?.release();
     store.close();

@@ -74,6 +74,20 @@ export const settingsSchema = z.object({
   /** sub-agents of one `agent` batch (AGENT_MODE=recursive): one after another, or up to max_parallel_children at once */
   child_execution_mode: z.enum(['sequential', 'parallel']).default('sequential'),
   max_parallel_children: intIn(1, 2).default(2),
+  /** a recursive tree's budget (AGENT_MAX_* in the environment win), snapshotted with each new root */
+  agent_budget: z
+    .object({
+      enabled: z.boolean(),
+      max_total_agents: z.number().int().positive(),
+      max_llm_calls: z.number().int().positive(),
+      max_total_tokens: z.number().int().positive(),
+      max_total_cost_usd: z.number().positive(),
+      max_duration_seconds: z.number().int().positive(),
+      reserved_final_calls: z.number().int().positive(),
+    })
+    .partial()
+    .strict()
+    .default({}),
 
   provider: z.enum(PROVIDERS).default('openai'),
   model: z.string().min(1).default('gpt-4o-mini'),

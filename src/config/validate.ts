@@ -35,6 +35,8 @@ const SPECIAL: Partial<Record<SettingKey, string>> = {
   mode: MODE_CHOICES_TEXT,
   tool_limits: '<tool>=<n> with n 1..1000 (a JSON object in files)',
   model_prices: 'a JSON object {model: {input, output}} in USD per 1M tokens',
+  agent_budget:
+    'a JSON object with any of enabled (boolean), max_total_agents, max_llm_calls, max_total_tokens, max_duration_seconds, reserved_final_calls (positive integers), max_total_cost_usd (positive number)',
   devices: 'a JSON object of per-device overrides {name: {platform, transport, host, port, username, key_file}}',
 };
 

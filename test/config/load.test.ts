@@ -115,6 +115,15 @@ describe('loadSettings validation', () => {
     await expect(load()).rejects.toThrow(`max_retries_per_tool in ${user}: must be an integer 0..5 (got 6)`);
   });
 
+  it('validates agent_budget (the recursive tree budget) in files', async () => {
+    write(user, { agent_budget: { max_llm_calls: 40, enabled: false } });
+    expect((await load()).settings.agent_budget).toEqual({ max_llm_calls: 40, enabled: false });
+    write(user, { agent_budget: { max_llm_calls: 0 } });
+    await expect(load()).rejects.toThrow(`agent_budget in ${user}: must be a JSON object with any of enabled`);
+    write(user, { agent_budget: { max_agents: 3 } });
+    await expect(load()).rejects.toThrow(/^agent_budget in .*: must be a JSON object/);
+  });
+
   it('reports a broken JSON file by path', async () => {
     write(user, '{"server": ');
     await expect(load()).rejects.toThrow(`config file ${user} is not valid JSON`);

@@ -1,6 +1,7 @@
 /**
- * The tree budget of a recursive root (issue 9): read once per new root from the
- * environment, validated (exit 2 naming the variable), snapshotted with the root.
+ * The tree budget of a recursive root: read once per new root from the settings
+ * (`agent_budget`) and the environment (AGENT_*, which win), validated (exit 2
+ * naming the variable), snapshotted with the root.
  * Legacy trees never parse these variables.
  */
 import { UsageError } from '../../errors.js';
@@ -36,8 +37,8 @@ const NUMERIC: { env: string; key: Exclude<keyof BudgetSnapshot, 'enabled'>; int
   { env: 'AGENT_RESERVED_FINAL_CALLS', key: 'reserved_final_calls', int: true },
 ];
 
-export function budgetFromEnv(env: NodeJS.ProcessEnv = process.env): BudgetSnapshot {
-  const b: BudgetSnapshot = { ...DEFAULT_BUDGET };
+export function budgetFromEnv(env: NodeJS.ProcessEnv = process.env, settings: Partial<BudgetSnapshot> = {}): BudgetSnapshot {
+  const b: BudgetSnapshot = { ...DEFAULT_BUDGET, ...settings };
   const en = env.AGENT_RESOURCE_BUDGET_ENABLED?.trim();
   if (en) {
     if (/^(1|true|yes|on)$/i.test(en)) b.enabled = true;
@@ -53,7 +54,9 @@ export function budgetFromEnv(env: NodeJS.ProcessEnv = process.env): BudgetSnaps
     b[key] = n;
   }
   if (b.reserved_final_calls >= b.max_llm_calls)
-    throw new UsageError(`AGENT_RESERVED_FINAL_CALLS must be less than AGENT_MAX_LLM_CALLS (${b.reserved_final_calls} >= ${b.max_llm_calls})`);
+    throw new UsageError(
+      `AGENT_RESERVED_FINAL_CALLS must be less than AGENT_MAX_LLM_CALLS (${b.reserved_final_calls} >= ${b.max_llm_calls}; also agent_budget in the settings)`,
+    );
   return b;
 }
 

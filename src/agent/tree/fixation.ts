@@ -32,11 +32,16 @@ export function anchorHash(anchor: string): string {
   return createHash('sha256').update(anchor, 'utf8').digest('hex');
 }
 
-export function fixAgentMode(env: NodeJS.ProcessEnv, resumed: { id: string; agent_mode: AgentMode } | undefined, trees: TreeStore): ModeFixation {
+export function fixAgentMode(
+  env: NodeJS.ProcessEnv,
+  resumed: { id: string; agent_mode: AgentMode } | undefined,
+  trees: TreeStore,
+  budgetSettings: Partial<BudgetSnapshot> = {},
+): ModeFixation {
   assertNoRemovedAgentFlags(env);
   if (!resumed) {
     const mode = resolveAgentMode(env);
-    return mode === 'recursive' ? { mode, budget: budgetFromEnv(env) } : { mode };
+    return mode === 'recursive' ? { mode, budget: budgetFromEnv(env, budgetSettings) } : { mode };
   }
   let tree = trees.get(resumed.id);
   if (!tree) {

@@ -45,7 +45,7 @@ describe('AGENT_MODE', () => {
   });
 
   it('recursive root stores mode, revision, depth 0, anchor, hash and budget; resume keeps the mode whatever the env says (notice)', async () => {
-    llm = await startFakeLlm([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
+    llm = await startFakeLlm([{ text: 'one' }, { text: 'settings' }, { text: 'two' }, { text: 'three' }]);
     const settings = testSettings(llm.url, tmp.dir, { model_prices: { 'fake-model': { input: 1, output: 2 } } });
     const s = await session(settings, [], { env: { AGENT_MODE: 'recursive', AGENT_MAX_TOTAL_AGENTS: '7' } });
     expect(s.agentMode).toBe('recursive');
@@ -54,6 +54,11 @@ describe('AGENT_MODE', () => {
     expect(root).toMatchObject({ root_id: s.id, agent_mode: 'recursive', mode_revision: 1, depth: 0, anchor: 'Verify OSPF on R1' });
     expect(root.anchor_hash).toBe(anchorHash('Verify OSPF on R1'));
     expect(JSON.parse(root.budget!)).toMatchObject({ enabled: true, max_total_agents: 7, max_llm_calls: 150 });
+    // the agent_budget setting sets the defaults of a new root; the environment wins over it
+    const fromSettings = await session({ ...settings, agent_budget: { max_total_agents: 9, max_llm_calls: 40 } }, [], { env: { AGENT_MODE: 'recursive', AGENT_MAX_TOTAL_AGENTS: '7' } });
+    await collect(fromSettings.send('budget from the settings'));
+    expect(JSON.parse(fromSettings.tree().root!.budget!)).toMatchObject({ max_total_agents: 7, max_llm_calls: 40, max_total_tokens: 1_500_000 });
+    await fromSettings.close();
     expect(s.notices).toEqual([]);
     await s.close();
 
