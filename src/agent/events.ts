@@ -37,6 +37,8 @@ export interface RunStats {
 export interface AgentTag {
   agent_id?: string;
   depth?: number;
+  /** the root's `agent` tool call this sub-agent's subtree was started by (several may run in one response) */
+  root_call_id?: string;
 }
 
 export type AgentEvent = AgentTag &

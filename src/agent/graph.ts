@@ -49,6 +49,8 @@ export interface RunControl {
   approvalBlocked: number;
   /** a sub-agent's frozen tool set, applied to the schema and at dispatch (absent: the mode's tools) */
   tools?: ReadonlySet<string>;
+  /** a sub-agent run: the root's `agent` call its subtree hangs under */
+  rootCallId?: string;
   /** a sub-agent run: its node in the task tree (absent for the root) */
   agent?: AgentNodeInfo;
   /** the tree budget (recursive): an LLM call is reserved before and booked after */
@@ -380,7 +382,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         const def = deps.registry.get(call.name)!;
         const t0 = performance.now();
         run.emit({ type: 'tool_start', id: call.id, name: call.name });
-        const r = await runWithRetries(() => executeTool(def, call.args, ctx, deps.maxOutputChars), {
+        const r = await runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {
           retries: toolRetries(state.limits),
           signal: run.signal,
           onRetry: (info) => {

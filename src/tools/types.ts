@@ -28,6 +28,8 @@ export interface ToolContext {
   services: Map<string, unknown>;
   /** optional progress of a long call (device fan-outs report each finished device) */
   progress?(p: { done: number; total: number; message: string }): void;
+  /** the id of the tool call being run (the model's tool_call id) */
+  callId?: string;
 }
 
 export interface ToolDef<S extends z.ZodType = z.ZodType> {

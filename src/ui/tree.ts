@@ -37,7 +37,9 @@ export function applyChildToolEvent(turn: TurnView, e: ChildToolEvent, at: numbe
   let idx = -1;
   for (let i = turn.items.length - 1; i >= 0; i--) {
     const it = turn.items[i]!;
-    if (it.kind === 'tool' && it.call.name === 'agent' && !FINAL.has(it.call.state)) {
+    // the event names the root's `agent` call it belongs to; without it, the last running one
+    const ours = e.root_call_id ? it.kind === 'tool' && it.call.id === e.root_call_id : it.kind === 'tool' && it.call.name === 'agent' && !FINAL.has(it.call.state);
+    if (ours) {
       idx = i;
       break;
     }

@@ -67,7 +67,7 @@ export const jsonResultSchema = z.strictObject({
     .optional(),
 });
 
-const ts = { timestamp: z.iso.datetime(), agent_id: z.string().min(1).nullable(), depth: z.number().int().min(0).max(5) };
+const ts = { timestamp: z.iso.datetime(), agent_id: z.string().min(1).nullable(), depth: z.number().int().min(0).max(5), root_call_id: z.string().min(1).optional() };
 export const streamEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('init'), session_id: z.string().min(1), project_id: z.string().nullable(), mode, agent_mode: z.enum(['legacy', 'recursive']), model: z.string(), ...ts }),
   z.strictObject({ type: z.literal('content'), delta: z.string(), ...ts }),

@@ -41,6 +41,24 @@ describe('tui task tree', () => {
     unmount();
   });
 
+  it('two agent calls of one response each get their own sub-agents (root_call_id)', () => {
+    const s: UiState = [
+      { type: 'user_prompt', prompt: 'verify', at: 0 } as UiAction,
+      ev({ type: 'tool_call', id: 'a', name: 'agent', args: { task: 'R1' } }),
+      ev({ type: 'tool_call', id: 'b', name: 'agent', args: { task: 'R2' } }),
+      ev({ type: 'tool_start', id: 'a', name: 'agent' }),
+      ev({ type: 'tool_start', id: 'b', name: 'agent' }),
+      ev({ type: 'tool_call', id: 'c1', name: 'execute_multiple_device_commands', args: show('R1'), agent_id: 'kid-1', depth: 1, root_call_id: 'a' }),
+      ev({ type: 'tool_call', id: 'c2', name: 'execute_multiple_device_commands', args: show('R2'), agent_id: 'kid-2', depth: 1, root_call_id: 'b' }),
+      ev({ type: 'tool_call', id: 'c3', name: 'execute_multiple_device_commands', args: show('R1'), agent_id: 'kid-3', depth: 2, root_call_id: 'a' }),
+    ].reduce(reduce, base());
+    const calls = s.live!.items.map((it) => (it.kind === 'tool' ? it.call : undefined));
+    expect(calls.map((c) => [c!.id, (c!.children ?? []).map((k) => k.id)])).toEqual([
+      ['a', ['c1', 'c3']],
+      ['b', ['c2']],
+    ]);
+  });
+
   it('status bar shows the tree budget; /tree is a command', () => {
     const s = reduce(base(), { type: 'set_tree_budget', text: 'agents 3/50 · llm 12/150 · $0.04/15' });
     expect(statusSegments(s).map((x) => x.text)).toContain('recursive · agents 3/50 · llm 12/150 · $0.04/15');

@@ -40,10 +40,10 @@ export function agentTool(engine: TreeEngine): ToolDef {
         'Delegate a self-contained task to a sub-agent that has the same tools except `agent`. Give `task` for one, or `messages` for several independent tasks run in parallel. Each returns a short summary.',
       risk: 'read',
       schema: legacySchema,
-      async run(args) {
+      async run(args, ctx) {
         const items: DelegateItem[] = (args.messages ?? [args.task!]).map((task) => ({ kind: 'legacy', task }));
         try {
-          return legacyText((await engine.delegate(items)).reports);
+          return legacyText((await engine.delegate(items, ctx.callId)).reports);
         } catch (err) {
           return refused(err);
         }
@@ -55,10 +55,13 @@ export function agentTool(engine: TreeEngine): ToolDef {
       'Delegate part of the task to a sub-agent with a task_brief: goal, hard constraints, the report you expect, and the context refs (ids of your tool results) it needs. It only sees the brief; it ends with a TaskReport (result, evidence, open issues) that you review to accept, revise, re-plan or split. At most 6 sub-agents per agent.',
     risk: 'read',
     schema: recursiveSchema,
-    async run(args) {
+    async run(args, ctx) {
       const briefs = Array.isArray(args.task_brief) ? args.task_brief : [args.task_brief];
       try {
-        const { reports } = await engine.delegate(briefs.map((brief) => ({ kind: 'brief', brief })));
+        const { reports } = await engine.delegate(
+          briefs.map((brief) => ({ kind: 'brief', brief })),
+          ctx.callId,
+        );
         return JSON.stringify(reports.length === 1 ? reports[0] : reports);
       } catch (err) {
         return refused(err);

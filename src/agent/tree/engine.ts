@@ -76,9 +76,11 @@ export class TreeEngine {
     return this.cancel.stop(agentId);
   }
 
-  async delegate(items: DelegateItem[]): Promise<{ reports: TaskReport[] }> {
+  /** `callId`: the `agent` tool call asking (the root's one names the subtree in events) */
+  async delegate(items: DelegateItem[], callId?: string): Promise<{ reports: TaskReport[] }> {
     const p = this.d.policy;
     const parentRun = this.d.currentRun();
+    const rootCallId = parentRun.rootCallId ?? callId;
     const parent = parentRun.agent;
     const rootId = this.d.rootId();
     const parentId = parent?.id ?? rootId;
@@ -134,7 +136,7 @@ export class TreeEngine {
         async (c) => {
           const signal = signals.get(c.id)!;
           const agent: AgentNodeInfo = { id: c.id, parent_id: parentId, root_id: rootId, depth, ...(c.brief ? { brief: c.brief } : {}) };
-          const tag = { agent_id: c.id, depth };
+          const tag = { agent_id: c.id, depth, ...(rootCallId ? { root_call_id: rootCallId } : {}) };
           const run: RunControl = {
             emit: (e: AgentEvent) => {
               if (e.type === 'content' || e.type === 'context' || e.type === 'init' || e.type === 'done') return;
@@ -145,6 +147,7 @@ export class TreeEngine {
             ...(parentRun.deadline !== undefined ? { deadline: parentRun.deadline } : {}),
             tools: frozen,
             agent,
+            ...(rootCallId ? { rootCallId } : {}),
             ...(this.d.childBudget ? { budget: this.d.childBudget() } : {}),
           };
           this.d.trees.setStatus(c.id, 'running');

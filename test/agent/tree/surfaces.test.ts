@@ -62,7 +62,7 @@ describe('tree surfaces', () => {
     const events = parseStreamJson(lines);
     expect(events.every((e) => typeof e.depth === 'number' && e.agent_id)).toBe(true);
     const childEnd = events.find((e) => e.type === 'tool_end' && e.id === 's1')!;
-    expect(childEnd).toMatchObject({ depth: 1, agent_id: result.agents![0]!.id });
+    expect(childEnd).toMatchObject({ depth: 1, agent_id: result.agents![0]!.id, root_call_id: 'a' }); // the root's agent call it hangs under
     expect(events.find((e) => e.type === 'tool_end' && e.id === 'a')).toMatchObject({ depth: 0, agent_id: s.id });
     await s.close();
 
