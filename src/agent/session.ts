@@ -26,7 +26,7 @@ import { TokenCounter } from './tokens.js';
 import { EventQueue } from './queue.js';
 import { IdleCollector } from './idle-gc.js';
 import { buildGraph, danglingToolCalls, stopReasonOf, toolMessage, type ChatModels, type RunControl } from './graph.js';
-import type { AgentStateType } from './state.js';
+import { requestInput, type AgentStateType } from './state.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, ToolRegistry, resultJson, type ApprovePolicy } from '../tools/registry.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
 import type { TranscriptEntry } from '../sessions/transcript.js';
@@ -370,20 +370,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       for (const message of mcp?.notices.splice(0) ?? []) q.push({ type: 'notice', message });
       log.info('request', { session_id: sessionId, mode, limits: describeLimits(reqLimits), model: endpoint.model, provider: endpoint.provider });
       await repairHistory();
-      const input = {
-        messages: [new HumanMessage(prompt)],
-        llm_calls: 0,
-        remaining_iterations: reqLimits.max_iterations,
-        tool_calls_count: 0,
-        tool_counts: {},
-        limits: reqLimits,
-        mode,
-        usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
-        limit_reason: null,
-        stop: null,
-        final_pass: false,
-        started_at: Date.now(),
-      };
+      const input = requestInput(new HumanMessage(prompt), reqLimits, mode);
       const stream = await graph.stream(input, { ...config(reqLimits), streamMode: 'values' });
       for await (const values of stream) final = values as AgentStateType;
       stopped = final?.stop ?? final?.limit_reason ?? 'done';

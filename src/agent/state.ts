@@ -42,3 +42,21 @@ export const AgentState = Annotation.Root({
 
 export type AgentStateType = typeof AgentState.State;
 export type AgentStateUpdate = typeof AgentState.Update;
+
+/** The input that starts one request on a thread: the user's prompt, or a sub-agent's brief. */
+export function requestInput(message: BaseMessage, limits: RequestLimits, mode: CopilotMode) {
+  return {
+    messages: [message],
+    llm_calls: 0,
+    remaining_iterations: limits.max_iterations,
+    tool_calls_count: 0,
+    tool_counts: {},
+    limits,
+    mode,
+    usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
+    limit_reason: null,
+    stop: null,
+    final_pass: false,
+    started_at: Date.now(),
+  };
+}

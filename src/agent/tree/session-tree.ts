@@ -9,7 +9,7 @@ import type { AgentMode } from '../events.js';
 import type { CopilotMode } from '../modes.js';
 import type { RequestLimits } from '../api.js';
 import type { AgentGraph, RunControl } from '../graph.js';
-import type { AgentStateType } from '../state.js';
+import { requestInput, type AgentStateType } from '../state.js';
 import type { ToolDef } from '../../tools/types.js';
 import { recursionLimitFor } from '../limits.js';
 import type { TreeStore } from '../../sessions/tree-store.js';
@@ -131,20 +131,7 @@ export class SessionTree {
 
   private async runChild(threadId: string, prompt: string, mode: CopilotMode) {
     const limits = this.d.limits();
-    const input = {
-      messages: [new HumanMessage(prompt)],
-      llm_calls: 0,
-      remaining_iterations: limits.max_iterations,
-      tool_calls_count: 0,
-      tool_counts: {},
-      limits,
-      mode,
-      usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
-      limit_reason: null,
-      stop: null,
-      final_pass: false,
-      started_at: Date.now(),
-    };
+    const input = requestInput(new HumanMessage(prompt), limits, mode);
     let final: AgentStateType | undefined;
     const stream = await this.d.graph().stream(input, { configurable: { thread_id: threadId }, recursionLimit: recursionLimitFor(limits), streamMode: 'values' });
     for await (const v of stream) final = v as AgentStateType;
