@@ -1,20 +1,15 @@
 /** Cost (issue 12 item 9): stats.cost_usd per request, the TUI status bar and `sessions list`, from the price table. */
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { collect, ofType, session, tempDir, testSettings } from './helpers.js';
+import { describe, expect, it, vi } from 'vitest';
+import type { FakeLlm } from '../fakes/llm/server.js';
+import { collect, ofType, session, useFakeLlm, tempDir, testSettings } from './helpers.js';
 import { ResultBuilder } from '../../src/output/summary.js';
 import { sessionsCommand } from '../../src/commands/sessions.js';
 import { initialState, reduce } from '../../src/ui/state.js';
 import { statusSegments } from '../../src/ui/components/StatusBar.js';
 import { jsonResultSchema } from '../e2e/oneshot-schema.js';
 
-const tmp = tempDir('gc-cost-');
-afterAll(() => tmp.cleanup());
+const { tmp, startLlm } = useFakeLlm('gc-cost-');
 let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
 
 async function captureStdout(fn: () => Promise<number>): Promise<string> {
   let out = '';
@@ -32,7 +27,7 @@ async function captureStdout(fn: () => Promise<number>): Promise<string> {
 
 describe('cost', () => {
   it('a priced model: stats.cost_usd in done and --json, the status bar and sessions list', async () => {
-    llm = await startFakeLlm([{ text: 'answer', usage: { prompt_tokens: 100_000, completion_tokens: 20_000 } }], { title: 'Priced' });
+    llm = await startLlm([{ text: 'answer', usage: { prompt_tokens: 100_000, completion_tokens: 20_000 } }], { title: 'Priced' });
     // $1 per 1M input, $10 per 1M output: 100k in + 20k out = $0.30 plus the title call
     const settings = testSettings(llm.url, tmp.dir, { model: 'my-model', model_prices: { 'my-model': { input: 1, output: 10 } } });
     const s = await session(settings, []);
@@ -63,7 +58,7 @@ describe('cost', () => {
 
   it('an unknown model: cost_usd is null, the status bar shows no cost, sessions list shows —', async () => {
     const dir = tempDir('gc-cost-unknown-');
-    llm = await startFakeLlm([{ text: 'answer', usage: { prompt_tokens: 10, completion_tokens: 5 } }], { title: 'Unpriced' });
+    llm = await startLlm([{ text: 'answer', usage: { prompt_tokens: 10, completion_tokens: 5 } }], { title: 'Unpriced' });
     const settings = testSettings(llm.url, dir.dir);
     const s = await session(settings, []);
     const ev = await collect(s.send('how much?'));

@@ -3,6 +3,7 @@
  * real SQLite file, the fake LLM over HTTP, and test-local ToolDefs whose side
  * effects are observable (the graph is what is under test here).
  */
+import { afterAll, afterEach } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { defineTool, type ToolDef } from '../../src/tools/types.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { createAgentSession, type CreateAgentSessionOptions } from '../../src/agent/session.js';
 import type { ProjectScope, Topology } from '../../src/gns3/types.js';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
 
 process.env.GNS3_COPILOT_KEYCHAIN = 'off';
 process.env.GNS3_COPILOT_LLM_RETRY_MS = '20';
@@ -21,6 +23,25 @@ delete process.env.AGENT_RECURSION_ENABLED;
 export function tempDir(prefix = 'gc-agent-'): { dir: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A temp dir for the file (removed after all its tests) and fake LLM servers that are
+ * closed after each test: `const { tmp, startLlm } = useFakeLlm('gc-x-')`.
+ */
+export function useFakeLlm(prefix: string): { tmp: { dir: string; cleanup(): void }; startLlm: typeof startFakeLlm } {
+  const tmp = tempDir(prefix);
+  afterAll(() => tmp.cleanup());
+  const started: FakeLlm[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((l) => l.close()));
+  });
+  const startLlm: typeof startFakeLlm = async (...args) => {
+    const l = await startFakeLlm(...args);
+    started.push(l);
+    return l;
+  };
+  return { tmp, startLlm };
 }
 
 export function testSettings(llmUrl: string, dataDir: string, extra: Record<string, unknown> = {}): Settings {

@@ -1,21 +1,16 @@
 /** The log lines of the runtime-limits and context designs, at the default level, through the real graph. */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { collect, fakeProject, session, showCall, tempDir, testSettings, testTools } from './helpers.js';
+import type { FakeLlm } from '../fakes/llm/server.js';
+import { collect, fakeProject, session, showCall, useFakeLlm, testSettings, testTools } from './helpers.js';
 import { createLogger } from '../../src/log.js';
 import { settingsSchema } from '../../src/config/schema.js';
 import { defineTool, type ToolDef } from '../../src/tools/types.js';
 
-const tmp = tempDir('gc-logs-');
-afterAll(() => tmp.cleanup());
+const { tmp, startLlm } = useFakeLlm('gc-logs-');
 let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
 
 type Line = { level: string; msg: string } & Record<string, unknown>;
 const readLines = (file: string): Line[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
@@ -38,7 +33,7 @@ describe('log lines at the default level', () => {
       },
     });
     const tools = [...testTools({ calls: [] }).filter((t) => t.name !== 'get_gns3_templates'), failing] as ToolDef[];
-    llm = await startFakeLlm([
+    llm = await startLlm([
       { text: `first ${filler(400)}` },
       { tool_calls: [{ id: 'g', name: 'get_gns3_templates', args: {} }, showCall('R1', 'a'), showCall('R2', 'b')], usage: { prompt_tokens: 11, completion_tokens: 7 } },
       { text: 'answer' },
@@ -66,7 +61,7 @@ describe('log lines at the default level', () => {
 
   it('without a project the log says no topology was injected', async () => {
     const file = join(tmp.dir, 'b.log');
-    llm = await startFakeLlm([{ text: 'hi' }]);
+    llm = await startLlm([{ text: 'hi' }]);
     const s = await session(testSettings(llm.url, tmp.dir), [], { log: createLogger('info', file) });
     await collect(s.send('hello'));
     await s.close();
@@ -76,7 +71,7 @@ describe('log lines at the default level', () => {
   it('tools alone exceeding the budget is an error naming --context-limit and the numbers', async () => {
     const file = join(tmp.dir, 'c.log');
     const huge = defineTool({ name: 'device_skills', description: filler(2000), risk: 'read', schema: z.object({}), run: async () => '{}' });
-    llm = await startFakeLlm([{ text: 'hi' }]);
+    llm = await startLlm([{ text: 'hi' }]);
     const s = await session(testSettings(llm.url, tmp.dir, { context_limit: 1 }), [huge] as ToolDef[], { log: createLogger('info', file) });
     await collect(s.send('hello'));
     await s.close();

@@ -2,23 +2,18 @@
  * The user's MCP servers inside the agent: a real SDK server (test/fakes/mcp)
  * over stdio, the real graph and SQLite, the fake LLM over HTTP.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { collect, ofType, session, tempDir, testSettings, testTools, type ToolLog } from '../agent/helpers.js';
+import type { FakeLlm } from '../fakes/llm/server.js';
+import { collect, ofType, session, useFakeLlm, testSettings, testTools, type ToolLog } from '../agent/helpers.js';
 import { loadSettings } from '../../src/config/load.js';
 import { ROOT, isolatedEnv, runCli } from '../helpers/cli-run.js';
 import { llmFlags } from '../e2e/oneshot-cli.js';
 import { parseStreamJson } from '../e2e/oneshot-schema.js';
 
-const tmp = tempDir('gc-mcp-client-');
-afterAll(() => tmp.cleanup());
+const { tmp, startLlm } = useFakeLlm('gc-mcp-client-');
 let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
 
 let n = 0;
 function netbox(extra: Record<string, unknown> = {}, env: Record<string, string> = {}) {
@@ -35,7 +30,7 @@ const toolNames = (l: FakeLlm, i: number) => (l.requests.filter((r) => r.purpose
 describe('mcp_servers in the agent', () => {
   it('the model calls a server tool (server__tool, its JSON Schema) and gets its structured result', async () => {
     const nb = netbox();
-    llm = await startFakeLlm([{ tool_calls: [{ id: 'q1', name: 'netbox__query', args: { q: 'R1' } }] }, { text: 'R1-core is a router.' }]);
+    llm = await startLlm([{ tool_calls: [{ id: 'q1', name: 'netbox__query', args: { q: 'R1' } }] }, { text: 'R1-core is a router.' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { mcp_servers: { netbox: nb.cfg } }), testTools(log));
     const ev = await collect(s.send('what is R1?'));
@@ -52,7 +47,7 @@ describe('mcp_servers in the agent', () => {
 
   it('obeys --tool-limit server__tool=n and treats unannotated tools as config-changing unless trusted', async () => {
     const nb = netbox();
-    llm = await startFakeLlm([
+    llm = await startLlm([
       {
         tool_calls: [
           { id: 'a', name: 'netbox__query', args: { q: 'R1' } },
@@ -74,7 +69,7 @@ describe('mcp_servers in the agent', () => {
     await s.close();
 
     const trusted = netbox({ trust: true, include_tools: ['set_vlan'] });
-    llm = await startFakeLlm([{ tool_calls: [{ id: 'v', name: 'netbox__set_vlan', args: { device: 'R1', vlan: 20 } }] }, { text: 'ok' }]);
+    llm = await startLlm([{ tool_calls: [{ id: 'v', name: 'netbox__set_vlan', args: { device: 'R1', vlan: 20 } }] }, { text: 'ok' }]);
     const s2 = await session(testSettings(llm.url, tmp.dir, { mcp_servers: { netbox: trusted.cfg } }), []);
     const ev2 = await collect(s2.send('set vlan 20'));
     expect(toolNames(llm, 0).filter((t) => t.startsWith('netbox__'))).toEqual(['netbox__set_vlan']);
@@ -85,7 +80,7 @@ describe('mcp_servers in the agent', () => {
 
   it('a server that dies mid-session: clear notice, its tools removed, the session goes on', async () => {
     const nb = netbox();
-    llm = await startFakeLlm([
+    llm = await startLlm([
       { tool_calls: [{ id: 'x', name: 'netbox__crash', args: {} }] },
       { text: 'The inventory server crashed.' },
       { tool_calls: [{ id: 'y', name: 'execute_multiple_device_commands', args: { device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] } }] },
@@ -110,7 +105,7 @@ describe('mcp_servers in the agent', () => {
 
   it('a server that fails to start: a notice in the first request, no tools, the session works', async () => {
     const nb = netbox({}, { FAKE_MCP_FAIL_START: '1' });
-    llm = await startFakeLlm([{ text: 'hello' }]);
+    llm = await startLlm([{ text: 'hello' }]);
     const s = await session(testSettings(llm.url, tmp.dir, { mcp_servers: { netbox: nb.cfg } }), testTools({ calls: [] }));
     const ev = await collect(s.send('hi'));
     const notice = ofType(ev, 'notice')[0]!.message;
@@ -124,7 +119,7 @@ describe('mcp_servers in the agent', () => {
   it('expands $VAR and ${VAR} in env, args and headers from the environment', async () => {
     const nb = netbox();
     process.env.GC_MCP_TEST_LOG = nb.callLog;
-    llm = await startFakeLlm([{ tool_calls: [{ id: 'q', name: 'netbox__query', args: { q: 'R9' } }] }, { text: 'ok' }]);
+    llm = await startLlm([{ tool_calls: [{ id: 'q', name: 'netbox__query', args: { q: 'R9' } }] }, { text: 'ok' }]);
     const s = await session(testSettings(llm.url, tmp.dir, { mcp_servers: { netbox: { ...nb.cfg, env: { FAKE_MCP_CALL_LOG: '${GC_MCP_TEST_LOG}' } } } }), []);
     await collect(s.send('R9?'));
     expect(nb.calls()).toEqual(['query R9']);
@@ -159,7 +154,7 @@ describe('mcp_servers in the agent', () => {
     mkdirSync(cfgDir, { recursive: true });
     const ok = netbox();
     writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ mcp_servers: { netbox: ok.cfg, broken: netbox({}, { FAKE_MCP_FAIL_START: '1' }).cfg } }));
-    llm = await startFakeLlm([
+    llm = await startLlm([
       { tool_calls: [{ id: 'q', name: 'netbox__query', args: { q: 'R1' } }] },
       { text: 'R1-core.' },
       { tool_calls: [{ id: 'q2', name: 'netbox__query', args: { q: 'R2' } }] },

@@ -1,29 +1,24 @@
 /** The tree budget (issue 9) through the real graph, real SQLite, fake LLM over HTTP; and a two-process race. */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
-import { startFakeLlm, type FakeLlm, type FakeRequest, type FakeTurn } from '../../fakes/llm/server.js';
-import { collect, ofType, session, showCall, tempDir, testSettings, testTools, text, type ToolLog } from '../helpers.js';
+import { type FakeLlm, type FakeRequest, type FakeTurn } from '../../fakes/llm/server.js';
+import { collect, ofType, session, showCall, useFakeLlm, testSettings, testTools, text, type ToolLog } from '../helpers.js';
 import { SessionStore } from '../../../src/sessions/store.js';
 import { TreeStore } from '../../../src/sessions/tree-store.js';
 import { BudgetLedger } from '../../../src/agent/tree/ledger.js';
 import type { TaskReport } from '../../../src/agent/tree/report.js';
 import { ExitCode } from '../../../src/errors.js';
 
-const tmp = tempDir('gc-tree-budget-');
-afterAll(() => tmp.cleanup());
+const { tmp, startLlm } = useFakeLlm('gc-tree-budget-');
 let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
 const chat = (l: FakeLlm): FakeRequest[] => l.requests.filter((r) => r.purpose === null);
 const delegate = (id: string, b: unknown): FakeTurn => ({ tool_calls: [{ id, name: 'agent', args: { task_brief: b } }] });
 const priced = { model_prices: { 'fake-model': { input: 1, output: 1 } } };
 
 async function run(envExtra: Record<string, string>, script: FakeTurn[], settingsExtra: Record<string, unknown> = {}) {
-  llm = await startFakeLlm(script);
+  llm = await startLlm(script);
   const log: ToolLog = { calls: [] };
   const s = await session(testSettings(llm.url, tmp.dir, { ...priced, ...settingsExtra }), testTools(log), { env: { AGENT_MODE: 'recursive', ...envExtra } });
   const ev = await collect(s.send('verify the lab'));

@@ -1,21 +1,16 @@
 /** Legacy sub-agents (issue 9): the `agent` tool through the real graph, real SQLite, fake LLM over HTTP. */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm, type FakeRequest } from '../../fakes/llm/server.js';
-import { collect, ofType, session, showCall, tempDir, testSettings, testTools, text, type ToolLog } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { type FakeLlm, type FakeRequest } from '../../fakes/llm/server.js';
+import { collect, ofType, session, showCall, useFakeLlm, testSettings, testTools, text, type ToolLog } from '../helpers.js';
 import { timedShowTool, toolNames } from './helpers.js';
 
-const tmp = tempDir('gc-tree-legacy-');
-afterAll(() => tmp.cleanup());
+const { tmp, startLlm } = useFakeLlm('gc-tree-legacy-');
 let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
 const chat = (l: FakeLlm): FakeRequest[] => l.requests.filter((r) => r.purpose === null);
 
 describe('legacy agent tool', () => {
   it('one child: own thread, no `agent` tool, its summary is the tool result; events carry agent_id/depth', async () => {
-    llm = await startFakeLlm([
+    llm = await startLlm([
       { text: 'ROOT-THOUGHT delegating', tool_calls: [{ id: 'a1', name: 'agent', args: { task: 'check routes on R1' } }] },
       { tool_calls: [showCall('R1', 's1')] },
       { text: 'R1 has 3 OSPF routes.' },
@@ -57,7 +52,7 @@ describe('legacy agent tool', () => {
   });
 
   it('a batch (`messages`) runs its children in parallel and joins results in input order', async () => {
-    llm = await startFakeLlm([
+    llm = await startLlm([
       { tool_calls: [{ id: 'a1', name: 'agent', args: { messages: ['TASK-ALPHA on R1', 'TASK-BETA on R2'] } }] },
       { when: 'TASK-ALPHA', tool_calls: [showCall('R1', 'sa')] },
       { when: 'TASK-BETA', tool_calls: [showCall('R2', 'sb')] },
@@ -79,7 +74,7 @@ describe('legacy agent tool', () => {
   });
 
   it('a forged `agent` call in a depth-1 child is blocked at dispatch', async () => {
-    llm = await startFakeLlm([
+    llm = await startLlm([
       { tool_calls: [{ id: 'a1', name: 'agent', args: { task: 'nested' } }] },
       { tool_calls: [{ id: 'forged', name: 'agent', args: { task: 'deeper' } }] },
       { text: 'could not delegate' },

@@ -1,19 +1,14 @@
 /** AGENT_MODE selection and fixation (issue 9; issue 12 item 7) with real SQLite and the fake LLM. */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '../../fakes/llm/server.js';
-import { collect, session, tempDir, testSettings } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeLlm } from '../../fakes/llm/server.js';
+import { collect, session, useFakeLlm, testSettings } from '../helpers.js';
 import { SessionStore } from '../../../src/sessions/store.js';
 import { TreeStore } from '../../../src/sessions/tree-store.js';
 import { ExitCode, UsageError } from '../../../src/errors.js';
 import { anchorHash } from '../../../src/agent/tree/fixation.js';
 
-const tmp = tempDir('gc-tree-mode-');
-afterAll(() => tmp.cleanup());
+const { tmp, startLlm } = useFakeLlm('gc-tree-mode-');
 let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
 
 async function refusal(p: Promise<unknown>): Promise<UsageError> {
   const err = await p.then(
@@ -27,7 +22,7 @@ async function refusal(p: Promise<unknown>): Promise<UsageError> {
 
 describe('AGENT_MODE', () => {
   it('invalid AGENT_MODE and AGENT_RECURSION_ENABLED refuse a new session (exit 2, one line) before any LLM call', async () => {
-    llm = await startFakeLlm([]);
+    llm = await startLlm([]);
     const settings = testSettings(llm.url, tmp.dir);
     expect((await refusal(session(settings, [], { env: { AGENT_MODE: 'tree' } }))).message).toBe('AGENT_MODE must be one of legacy|recursive (got "tree")');
     expect((await refusal(session(settings, [], { env: { AGENT_RECURSION_ENABLED: 'false' } }))).message).toBe(
@@ -45,7 +40,7 @@ describe('AGENT_MODE', () => {
   });
 
   it('recursive root stores mode, revision, depth 0, anchor, hash and budget; resume keeps the mode whatever the env says (notice)', async () => {
-    llm = await startFakeLlm([{ text: 'one' }, { text: 'settings' }, { text: 'two' }, { text: 'three' }]);
+    llm = await startLlm([{ text: 'one' }, { text: 'settings' }, { text: 'two' }, { text: 'three' }]);
     const settings = testSettings(llm.url, tmp.dir, { model_prices: { 'fake-model': { input: 1, output: 2 } } });
     const s = await session(settings, [], { env: { AGENT_MODE: 'recursive', AGENT_MAX_TOTAL_AGENTS: '7' } });
     expect(s.agentMode).toBe('recursive');
@@ -85,7 +80,7 @@ describe('AGENT_MODE', () => {
   });
 
   it('a session stored without a mode resumes as legacy and gets its tree row written', async () => {
-    llm = await startFakeLlm([]);
+    llm = await startLlm([]);
     const settings = testSettings(llm.url, tmp.dir);
     const store = await SessionStore.open(tmp.dir);
     const row = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'legacy' });
@@ -98,7 +93,7 @@ describe('AGENT_MODE', () => {
   });
 
   it('a recursive session missing its anchor, hash or budget is refused on resume with a clear message', async () => {
-    llm = await startFakeLlm([]);
+    llm = await startLlm([]);
     const settings = testSettings(llm.url, tmp.dir);
     const store = await SessionStore.open(tmp.dir);
     const trees = new TreeStore(store.db);

@@ -1,19 +1,14 @@
 /** Recursive sub-agents (issue 9): depth, quota, frozen tool sets, context inheritance, TaskReport, scheduling, stop. */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm, type FakeRequest, type FakeTurn } from '../../fakes/llm/server.js';
-import { collect, ofType, session, showCall, tempDir, testSettings, testTools, type ToolLog } from '../helpers.js';
+import { describe, expect, it } from 'vitest';
+import { type FakeLlm, type FakeRequest, type FakeTurn } from '../../fakes/llm/server.js';
+import { collect, ofType, session, showCall, useFakeLlm, testSettings, testTools, type ToolLog } from '../helpers.js';
 import { timedShowTool, toolNames } from './helpers.js';
 import { validateSetting } from '../../../src/config/validate.js';
 import type { AgentEvent } from '../../../src/agent/events.js';
 import type { TaskReport } from '../../../src/agent/tree/report.js';
 
-const tmp = tempDir('gc-tree-rec-');
-afterAll(() => tmp.cleanup());
+const { tmp, startLlm } = useFakeLlm('gc-tree-rec-');
 let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
 const env = { AGENT_MODE: 'recursive' };
 const chat = (l: FakeLlm): FakeRequest[] => l.requests.filter((r) => r.purpose === null);
 const brief = (goal: string, extra: Record<string, unknown> = {}) => ({ goal, ...extra });
@@ -27,7 +22,7 @@ describe('recursive agent tool', () => {
     script.push({ tool_calls: [{ id: 'forged', name: 'agent', args: { task_brief: brief('level 6') } }] });
     for (let d = 5; d >= 1; d--) script.push({ text: `done at depth ${d}` });
     script.push({ text: 'root done' });
-    llm = await startFakeLlm(script);
+    llm = await startLlm(script);
     const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }), { env });
     const ev = await collect(s.send('go deep'));
     const reqs = chat(llm);
@@ -44,7 +39,7 @@ describe('recursive agent tool', () => {
 
   it('quota: a batch over 6 is refused whole before any child starts; the 7th child over the lifetime is refused', async () => {
     const seven = Array.from({ length: 7 }, (_, i) => brief(`Q${i}`));
-    llm = await startFakeLlm([
+    llm = await startLlm([
       delegate('b7', seven),
       delegate('b6', seven.slice(0, 6)),
       ...Array.from({ length: 6 }, (_, i) => ({ text: `report Q${i}` })),
@@ -64,7 +59,7 @@ describe('recursive agent tool', () => {
   });
 
   it('a forged config tool in a child of a teaching-mode root is blocked at dispatch and never runs', async () => {
-    llm = await startFakeLlm([
+    llm = await startLlm([
       delegate('a', brief('look at R1')),
       { tool_calls: [{ id: 'cfg', name: 'execute_multiple_device_config_commands', args: { device_configs: [{ device_name: 'R1', config_commands: ['no router ospf 1'] }] } }] },
       { text: 'could not configure' },
@@ -80,7 +75,7 @@ describe('recursive agent tool', () => {
   });
 
   it('a child sees only its brief, inherited constraints, the anchor and granted refs; the TaskReport carries evidence', async () => {
-    llm = await startFakeLlm([
+    llm = await startLlm([
       { text: 'ROOT-PRIVATE-THOUGHT', tool_calls: [showCall('R1', 'r1'), showCall('R9', 'r9')] },
       delegate('a', brief('check OSPF on R2', { constraints: ['read-only: no config changes'], context_refs: ['r1'] })),
       // depth 1 grants r1 onward (held) and adds a constraint; a ref it does not hold is refused
@@ -135,7 +130,7 @@ describe('scheduling and stop', () => {
 
   it('sequential by default: the second child starts after the first ended', async () => {
     const b = batchOf({ RA: 80, RB: 10 });
-    llm = await startFakeLlm(b.turns);
+    llm = await startLlm(b.turns);
     const s = await session(testSettings(llm.url, tmp.dir), [b.tool], { env });
     await collect(s.send('both'));
     const [a, bb] = ['RA', 'RB'].map((d) => b.spans.find((x) => x.device === d)!);
@@ -146,7 +141,7 @@ describe('scheduling and stop', () => {
   it('parallel 2 overlaps and keeps input order; 3 is rejected by validation', async () => {
     expect(() => validateSetting('max_parallel_children', 3, 'GNS3_COPILOT_MAX_PARALLEL_CHILDREN')).toThrow(/must be an integer 1\.\.2 \(got 3\)/);
     const b = batchOf({ RA: 300, RB: 20 });
-    llm = await startFakeLlm(b.turns);
+    llm = await startLlm(b.turns);
     const s = await session(testSettings(llm.url, tmp.dir, { child_execution_mode: 'parallel', max_parallel_children: 2 }), [b.tool], { env });
     const ev = await collect(s.send('both'));
     const [a, bb] = ['RA', 'RB'].map((d) => b.spans.find((x) => x.device === d)!);
@@ -158,7 +153,7 @@ describe('scheduling and stop', () => {
   });
 
   it('a user abort of the root stops every descendant; the history stays valid and resumable', async () => {
-    llm = await startFakeLlm([
+    llm = await startLlm([
       delegate('top', brief('SLOW child')),
       { tool_calls: [showCall('RSLOW', 'slow')] },
       { text: 'after resume' },
@@ -186,7 +181,7 @@ describe('scheduling and stop', () => {
   });
 
   it('stopping a middle node stops its subtree (a queued child never calls the LLM), not its sibling or the root', async () => {
-    llm = await startFakeLlm([
+    llm = await startLlm([
       delegate('top', [brief('MIDDLE node'), brief('SIBLING node')]),
       delegate('mid', [brief('GRAND-ONE'), brief('GRAND-TWO')]),
       { when: 'GRAND-ONE', tool_calls: [showCall('RSLOW', 'slow')] },

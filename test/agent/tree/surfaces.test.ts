@@ -1,7 +1,7 @@
 /** Surfaces of the task tree (issue 9): --json, --stream-json, sessions show/export — real session, SQLite, fake LLM. */
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '../../fakes/llm/server.js';
-import { session, showCall, tempDir, testSettings } from '../helpers.js';
+import { describe, expect, it, vi } from 'vitest';
+import type { FakeLlm } from '../../fakes/llm/server.js';
+import { session, showCall, useFakeLlm, testSettings } from '../helpers.js';
 import { timedShowTool } from './helpers.js';
 import { ResultBuilder } from '../../../src/output/summary.js';
 import { StreamJsonPrinter } from '../../../src/output/stream-json.js';
@@ -10,13 +10,8 @@ import { jsonResultSchema, parseStreamJson } from '../../e2e/oneshot-schema.js';
 import { SessionStore } from '../../../src/sessions/store.js';
 import { TreeStore } from '../../../src/sessions/tree-store.js';
 
-const tmp = tempDir('gc-tree-surf-');
-afterAll(() => tmp.cleanup());
+const { tmp, startLlm } = useFakeLlm('gc-tree-surf-');
 let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
 
 async function captureStdout(fn: () => Promise<unknown>): Promise<string> {
   let buf = '';
@@ -34,7 +29,7 @@ async function captureStdout(fn: () => Promise<unknown>): Promise<string> {
 
 describe('tree surfaces', () => {
   it('--json has agents and resource_usage; --stream-json tags every event; sessions show/export print the tree', async () => {
-    llm = await startFakeLlm([
+    llm = await startLlm([
       { tool_calls: [{ id: 'a', name: 'agent', args: { task_brief: { goal: 'verify OSPF on R1' } } }] },
       { tool_calls: [showCall('R1', 's1')] },
       { text: 'R1: 2 full neighbours' },
