@@ -1,7 +1,7 @@
 /** Cost (issue 12 item 9): stats.cost_usd per request, the TUI status bar and `sessions list`, from the price table. */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeLlm } from '../fakes/llm/server.js';
-import { collect, ofType, session, useFakeLlm, tempDir, testSettings } from './helpers.js';
+import { collect, ofType, session, captureStdout, useFakeLlm, tempDir, testSettings } from './helpers.js';
 import { ResultBuilder } from '../../src/output/summary.js';
 import { sessionsCommand } from '../../src/commands/sessions.js';
 import { initialState, reduce } from '../../src/ui/state.js';
@@ -11,19 +11,6 @@ import { jsonResultSchema } from '../e2e/oneshot-schema.js';
 const { tmp, startLlm } = useFakeLlm('gc-cost-');
 let llm: FakeLlm | undefined;
 
-async function captureStdout(fn: () => Promise<number>): Promise<string> {
-  let out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
-    out += String(s);
-    return true;
-  });
-  try {
-    await fn();
-    return out;
-  } finally {
-    spy.mockRestore();
-  }
-}
 
 describe('cost', () => {
   it('a priced model: stats.cost_usd in done and --json, the status bar and sessions list', async () => {

@@ -3,7 +3,7 @@
  * real SQLite file, the fake LLM over HTTP, and test-local ToolDefs whose side
  * effects are observable (the graph is what is under test here).
  */
-import { afterAll, afterEach } from 'vitest';
+import { afterAll, afterEach, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +42,21 @@ export function useFakeLlm(prefix: string): { tmp: { dir: string; cleanup(): voi
     return l;
   };
   return { tmp, startLlm };
+}
+
+/** What `fn` writes to process.stdout (e.g. a `sessions` subcommand), instead of printing it. */
+export async function captureStdout(fn: () => Promise<unknown>): Promise<string> {
+  let out = '';
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
+    out += String(s);
+    return true;
+  });
+  try {
+    await fn();
+    return out;
+  } finally {
+    spy.mockRestore();
+  }
 }
 
 export function testSettings(llmUrl: string, dataDir: string, extra: Record<string, unknown> = {}): Settings {

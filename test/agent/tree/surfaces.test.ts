@@ -1,7 +1,7 @@
 /** Surfaces of the task tree (issue 9): --json, --stream-json, sessions show/export — real session, SQLite, fake LLM. */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FakeLlm } from '../../fakes/llm/server.js';
-import { session, showCall, useFakeLlm, testSettings } from '../helpers.js';
+import { session, showCall, captureStdout, useFakeLlm, testSettings } from '../helpers.js';
 import { timedShowTool } from './helpers.js';
 import { ResultBuilder } from '../../../src/output/summary.js';
 import { StreamJsonPrinter } from '../../../src/output/stream-json.js';
@@ -13,19 +13,6 @@ import { TreeStore } from '../../../src/sessions/tree-store.js';
 const { tmp, startLlm } = useFakeLlm('gc-tree-surf-');
 let llm: FakeLlm | undefined;
 
-async function captureStdout(fn: () => Promise<unknown>): Promise<string> {
-  let buf = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
-    buf += String(s);
-    return true;
-  });
-  try {
-    await fn();
-  } finally {
-    spy.mockRestore();
-  }
-  return buf;
-}
 
 describe('tree surfaces', () => {
   it('--json has agents and resource_usage; --stream-json tags every event; sessions show/export print the tree', async () => {
