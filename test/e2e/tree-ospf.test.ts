@@ -6,43 +6,23 @@
  * both agents with their evidence. Needs root + frr (fails, never skips, when missing).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLab, type Lab } from '../lab/lab.js';
-import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
+import type { Lab } from '../lab/lab.js';
+import type { FakeGns3 } from '../fakes/gns3/server.js';
 import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fakes/llm/server.js';
 import { cliEnv, llmFlags, runCli } from './oneshot-cli.js';
 import { parseJsonResult } from './oneshot-schema.js';
+import { ROUTERS, ospfConfig, startOspfLab, waitForFullMesh } from './ospf-lab.js';
 
-const ROUTERS = ['R1', 'R2', 'R3'];
 let lab: Lab;
 let gns3: FakeGns3;
 let llm: FakeLlm;
 const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass', AGENT_MODE: 'recursive' });
 
-const fullNeighbours = (router: string) => lab.vtysh(router, 'show ip ospf neighbor').split('\n').filter((l) => /Full/.test(l)).length;
-
 beforeAll(async () => {
-  lab = await startLab({ routers: ROUTERS, links: [['R1', 'R2'], ['R2', 'R3'], ['R1', 'R3']] });
-  gns3 = await startFakeGns3({ api: 'v3', users: { admin: 'admin-pass' } });
-  gns3.addProject({ name: 'ospf-tree' });
-  for (const name of ROUTERS) {
-    const d = lab.device(name);
-    gns3.addNode({ name, node_type: 'qemu', console_host: d.consoleHost, console: d.consolePort, console_type: 'telnet', status: 'started', template_name: 'FRR', tags: ['device_type:frr'], ports: 4 });
-  }
+  ({ lab, gns3 } = await startOspfLab('ospf-tree'));
   // OSPF configured out of band: this test is about delegation, not configuration
-  for (const [i, r] of ROUTERS.entries()) {
-    const ifaces = lab.links.flatMap((l) => (l.a === r ? [l.aInterface] : l.b === r ? [l.bInterface] : []));
-    lab.vtysh(
-      r,
-      'configure terminal',
-      'router ospf',
-      `ospf router-id 10.255.255.${i + 1}`,
-      'network 10.0.0.0/16 area 0',
-      'exit',
-      ...ifaces.flatMap((f) => [`interface ${f}`, 'ip ospf network point-to-point', 'ip ospf hello-interval 1', 'ip ospf dead-interval 4', 'exit']),
-    );
-  }
-  const deadline = Date.now() + 40_000;
-  while (ROUTERS.some((x) => fullNeighbours(x) < 2) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 500));
+  for (const r of ROUTERS) lab.vtysh(r, 'configure terminal', ...ospfConfig(lab, r));
+  await waitForFullMesh(lab, 40_000);
 }, 120_000);
 
 afterAll(async () => {

@@ -1,0 +1,58 @@
+/**
+ * The OSPF triangle both OSPF end-to-end tests run on: three real FRR routers (R1–R3,
+ * fully linked) whose telnet consoles are the nodes of a fake v3 GNS3 controller.
+ * Needs root + frr (fails, never skips, when missing).
+ */
+import { startLab, type Lab } from '../lab/lab.js';
+import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
+
+export const ROUTERS = ['R1', 'R2', 'R3'];
+
+export interface OspfLab {
+  lab: Lab;
+  gns3: FakeGns3;
+  projectId: string;
+}
+
+/** The lab and a controller (user admin / admin-pass) with one project holding R1–R3. */
+export async function startOspfLab(projectName: string): Promise<OspfLab> {
+  const lab = await startLab({
+    routers: ROUTERS,
+    links: [
+      ['R1', 'R2'],
+      ['R2', 'R3'],
+      ['R1', 'R3'],
+    ],
+  });
+  const gns3 = await startFakeGns3({ api: 'v3', users: { admin: 'admin-pass' } });
+  const projectId = gns3.addProject({ name: projectName });
+  for (const name of ROUTERS) {
+    const d = lab.device(name);
+    gns3.addNode({ name, node_type: 'qemu', console_host: d.consoleHost, console: d.consolePort, console_type: 'telnet', status: 'started', template_name: 'FRR', tags: ['device_type:frr'], ports: 4 });
+  }
+  return { lab, gns3, projectId };
+}
+
+/** Config-mode commands that put every link of `router` in area 0 with fast hellos. */
+export function ospfConfig(lab: Lab, router: string): string[] {
+  const i = ROUTERS.indexOf(router) + 1;
+  const ifaces = lab.links.flatMap((l) => (l.a === router ? [l.aInterface] : l.b === router ? [l.bInterface] : []));
+  return [
+    'router ospf',
+    `ospf router-id 10.255.255.${i}`,
+    'network 10.0.0.0/16 area 0',
+    'network 10.255.255.0/24 area 0',
+    'exit',
+    ...ifaces.flatMap((f) => [`interface ${f}`, 'ip ospf network point-to-point', 'ip ospf hello-interval 1', 'ip ospf dead-interval 4', 'exit']),
+  ];
+}
+
+export function fullNeighbours(lab: Lab, router: string): number {
+  return lab.vtysh(router, 'show ip ospf neighbor').split('\n').filter((l) => /Full/.test(l)).length;
+}
+
+/** Waits (up to timeoutMs) until every router has both neighbours Full. */
+export async function waitForFullMesh(lab: Lab, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (ROUTERS.some((x) => fullNeighbours(lab, x) < 2) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 500));
+}
