@@ -8,6 +8,8 @@
 import { TOOL_NAMES } from '../agent/modes.js';
 import type { RequestLimits } from '../agent/api.js';
 import { LIMIT_DEFAULTS, toolRetries } from '../agent/limits.js';
+import { describeAllowed, validateSetting } from '../config/validate.js';
+import type { SettingKey } from '../config/schema.js';
 
 export interface LimitsCommand {
   kind: 'limits';
@@ -28,15 +30,21 @@ export interface LimitsCommand {
 const OFF = /^(off|none|unlimited|∞)$/i;
 export const LIMIT_KEYS = 'iterations, tools, time, tool=<name>:<n>, on-limit, parallel, retries, config, diagnostic';
 
+type NumericField = 'iterations' | 'tools' | 'time' | 'parallel' | 'retries' | 'configCalls' | 'diagnosticCalls';
+
+/** The numeric limits: the names /limits accepts (the first is the label), the setting whose schema holds the range, and whether `off` clears it. */
+const NUMERIC: { names: string[]; field: NumericField; key: SettingKey; offOk: boolean }[] = [
+  { names: ['iterations', 'iter', 'max_iterations'], field: 'iterations', key: 'max_iterations', offOk: false },
+  { names: ['tools', 'tool_calls', 'max_tool_calls'], field: 'tools', key: 'max_tool_calls', offOk: true },
+  { names: ['time', 'max_time'], field: 'time', key: 'max_time', offOk: true },
+  { names: ['parallel', 'max_parallel_tools'], field: 'parallel', key: 'max_parallel_tools', offOk: false },
+  { names: ['retries', 'max_retries_per_tool'], field: 'retries', key: 'max_retries_per_tool', offOk: false },
+  { names: ['config', 'max_device_config_calls'], field: 'configCalls', key: 'max_device_config_calls', offOk: true },
+  { names: ['diagnostic', 'max_diagnostic_calls'], field: 'diagnosticCalls', key: 'max_diagnostic_calls', offOk: true },
+];
+
 export function parseLimitsArgs(parts: string[]): LimitsCommand {
   const out: LimitsCommand = { kind: 'limits', errors: [] };
-  const int = (label: string, value: string, min: number, max: number, offOk: boolean): number | null | undefined => {
-    if (offOk && OFF.test(value)) return null;
-    const n = Number(value);
-    if (Number.isInteger(n) && n >= min && n <= max) return n;
-    out.errors.push(`${label} must be an integer ${min}..${max}${offOk ? ' or off' : ''}`);
-    return undefined;
-  };
   for (const p of parts) {
     const m = /^([a-z_-]+)=(\S+)$/i.exec(p);
     if (!m) {
@@ -45,24 +53,21 @@ export function parseLimitsArgs(parts: string[]): LimitsCommand {
     }
     const key = m[1]!.toLowerCase().replace(/-/g, '_');
     const value = m[2]!;
-    const set = <K extends keyof LimitsCommand>(k: K, v: LimitsCommand[K] | undefined) => {
-      if (v !== undefined) out[k] = v;
-    };
+    const numeric = NUMERIC.find((n) => n.names.includes(key));
+    if (numeric) {
+      const set = (v: number | null) => Object.assign(out, { [numeric.field]: v });
+      if (numeric.offOk && OFF.test(value)) {
+        set(null);
+        continue;
+      }
+      try {
+        set(validateSetting(numeric.key, Number(value), numeric.names[0]!) as number);
+      } catch {
+        out.errors.push(`${numeric.names[0]} must be ${describeAllowed(numeric.key)}${numeric.offOk ? ' or off' : ''}`);
+      }
+      continue;
+    }
     switch (key) {
-      case 'iterations':
-      case 'iter':
-      case 'max_iterations':
-        set('iterations', int('iterations', value, 1, 100, false) ?? undefined);
-        break;
-      case 'tools':
-      case 'tool_calls':
-      case 'max_tool_calls':
-        set('tools', int('tools', value, 1, 50, true));
-        break;
-      case 'time':
-      case 'max_time':
-        set('time', int('time', value, 1, 86_400, true));
-        break;
       case 'tool':
       case 'tool_limit': {
         const t = /^([A-Za-z0-9_]+)[:=](\S+)$/.exec(value);
@@ -74,29 +79,17 @@ export function parseLimitsArgs(parts: string[]): LimitsCommand {
           out.errors.push(`unknown tool "${t[1]}"`);
           break;
         }
-        const n = int(`tool ${t[1]}`, t[2]!, 1, 1000, true);
-        if (n !== undefined) out.toolLimits = { ...out.toolLimits, [t[1]!]: n };
+        if (OFF.test(t[2]!)) out.toolLimits = { ...out.toolLimits, [t[1]!]: null };
+        else {
+          const n = Number(t[2]);
+          if (Number.isInteger(n) && n >= 1 && n <= 1000) out.toolLimits = { ...out.toolLimits, [t[1]!]: n };
+          else out.errors.push(`tool ${t[1]} must be an integer 1..1000 or off`);
+        }
         break;
       }
       case 'on_limit':
         if (value === 'fail' || value === 'warn' || value === 'continue') out.onLimit = value;
         else out.errors.push('on-limit must be one of fail|warn|continue');
-        break;
-      case 'parallel':
-      case 'max_parallel_tools':
-        set('parallel', int('parallel', value, 1, 20, false) ?? undefined);
-        break;
-      case 'retries':
-      case 'max_retries_per_tool':
-        set('retries', int('retries', value, 0, 5, false) ?? undefined);
-        break;
-      case 'config':
-      case 'max_device_config_calls':
-        set('configCalls', int('config', value, 1, 1000, true));
-        break;
-      case 'diagnostic':
-      case 'max_diagnostic_calls':
-        set('diagnosticCalls', int('diagnostic', value, 1, 1000, true));
         break;
       default:
         out.errors.push(`unknown limit "${m[1]}" (${LIMIT_KEYS})`);
