@@ -28,6 +28,7 @@ import { IdleCollector } from './idle-gc.js';
 import { buildGraph, danglingToolCalls, stopReasonOf, toolMessage, type ChatModels, type RunControl } from './graph.js';
 import { requestInput, type AgentStateType } from './state.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, ToolRegistry, resultJson, type ApprovePolicy } from '../tools/registry.js';
+import { closeServices } from '../tools/services.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
 import type { TranscriptEntry } from '../sessions/transcript.js';
 import { SessionLease } from '../sessions/lease.js';
@@ -222,16 +223,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     if (!settings.project)
       return Promise.reject(new ControllerError('no GNS3 project selected: pass --project <name|id> (or set GNS3_PROJECT)'));
     projectPromise ??= (async () => {
-      const { createGns3Client, openProjectScope } = await import('../gns3/client.js');
-      const { openSecretStore, resolveGns3Credentials } = await import('../config/secrets.js');
-      const secrets = openSecretStore();
-      const account = `gns3_token:${settings.server}` as const;
-      const client = createGns3Client({
-        settings,
-        log,
-        credentials: () => resolveGns3Credentials(secrets),
-        tokenStore: { get: () => secrets.get(account).catch(() => undefined), set: (t) => secrets.set(account, t).catch(() => undefined) },
-      });
+      const [{ createKeychainGns3Client }, { openProjectScope }] = await Promise.all([import('../gns3/keychain-client.js'), import('../gns3/client.js')]);
+      const client = createKeychainGns3Client(settings, log);
       gns3Client = client;
       return openProjectScope(client, settings.project!);
     })();
@@ -483,11 +476,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     async close() {
       idleGc.cancel();
       await mcpReady;
-      for (const s of services.values()) {
-        const c = (s as { close?: () => unknown } | null)?.close;
-        if (typeof c === 'function') await Promise.resolve(c.call(s)).catch(() => undefined);
-      }
-      services.clear();
+      await closeServices(services);
       const closing = gns3Client?.close().catch(() => undefined);
       if (!projectPending) await closing;
       lease?.release();

@@ -73,18 +73,8 @@ export function createRealServices(log: Logger): UiServices {
     let c = clients.get(key);
     if (!c) {
       c = (async () => {
-        const [{ createGns3Client }, secrets] = await Promise.all([import('../gns3/client.js'), import('../config/secrets.js')]);
-        const secretStore = secrets.openSecretStore();
-        const account = `gns3_token:${settings.server}` as const;
-        return createGns3Client({
-          settings,
-          log,
-          credentials: () => secrets.resolveGns3Credentials(secretStore),
-          tokenStore: {
-            get: () => secretStore.get(account).catch(() => undefined),
-            set: (token: string) => secretStore.set(account, token).catch(() => undefined),
-          },
-        });
+        const { createKeychainGns3Client } = await import('../gns3/keychain-client.js');
+        return createKeychainGns3Client(settings, log);
       })();
       clients.set(key, c);
     }

@@ -11,6 +11,7 @@ import type { ToolContext, ToolDef } from '../../tools/types.js';
 import { ToolRegistry } from '../../tools/registry.js';
 import { PromptLibrary } from '../../agent/prompts.js';
 import { ControllerError } from '../../errors.js';
+import { closeServices } from '../../tools/services.js';
 
 export interface McpRuntimeOptions {
   settings: Settings;
@@ -50,16 +51,8 @@ export class McpRuntime {
     const name = this.settings.project;
     if (!name) return Promise.reject(new ControllerError('no GNS3 project selected: start the server with --project <name|id> (or set GNS3_PROJECT)'));
     this.projectPromise ??= (async () => {
-      const { createGns3Client, openProjectScope } = await import('../../gns3/client.js');
-      const { openSecretStore, resolveGns3Credentials } = await import('../../config/secrets.js');
-      const secrets = openSecretStore();
-      const account = `gns3_token:${this.settings.server}` as const;
-      const client = createGns3Client({
-        settings: this.settings,
-        log: this.log,
-        credentials: () => resolveGns3Credentials(secrets),
-        tokenStore: { get: () => secrets.get(account).catch(() => undefined), set: (t) => secrets.set(account, t).catch(() => undefined) },
-      });
+      const [{ createKeychainGns3Client }, { openProjectScope }] = await Promise.all([import('../../gns3/keychain-client.js'), import('../../gns3/client.js')]);
+      const client = createKeychainGns3Client(this.settings, this.log);
       this.client = client;
       return openProjectScope(client, name);
     })();
@@ -79,11 +72,7 @@ export class McpRuntime {
   }
 
   async close(): Promise<void> {
-    for (const s of this.services.values()) {
-      const c = (s as { close?: () => unknown } | null)?.close;
-      if (typeof c === 'function') await Promise.resolve(c.call(s)).catch(() => undefined);
-    }
-    this.services.clear();
+    await closeServices(this.services);
     await this.client?.close().catch(() => undefined);
   }
 }
