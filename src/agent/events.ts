@@ -6,7 +6,8 @@
 import type { CopilotMode } from './modes.js';
 
 export type AgentMode = 'legacy' | 'recursive';
-export type ToolStatus = 'success' | 'error' | 'blocked' | 'limit' | 'aborted';
+/** `partial`: a batch where some items failed (docs/ARCHITECTURE.md, Tools); `error`: the call or every item failed. */
+export type ToolStatus = 'success' | 'partial' | 'error' | 'blocked' | 'limit' | 'aborted';
 export type StoppedReason =
   | 'done'
   | 'max_iterations'
@@ -61,6 +62,8 @@ export type AgentEvent = AgentTag &
       status: ToolStatus;
       duration_ms: number;
       output: string;
+      /** the tool's one short line for a person (absent: printers show a generic line) */
+      display?: string;
     }
   /** a call failed transiently and runs again after delay_ms (attempt 1 = first retry) */
   | { type: 'tool_retry'; id: string; name: string; attempt: number; max_retries: number; delay_ms: number; error: string }

@@ -112,7 +112,7 @@ export function toolMessage(call: { id: string; name: string }, r: ToolResult): 
     content: redact(r.output),
     tool_call_id: call.id,
     name: call.name,
-    status: r.status === 'success' ? 'success' : 'error',
+    status: r.status === 'success' || r.status === 'partial' ? 'success' : 'error',
     additional_kwargs: { copilot_status: r.status },
   });
 }
@@ -373,7 +373,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     // Blocked/limited calls report immediately; allowed ones run in parallel, max_parallel_tools at a time.
     calls.forEach((c, i) => {
       const r = results[i];
-      if (r) run.emit({ type: 'tool_end', id: c.id, name: c.name, status: r.status, duration_ms: 0, output: r.output });
+      if (r) run.emit({ type: 'tool_end', id: c.id, name: c.name, status: r.status, duration_ms: 0, output: r.output, display: r.display });
     });
     await runLimited(
       toRun,
@@ -392,7 +392,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         });
         results[i] = r;
         if (r.status === 'error') deps.log.error('tool call failed', { tool: call.name, id: call.id, output: r.output.slice(0, 300) });
-        run.emit({ type: 'tool_end', id: call.id, name: call.name, status: r.status, duration_ms: Math.round(performance.now() - t0), output: r.output });
+        run.emit({ type: 'tool_end', id: call.id, name: call.name, status: r.status, duration_ms: Math.round(performance.now() - t0), output: r.output, display: r.display });
       },
     );
     const update: AgentStateUpdate = {

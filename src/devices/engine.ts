@@ -55,7 +55,7 @@ export function poolFor(services: Map<string, unknown>, settings: Settings, log?
 export function deviceStatus(results: CommandResult[]): DeviceStatus {
   const ok = results.filter((r) => r.status === 'success').length;
   if (results.length > 0 && ok === results.length) return 'success';
-  return ok > 0 ? 'partial_success' : 'failed';
+  return ok > 0 ? 'partial' : 'error';
 }
 
 export async function runDeviceJobs(jobs: DeviceJob[], opts: RunJobsOptions): Promise<DeviceResult[]> {
@@ -76,7 +76,7 @@ async function runOne(job: DeviceJob, opts: RunJobsOptions): Promise<DeviceResul
     duration_ms: round(performance.now() - t0),
   });
   if (!job.resolved.ok) {
-    return done({ device_name: job.device_name, status: 'failed', results: [], blocked: [], error: job.resolved.error });
+    return done({ device_name: job.device_name, status: 'error', results: [], blocked: [], error: job.resolved.error });
   }
   const target: DeviceTarget = job.resolved.target;
   const base = { device_name: target.name, transport: target.transport };
@@ -111,7 +111,7 @@ async function runOne(job: DeviceJob, opts: RunJobsOptions): Promise<DeviceResul
   if (toSend.length === 0) {
     return done({
       ...base,
-      status: 'failed',
+      status: 'error',
       results: merge([]),
       blocked,
       error: blocked.length > 0 ? 'every command was blocked; nothing was sent' : 'no commands given',
@@ -125,17 +125,17 @@ async function runOne(job: DeviceJob, opts: RunJobsOptions): Promise<DeviceResul
     session = await opts.pool.acquire(target, opts.signal);
   } catch (err) {
     log.warn('device connect failed', { device: target.name, error: errorMessage(err) });
-    return done({ ...base, status: 'failed', results: merge(toSend.map((c) => notRun(c, 'not sent: no session'))), blocked, error: `${target.host}:${target.port}: ${errorMessage(err)}` });
+    return done({ ...base, status: 'error', results: merge(toSend.map((c) => notRun(c, 'not sent: no session'))), blocked, error: `${target.host}:${target.port}: ${errorMessage(err)}` });
   }
   const platform = session.platform;
   if (opts.mode === 'vpcs' && platform !== 'vpcs') {
-    return done({ ...base, platform, status: 'failed', results: merge(toSend.map((c) => notRun(c, 'not sent'))), blocked, error: `${target.name} is not a VPCS node (prompt looks like ${platform}); use the device command tools` });
+    return done({ ...base, platform, status: 'error', results: merge(toSend.map((c) => notRun(c, 'not sent'))), blocked, error: `${target.name} is not a VPCS node (prompt looks like ${platform}); use the device command tools` });
   }
   if (opts.mode === 'read' && !target.platform && platform !== 'cisco_ios') {
     // The platform was only known after connecting: re-check read-only commands for it.
     const bad = toSend.filter((c) => !isReadOnly(c, platform));
     if (bad.length > 0) {
-      return done({ ...base, platform, status: 'failed', results: merge(toSend.map((c) => notRun(c, bad.includes(c) ? 'blocked: not a read-only command for this platform; not sent' : 'not sent'))), blocked: [...blocked, ...bad], error: 'read-only check failed after platform detection; nothing was sent' });
+      return done({ ...base, platform, status: 'error', results: merge(toSend.map((c) => notRun(c, bad.includes(c) ? 'blocked: not a read-only command for this platform; not sent' : 'not sent'))), blocked: [...blocked, ...bad], error: 'read-only check failed after platform detection; nothing was sent' });
     }
   }
 

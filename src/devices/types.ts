@@ -3,7 +3,8 @@
  * and per command. Transports, drivers and the pool live beside this file.
  */
 
-export type DeviceStatus = 'success' | 'partial_success' | 'failed';
+/** a device's result in the tools' one vocabulary (OutcomeStatus): every command ran, some did, none did */
+export type DeviceStatus = 'success' | 'partial' | 'error';
 export type CommandStatus = 'success' | 'error' | 'blocked' | 'timeout' | 'aborted';
 
 export interface CommandResult {

@@ -15,6 +15,8 @@ export interface ToolCallRecord {
   status: ToolStatus | 'pending';
   duration_ms: number;
   output: string;
+  /** the tool's short line for a person (absent when it gave none) */
+  display?: string;
   /** transient failures that were retried (absent when none) */
   retries?: number;
 }
@@ -75,6 +77,7 @@ export class ResultBuilder {
         rec.status = e.status;
         rec.duration_ms = e.duration_ms;
         rec.output = e.output;
+        if (e.display) rec.display = e.display;
         break;
       }
       case 'tool_retry': {

@@ -37,7 +37,7 @@ export class TextPrinter {
         this.err.write(this.dim(`→ ${e.name} ${truncate(JSON.stringify(e.args), 160)}`) + '\n');
         break;
       case 'tool_end':
-        this.err.write(this.dim(`← ${e.name} ${e.status}${e.duration_ms ? ` (${e.duration_ms} ms)` : ''}${e.status === 'success' ? '' : `: ${truncate(e.output, 200)}`}`) + '\n');
+        this.err.write(this.dim(`← ${e.name} ${e.status}${e.duration_ms ? ` (${e.duration_ms} ms)` : ''}${toolLine(e)}`) + '\n');
         break;
       case 'tool_retry':
         this.err.write(this.dim(`↻ ${e.name} failed transiently, retry ${e.attempt}/${e.max_retries} in ${e.delay_ms} ms: ${truncate(e.error, 160)}`) + '\n');
@@ -79,6 +79,12 @@ export class TextPrinter {
   finish(): void {
     this.breakLine();
   }
+}
+
+/** After the status: the tool's display line, else (not success) the start of its output. */
+function toolLine(e: { status: string; output: string; display?: string }): string {
+  if (e.display) return `: ${truncate(e.display, 200)}`;
+  return e.status === 'success' ? '' : `: ${truncate(e.output, 200)}`;
 }
 
 function truncate(s: string, n: number): string {

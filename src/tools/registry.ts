@@ -4,16 +4,18 @@
  * (src/agent/graph.ts) applies in this order: `allowed` (a forged call outside the
  * mode's set is blocked before anything runs), the count limits (src/agent/limits.ts,
  * checked in the node), `decideApproval` (approval policy), then `executeTool`
- * (argument validation, abort race, `capOutput`). docs/ARCHITECTURE.md, Tools.
+ * (argument validation, abort race, the tool's ToolOutcome serialised and capped
+ * into a ToolResult). docs/ARCHITECTURE.md, Tools.
  */
 import { z } from 'zod';
 import type { Settings } from '../config/schema.js';
 import type { Approver, ApprovalDecision } from '../agent/api.js';
 import type { ToolStatus } from '../agent/events.js';
 import { MODE_TOOLS, toolAllowed, type CopilotMode } from '../agent/modes.js';
-import type { ToolContext, ToolDef } from './types.js';
+import { failure, type ToolContext, type ToolDef, type ToolOutcome } from './types.js';
 import { errorMessage } from '../errors.js';
 import { isTransientError } from './retry.js';
+import { capOutput } from './cap.js';
 
 export type ApprovePolicy = 'never' | 'ask' | 'config' | 'all';
 
@@ -32,12 +34,23 @@ export function resultJson(status: ToolStatus, error: string, extra: Record<stri
   return JSON.stringify({ status, error, ...extra });
 }
 
-/** Keeps head and tail of a huge output so one `show tech` cannot flood the context. */
-export function capOutput(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  const head = Math.floor(maxChars * 0.7);
-  const tail = maxChars - head;
-  return `${text.slice(0, head)}\n…[output truncated: ${text.length - maxChars} of ${text.length} characters omitted; ask for a narrower command (e.g. | include, | section)]…\n${text.slice(text.length - tail)}`;
+export { capOutput };
+
+/** The model's text of an outcome: a string as it is, an object as compact JSON with the outcome's `status` first. */
+export function outcomeText(o: ToolOutcome): string {
+  if (typeof o.data === 'string') return o.data;
+  const { status: _own, ...data } = o.data;
+  return JSON.stringify({ status: o.status, ...data });
+}
+
+/** Serialises and caps an outcome (once, here) and carries its status, display line and transient flag. */
+export function toolResultOf(o: ToolOutcome, maxChars: number): ToolResult {
+  return {
+    status: o.status,
+    output: capOutput(outcomeText(o), maxChars),
+    ...(o.display ? { display: o.display } : {}),
+    ...(o.status === 'error' && o.transient ? { transient: true } : {}),
+  };
 }
 
 export class ToolRegistry {
@@ -167,7 +180,7 @@ export async function executeTool(def: ToolDef, args: unknown, ctx: ToolContext,
   const parsed = def.schema.safeParse(args);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    return { status: 'error', output: resultJson('error', `invalid arguments for ${def.name}: ${issues}`) };
+    return toolResultOf(failure(`invalid arguments for ${def.name}: ${issues}`), maxOutputChars);
   }
   if (ctx.signal.aborted) return { status: 'aborted', output: resultJson('aborted', 'not executed: the run was stopped') };
   let onAbort: (() => void) | undefined;
@@ -177,11 +190,10 @@ export async function executeTool(def: ToolDef, args: unknown, ctx: ToolContext,
   });
   const run = (async (): Promise<ToolResult> => {
     try {
-      const out = await def.run(parsed.data, ctx);
-      return { status: toolStatusOf(out), output: capOutput(out, maxOutputChars) };
+      return toolResultOf(await def.run(parsed.data, ctx), maxOutputChars);
     } catch (err) {
       if (ctx.signal.aborted) return { status: 'aborted', output: resultJson('aborted', `${def.name} was cancelled: ${abortReason(ctx.signal)}`) };
-      return { status: 'error', output: resultJson('error', errorMessage(err).split('\n')[0] ?? 'error'), ...(isTransientError(err) ? { transient: true } : {}) };
+      return toolResultOf(failure(errorMessage(err).split('\n')[0] ?? 'error', {}, isTransientError(err)), maxOutputChars);
     }
   })();
   try {
@@ -196,10 +208,4 @@ function abortReason(signal: AbortSignal): string {
   if (typeof r === 'string') return r;
   if (r instanceof Error && r.message) return r.message;
   return 'the run was stopped';
-}
-
-/** A tool whose JSON says {"status":"error"} at top level reports an error; per-item failures stay success. */
-function toolStatusOf(out: string): ToolStatus {
-  if (out.startsWith('{"status":"error"')) return 'error';
-  return 'success';
 }

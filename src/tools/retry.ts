@@ -37,15 +37,9 @@ export function isTransientError(err: unknown): boolean {
   return false;
 }
 
-/** An error result the tool (or executeTool) marked transient: `{"status":"error",…,"transient":true}`. */
+/** An error result the tool (ToolOutcome.transient) or executeTool marked transient. */
 export function isTransientResult(r: ToolResult): boolean {
-  if (r.status !== 'error') return false;
-  if (r.transient) return true;
-  try {
-    return (JSON.parse(r.output) as { transient?: unknown }).transient === true;
-  } catch {
-    return false;
-  }
+  return r.status === 'error' && r.transient === true;
 }
 
 export interface RetryInfo {
@@ -63,14 +57,7 @@ export function retryBaseDelayMs(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 function errorText(r: ToolResult): string {
-  try {
-    const e = (JSON.parse(r.output) as { error?: unknown; results?: { error?: unknown }[] });
-    const first = typeof e.error === 'string' ? e.error : e.results?.find((x) => typeof x.error === 'string')?.error;
-    if (typeof first === 'string') return first;
-  } catch {
-    // not JSON: the output itself
-  }
-  return r.output.slice(0, 200);
+  return r.display ?? r.output.slice(0, 200);
 }
 
 /**

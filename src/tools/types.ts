@@ -41,11 +41,36 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
   jsonSchema?: Record<string, unknown>;
   risk: ToolRisk;
   /**
-   * Returns compact JSON text for the model. Expected failures are reported
-   * inside the JSON (per-item status); a thrown error becomes
-   * `{"status":"error","error":"<message>"}` in the registry.
+   * Does the work and says how it went (a ToolOutcome). Expected failures are
+   * outcomes (`status: 'error'`, or per-item statuses in a batch); a thrown error
+   * becomes an error outcome in the registry.
    */
-  run(args: z.infer<S>, ctx: ToolContext): Promise<string>;
+  run(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+/**
+ * How a call went, one vocabulary for a whole call and for each item of a batch:
+ * success – everything worked; partial – some items failed; error – nothing worked.
+ */
+export type OutcomeStatus = 'success' | 'partial' | 'error';
+
+/** What a tool's run() returns (the registry serialises, caps and maps it: ./registry.ts `executeTool`). */
+export interface ToolOutcome {
+  status: OutcomeStatus;
+  /**
+   * What the model reads. An object is sent as compact JSON with `status` first
+   * (`{"status":"error","error":"…"}`); a string is sent as it is.
+   */
+  data: Record<string, unknown> | string;
+  /** one short line for a person (TUI, text printer); absent: they show a generic line */
+  display?: string;
+  /** the failure may go away on its own, so the call may run again (./retry.ts) */
+  transient?: boolean;
+}
+
+/** An error outcome: `{"status":"error","error":message,…extra}` for the model, the message for a person. */
+export function failure(message: string, extra: Record<string, unknown> = {}, transient = false): ToolOutcome {
+  return { status: 'error', data: { error: message, ...extra }, display: message, ...(transient ? { transient } : {}) };
 }
 
 /** Helper so each tool file keeps full type inference for its args. */
@@ -53,11 +78,13 @@ export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef<S> {
   return def;
 }
 
-/** What one tool call gave (the registry's result of running a tool). */
+/** What one tool call gave (the registry's result of running a tool, carried by the `tool_end` event). */
 export interface ToolResult {
   status: ToolStatus;
   /** text for the model (and the `tool_end` event) */
   output: string;
+  /** the tool's short line for a person (ToolOutcome.display) */
+  display?: string;
   /** the failure may go away on its own (see ./retry.ts) */
   transient?: boolean;
 }

@@ -7,7 +7,7 @@ import type { ToolStatus } from '../agent/events.js';
 import type { TurnView } from './state.js';
 import { summarizeArgs } from './summary.js';
 
-const STATUSES: readonly string[] = ['success', 'error', 'blocked', 'limit', 'aborted'];
+const STATUSES: readonly string[] = ['success', 'partial', 'error', 'blocked', 'limit', 'aborted'];
 
 export function turnsFromTranscript(entries: TranscriptEntry[], maxTurns = 10): { turns: TurnView[]; omitted: number } {
   const turns: TurnView[] = [];

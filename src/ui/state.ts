@@ -239,9 +239,9 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
       const live = hasCall(s.live!, e.id) ? s.live! : addCall(s.live!, newCall(e.id, e.name, {}, 'pending'));
       return {
         ...s,
-        live: updateCall(live, e.id, (c) => ({ ...c, state: e.status, durationMs: e.duration_ms, output: e.output })),
+        live: updateCall(live, e.id, (c) => ({ ...c, state: e.status, durationMs: e.duration_ms, output: e.output, display: e.display })),
         approval: s.approval?.id === e.id ? null : s.approval,
-        toolCalls: s.toolCalls + (e.status === 'success' || e.status === 'error' ? 1 : 0),
+        toolCalls: s.toolCalls + (e.status === 'success' || e.status === 'partial' || e.status === 'error' ? 1 : 0),
         lastToolId: e.id,
       };
     }

@@ -1,9 +1,11 @@
 /**
  * Turns tool arguments and outputs into what a person scans: a one-line
- * argument summary (`R1, R2, R3: show ip ospf neighbor`) and, for per-device
- * results, small table rows. Pure functions; the views only lay them out.
+ * argument summary (`R1, R2, R3: show ip ospf neighbor`), the note under a
+ * failed call and, for the device tools' results, small table rows. Pure
+ * functions; the views only lay them out.
  */
 import { truncate } from './format.js';
+import type { DeviceResult } from '../devices/types.js';
 
 type Obj = Record<string, unknown>;
 
@@ -91,68 +93,53 @@ export interface DeviceCommandOutput {
   error?: string;
 }
 
-/** Finds the per-device array in a tool output: a bare array or the first array-of-objects property. */
-function deviceArray(output: string): Obj[] | undefined {
+/**
+ * The devices of a device tool's result (`{"status":…,"devices":[DeviceResult…]}`,
+ * src/tools/devices/shared.ts); undefined for any other output.
+ */
+function devicesOf(output: string): DeviceResult[] | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(output);
   } catch {
     return undefined;
   }
-  const candidates: unknown[] = Array.isArray(parsed) ? [parsed] : isObj(parsed) ? Object.values(parsed) : [];
-  for (const c of candidates) {
-    if (Array.isArray(c) && c.length > 0 && c.every((x) => isObj(x) && (str(x.device_name) ?? str(x.device) ?? str(x.name)) !== undefined)) {
-      return c as Obj[];
-    }
-  }
-  return undefined;
+  const devices = isObj(parsed) ? parsed.devices : undefined;
+  return Array.isArray(devices) && devices.length > 0 && devices.every((d) => isObj(d) && typeof d.device_name === 'string' && Array.isArray(d.results))
+    ? (devices as DeviceResult[])
+    : undefined;
 }
 
-/** Rows for the per-device results table; undefined when the output is not per-device. */
+/** Rows for the per-device results table; undefined when the output is not a device tool's. */
 export function deviceRows(output: string): DeviceRow[] | undefined {
-  const arr = deviceArray(output);
-  if (!arr) return undefined;
-  return arr.map((d) => {
-    const results = Array.isArray(d.results) ? (d.results as unknown[]).filter(isObj) : [];
-    const blocked = Array.isArray(d.blocked) ? (d.blocked as unknown[]).map(String) : [];
-    const firstBad = results.find((r) => r.status !== undefined && r.status !== 'success');
-    const note =
-      str(d.error) ??
-      (firstBad ? `${str(firstBad.command) ?? ''}: ${str(firstBad.error) ?? str(firstBad.status) ?? ''}`.trim() : blocked.length ? `blocked: ${blocked.join(', ')}` : '');
-    const duration = typeof d.duration_ms === 'number' ? d.duration_ms : undefined;
-    return {
-      device: str(d.device_name) ?? str(d.device) ?? str(d.name) ?? '?',
-      status: str(d.status) ?? (firstBad ? 'failed' : 'success'),
-      commands: results.length,
-      ...(duration !== undefined ? { duration_ms: duration } : {}),
-      note,
-    };
+  return devicesOf(output)?.map((d) => {
+    const firstBad = d.results.find((r) => r.status !== 'success');
+    const note = d.error ?? (firstBad ? `${firstBad.command}: ${firstBad.error ?? firstBad.status}` : d.blocked.length ? `blocked: ${d.blocked.join(', ')}` : '');
+    return { device: d.device_name, status: d.status, commands: d.results.length, duration_ms: d.duration_ms, note };
   });
 }
 
 /** Every command's output, for the expanded view. */
 export function deviceOutputs(output: string): DeviceCommandOutput[] | undefined {
-  const arr = deviceArray(output);
-  if (!arr) return undefined;
-  const out: DeviceCommandOutput[] = [];
-  for (const d of arr) {
-    const device = str(d.device_name) ?? str(d.device) ?? str(d.name) ?? '?';
-    const results = Array.isArray(d.results) ? (d.results as unknown[]).filter(isObj) : [];
-    for (const r of results) {
-      const error = str(r.error);
-      out.push({
-        device,
-        command: str(r.command) ?? '',
-        status: str(r.status) ?? '',
-        output: str(r.output) ?? '',
-        ...(error !== undefined ? { error } : {}),
-      });
-    }
-    if (results.length === 0 && str(d.output) !== undefined) {
-      out.push({ device, command: '', status: str(d.status) ?? '', output: str(d.output)! });
-    }
+  return devicesOf(output)?.flatMap((d) =>
+    d.results.map((r) => ({ device: d.device_name, command: r.command, status: r.status, output: r.output, ...(r.error !== undefined ? { error: r.error } : {}) })),
+  );
+}
+
+/**
+ * The line under a call that did not succeed: the tool's own display line, else
+ * the message of an error result (`{"status":…,"error":"…"}`, the shape of every
+ * refusal and failure), else the output's first line.
+ */
+export function resultNote(output: string, display: string | undefined): string | undefined {
+  if (display) return display;
+  try {
+    const parsed = JSON.parse(output) as unknown;
+    if (isObj(parsed) && typeof parsed.error === 'string') return parsed.error;
+  } catch {
+    // plain text output
   }
-  return out;
+  return output.split('\n').find((l) => l.trim() !== '');
 }
 
 /** Approval view: device → command lines, or a generic pretty dump of the arguments. */

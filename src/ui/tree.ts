@@ -17,7 +17,7 @@ export function isChildToolEvent(e: AgentEvent): boolean {
   return (e.depth ?? 0) > 0 && (e.type === 'tool_call' || e.type === 'tool_start' || e.type === 'tool_end' || e.type === 'approval');
 }
 
-const FINAL = new Set(['success', 'error', 'blocked', 'limit', 'aborted']);
+const FINAL = new Set(['success', 'partial', 'error', 'blocked', 'limit', 'aborted']);
 
 function apply(c: ChildCallView, e: ChildToolEvent, at: number): ChildCallView {
   switch (e.type) {
@@ -28,7 +28,7 @@ function apply(c: ChildCallView, e: ChildToolEvent, at: number): ChildCallView {
     case 'tool_start':
       return FINAL.has(c.state) ? c : { ...c, state: 'running', startedAt: at };
     case 'tool_end':
-      return { ...c, state: e.status, durationMs: e.duration_ms, output: e.output };
+      return { ...c, state: e.status, durationMs: e.duration_ms, output: e.output, display: e.display };
   }
 }
 

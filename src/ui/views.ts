@@ -17,6 +17,8 @@ export interface ToolCallView {
   startedAt?: number;
   durationMs?: number;
   output?: string;
+  /** the tool's short line (tool_end `display`) */
+  display?: string;
   /** what the person answered when asked */
   decision?: ApprovalDecision['kind'];
   /** transient failures retried so far (tool_retry) */

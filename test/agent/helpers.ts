@@ -86,7 +86,7 @@ export function testTools(log: ToolLog, opts: { slowMs?: number; bigOutput?: num
         });
       }
       const out = opts.bigOutput ? 'x'.repeat(opts.bigOutput) : 'ok';
-      return JSON.stringify(args.device_configs.map((d) => ({ device_name: d.device_name, status: 'success', output: out })));
+      return { status: 'success', data: JSON.stringify(args.device_configs.map((d) => ({ device_name: d.device_name, status: 'success', output: out }))) };
     },
   });
   const config = defineTool({
@@ -96,7 +96,7 @@ export function testTools(log: ToolLog, opts: { slowMs?: number; bigOutput?: num
     schema: z.object({ device_configs: z.array(z.object({ device_name: z.string(), config_commands: z.array(z.string()) })) }),
     async run(args) {
       log.calls.push({ name: 'execute_multiple_device_config_commands', args });
-      return JSON.stringify({ status: 'success' });
+      return { status: 'success', data: {} };
     },
   });
   const templates = defineTool({
@@ -106,7 +106,7 @@ export function testTools(log: ToolLog, opts: { slowMs?: number; bigOutput?: num
     schema: z.object({}),
     async run() {
       log.calls.push({ name: 'get_gns3_templates', args: {} });
-      return JSON.stringify([{ name: 'FRR' }]);
+      return { status: 'success', data: JSON.stringify([{ name: 'FRR' }]) };
     },
   });
   return [show, config, templates] as ToolDef[];

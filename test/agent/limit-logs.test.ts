@@ -70,7 +70,7 @@ describe('log lines at the default level', () => {
 
   it('tools alone exceeding the budget is an error naming --context-limit and the numbers', async () => {
     const file = join(tmp.dir, 'c.log');
-    const huge = defineTool({ name: 'device_skills', description: filler(2000), risk: 'read', schema: z.object({}), run: async () => '{}' });
+    const huge = defineTool({ name: 'device_skills', description: filler(2000), risk: 'read', schema: z.object({}), run: async () => ({ status: 'success', data: '{}' }) });
     llm = await startLlm([{ text: 'hi' }]);
     const s = await session(testSettings(llm.url, tmp.dir, { context_limit: 1 }), [huge] as ToolDef[], { log: createLogger('info', file) });
     await collect(s.send('hello'));

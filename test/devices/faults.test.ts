@@ -146,8 +146,8 @@ describe('faults', () => {
         ctx,
       );
       const elapsed = Date.now() - t0;
-      expect(out.status).toBe('partial_success');
-      expect(out.devices[0].status).toBe('failed');
+      expect(out.status).toBe('partial');
+      expect(out.devices[0].status).toBe('error');
       expect(out.devices[0].error).toContain('no prompt from the console within');
       for (const d of out.devices.slice(1)) {
         expect(d.status).toBe('success');
@@ -171,7 +171,7 @@ describe('faults', () => {
       expect(d.results[0].duration_ms).toBeGreaterThanOrEqual(650);
       expect(d.results[1]).toMatchObject({ status: 'success', output: '*10:00:00.000 UTC Wed Dec 2 2026' });
       expect(d.results[2]).toMatchObject({ status: 'error', error: "% Invalid input detected at '^' marker." });
-      expect(d.status).toBe('partial_success');
+      expect(d.status).toBe('partial');
       expect(ios.received).toContain('terminal length 0');
     } finally {
       closePool(ctx);
@@ -281,7 +281,7 @@ describe('faults', () => {
       withNodes(extraNode('off', 1, { status: 'stopped' }), extraNode('vnc', 2, { console_type: 'vnc' })),
     );
     const out = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'off', commands: ['show clock'] }, { device_name: 'vnc', commands: ['show clock'] }] }, ctx);
-    expect(out.status).toBe('failed');
+    expect(out.status).toBe('error');
     expect(out.devices[0].error).toContain('node off is stopped; start it first');
     expect(out.devices[1].error).toContain('vnc console, not telnet');
   });

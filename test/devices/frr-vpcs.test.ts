@@ -94,7 +94,7 @@ describe('device tools on real FRR and VPCS', () => {
   it('reports the FRR error line of a bad command and keeps the others', async () => {
     const out = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'r1', commands: ['show ip bogus', 'show ip route summary'] }] }, ctx);
     const d = out.devices[0];
-    expect(d.status).toBe('partial_success');
+    expect(d.status).toBe('partial');
     expect(d.results[0].status).toBe('error');
     expect(d.results[0].error).toMatch(/^% (Unknown command|Invalid input)/);
     expect(d.results[1].status).toBe('success');
@@ -112,11 +112,11 @@ describe('device tools on real FRR and VPCS', () => {
     expect(d.results.map((r: any) => r.status)).toEqual(['blocked', 'blocked', 'blocked', 'success']);
     expect(d.results[0].error).toContain('forbidden command "debug"');
     expect(d.results[2].error).toContain('not a read-only command');
-    expect(d.status).toBe('partial_success');
+    expect(d.status).toBe('partial');
     // Never reached the router: OSPF debugging is still off.
     expect(lab.vtysh('r1', 'show debugging')).not.toMatch(/OSPF ISM|OSPF event/i);
     const all = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'r2', commands: ['reload'] }] }, ctx);
-    expect(all.devices[0].status).toBe('failed');
+    expect(all.devices[0].status).toBe('error');
     expect(all.devices[0].error).toContain('every command was blocked');
   });
 
@@ -126,8 +126,8 @@ describe('device tools on real FRR and VPCS', () => {
       { device_configs: [{ device_name: 'r9', commands: ['show version'] }, { device_name: 'R3', commands: ['show version'] }] },
       ctx,
     );
-    expect(out.status).toBe('partial_success');
-    expect(out.devices[0]).toMatchObject({ device_name: 'r9', status: 'failed' });
+    expect(out.status).toBe('partial');
+    expect(out.devices[0]).toMatchObject({ device_name: 'r9', status: 'error' });
     expect(out.devices[0].error).toContain('no node named "r9"');
     expect(out.devices[1]).toMatchObject({ device_name: 'r3', status: 'success' });
   });
@@ -172,7 +172,7 @@ describe('device tools on real FRR and VPCS', () => {
     const lines = ['interface eth0', ' ip ospf cost notanumber', ' description set-after-error'];
     const stop = await runTool(executeMultipleDeviceConfigCommands, { device_configs: [{ device_name: 'r2', config_commands: lines }] }, ctx);
     const d = stop.devices[0];
-    expect(d.status).toBe('partial_success');
+    expect(d.status).toBe('partial');
     expect(d.results.map((r: any) => r.status)).toEqual(['success', 'error', 'aborted']);
     expect(d.results[1].error).toMatch(/^%/);
     expect(d.results[2].error).toContain('not sent');
@@ -213,7 +213,7 @@ describe('device tools on real FRR and VPCS', () => {
     expect(read.devices[0].results.map((r: any) => r.status)).toEqual(['success', 'blocked']);
     // VPCS tool refuses routers.
     const wrong = await runTool(executeVpcsCommands, { device_configs: [{ device_name: 'r1', commands: ['show ip'] }] }, ctx);
-    expect(wrong.devices[0].status).toBe('failed');
+    expect(wrong.devices[0].status).toBe('error');
     expect(wrong.devices[0].error).toContain('not a VPCS node');
   }, 30_000);
 
@@ -247,7 +247,7 @@ describe('device tools on real FRR and VPCS', () => {
     // Wrong key material: a clear per-device failure.
     const badCtx = ctxFor(settingsWith({ devices: { r2: { transport: 'ssh', host: '127.0.0.1', port: lab.device('r2').sshPort!, username: ssh.username, key_file: '/nonexistent/key' } } }), lab.topology());
     const bad = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'r2', commands: ['show version'] }] }, badCtx);
-    expect(bad.devices[0].status).toBe('failed');
+    expect(bad.devices[0].status).toBe('error');
     expect(bad.devices[0].error).toContain('key_file');
   }, 30_000);
 });

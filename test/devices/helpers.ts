@@ -9,6 +9,7 @@ import { settingsSchema, type Settings } from '../../src/config/schema.js';
 import type { Topology, TopologyNode, ProjectScope } from '../../src/gns3/types.js';
 import { nullLogger } from '../../src/log.js';
 import type { ToolContext, ToolDef } from '../../src/tools/types.js';
+import { outcomeText } from '../../src/tools/registry.js';
 import { DevicePool, POOL_SERVICE_KEY } from '../../src/devices/pool.js';
 
 export function settingsWith(over: Record<string, unknown> = {}): Settings {
@@ -62,7 +63,7 @@ export function closePool(ctx: ToolContext): void {
 
 export async function runTool(tool: ToolDef, args: unknown, ctx: ToolContext): Promise<any> {
   const parsed = tool.schema.parse(args);
-  return JSON.parse(await tool.run(parsed as never, ctx));
+  return JSON.parse(outcomeText(await tool.run(parsed as never, ctx)));
 }
 
 export interface FakeConsole {

@@ -45,12 +45,12 @@ describe.each(['v2', 'v3'] as const)('device tools through a GNS3 %s controller'
         { device_configs: [{ device_name: 'R1', commands: ['show ip route connected'] }, { device_name: 'r2', commands: ['show version'] }, { device_name: 'R3', commands: ['show version'] }] },
         ctx,
       );
-      expect(read.status).toBe('partial_success');
+      expect(read.status).toBe('partial');
       expect(read.devices[0]).toMatchObject({ device_name: 'R1', status: 'success', platform: 'cisco_ios' });
       expect(read.devices[0].results[0].output).toContain('C>* 10.0.1.0/24 is directly connected, eth0');
       // console_host 0.0.0.0 means "on the controller's host" (127.0.0.1 here).
       expect(read.devices[1]).toMatchObject({ device_name: 'R2', status: 'success', platform: 'frr' });
-      expect(read.devices[2]).toMatchObject({ device_name: 'R3', status: 'failed' });
+      expect(read.devices[2]).toMatchObject({ device_name: 'R3', status: 'error' });
       expect(read.devices[2].error).toContain('start it first');
 
       const cfg = await runTool(tool('execute_multiple_device_config_commands'), { device_configs: [{ device_name: 'R2', config_commands: ['interface lo', ` description via-${api}`] }] }, ctx);

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 
 const mode = z.enum(['teaching_assistant', 'lab_automation_assistant', 'troubleshooting_injection']);
-const toolStatus = z.enum(['success', 'error', 'blocked', 'limit', 'aborted']);
+const toolStatus = z.enum(['success', 'partial', 'error', 'blocked', 'limit', 'aborted']);
 const stopped = z.enum(['done', 'max_iterations', 'max_tool_calls', 'max_time', 'tool_limit', 'aborted', 'error', 'budget']);
 const errorType = z.enum(['controller', 'provider', 'limit', 'approval', 'aborted', 'usage', 'internal']);
 const nonNegInt = z.number().int().nonnegative();
@@ -34,6 +34,7 @@ export const jsonResultSchema = z.strictObject({
       status: toolStatus,
       duration_ms: nonNegInt,
       output: z.string(),
+      display: z.string().min(1).optional(),
       retries: z.number().int().positive().optional(),
     }),
   ),
@@ -73,7 +74,7 @@ export const streamEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('content'), delta: z.string(), ...ts }),
   z.strictObject({ type: z.literal('tool_call'), id: z.string().min(1), name: z.string(), args: z.record(z.string(), z.unknown()), ...ts }),
   z.strictObject({ type: z.literal('tool_start'), id: z.string().min(1), name: z.string(), ...ts }),
-  z.strictObject({ type: z.literal('tool_end'), id: z.string().min(1), name: z.string(), status: toolStatus, duration_ms: nonNegInt, output: z.string(), ...ts }),
+  z.strictObject({ type: z.literal('tool_end'), id: z.string().min(1), name: z.string(), status: toolStatus, duration_ms: nonNegInt, output: z.string(), display: z.string().min(1).optional(), ...ts }),
   z.strictObject({ type: z.literal('tool_retry'), id: z.string().min(1), name: z.string(), attempt: z.number().int().positive(), max_retries: z.number().int().positive(), delay_ms: nonNegInt, error: z.string(), ...ts }),
   z.strictObject({ type: z.literal('approval'), id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()), ...ts }),
   z.strictObject({ type: z.literal('context'), tokens: nonNegInt, tools_tokens: nonNegInt, limit: z.number().int().positive(), percent: z.number().nonnegative(), trimmed: nonNegInt, ...ts }),

@@ -6,6 +6,7 @@ import { emptyPcap } from '../../src/gns3/pcap.js';
 import type { ProjectScope } from '../../src/gns3/types.js';
 import { nullLogger } from '../../src/log.js';
 import type { ToolContext, ToolDef } from '../../src/tools/types.js';
+import { outcomeText } from '../../src/tools/registry.js';
 import { startFakeGns3, type FakeGns3, type FakeGns3Options } from '../fakes/gns3/server.js';
 
 export const ADMIN = { username: 'admin', password: 'admin-pass' };
@@ -47,8 +48,7 @@ export function toolCtx(settings: Settings, project: () => Promise<ProjectScope>
 /** Runs a tool and parses its JSON answer. */
 export async function runTool(tool: ToolDef, args: unknown, ctx: ToolContext): Promise<any> {
   const parsed = tool.schema.parse(args);
-  const out = await tool.run(parsed as never, ctx);
-  return JSON.parse(out);
+  return JSON.parse(outcomeText(await tool.run(parsed as never, ctx)));
 }
 
 /** A classic pcap (little endian, Ethernet) with `n` small frames. */

@@ -79,13 +79,13 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     );
     expect(out.status).toBe('partial');
     const [a, b, c, d, e] = out.results;
-    expect(a).toMatchObject({ status: 'ok', name: 'PC1', node_type: 'vpcs', node_status: 'stopped', ports: 'e0' });
-    expect(b).toMatchObject({ status: 'ok', name: 'PC2', requested_name: 'PC1' });
+    expect(a).toMatchObject({ status: 'success', name: 'PC1', node_type: 'vpcs', node_status: 'stopped', ports: 'e0' });
+    expect(b).toMatchObject({ status: 'success', name: 'PC2', requested_name: 'PC1' });
     expect(b.note).toMatch(/the server named it PC2/);
-    expect(c).toMatchObject({ status: 'ok', name: 'PC3' });
+    expect(c).toMatchObject({ status: 'success', name: 'PC3' });
     expect(d).toMatchObject({ status: 'error', template: 'Juniper' });
     expect(d.error).toMatch(/^Template "Juniper" not found \(templates: ATM switch, Cloud/);
-    expect(e).toMatchObject({ status: 'ok', name: 'R3', x: 500, y: 500 });
+    expect(e).toMatchObject({ status: 'success', name: 'R3', x: 500, y: 500 });
     // automatic spots: 100 px clear of every existing node and of each other
     const topo = await project.getTopology();
     const placed = topo.nodes.filter((n) => ['PC1', 'PC2', 'PC3'].includes(n.name));
@@ -120,8 +120,8 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
       ctx,
     );
     expect(out.status).toBe('partial');
-    expect(out.results[0]).toMatchObject({ status: 'ok', a: 'R1:e1', b: 'SW1:e0' });
-    expect(out.results[1]).toMatchObject({ status: 'ok', a: 'R2:e1', b: 'SW1:e1' });
+    expect(out.results[0]).toMatchObject({ status: 'success', a: 'R1:e1', b: 'SW1:e0' });
+    expect(out.results[1]).toMatchObject({ status: 'success', a: 'R2:e1', b: 'SW1:e1' });
     expect(out.results[2]).toMatchObject({ status: 'error', error: 'Port e0 on R2 is already used; free ports: e2,e3' });
     expect(out.results[3]).toMatchObject({ status: 'error', error: 'Port "Gi0/7" not found on R1; free ports: e2,e3' });
     expect(out.results[4].error).toBe('Node "R9" not found (nodes: R1, R2, SW1)');
@@ -179,7 +179,7 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     current!.fake.inject({ method: 'POST', path: new RegExp(`/nodes/${r2.node_id}/start$`), status: 500, body: 'Internal Server Error', contentType: 'text/plain' });
     const out = await runTool(tool('start_gns3_node'), { nodes: ['R1', 'R2'] }, ctx);
     expect(out.status).toBe('partial');
-    expect(out.results[0]).toMatchObject({ status: 'ok', node: 'R1', node_status: 'started' });
+    expect(out.results[0]).toMatchObject({ status: 'success', node: 'R1', node_status: 'started' });
     expect(out.results[1]).toMatchObject({ status: 'error', node: 'R2', error: 'Internal Server Error (HTTP 500)' });
   });
 
@@ -188,24 +188,24 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     await runTool(tool('start_gns3_node'), { nodes: ['R1'] }, ctx);
     const stop = await runTool(tool('stop_gns3_node'), { nodes: ['R1', 'SW1', 'nope'] }, ctx);
     expect(stop.status).toBe('partial');
-    expect(stop.results[0]).toMatchObject({ status: 'ok', node_status: 'stopped' });
-    expect(stop.results[1]).toMatchObject({ status: 'ok', node_status: 'started', note: 'ethernet_switch nodes are always running; stop has no effect' });
+    expect(stop.results[0]).toMatchObject({ status: 'success', node_status: 'stopped' });
+    expect(stop.results[1]).toMatchObject({ status: 'success', node_status: 'started', note: 'ethernet_switch nodes are always running; stop has no effect' });
     expect(stop.results[2]).toMatchObject({ status: 'error', node: 'nope' });
     await runTool(tool('start_gns3_node'), { nodes: ['R1'] }, ctx);
     const susp = await runTool(tool('suspend_gns3_node'), { nodes: ['R1'] }, ctx);
-    expect(susp.results[0]).toMatchObject({ status: 'ok', node_status: 'suspended' });
+    expect(susp.results[0]).toMatchObject({ status: 'success', node_status: 'suspended' });
     current!.fake.addNode({ name: 'PC1', node_type: 'vpcs', status: 'started' });
     project.invalidate();
     const vpcs = await runTool(tool('suspend_gns3_node'), { nodes: ['PC1'] }, ctx);
-    expect(vpcs.results[0]).toMatchObject({ status: 'ok', node_status: 'started', note: 'vpcs nodes cannot be suspended; it keeps running' });
+    expect(vpcs.results[0]).toMatchObject({ status: 'success', node_status: 'started', note: 'vpcs nodes cannot be suspended; it keeps running' });
   });
 
   it('update_gns3_node_name verifies the stored name; v3 refuses running nodes clearly', async () => {
     const { ctx } = await lab();
     const out = await runTool(tool('update_gns3_node_name'), { nodes: [{ node: 'R2', new_name: 'Core 2' }, { node: 'R1', new_name: 'Core2' }] }, ctx);
-    expect(out.results[0]).toMatchObject({ status: 'ok', old_name: 'R2', name: 'Core2' });
+    expect(out.results[0]).toMatchObject({ status: 'success', old_name: 'R2', name: 'Core2' });
     expect(out.results[0].note).toMatch(/spaces removed/);
-    expect(out.results[1]).toMatchObject({ status: 'ok', old_name: 'R1', name: 'Core1' });
+    expect(out.results[1]).toMatchObject({ status: 'success', old_name: 'R1', name: 'Core1' });
     await runTool(tool('start_gns3_node'), { nodes: ['Core1'] }, ctx);
     const running = await runTool(tool('update_gns3_node_name'), { nodes: [{ node: 'core1', new_name: 'Edge' }] }, ctx);
     if (api === 'v3') {
@@ -214,7 +214,7 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
         'Sorry, it is not possible to rename a node that is already powered on — stop the node first, then rename it',
       );
     } else {
-      expect(running.results[0]).toMatchObject({ status: 'ok', name: 'Edge' });
+      expect(running.results[0]).toMatchObject({ status: 'success', name: 'Edge' });
     }
   });
 
@@ -268,7 +268,7 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     const { ctx } = await lab();
     current!.fake.project().data.status = 'closed';
     const out = await runTool(tool('create_gns3_node'), { nodes: [{ template: 'VPCS', name: 'PC1' }] }, ctx);
-    expect(out.results[0]).toMatchObject({ status: 'ok', name: 'PC1' });
+    expect(out.results[0]).toMatchObject({ status: 'success', name: 'PC1' });
     expect(current!.fake.project().data.status).toBe('opened');
     expect(current!.fake.requests.filter((r) => r.path.endsWith('/open'))).toHaveLength(1);
   });

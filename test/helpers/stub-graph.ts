@@ -44,7 +44,7 @@ export function stubGraph(saver: BaseCheckpointSaver, o: { model: never; counter
     description: 'no-op',
     risk: 'read',
     schema: z.object({ device_configs: z.array(z.object({ device_name: z.string(), commands: z.array(z.string()) })) }),
-    run: async () => o.toolOutput ?? '{"status":"success"}',
+    run: async () => ({ status: 'success', data: o.toolOutput ?? '{"status":"success"}' }),
   }) as ToolDef;
   let current: RunControl | undefined;
   const graph = buildGraph(

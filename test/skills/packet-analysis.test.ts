@@ -13,6 +13,7 @@ import { nullLogger } from '../../src/log.js';
 import { analyzePcap, parseSummary } from '../../src/packets/pcap-analysis.js';
 import { packetAnalysisTool } from '../../src/tools/skills/packet-analysis.js';
 import type { ToolContext } from '../../src/tools/types.js';
+import { outcomeText } from '../../src/tools/registry.js';
 import { startVethLab, type VethLab } from './netns.js';
 
 let lab: VethLab;
@@ -53,7 +54,7 @@ function ctxWith(capture: (link: string, opts: CaptureOptions) => Promise<Uint8A
 }
 
 async function run(args: Record<string, unknown>, ctx: ToolContext): Promise<any> {
-  return JSON.parse(await packetAnalysisTool.run(packetAnalysisTool.schema.parse(args), ctx));
+  return JSON.parse(outcomeText(await packetAnalysisTool.run(packetAnalysisTool.schema.parse(args), ctx)));
 }
 
 describe('analysis of a real capture', () => {

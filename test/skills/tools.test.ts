@@ -11,6 +11,7 @@ import { settingsSchema } from '../../src/config/schema.js';
 import type { Logger } from '../../src/log.js';
 import { skillTools } from '../../src/tools/skills/index.js';
 import type { ToolContext, ToolDef } from '../../src/tools/types.js';
+import { outcomeText } from '../../src/tools/registry.js';
 
 let root: string;
 const savedXdg = process.env.XDG_CONFIG_HOME;
@@ -41,7 +42,7 @@ const tool = (name: string): ToolDef => skillTools.find((t) => t.name === name)!
 
 async function call(name: string, args: Record<string, unknown>): Promise<any> {
   const t = tool(name);
-  const out = await t.run(t.schema.parse(args) as never, ctx());
+  const out = outcomeText(await t.run(t.schema.parse(args) as never, ctx()));
   expect(out).not.toMatch(/\n/); // compact JSON
   return JSON.parse(out);
 }

@@ -9,15 +9,16 @@ import { displayWidth } from '../../src/ui/style.js';
 afterEach(() => cleanup());
 
 const ospf = { device_configs: ['R1', 'R2', 'R3'].map((d) => ({ device_name: d, commands: ['show ip ospf neighbor'] })) };
-const deviceOutput = JSON.stringify(
-  ['R1', 'R2', 'R3'].map((d) => ({
+const deviceOutput = JSON.stringify({
+  status: 'success',
+  devices: ['R1', 'R2', 'R3'].map((d) => ({
     device_name: d,
     status: 'success',
     results: [{ command: 'show ip ospf neighbor', status: 'success', output: `Neighbor ID     Pri State\n2.2.2.2           1 Full/DR   (${d})`, duration_ms: 30 }],
     blocked: [],
     duration_ms: 41,
   })),
-);
+});
 const cfgArgs = { device_configs: [{ device_name: 'R1', config_commands: ['router ospf 1', 'network 10.0.12.0/24 area 0'] }] };
 const done = (over = {}): AgentEvent => ({ type: 'done', stopped_reason: 'done', stats: stats(over) });
 

@@ -3,7 +3,7 @@ import { renderMarkdown, wrapLine } from '../../src/ui/markdown.js';
 import { displayWidth, stripAnsi, colorEnabled } from '../../src/ui/style.js';
 import { InputHistory, looksSecret } from '../../src/ui/history.js';
 import { parseCommand, completeCommand } from '../../src/ui/commands.js';
-import { summarizeArgs, deviceRows, deviceOutputs, approvalLines } from '../../src/ui/summary.js';
+import { summarizeArgs, deviceRows, deviceOutputs, approvalLines, resultNote } from '../../src/ui/summary.js';
 import { compactNumber, formatDuration, limitsText } from '../../src/ui/format.js';
 
 const md = (s: string, width = 60, color = false) => renderMarkdown(s, { width, color });
@@ -151,18 +151,27 @@ describe('tool summaries', () => {
   });
 
   it('turns per-device output into table rows and command outputs', () => {
-    const out = JSON.stringify([
+    const devices = [
       { device_name: 'R1', status: 'success', results: [{ command: 'show ip ospf neighbor', status: 'success', output: 'Neighbor ID ...', duration_ms: 40 }], blocked: [], duration_ms: 52 },
-      { device_name: 'R2', status: 'failed', results: [], blocked: [], error: 'connection refused', duration_ms: 3 },
-    ]);
+      { device_name: 'R2', status: 'error', results: [], blocked: [], error: 'connection refused', duration_ms: 3 },
+    ];
+    const out = JSON.stringify({ status: 'partial', devices });
     expect(deviceRows(out)).toEqual([
       { device: 'R1', status: 'success', commands: 1, duration_ms: 52, note: '' },
-      { device: 'R2', status: 'failed', commands: 0, duration_ms: 3, note: 'connection refused' },
+      { device: 'R2', status: 'error', commands: 0, duration_ms: 3, note: 'connection refused' },
     ]);
     expect(deviceOutputs(out)?.[0]).toMatchObject({ device: 'R1', command: 'show ip ospf neighbor', output: 'Neighbor ID ...' });
-    expect(deviceRows(JSON.stringify({ devices: JSON.parse(out) }))).toHaveLength(2);
+    // only the device tools' shape: no guessing at other arrays or key names
+    expect(deviceRows(JSON.stringify(devices))).toBeUndefined();
+    expect(deviceRows(JSON.stringify({ results: [{ name: 'R1', status: 'success' }] }))).toBeUndefined();
     expect(deviceRows('not json')).toBeUndefined();
-    expect(deviceRows('{"status":"ok"}')).toBeUndefined();
+    expect(deviceRows('{"status":"success"}')).toBeUndefined();
+  });
+
+  it('notes a result by its display line, else its error message, else its first line', () => {
+    expect(resultNote('{"status":"error","error":"x"}', 'all 2 devices failed: R1: refused')).toBe('all 2 devices failed: R1: refused');
+    expect(resultNote('{"status":"blocked","error":"the user denied it"}', undefined)).toBe('the user denied it');
+    expect(resultNote('\nplain text\nmore', undefined)).toBe('plain text');
   });
 
   it('lists device and command lines for approval', () => {

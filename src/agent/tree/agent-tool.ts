@@ -5,8 +5,7 @@
  * with a natural-language summary (legacy) or a TaskReport (recursive).
  */
 import { z } from 'zod';
-import { defineTool, type ToolDef } from '../../tools/types.js';
-import { resultJson } from '../../tools/registry.js';
+import { defineTool, failure, type ToolDef, type ToolOutcome } from '../../tools/types.js';
 import { taskBriefSchema } from './brief.js';
 import { DelegationRefused, type DelegateItem, type TreeEngine } from './engine.js';
 import type { TaskReport } from './report.js';
@@ -29,8 +28,8 @@ function legacyText(reports: TaskReport[]): string {
 }
 
 export function agentTool(engine: TreeEngine): ToolDef {
-  const refused = (err: unknown): string => {
-    if (err instanceof DelegationRefused) return resultJson('error', err.message);
+  const refused = (err: unknown): ToolOutcome => {
+    if (err instanceof DelegationRefused) return failure(err.message);
     throw err;
   };
   if (engine.policy.mode === 'legacy')
@@ -43,7 +42,7 @@ export function agentTool(engine: TreeEngine): ToolDef {
       async run(args, ctx) {
         const items: DelegateItem[] = (args.messages ?? [args.task!]).map((task) => ({ kind: 'legacy', task }));
         try {
-          return legacyText((await engine.delegate(items, ctx.callId)).reports);
+          return { status: 'success', data: legacyText((await engine.delegate(items, ctx.callId)).reports) };
         } catch (err) {
           return refused(err);
         }
@@ -62,7 +61,7 @@ export function agentTool(engine: TreeEngine): ToolDef {
           briefs.map((brief) => ({ kind: 'brief', brief })),
           ctx.callId,
         );
-        return JSON.stringify(reports.length === 1 ? reports[0] : reports);
+        return { status: 'success', data: JSON.stringify(reports.length === 1 ? reports[0] : reports) };
       } catch (err) {
         return refused(err);
       }

@@ -9,8 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../log.js';
 import { errorMessage } from '../../errors.js';
-import { resultJson } from '../../tools/registry.js';
-import type { ToolDef } from '../../tools/types.js';
+import { failure, type OutcomeStatus, type ToolDef, type ToolOutcome } from '../../tools/types.js';
 import { prefixedName, toolIncluded, type McpServerConfig } from './config.js';
 import pkg from '../../../package.json' with { type: 'json' };
 
@@ -22,12 +21,23 @@ export function safeToolName(server: string, tool: string): string {
   return prefixedName(server, tool.replace(/[^A-Za-z0-9_-]/g, '_')).slice(0, 64);
 }
 
-/** What the model reads: structured content as JSON, else the text parts; errors as {"status":"error"}. */
-export function renderCallResult(res: CallToolResult): string {
+const isOutcomeStatus = (s: unknown): s is OutcomeStatus => s === 'success' || s === 'partial' || s === 'error';
+
+/**
+ * An MCP result as a ToolOutcome: `isError` → error (the text parts are the
+ * message); structured content → its data, with its own `status` when it speaks
+ * our vocabulary (a gns3-copilot server's batch stays `partial`); else the text parts.
+ */
+export function outcomeOfCallResult(res: CallToolResult): ToolOutcome {
   const texts = (res.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type} content]`)).join('\n');
-  if (res.isError) return resultJson('error', texts || 'the MCP tool reported an error');
-  if (res.structuredContent) return JSON.stringify(res.structuredContent);
-  return texts;
+  if (res.isError) return failure(texts || 'the MCP tool reported an error');
+  if (res.structuredContent) {
+    // any other server's structured content reaches the model exactly as it was sent
+    const { status, ...data } = res.structuredContent;
+    if (isOutcomeStatus(status)) return { status, data };
+    return { status: 'success', data: JSON.stringify(res.structuredContent) };
+  }
+  return { status: 'success', data: texts };
 }
 
 export class McpConnection {
@@ -93,14 +103,14 @@ export class McpConnection {
       jsonSchema: t.inputSchema as Record<string, unknown>,
       risk: trusted ? 'read' : 'config',
       run: async (args, ctx) => {
-        if (this.dead) return resultJson('error', `MCP server ${this.name} is not running (${this.dead}); its tools were removed`);
+        if (this.dead) return failure(`MCP server ${this.name} is not running (${this.dead}); its tools were removed`);
         try {
           const res = await this.client.callTool({ name: t.name, arguments: args }, undefined, { signal: ctx.signal, timeout: this.cfg.timeout });
-          return renderCallResult(res as CallToolResult);
+          return outcomeOfCallResult(res as CallToolResult);
         } catch (err) {
           if (ctx.signal.aborted) throw err;
-          if (this.dead) return resultJson('error', `MCP server ${this.name} stopped during the call (${this.dead}); its tools were removed, the session goes on without them`);
-          return resultJson('error', `MCP server ${this.name}: ${errorMessage(err).split('\n')[0]}`);
+          if (this.dead) return failure(`MCP server ${this.name} stopped during the call (${this.dead}); its tools were removed, the session goes on without them`);
+          return failure(`MCP server ${this.name}: ${errorMessage(err).split('\n')[0]}`);
         }
       },
     };

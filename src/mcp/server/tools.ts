@@ -38,7 +38,11 @@ export function listTools(rt: McpRuntime, mode: CopilotMode): Tool[] {
   }));
 }
 
-/** Text for the model plus the same data as structuredContent (an object, as MCP requires). */
+/**
+ * Text for the model plus the same data as structuredContent (an object, as MCP
+ * requires). `isError` when nothing worked: error, blocked, limit, aborted; a
+ * `partial` batch is a result (its structured `status` says partial).
+ */
 export function toCallToolResult(r: ToolResult): CallToolResult {
   let structured: Record<string, unknown> | undefined;
   try {
@@ -50,7 +54,7 @@ export function toCallToolResult(r: ToolResult): CallToolResult {
   return {
     content: [{ type: 'text', text: r.output }],
     ...(structured ? { structuredContent: structured } : {}),
-    ...(r.status === 'success' ? {} : { isError: true }),
+    ...(r.status === 'success' || r.status === 'partial' ? {} : { isError: true }),
   };
 }
 

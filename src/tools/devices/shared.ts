@@ -1,13 +1,16 @@
 /**
  * Plumbing shared by the device tools: resolve device names through the
- * project's topology, run the batch on the shared pool, and print compact JSON.
+ * project's topology, run the batch on the shared pool, and answer a batch
+ * outcome (../batch.ts) with every device's result.
  */
 import { z } from 'zod';
 import type { DeviceJob, JobMode } from '../../devices/engine.js';
 import { poolFor, runDeviceJobs } from '../../devices/engine.js';
 import { resolveTarget } from '../../devices/target.js';
-import type { DeviceResult, DeviceStatus } from '../../devices/types.js';
-import type { ToolContext } from '../types.js';
+import type { DeviceResult } from '../../devices/types.js';
+import type { ToolContext, ToolOutcome } from '../types.js';
+import { batchOutcome } from '../batch.js';
+import { capOutput } from '../cap.js';
 
 /** `{device_configs:[{device_name, commands:[…]}]}`: the arguments of the command tools, with their descriptions. */
 export function deviceCommandsSchema(describe: { device_name: string; commands: string }) {
@@ -18,15 +21,8 @@ export function deviceCommandsSchema(describe: { device_name: string; commands: 
   return z.object({ device_configs: z.array(deviceConfig).min(1).max(256) });
 }
 
-/** Per-command output cap: keeps one chatty `show` from flooding the model's context. */
+/** Per-command output cap: keeps one chatty `show` from crowding out the other devices' outputs. */
 export const MAX_OUTPUT_CHARS = 12_000;
-
-export function capOutput(text: string, max = MAX_OUTPUT_CHARS): string {
-  if (text.length <= max) return text;
-  const head = Math.floor(max * 0.75);
-  const tail = max - head;
-  return `${text.slice(0, head)}\n… [${text.length - max} characters cut; narrow the command, e.g. "| include …"] …\n${text.slice(-tail)}`;
-}
 
 export interface DeviceBatch {
   device_name: string;
@@ -38,7 +34,7 @@ export async function runBatch(
   mode: JobMode,
   ctx: ToolContext,
   opts: { continueOnError?: boolean } = {},
-): Promise<string> {
+): Promise<ToolOutcome> {
   const project = await ctx.project();
   const topology = await project.getTopology(ctx.signal);
   const jobs: DeviceJob[] = batches.map((b) => ({
@@ -58,13 +54,14 @@ export async function runBatch(
   return formatResults(results);
 }
 
-export function overallStatus(results: DeviceResult[]): DeviceStatus {
-  if (results.every((r) => r.status === 'success')) return 'success';
-  return results.some((r) => r.status !== 'failed') ? 'partial_success' : 'failed';
+/** A device's failure for the display line: its own error, else its first failed command's. */
+function deviceError(r: DeviceResult): string | undefined {
+  const bad = r.error ?? r.results.find((c) => c.status !== 'success')?.error;
+  return bad === undefined ? undefined : `${r.device_name}: ${bad}`;
 }
 
-/** `{"status":…,"devices":[DeviceResult…]}` with outputs capped. */
-export function formatResults(results: DeviceResult[]): string {
-  const devices = results.map((d) => ({ ...d, results: d.results.map((r) => ({ ...r, output: capOutput(r.output) })) }));
-  return JSON.stringify({ status: overallStatus(results), devices });
+/** `{"status":…,"devices":[DeviceResult…]}` with every command's output capped. */
+export function formatResults(results: DeviceResult[]): ToolOutcome {
+  const devices = results.map((d) => ({ ...d, results: d.results.map((r) => ({ ...r, output: capOutput(r.output, MAX_OUTPUT_CHARS) })) }));
+  return batchOutcome(devices, { devices }, { noun: 'devices', errorOf: deviceError });
 }

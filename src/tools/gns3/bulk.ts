@@ -2,8 +2,9 @@
  * bulkTool(): the shape shared by the GNS3 tools that act on a list of items
  * (create nodes, create links, rename, power): open the project, turn the
  * arguments into items, run each item (its failure is its own result) and answer
- * `{"status":"success"|"partial"|"error","results":[…]}`. A failure before the
- * per-item stage (no project, controller down) is still that JSON.
+ * a batch outcome (../batch.ts): `success`, `partial` or `error` with
+ * `{"results":[…]}`. A failure before the per-item stage (no project, controller
+ * down) is an error outcome.
  */
 import type { z } from 'zod';
 import type { Gns3Project } from '../../gns3/project.js';
@@ -18,7 +19,9 @@ export interface BulkToolSpec<S extends z.ZodType, I> {
   schema: S;
   /** the items of one call, in the order they run (may ask the project, e.g. for free spots) */
   items(args: z.infer<S>, project: Gns3Project, ctx: ToolContext): I[] | Promise<I[]>;
-  /** does one item; the fields it returns are that item's result (`status: "ok"` is added) */
+  /** what the items are, plural, for the display line ("nodes": `1 of 3 nodes failed: …`) */
+  noun: string;
+  /** does one item; the fields it returns are that item's result (`status: "success"` is added) */
   run(item: I, project: Gns3Project, ctx: ToolContext): Promise<object>;
   /** names a failed item in its result (`status: "error"` and `error` are added) */
   describe(item: I): Record<string, unknown>;
@@ -40,10 +43,10 @@ export function bulkTool<S extends z.ZodType, I>(spec: BulkToolSpec<S, I>): Tool
         const items = await spec.items(args, project, ctx);
         const results = await runItems(items, async (item) => ({ ...(await spec.run(item, project, ctx)) }), spec.describe, spec.concurrency);
         for (const r of results) {
-          const error = r.status === 'ok' ? spec.failure?.(r) : undefined;
+          const error = r.status === 'success' ? spec.failure?.(r) : undefined;
           if (error) Object.assign(r, { status: 'error', error });
         }
-        return summary(results);
+        return summary(results, spec.noun);
       }),
   });
 }

@@ -6,8 +6,9 @@
 import { Gns3Project } from '../../gns3/project.js';
 import { Gns3ApiError } from '../../gns3/errors.js';
 import type { ProjectScope } from '../../gns3/types.js';
-import type { ToolContext } from '../types.js';
+import { failure, type ToolContext, type ToolOutcome } from '../types.js';
 import { isTransientError } from '../retry.js';
+import { batchOutcome, type ItemResult } from '../batch.js';
 
 export function asGns3Project(scope: ProjectScope): Gns3Project {
   if (scope instanceof Gns3Project) return scope;
@@ -28,12 +29,6 @@ export function toolError(err: unknown): string {
   return String(err);
 }
 
-export function json(value: unknown): string {
-  return JSON.stringify(value);
-}
-
-export type ItemResult = Record<string, unknown> & { status: string };
-
 /** Runs items with bounded parallelism; each item's failure is its own result. */
 export async function runItems<T>(
   items: T[],
@@ -48,7 +43,7 @@ export async function runItems<T>(
       const i = next++;
       const item = items[i]!;
       try {
-        results[i] = { ...(await worker(item, i)), status: 'ok' } as ItemResult;
+        results[i] = { ...(await worker(item, i)), status: 'success' };
       } catch (err) {
         results[i] = { ...describe(item), status: 'error', error: toolError(err), ...(isTransientError(err) ? { transient: true } : {}) };
       }
@@ -59,19 +54,15 @@ export async function runItems<T>(
 }
 
 /** `{"status":"success"|"partial"|"error","results":[…]}` */
-export function summary(results: ItemResult[], extra: Record<string, unknown> = {}): string {
-  const failed = results.filter((r) => r.status === 'error').length;
-  const status = failed === 0 ? 'success' : failed === results.length ? 'error' : 'partial';
-  // all items failed transiently: nothing happened, so the whole call may be retried
-  const transient = status === 'error' && results.every((r) => r.transient === true);
-  return json({ status, ...extra, ...(transient ? { transient } : {}), results });
+export function summary(results: ItemResult[], noun: string): ToolOutcome {
+  return batchOutcome(results, { results }, { noun });
 }
 
-/** Wraps a whole tool body so a failure before the per-item stage is still JSON. */
-export async function guarded(body: () => Promise<string>): Promise<string> {
+/** Wraps a whole tool body so a failure before the per-item stage is still an error outcome. */
+export async function guarded(body: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
   try {
     return await body();
   } catch (err) {
-    return json({ status: 'error', error: toolError(err), ...(isTransientError(err) ? { transient: true } : {}) });
+    return failure(toolError(err), {}, isTransientError(err));
   }
 }

@@ -14,6 +14,7 @@ export const createGns3Link = bulkTool({
   description:
     'Create links between node ports in the current GNS3 project. Ports by name (e0, Ethernet0, eth0, Gi0/0) or adapter/port. An unknown or used port is reported with the node\'s free ports.',
   risk: 'lab',
+  noun: 'links',
   schema: z.object({ links: z.array(linkSpec).min(1).max(100) }),
   items: (args) => args.links,
   run: (l, project, ctx) => project.createLink(l, ctx.signal),

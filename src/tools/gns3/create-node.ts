@@ -21,6 +21,7 @@ export const createGns3Node = bulkTool({
   description:
     'Create nodes in the current GNS3 project from templates. Omit x/y for automatic non-overlapping placement. Reports the name the server actually gave each node.',
   risk: 'lab',
+  noun: 'nodes',
   schema: z.object({ nodes: z.array(nodeSpec).min(1).max(50) }),
   items: async (args, project, ctx): Promise<PlacedNode[]> => {
     const needPlace = args.nodes.filter((n) => n.x === undefined || n.y === undefined).length;

@@ -1,7 +1,7 @@
 /** get_gns3_templates: what can be added to the project. */
 import { z } from 'zod';
 import { defineTool } from '../types.js';
-import { guarded, json, projectOf } from './common.js';
+import { guarded, projectOf } from './common.js';
 
 /** Builtin types that are plumbing rather than devices; hidden only on request. */
 const INFRASTRUCTURE = new Set(['cloud', 'nat', 'ethernet_hub', 'frame_relay_switch', 'atm_switch']);
@@ -24,6 +24,6 @@ export const getGns3Templates = defineTool({
         .filter((t) => !args.category || (t.category ?? '').toLowerCase() === args.category.toLowerCase())
         .map((t) => ({ name: t.name, template_id: t.template_id, template_type: t.template_type, category: t.category ?? null }))
         .sort((a, b) => a.name.localeCompare(b.name));
-      return json({ status: 'success', count: templates.length, templates });
+      return { status: 'success', data: { count: templates.length, templates }, display: `${templates.length} templates` };
     }),
 });

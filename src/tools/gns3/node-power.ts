@@ -19,6 +19,7 @@ function powerTool<N extends 'start_gns3_node' | 'stop_gns3_node' | 'suspend_gns
     name,
     description,
     risk,
+    noun: 'nodes',
     schema,
     items: (args) => [...new Set(args.nodes)].map((node) => ({ node, deadlineMs: (args.wait_seconds ?? 60) * 1000 })),
     run: ({ node, deadlineMs }, project, ctx) => project.nodeAction(node, action, { deadlineMs, signal: ctx.signal }),

@@ -6,8 +6,8 @@
  */
 import { z } from 'zod';
 import type { AvailableFilter } from '../../gns3/raw.js';
-import { defineTool } from '../types.js';
-import { guarded, json, projectOf } from './common.js';
+import { defineTool, failure } from '../types.js';
+import { guarded, projectOf } from './common.js';
 
 const filterValue = z.union([z.array(z.union([z.number(), z.string()])), z.number(), z.string()]);
 
@@ -47,6 +47,12 @@ export function validateFilter(type: string, value: unknown, available: Availabl
   return { values };
 }
 
+/** `packet_loss 30, delay 100/10` or `no filters`, for the display line. */
+function filterLine(filters: Record<string, unknown>): string {
+  const parts = Object.entries(filters).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join('/') : String(v)}`);
+  return parts.length ? parts.join(', ') : 'no filters';
+}
+
 export const manageGns3PacketFilter = defineTool({
   name: 'manage_gns3_packet_filter',
   description:
@@ -60,18 +66,20 @@ export const manageGns3PacketFilter = defineTool({
       const label = await project.linkLabel(link, ctx.signal);
       const base = { link: label, link_id: link.link_id };
       if (args.action === 'get_available') {
-        return json({
+        return {
           status: 'success',
+          data: {
           ...base,
           available: available.map((f) => ({
             type: f.type,
             description: f.description,
             parameters: f.parameters.map((p) => ({ name: p.name, type: p.type, ...(p.minimum !== undefined ? { min: p.minimum, max: p.maximum } : {}), ...(p.unit ? { unit: p.unit } : {}) })),
           })),
-        });
+          },
+        };
       }
       const current = link.filters ?? {};
-      if (args.action === 'get') return json({ status: 'success', ...base, filters: current });
+      if (args.action === 'get') return { status: 'success', data: { ...base, filters: current }, display: `${label}: ${filterLine(current)}` };
 
       let next: Record<string, unknown[]>;
       const notes: string[] = [];
@@ -80,7 +88,7 @@ export const manageGns3PacketFilter = defineTool({
         next = types.length ? Object.fromEntries(Object.entries(current).filter(([k]) => !types.includes(k))) : {};
       } else {
         const given = Object.entries(args.filters ?? {});
-        if (given.length === 0) return json({ status: 'error', ...base, error: 'set needs filters, e.g. {"packet_loss":[30]}' });
+        if (given.length === 0) return failure('set needs filters, e.g. {"packet_loss":[30]}', base);
         const errors: string[] = [];
         next = { ...current };
         for (const [type, value] of given) {
@@ -91,12 +99,12 @@ export const manageGns3PacketFilter = defineTool({
             if (v.values[0] === 0) notes.push(`${type} with a first value of 0 disables that filter`);
           }
         }
-        if (errors.length) return json({ status: 'error', ...base, error: errors.join('; '), filters: current });
+        if (errors.length) return failure(errors.join('; '), { ...base, filters: current });
       }
       // PUT replaces the whole set, hence the merge above.
       const stored = await project.putFilters(link.link_id, next, ctx.signal);
       const result = stored?.filters ?? {};
       for (const k of Object.keys(next)) if (!(k in result) && next[k]?.[0] !== 0) notes.push(`the server dropped ${k}`);
-      return json({ status: 'success', ...base, filters: result, ...(notes.length ? { notes } : {}) });
+      return { status: 'success', data: { ...base, filters: result, ...(notes.length ? { notes } : {}) }, display: `${label}: ${filterLine(result)}` };
     }),
 });

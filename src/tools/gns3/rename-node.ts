@@ -8,6 +8,7 @@ export const updateGns3NodeName = bulkTool({
   description:
     'Rename nodes in the current GNS3 project; reports the name the server stored (it de-duplicates names and removes spaces). GNS3 3.x refuses to rename a running node.',
   risk: 'lab',
+  noun: 'nodes',
   schema: z.object({
     nodes: z
       .array(z.object({ node: z.string().min(1).describe('current name or id'), new_name: z.string().min(1) }))

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { renderTopologyText } from '../../gns3/render.js';
 import type { Topology } from '../../gns3/types.js';
 import { defineTool } from '../types.js';
-import { guarded, json, projectOf } from './common.js';
+import { guarded, projectOf } from './common.js';
 
 export function topologyJson(t: Topology): Record<string, unknown> {
   const peer = (nodeId: string, adapter: number, port: number, linkId: string | null) => {
@@ -48,7 +48,8 @@ export const gns3TopologyReader = defineTool({
     guarded(async () => {
       const project = await projectOf(ctx);
       const t = await project.getTopology(ctx.signal);
-      if (args.format === 'text') return json({ status: 'success', topology: renderTopologyText(t) });
-      return json({ status: 'success', ...topologyJson(t) });
+      const display = `${t.project_name}: ${t.nodes.length} nodes, ${t.links.length} links`;
+      if (args.format === 'text') return { status: 'success', data: { topology: renderTopologyText(t) }, display };
+      return { status: 'success', data: topologyJson(t), display };
     }),
 });

@@ -1,10 +1,9 @@
 /** injection_skills: fault scenarios for troubleshooting practice, with inject and restore steps. */
 import { z } from 'zod';
-import { defineTool } from '../types.js';
+import { failure } from '../types.js';
 import { findScenario, normalizeName, suggest } from '../../skills/lookup.js';
 import type { InjectionScenario } from '../../skills/schema.js';
-import { compact } from './json.js';
-import { toolLibrary } from './library.js';
+import { skillTool } from './library.js';
 
 /** How to apply and undo a scenario, phrased as the tool calls that do it. */
 export function scenarioSteps(s: InjectionScenario): Record<string, unknown> {
@@ -26,7 +25,7 @@ function summary(s: InjectionScenario) {
   return { id: s.id, title: s.title, category: s.category, severity: s.severity, difficulty: s.difficulty, platforms: s.platforms, target: s.target };
 }
 
-export const injectionSkillsTool = defineTool({
+export const injectionSkillsTool = skillTool({
   name: 'injection_skills',
   description:
     'Fault-injection scenarios for troubleshooting practice: interface, addressing, OSPF, BGP, static routing, ACL, VLAN, STP, ' +
@@ -38,14 +37,12 @@ export const injectionSkillsTool = defineTool({
     difficulty: z.enum(['easy', 'medium', 'hard']).optional(),
     platform: z.string().trim().min(1).max(40).optional().describe('only scenarios for this platform (link faults apply to any)'),
   }),
-  risk: 'read',
-  async run(args, ctx) {
-    const { lib, w } = toolLibrary(ctx);
+  lookup(args, lib) {
     if (args.id) {
       const s = findScenario(lib, args.id);
-      if (!s) return compact({ status: 'error', error: `unknown scenario "${args.id}"`, did_you_mean: suggest([...lib.injection.keys()], args.id), ...w });
+      if (!s) return failure(`unknown scenario "${args.id}"`, { did_you_mean: suggest([...lib.injection.keys()], args.id) });
       const { inject: _i, restore: _r, link_filter: _l, ...rest } = s;
-      return compact({ status: 'success', ...rest, ...scenarioSteps(s), ...w });
+      return { status: 'success', data: { ...rest, ...scenarioSteps(s) }, display: `${s.id}: ${s.title}` };
     }
     const all = [...lib.injection.values()];
     const category = args.category ? normalizeName(args.category) : undefined;
@@ -58,12 +55,10 @@ export const injectionSkillsTool = defineTool({
     );
     const categories: Record<string, number> = {};
     for (const s of all) categories[s.category] = (categories[s.category] ?? 0) + 1;
-    return compact({
+    return {
       status: 'success',
-      count: matches.length,
-      scenarios: matches.map(summary),
-      ...(matches.length === 0 ? { categories } : !category ? { categories } : {}),
-      ...w,
-    });
+      data: { count: matches.length, scenarios: matches.map(summary), ...(matches.length === 0 || !category ? { categories } : {}) },
+      display: `${matches.length} scenarios`,
+    };
   },
 });

@@ -1,10 +1,12 @@
 /** The skill library as the tools see it, plus a warning list when some files are broken. */
-import type { ToolContext } from '../types.js';
+import type { z } from 'zod';
+import { defineTool, type ToolContext, type ToolDef, type ToolOutcome } from '../types.js';
+import type { ToolName } from '../../agent/modes.js';
 import { loadSkills, type SkillLibrary } from '../../skills/loader.js';
 
 const warned = new Set<string>();
 
-/** `w` is `{warnings}` when files were skipped, else `{}`: spread it into a tool's JSON answer. */
+/** `w` is `{warnings}` when files were skipped, else `{}`: spread it into a tool's answer. */
 export function toolLibrary(ctx: ToolContext): { lib: SkillLibrary; w: { warnings?: string[] } } {
   const lib = loadSkills(ctx.settings);
   if (lib.issues.length === 0) return { lib, w: {} };
@@ -16,4 +18,27 @@ export function toolLibrary(ctx: ToolContext): { lib: SkillLibrary; w: { warning
     }
   }
   return { lib, w: { warnings: lib.issues.map((i) => `skipped ${i.file}: ${i.message}`) } };
+}
+
+/**
+ * A read-only lookup in the skill library: `lookup` answers from the loaded
+ * library, and the skipped files' warnings are added to every answer.
+ */
+export function skillTool<S extends z.ZodType>(spec: {
+  name: ToolName;
+  description: string;
+  schema: S;
+  lookup(args: z.infer<S>, lib: SkillLibrary): ToolOutcome;
+}): ToolDef<S> {
+  return defineTool({
+    name: spec.name,
+    description: spec.description,
+    schema: spec.schema,
+    risk: 'read',
+    run: (args, ctx) => {
+      const { lib, w } = toolLibrary(ctx);
+      const o = spec.lookup(args, lib);
+      return Promise.resolve(typeof o.data === 'string' || !w.warnings ? o : { ...o, data: { ...o.data, ...w } });
+    },
+  });
 }

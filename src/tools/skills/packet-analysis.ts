@@ -4,11 +4,10 @@
  * field name does not cost the user a 10-second capture.
  */
 import { z } from 'zod';
-import { defineTool } from '../types.js';
+import { defineTool, failure } from '../types.js';
 import { errorMessage } from '../../errors.js';
 import { AnalysisInputError, analyzePcap, validateAnalysisInput } from '../../packets/pcap-analysis.js';
 import { TsharkError, requireTshark } from '../../packets/tshark.js';
-import { compact, errorResult } from './json.js';
 import { toolLibrary } from './library.js';
 import { findProtocol, suggest } from '../../skills/lookup.js';
 
@@ -58,7 +57,7 @@ export const packetAnalysisTool = defineTool({
       const { lib } = toolLibrary(ctx);
       const skill = findProtocol(lib, input.protocol);
       if (!skill) {
-        return errorResult(`unknown protocol "${input.protocol}"`, { did_you_mean: suggest([...lib.packet.keys()], input.protocol) });
+        return failure(`unknown protocol "${input.protocol}"`, { did_you_mean: suggest([...lib.packet.keys()], input.protocol) });
       }
       args = {
         ...input,
@@ -70,8 +69,8 @@ export const packetAnalysisTool = defineTool({
       requireTshark();
       await validateAnalysisInput(args, ctx.signal);
     } catch (err) {
-      if (err instanceof AnalysisInputError) return errorResult(err.message, err.detail);
-      if (err instanceof TsharkError) return errorResult(err.message);
+      if (err instanceof AnalysisInputError) return failure(err.message, err.detail);
+      if (err instanceof TsharkError) return failure(err.message);
       throw err;
     }
     const project = await ctx.project();
@@ -82,7 +81,7 @@ export const packetAnalysisTool = defineTool({
       pcap = await project.capture(args.link, { seconds, packets: args.packets, signal: ctx.signal });
     } catch (err) {
       if (ctx.signal.aborted) throw err;
-      return errorResult(`capture failed: ${errorMessage(err)}`, { link: args.link });
+      return failure(`capture failed: ${errorMessage(err)}`, { link: args.link });
     }
     const captureMs = Date.now() - started;
     try {
@@ -94,17 +93,20 @@ export const packetAnalysisTool = defineTool({
         signal: ctx.signal,
       });
       ctx.log.debug('packet_analysis', { link: args.link, packets: analysis.packets_captured, capture_ms: captureMs });
-      return compact({
+      return {
         status: 'success',
-        link: args.link,
-        ...(args.protocol ? { protocol: args.protocol } : {}),
-        capture: { seconds, packets_limit: args.packets, duration_ms: captureMs },
-        ...analysis,
-      });
+        data: {
+          link: args.link,
+          ...(args.protocol ? { protocol: args.protocol } : {}),
+          capture: { seconds, packets_limit: args.packets, duration_ms: captureMs },
+          ...analysis,
+        },
+        display: `${args.link}: ${analysis.packets_captured} packets in ${seconds} s`,
+      };
     } catch (err) {
       if (ctx.signal.aborted) throw err;
-      if (err instanceof AnalysisInputError) return errorResult(err.message, err.detail);
-      if (err instanceof TsharkError) return errorResult(err.message, { link: args.link });
+      if (err instanceof AnalysisInputError) return failure(err.message, err.detail);
+      if (err instanceof TsharkError) return failure(err.message, { link: args.link });
       throw err;
     }
   },

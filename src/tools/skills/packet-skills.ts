@@ -1,12 +1,11 @@
 /** packet_analysis_skills: what to capture and look at per protocol (tshark filter, fields, checks). */
 import { z } from 'zod';
-import { defineTool } from '../types.js';
+import { failure } from '../types.js';
 import { findProtocol, suggest } from '../../skills/lookup.js';
 import type { PacketSkill } from '../../skills/schema.js';
-import { compact } from './json.js';
-import { toolLibrary } from './library.js';
+import { skillTool } from './library.js';
 
-export const packetAnalysisSkillsTool = defineTool({
+export const packetAnalysisSkillsTool = skillTool({
   name: 'packet_analysis_skills',
   description:
     'Packet-analysis knowledge per protocol: tshark display filter, the useful tshark field names and what to check ' +
@@ -15,13 +14,11 @@ export const packetAnalysisSkillsTool = defineTool({
   schema: z.object({
     protocol: z.string().trim().min(1).max(200).optional().describe('protocol or alias; several separated by commas, e.g. "ospf,bgp"'),
   }),
-  risk: 'read',
-  async run(args, ctx) {
-    const { lib, w } = toolLibrary(ctx);
+  lookup(args, lib) {
     if (!args.protocol) {
       const layers: Record<string, string[]> = {};
       for (const p of lib.packet.values()) (layers[p.layer] ??= []).push(p.protocol);
-      return compact({ status: 'success', count: lib.packet.size, protocols_by_layer: layers, ...w });
+      return { status: 'success', data: { count: lib.packet.size, protocols_by_layer: layers }, display: `${lib.packet.size} protocols` };
     }
     const names = args.protocol.split(',').map((s) => s.trim()).filter(Boolean).slice(0, 10);
     const found: PacketSkill[] = [];
@@ -32,14 +29,13 @@ export const packetAnalysisSkillsTool = defineTool({
       else missing.push({ name: n, did_you_mean: suggest([...lib.packet.keys()], n) });
     }
     if (found.length === 0) {
-      return compact({ status: 'error', error: `unknown protocol "${args.protocol}"`, missing, available: [...lib.packet.keys()], ...w });
+      return failure(`unknown protocol "${args.protocol}"`, { missing, available: [...lib.packet.keys()] });
     }
     const entries = found.map((p) => ({ ...p, aliases: undefined }));
-    return compact({
+    return {
       status: 'success',
-      ...(entries.length === 1 ? entries[0] : { protocols: entries }),
-      ...(missing.length ? { missing } : {}),
-      ...w,
-    });
+      data: { ...(entries.length === 1 ? entries[0] : { protocols: entries }), ...(missing.length ? { missing } : {}) },
+      display: found.map((p) => p.protocol).join(', '),
+    };
   },
 });

@@ -2,7 +2,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { ToolCallState, ToolCallView } from '../state.js';
-import { deviceRows } from '../summary.js';
+import { deviceRows, resultNote } from '../summary.js';
 import { formatDuration, truncate } from '../format.js';
 import { Tone, type ToneName } from './theme.js';
 
@@ -12,6 +12,7 @@ const GLYPH: Record<Exclude<ToolCallState, 'running'>, { glyph: string; tone: To
   pending: { glyph: '○', tone: 'muted' },
   awaiting_approval: { glyph: '?', tone: 'warn', label: 'awaiting approval' },
   success: { glyph: '✓', tone: 'ok' },
+  partial: { glyph: '◐', tone: 'warn', label: 'partial' },
   error: { glyph: '✗', tone: 'bad', label: 'error' },
   blocked: { glyph: '⊘', tone: 'bad', label: 'blocked' },
   limit: { glyph: '⊘', tone: 'warn', label: 'limit reached' },
@@ -26,19 +27,10 @@ export function stateGlyph(call: ToolCallView, now: number): { glyph: string; to
   return GLYPH[call.state];
 }
 
-/** First line of a failed call's output, for the line itself (errors must be visible without expanding). */
+/** The note of a call that did not fully succeed, for the line itself (errors must be visible without expanding). */
 function failureNote(call: ToolCallView): string | undefined {
   if (!call.output || call.state === 'success') return undefined;
-  let text = call.output;
-  try {
-    const parsed = JSON.parse(call.output) as unknown;
-    if (parsed && typeof parsed === 'object' && 'error' in parsed && typeof (parsed as { error: unknown }).error === 'string') {
-      text = (parsed as { error: string }).error;
-    }
-  } catch {
-    // plain text output
-  }
-  return text.split('\n').find((l) => l.trim() !== '');
+  return resultNote(call.output, call.display);
 }
 
 export function ToolCallLine({ call, now, width, showTable = false }: { call: ToolCallView; now: number; width: number; showTable?: boolean }) {
@@ -77,7 +69,7 @@ export function DeviceTable({ rows, width }: { rows: NonNullable<ReturnType<type
   const dev = Math.max(6, ...rows.map((r) => r.device.length));
   const stat = Math.max(6, ...rows.map((r) => r.status.length));
   const noteW = Math.max(8, width - dev - stat - 22);
-  const tone = (s: string): ToneName => (s === 'success' ? 'ok' : s === 'partial_success' ? 'warn' : 'bad');
+  const tone = (s: string): ToneName => (s === 'success' ? 'ok' : s === 'partial' ? 'warn' : 'bad');
   return (
     <Box flexDirection="column" marginLeft={2}>
       {rows.map((r) => (

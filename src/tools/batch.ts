@@ -1,0 +1,36 @@
+/**
+ * The outcome of a batch tool (GNS3 bulk items, device fan-outs): each item has
+ * its own `status` in the one vocabulary (OutcomeStatus), and the call is
+ * `success` when every item succeeded, `error` when every item failed, else `partial`.
+ */
+import type { OutcomeStatus, ToolOutcome } from './types.js';
+
+export type ItemResult = Record<string, unknown> & { status: OutcomeStatus };
+
+export function batchStatus(items: readonly { status: OutcomeStatus }[]): OutcomeStatus {
+  if (items.every((i) => i.status === 'success')) return 'success';
+  return items.every((i) => i.status === 'error') ? 'error' : 'partial';
+}
+
+/**
+ * `data` plus a display line (`2 of 3 devices failed: R2: connection refused`).
+ * `errorOf` names an item's failure (default: its `error`). When every item failed
+ * transiently nothing happened, so the whole call may run again.
+ */
+export function batchOutcome<T extends { status: OutcomeStatus; error?: unknown; transient?: unknown }>(
+  items: T[],
+  data: Record<string, unknown>,
+  opts: { noun: string; errorOf?: (item: T) => string | undefined },
+): ToolOutcome {
+  const status = batchStatus(items);
+  const errorOf = opts.errorOf ?? ((i: T) => (typeof i.error === 'string' ? i.error : undefined));
+  const bad = items.filter((i) => i.status !== 'success');
+  const first = bad.map(errorOf).find((e) => e !== undefined);
+  const n = items.length;
+  const display =
+    status === 'success'
+      ? `${n} ${opts.noun} ok`
+      : `${status === 'error' ? (n === 1 ? '' : `all ${n} `) : `${bad.length} of ${n} `}${n === 1 ? opts.noun.replace(/s$/, '') : opts.noun} failed${first ? `: ${first}` : ''}`;
+  const transient = status === 'error' && items.every((i) => i.transient === true);
+  return { status, data: { ...data, ...(transient ? { transient } : {}) }, display, ...(transient ? { transient } : {}) };
+}
