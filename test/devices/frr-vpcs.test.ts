@@ -5,9 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type Lab } from '../lab/lab.js';
-import { executeMultipleDeviceCommands } from '../../src/tools/devices/commands.js';
+import { executeMultipleDeviceCommands, executeVpcsCommands } from '../../src/tools/devices/commands.js';
 import { executeMultipleDeviceConfigCommands } from '../../src/tools/devices/config.js';
-import { executeVpcsCommands } from '../../src/tools/devices/vpcs.js';
 import { devicesTools } from '../../src/tools/devices/index.js';
 import { DEVICE_PASSWORD_ENV } from '../../src/devices/target.js';
 import { POOL_SERVICE_KEY, type DevicePool } from '../../src/devices/pool.js';

@@ -3,7 +3,6 @@
  * project's topology, run the batch on the shared pool, and answer a batch
  * outcome (../batch.ts) with every device's result.
  */
-import { z } from 'zod';
 import type { DeviceJob, JobMode } from '../../devices/engine.js';
 import { poolFor, runDeviceJobs } from '../../devices/engine.js';
 import { resolveTarget } from '../../devices/target.js';
@@ -11,15 +10,6 @@ import type { DeviceResult } from '../../devices/types.js';
 import type { ToolContext, ToolOutcome } from '../types.js';
 import { batchOutcome } from '../batch.js';
 import { capOutput } from '../cap.js';
-
-/** `{device_configs:[{device_name, commands:[…]}]}`: the arguments of the command tools, with their descriptions. */
-export function deviceCommandsSchema(describe: { device_name: string; commands: string }) {
-  const deviceConfig = z.object({
-    device_name: z.string().min(1).describe(describe.device_name),
-    commands: z.array(z.string()).min(1).max(50).describe(describe.commands),
-  });
-  return z.object({ device_configs: z.array(deviceConfig).min(1).max(256) });
-}
 
 /** Per-command output cap: keeps one chatty `show` from crowding out the other devices' outputs. */
 export const MAX_OUTPUT_CHARS = 12_000;

@@ -6,7 +6,7 @@
  * `{"results":[…]}`. A failure before the per-item stage (no project, controller
  * down) is an error outcome.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Gns3Project } from '../../gns3/project.js';
 import { defineTool, type ToolContext, type ToolDef, type ToolRisk } from '../types.js';
 import type { ToolName } from '../../agent/modes.js';
@@ -49,4 +49,14 @@ export function bulkTool<S extends z.ZodType, I>(spec: BulkToolSpec<S, I>): Tool
         return summary(results, spec.noun);
       }),
   });
+}
+
+/**
+ * A tool over one list argument, `{"links":[…]}`: its schema (1..max items), the
+ * list as the items, and its key as the noun. Spread it into a bulkTool spec.
+ */
+export function listArgs<K extends string, T extends z.ZodType>(key: K, item: T, max: number) {
+  const shape = { [key]: z.array(item).min(1).max(max) } as Record<K, z.ZodArray<T>>;
+  const schema = z.object(shape);
+  return { noun: key, schema, items: (args: Record<K, z.infer<T>[]>): z.infer<T>[] => args[key] };
 }

@@ -1,6 +1,6 @@
 /** create_gns3_link: connect node ports addressed by name (e0, Ethernet0, eth0, Gi0/0) or adapter/port. */
 import { z } from 'zod';
-import { bulkTool } from './bulk.js';
+import { bulkTool, listArgs } from './bulk.js';
 
 const linkSpec = z.object({
   node_a: z.string().min(1),
@@ -14,9 +14,7 @@ export const createGns3Link = bulkTool({
   description:
     'Create links between node ports in the current GNS3 project. Ports by name (e0, Ethernet0, eth0, Gi0/0) or adapter/port. An unknown or used port is reported with the node\'s free ports.',
   risk: 'lab',
-  noun: 'links',
-  schema: z.object({ links: z.array(linkSpec).min(1).max(100) }),
-  items: (args) => args.links,
+  ...listArgs('links', linkSpec, 100),
   run: (l, project, ctx) => project.createLink(l, ctx.signal),
   describe: (l) => ({ a: `${l.node_a}:${l.port_a}`, b: `${l.node_b}:${l.port_b}` }),
   // Sequential: each link changes which ports are free for the next.

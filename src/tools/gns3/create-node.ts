@@ -1,6 +1,6 @@
 /** create_gns3_node: nodes from templates, placed clear of existing ones when x/y are absent. */
 import { z } from 'zod';
-import { bulkTool } from './bulk.js';
+import { bulkTool, listArgs } from './bulk.js';
 
 const nodeSpec = z.object({
   template: z.string().min(1).describe('template name (case-insensitive) or template_id'),
@@ -21,8 +21,7 @@ export const createGns3Node = bulkTool({
   description:
     'Create nodes in the current GNS3 project from templates. Omit x/y for automatic non-overlapping placement. Reports the name the server actually gave each node.',
   risk: 'lab',
-  noun: 'nodes',
-  schema: z.object({ nodes: z.array(nodeSpec).min(1).max(50) }),
+  ...listArgs('nodes', nodeSpec, 50),
   items: async (args, project, ctx): Promise<PlacedNode[]> => {
     const needPlace = args.nodes.filter((n) => n.x === undefined || n.y === undefined).length;
     const spots = needPlace ? await project.placements(needPlace, ctx.signal) : [];

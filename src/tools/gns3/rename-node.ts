@@ -1,21 +1,14 @@
 /** update_gns3_node_name: rename nodes and verify what the server stored. */
 import { z } from 'zod';
 import { Gns3ApiError } from '../../gns3/errors.js';
-import { bulkTool } from './bulk.js';
+import { bulkTool, listArgs } from './bulk.js';
 
 export const updateGns3NodeName = bulkTool({
   name: 'update_gns3_node_name',
   description:
     'Rename nodes in the current GNS3 project; reports the name the server stored (it de-duplicates names and removes spaces). GNS3 3.x refuses to rename a running node.',
   risk: 'lab',
-  noun: 'nodes',
-  schema: z.object({
-    nodes: z
-      .array(z.object({ node: z.string().min(1).describe('current name or id'), new_name: z.string().min(1) }))
-      .min(1)
-      .max(100),
-  }),
-  items: (args) => args.nodes,
+  ...listArgs('nodes', z.object({ node: z.string().min(1).describe('current name or id'), new_name: z.string().min(1) }), 100),
   run: async (n, project, ctx) => {
     try {
       return await project.renameNode(n.node, n.new_name, ctx.signal);

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { failure, type ToolOutcome } from '../types.js';
 import { findPlatform, normalizeName, suggest } from '../../skills/lookup.js';
-import { skillTool } from './library.js';
+import { lookupName, skillTool } from './library.js';
 
 const found = (data: Record<string, unknown>, display: string): ToolOutcome => ({ status: 'success', data, display });
 
@@ -13,8 +13,8 @@ export const deviceSkillsTool = skillTool({
     'show commands, configuration snippets (interfaces, OSPF, BGP, static, VLAN, ACL), verification and pitfalls. ' +
     'No arguments: list platforms and topics. platform only: list its topics. platform + topic: the content.',
   schema: z.object({
-    platform: z.string().trim().min(1).max(60).optional().describe('platform or alias, e.g. frr, cisco_ios, cisco_ios_telnet, vpcs'),
-    topic: z.string().trim().min(1).max(60).optional().describe('e.g. show_commands, interfaces, ospf, bgp, static_routing, vlan, acl, verification, pitfalls'),
+    platform: lookupName(60, 'platform or alias, e.g. frr, cisco_ios, cisco_ios_telnet, vpcs'),
+    topic: lookupName(60, 'e.g. show_commands, interfaces, ospf, bgp, static_routing, vlan, acl, verification, pitfalls'),
   }),
   lookup(args, lib) {
     if (!args.platform) {

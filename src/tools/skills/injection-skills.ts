@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { failure } from '../types.js';
 import { findScenario, normalizeName, suggest } from '../../skills/lookup.js';
 import type { InjectionScenario } from '../../skills/schema.js';
-import { skillTool } from './library.js';
+import { lookupName, skillTool } from './library.js';
 
 /** How to apply and undo a scenario, phrased as the tool calls that do it. */
 export function scenarioSteps(s: InjectionScenario): Record<string, unknown> {
@@ -32,10 +32,10 @@ export const injectionSkillsTool = skillTool({
     'FHRP and link faults (packet loss, delay, corruption, BPF drops). Filter the list by category/difficulty/platform, ' +
     'or pass id for the full scenario with inject and restore steps, symptoms and hints.',
   schema: z.object({
-    id: z.string().trim().min(1).max(80).optional().describe('scenario id for the full scenario'),
-    category: z.string().trim().min(1).max(40).optional().describe('e.g. ospf, bgp, interface, addressing, static, acl, vlan, stp, fhrp, link'),
+    id: lookupName(80, 'scenario id for the full scenario'),
+    category: lookupName(40, 'e.g. ospf, bgp, interface, addressing, static, acl, vlan, stp, fhrp, link'),
     difficulty: z.enum(['easy', 'medium', 'hard']).optional(),
-    platform: z.string().trim().min(1).max(40).optional().describe('only scenarios for this platform (link faults apply to any)'),
+    platform: lookupName(40, 'only scenarios for this platform (link faults apply to any)'),
   }),
   lookup(args, lib) {
     if (args.id) {

@@ -1,5 +1,5 @@
 /** The skill library as the tools see it, plus a warning list when some files are broken. */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolDef, type ToolOutcome } from '../types.js';
 import type { ToolName } from '../../agent/modes.js';
 import { loadSkills, type SkillLibrary } from '../../skills/loader.js';
@@ -18,6 +18,11 @@ export function toolLibrary(ctx: ToolContext): { lib: SkillLibrary; w: { warning
     }
   }
   return { lib, w: { warnings: lib.issues.map((i) => `skipped ${i.file}: ${i.message}`) } };
+}
+
+/** An optional name to look up (platform, topic, scenario id, protocol): trimmed, 1..max characters. */
+export function lookupName(max: number, what: string) {
+  return z.string().trim().min(1).max(max).optional().describe(what);
 }
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { failure } from '../types.js';
 import { findProtocol, suggest } from '../../skills/lookup.js';
 import type { PacketSkill } from '../../skills/schema.js';
-import { skillTool } from './library.js';
+import { lookupName, skillTool } from './library.js';
 
 export const packetAnalysisSkillsTool = skillTool({
   name: 'packet_analysis_skills',
@@ -12,7 +12,7 @@ export const packetAnalysisSkillsTool = skillTool({
     '(e.g. ospf, bgp, arp, icmp, stp, dhcp, dns, tcp_retransmissions, vrrp). No argument: list protocols by layer. ' +
     'Use the filter and fields with packet_analysis.',
   schema: z.object({
-    protocol: z.string().trim().min(1).max(200).optional().describe('protocol or alias; several separated by commas, e.g. "ospf,bgp"'),
+    protocol: lookupName(200, 'protocol or alias; several separated by commas, e.g. "ospf,bgp"'),
   }),
   lookup(args, lib) {
     if (!args.protocol) {
