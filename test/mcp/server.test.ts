@@ -73,6 +73,16 @@ describe('gns3-copilot mcp over stdio', () => {
     expect(JSON.parse(text(r))).toEqual(s);
   });
 
+  it('maps a batch to isError from its status: some devices failed is a partial result, all failed is an error', async () => {
+    const { client } = await connect('teaching');
+    const some = await client.callTool({ name: 'execute_multiple_device_commands', arguments: { device_configs: ['R1', 'NOPE'].map((device_name) => ({ device_name, commands: ['show ip route'] })) } });
+    expect(some.isError).toBeFalsy();
+    expect(structured(some)).toMatchObject({ status: 'partial', devices: [{ device_name: 'R1', status: 'success' }, { device_name: 'NOPE', status: 'error' }] });
+    const all = await client.callTool({ name: 'execute_multiple_device_commands', arguments: { device_configs: [{ device_name: 'NOPE', commands: ['show ip route'] }] } });
+    expect(all.isError).toBe(true);
+    expect(structured(all)).toMatchObject({ status: 'error', devices: [{ device_name: 'NOPE', status: 'error' }] });
+  });
+
   it('refuses a forged config call in teaching mode, and nothing reaches the router', async () => {
     const { client } = await connect('teaching', ['--approve', 'all']);
     const r = await client.callTool({ name: 'execute_multiple_device_config_commands', arguments: configCall });

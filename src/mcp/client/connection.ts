@@ -24,13 +24,17 @@ export function safeToolName(server: string, tool: string): string {
 const isOutcomeStatus = (s: unknown): s is OutcomeStatus => s === 'success' || s === 'partial' || s === 'error';
 
 /**
- * An MCP result as a ToolOutcome: `isError` → error (the text parts are the
- * message); structured content → its data, with its own `status` when it speaks
- * our vocabulary (a gns3-copilot server's batch stays `partial`); else the text parts.
+ * An MCP result as a ToolOutcome: `isError` → error (the structured `error`, else
+ * the text parts, is the message); structured content → its data, with its own
+ * `status` when it speaks our vocabulary (a gns3-copilot server's batch stays
+ * `partial`); else the text parts.
  */
 export function outcomeOfCallResult(res: CallToolResult): ToolOutcome {
   const texts = (res.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type} content]`)).join('\n');
-  if (res.isError) return failure(texts || 'the MCP tool reported an error');
+  if (res.isError) {
+    const { status: _status, error, ...rest } = res.structuredContent ?? {};
+    return typeof error === 'string' ? failure(error, rest) : failure(texts || 'the MCP tool reported an error');
+  }
   if (res.structuredContent) {
     // any other server's structured content reaches the model exactly as it was sent
     const { status, ...data } = res.structuredContent;
