@@ -5,7 +5,6 @@
  * The TUI (the real App on the real services) marks it ✗ and `--json` (the real
  * one-shot runner) reports `status: "error"`; one item of two failing is `partial`.
  */
-import React from 'react';
 import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
