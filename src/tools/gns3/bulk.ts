@@ -10,7 +10,8 @@ import { z } from 'zod';
 import type { Gns3Project } from '../../gns3/project.js';
 import { defineTool, type ToolContext, type ToolDef, type ToolRisk } from '../types.js';
 import type { ToolName } from '../../agent/modes.js';
-import { guarded, projectOf, runItems, summary } from './common.js';
+import { guarded, projectOf, runItems } from './common.js';
+import { batchOutcome } from '../batch.js';
 
 export interface BulkToolSpec<S extends z.ZodType, I> {
   name: ToolName;
@@ -46,7 +47,7 @@ export function bulkTool<S extends z.ZodType, I>(spec: BulkToolSpec<S, I>): Tool
           const error = r.status === 'success' ? spec.failure?.(r) : undefined;
           if (error) Object.assign(r, { status: 'error', error });
         }
-        return summary(results, spec.noun);
+        return batchOutcome(results, { results }, { noun: spec.noun });
       }),
   });
 }

@@ -8,7 +8,7 @@ import { Gns3ApiError } from '../../gns3/errors.js';
 import type { ProjectScope } from '../../gns3/types.js';
 import { failure, type ToolContext, type ToolOutcome } from '../types.js';
 import { isTransientError } from '../retry.js';
-import { batchOutcome, type ItemResult } from '../batch.js';
+import type { ItemResult } from '../batch.js';
 
 export function asGns3Project(scope: ProjectScope): Gns3Project {
   if (scope instanceof Gns3Project) return scope;
@@ -51,11 +51,6 @@ export async function runItems<T>(
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
   return results;
-}
-
-/** `{"status":"success"|"partial"|"error","results":[…]}` */
-export function summary(results: ItemResult[], noun: string): ToolOutcome {
-  return batchOutcome(results, { results }, { noun });
 }
 
 /** Wraps a whole tool body so a failure before the per-item stage is still an error outcome. */
