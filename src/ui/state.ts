@@ -8,7 +8,7 @@ import type { ApprovalDecision, ApprovalRequest, RequestLimits } from '../agent/
 import type { CopilotMode } from '../agent/modes.js';
 import { summarizeArgs } from './summary.js';
 import { applyChildToolEvent, isChildToolEvent, type ChildToolEvent } from './tree.js';
-import type { ChildCallView, ToolCallState, ToolCallView, TurnView } from './views.js';
+import type { ToolCallState, ToolCallView, TurnView } from './views.js';
 
 export type { ToolCallState, ToolCallView, TurnItem, TurnView, ChildCallView } from './views.js';
 
@@ -340,8 +340,9 @@ export function reduce(s: UiState, a: UiAction): UiState {
       return { ...s, expandedToolId: s.expandedToolId === s.lastToolId ? null : s.lastToolId };
     }
     case 'set_tree_budget': {
-      const { treeBudget: _drop, ...rest } = s;
-      return a.text ? { ...rest, treeBudget: a.text } : rest;
+      const next = { ...s };
+      delete next.treeBudget;
+      return a.text ? { ...next, treeBudget: a.text } : next;
     }
     case 'clear':
       return { ...s, entries: [], epoch: s.epoch + 1, expandedToolId: null };

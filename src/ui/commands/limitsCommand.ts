@@ -142,7 +142,7 @@ export function limitsPatch(next: RequestLimits): Partial<RequestLimits> {
     max_time: next.max_time,
     max_device_config_calls: next.max_device_config_calls,
     max_diagnostic_calls: next.max_diagnostic_calls,
-  } as Partial<RequestLimits>;
+  };
 }
 
 /** One line with every limit, for the notice. */

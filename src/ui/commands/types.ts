@@ -24,21 +24,21 @@ export interface CommandContext {
   /** every command, for /help */
   readonly commands: readonly SlashCommand[];
   /** the settings in effect now (commands may change them: /model, /project) */
-  settings(): Settings;
-  updateSettings(patch: Partial<Settings>): void;
-  dispatch(action: UiAction): void;
-  notice(text: string, tone?: NoticeTone): void;
+  settings: () => Settings;
+  updateSettings: (patch: Partial<Settings>) => void;
+  dispatch: (action: UiAction) => void;
+  notice: (text: string, tone?: NoticeTone) => void;
   /** whether a turn is running now */
-  turnRunning(): boolean;
+  turnRunning: () => boolean;
   /** true, after saying so, when `what` has to wait for the running turn */
-  needsIdle(what: string): boolean;
+  needsIdle: (what: string) => boolean;
   /** opens (or resumes) a session and makes it current; null when that failed (already reported) */
-  openSession(opts?: OpenSessionOptions): Promise<AgentSession | null>;
-  openPicker(purpose: PickerPurpose, query?: string): Promise<unknown>;
+  openSession: (opts?: OpenSessionOptions) => Promise<AgentSession | null>;
+  openPicker: (purpose: PickerPurpose, query?: string) => Promise<unknown>;
   /** makes `project` current with a new session */
-  switchProject(project: string): Promise<void>;
-  clearScreen(): void;
-  exit(code: number): void;
+  switchProject: (project: string) => Promise<void>;
+  clearScreen: () => void;
+  exit: (code: number) => void;
 }
 
 export interface SlashCommand {

@@ -4,7 +4,7 @@
  * slash commands are objects in src/ui/commands. It holds no agent logic: it sends prompts,
  * forwards approvals and commands, and renders state.
  */
-import React, { useCallback, useReducer, useState } from 'react';
+import { useCallback, useReducer, useState } from 'react';
 import { Box, Static, useApp, useStdin, useStdout } from 'ink';
 import type { InvocationOptions, Settings } from '../../config/schema.js';
 import { initialState, reduce, type NoticeTone, type UiState } from '../state.js';
@@ -167,7 +167,7 @@ export function App(props: AppProps) {
     abortTurn: turn.abortTurn,
     flashHint,
     phase: phase.current,
-    retry: () => void boot.boot(),
+    retry: boot.retry,
     approvalPending: approvals.isPending,
     typingFeedback: approvals.typingFeedback,
     onApprovalKey: approvals.onApprovalKey,

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AgentSession } from '../../agent/api.js';
 import type { InvocationOptions, Settings } from '../../config/schema.js';
 import { errorMessage } from '../../errors.js';
@@ -29,8 +29,11 @@ export interface BootOptions {
  */
 export function useBoot(o: BootOptions) {
   const retryTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** bumped to try again (the retry timer, `r` on the down screen) */
+  const [attempt, setAttempt] = useState(0);
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
 
-  // An event, not a callback with dependencies: a retry must run with the props of its time.
+  // An event, not a callback with dependencies: each attempt runs with the props of its time.
   const boot = useEvent(async (): Promise<void> => {
     const { services, invocation, retryMs, settings, phase, notice, openSession } = o;
     phase.connecting();
@@ -40,7 +43,7 @@ export function useBoot(o: BootOptions) {
     } catch (err) {
       if (o.exiting()) return;
       phase.down(errorMessage(err), Date.now() + retryMs);
-      retryTimer.current = setTimeout(() => void boot(), retryMs);
+      retryTimer.current = setTimeout(retry, retryMs);
       return;
     }
     if (o.exiting()) return;
@@ -70,7 +73,7 @@ export function useBoot(o: BootOptions) {
   useEffect(() => {
     void boot();
     return stopRetry;
-  }, [boot, stopRetry]);
+  }, [attempt, boot, stopRetry]);
 
-  return { boot, stopRetry };
+  return { retry, stopRetry };
 }

@@ -10,11 +10,11 @@ export type Phase =
 export interface PhaseControl {
   phase: Phase;
   /** the phase now (between renders) */
-  current(): Phase;
+  current: () => Phase;
   /** counts a connection attempt; shows `connecting` unless the down screen is up */
-  connecting(): number;
-  down(message: string, retryAt: number | null): void;
-  ready(): void;
+  connecting: () => number;
+  down: (message: string, retryAt: number | null) => void;
+  ready: () => void;
 }
 
 export function usePhase(): PhaseControl {
