@@ -340,9 +340,8 @@ export function reduce(s: UiState, a: UiAction): UiState {
       return { ...s, expandedToolId: s.expandedToolId === s.lastToolId ? null : s.lastToolId };
     }
     case 'set_tree_budget': {
-      const next = { ...s };
-      delete next.treeBudget;
-      return a.text ? { ...next, treeBudget: a.text } : next;
+      const { treeBudget: _drop, ...rest } = s;
+      return a.text ? { ...rest, treeBudget: a.text } : rest;
     }
     case 'clear':
       return { ...s, entries: [], epoch: s.epoch + 1, expandedToolId: null };
