@@ -6,6 +6,7 @@ import { COMMANDS, completeCommand, findCommand, helpText, splitCommandLine, typ
 import { parseModeArg } from '../../src/ui/commands/modeCommand.js';
 import { parseLimitsArgs } from '../../src/ui/commands/limitsCommand.js';
 import { mount } from './harness.js';
+import { until } from './helpers/scripted-session.js';
 
 const limits = (line: string) => parseLimitsArgs(line.split(/\s+/).filter(Boolean));
 
@@ -102,5 +103,35 @@ describe('the command list drives /help, Tab and dispatch', () => {
     await t.press('\r');
     await t.waitFor('pinging SW1 in ospf-lab');
     expect(seen).toEqual(['SW1']);
+  });
+});
+
+describe('commands in the TUI', () => {
+  afterEach(() => cleanup());
+
+  it('/q (an alias) exits with 0 and closes the session', async () => {
+    const t = mount();
+    await t.ready();
+    await t.type('/q');
+    await until(() => t.exitCode() !== undefined);
+    expect(t.exitCode()).toBe(0);
+    expect(t.services.session.closed).toBe(true);
+    expect(t.services.closed).toBe(true);
+  });
+
+  it('commands that replace the session wait for the running turn; others run during it', async () => {
+    const t = mount({ scripts: [[{ type: 'content', delta: 'thinking' }, { type: 'hang' }]] });
+    await t.ready();
+    await t.type('hello');
+    await t.waitFor('thinking');
+    for (const c of ['/new', '/model other', '/project bgp-lab', '/sessions']) {
+      await t.type(c);
+      await t.waitFor(`${c.split(' ')[0]} waits for the running turn (Esc aborts it)`);
+    }
+    expect(t.services.sessionsMade).toHaveLength(1);
+    await t.type('/mode lab');
+    await t.waitFor('Mode → lab (lab_automation_assistant) from the next request');
+    await t.type('/tree');
+    await t.waitFor('No task tree yet: send a message first');
   });
 });
