@@ -106,6 +106,7 @@ export function App(props: AppProps) {
   });
   const pickers = usePicker({ services, settings: sessions.settings, notice, onChoose: choose });
   const { exit, isExiting } = useExit({
+    // Runs only on exit, by when `boot` (declared below: it needs isExiting) exists.
     stop: () => {
       turn.abortTurn();
       approvals.denyPending();
