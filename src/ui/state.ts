@@ -8,7 +8,7 @@ import type { ApprovalDecision, ApprovalRequest, RequestLimits } from '../agent/
 import type { CopilotMode } from '../agent/modes.js';
 import { summarizeArgs } from './summary.js';
 import { applyChildToolEvent, isChildToolEvent, type ChildToolEvent } from './tree.js';
-import type { ChildCallView, ToolCallState, ToolCallView, TurnView } from './views.js';
+import type { ToolCallState, ToolCallView, TurnView } from './views.js';
 
 export type { ToolCallState, ToolCallView, TurnItem, TurnView, ChildCallView } from './views.js';
 
@@ -151,6 +151,25 @@ function appendText(turn: TurnView, delta: string): TurnView {
   return { ...turn, items: [...turn.items, { kind: 'text', text: delta }] };
 }
 
+/**
+ * Updates call `id` of the live turn (added as pending when its tool_call was not seen) and makes
+ * it the last call; the approval prompt of a call that has started or ended goes away.
+ */
+function touchCall(
+  s: UiState,
+  call: { id: string; name: string; args?: Record<string, unknown> },
+  fn: (c: ToolCallView) => ToolCallView,
+  clearApproval = false,
+): UiState {
+  const live = hasCall(s.live!, call.id) ? s.live! : addCall(s.live!, newCall(call.id, call.name, call.args ?? {}, 'pending'));
+  return {
+    ...s,
+    live: updateCall(live, call.id, fn),
+    lastToolId: call.id,
+    ...(clearApproval && s.approval?.id === call.id ? { approval: null } : {}),
+  };
+}
+
 /** A turn whose events arrive without a prompt (should not happen, but never drop events). */
 function ensureLive(s: UiState, at: number): UiState {
   if (s.live) return s;
@@ -215,35 +234,13 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
         iterations: Math.max(s.iterations + bump, 1),
       };
     }
-    case 'approval': {
-      const s = ensureLive(s0, at);
-      const live = hasCall(s.live!, e.id) ? s.live! : addCall(s.live!, newCall(e.id, e.name, e.args, 'pending'));
-      return {
-        ...s,
-        live: updateCall(live, e.id, (c) => (FINAL.has(c.state) || c.decision ? c : { ...c, state: 'awaiting_approval' })),
-        lastToolId: e.id,
-      };
-    }
-    case 'tool_start': {
-      const s = ensureLive(s0, at);
-      const live = hasCall(s.live!, e.id) ? s.live! : addCall(s.live!, newCall(e.id, e.name, {}, 'pending'));
-      return {
-        ...s,
-        live: updateCall(live, e.id, (c) => (FINAL.has(c.state) ? c : { ...c, state: 'running', startedAt: at })),
-        approval: s.approval?.id === e.id ? null : s.approval,
-        lastToolId: e.id,
-      };
-    }
+    case 'approval':
+      return touchCall(ensureLive(s0, at), e, (c) => (FINAL.has(c.state) || c.decision ? c : { ...c, state: 'awaiting_approval' }));
+    case 'tool_start':
+      return touchCall(ensureLive(s0, at), { id: e.id, name: e.name }, (c) => (FINAL.has(c.state) ? c : { ...c, state: 'running', startedAt: at }), true);
     case 'tool_end': {
-      const s = ensureLive(s0, at);
-      const live = hasCall(s.live!, e.id) ? s.live! : addCall(s.live!, newCall(e.id, e.name, {}, 'pending'));
-      return {
-        ...s,
-        live: updateCall(live, e.id, (c) => ({ ...c, state: e.status, durationMs: e.duration_ms, output: e.output, display: e.display })),
-        approval: s.approval?.id === e.id ? null : s.approval,
-        toolCalls: s.toolCalls + (e.status === 'success' || e.status === 'partial' || e.status === 'error' ? 1 : 0),
-        lastToolId: e.id,
-      };
+      const s = touchCall(ensureLive(s0, at), { id: e.id, name: e.name }, (c) => ({ ...c, state: e.status, durationMs: e.duration_ms, output: e.output, display: e.display }), true);
+      return { ...s, toolCalls: s.toolCalls + (e.status === 'success' || e.status === 'partial' || e.status === 'error' ? 1 : 0) };
     }
     case 'tool_retry': {
       const s = ensureLive(s0, at);
@@ -303,16 +300,8 @@ export function reduce(s: UiState, a: UiAction): UiState {
     case 'block':
       return { ...s, entries: [...s.entries, { kind: 'block', key: `b${s.nextKey}`, title: a.title, body: a.body }], nextKey: s.nextKey + 1 };
     case 'approval_request': {
-      const base = ensureLive(s, Date.now());
-      const live = hasCall(base.live!, a.request.id)
-        ? base.live!
-        : addCall(base.live!, newCall(a.request.id, a.request.name, a.request.args, 'pending'));
-      return {
-        ...base,
-        approval: a.request,
-        live: updateCall(live, a.request.id, (c) => (FINAL.has(c.state) ? c : { ...c, state: 'awaiting_approval' })),
-        lastToolId: a.request.id,
-      };
+      const base = touchCall(ensureLive(s, Date.now()), a.request, (c) => (FINAL.has(c.state) ? c : { ...c, state: 'awaiting_approval' }));
+      return { ...base, approval: a.request };
     }
     case 'approval_resolved': {
       return {

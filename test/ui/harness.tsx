@@ -1,9 +1,9 @@
 /** Mounts the real App on ink-testing-library streams with fake services. */
-import React from 'react';
 import { render } from 'ink-testing-library';
 import { App } from '../../src/ui/components/App.js';
 import { stripAnsi } from '../../src/ui/style.js';
 import type { InvocationOptions, Settings } from '../../src/config/schema.js';
+import type { SlashCommand } from '../../src/ui/commands/index.js';
 import { FakeServices, testSettings, tuiInvocation, type FakeServicesOptions } from './helpers/fake-services.js';
 import { until } from './helpers/scripted-session.js';
 
@@ -26,6 +26,8 @@ export interface MountOptions extends FakeServicesOptions {
   color?: boolean;
   columns?: number;
   rows?: number;
+  /** the App's slash commands (default: all) */
+  commands?: readonly SlashCommand[];
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,6 +46,7 @@ export function mount(o: MountOptions = {}) {
       }}
       retryMs={150}
       flushMs={5}
+      {...(o.commands ? { commands: o.commands } : {})}
     />,
   );
   const stdout = r.stdout as unknown as { columns: number; rows: number; emit(e: string): void };

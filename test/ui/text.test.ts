@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { renderMarkdown, wrapLine } from '../../src/ui/markdown.js';
 import { displayWidth, stripAnsi, colorEnabled } from '../../src/ui/style.js';
 import { InputHistory, looksSecret } from '../../src/ui/history.js';
-import { parseCommand, completeCommand } from '../../src/ui/commands.js';
 import { summarizeArgs, deviceRows, deviceOutputs, approvalLines, resultNote } from '../../src/ui/summary.js';
 import { compactNumber, formatDuration, limitsText } from '../../src/ui/format.js';
 
@@ -97,44 +96,6 @@ describe('input history', () => {
     for (const l of ['configure ospf area 0 on R1-R3', 'why is R2 not a neighbor of R3?', 'show ip route 10.0.0.0/8']) {
       expect(looksSecret(l)).toBe(false);
     }
-  });
-});
-
-describe('slash commands', () => {
-  it('parses modes, limits and arguments', () => {
-    expect(parseCommand('/mode lab')).toEqual({ kind: 'mode', mode: 'lab_automation_assistant' });
-    expect(parseCommand('/mode troubleshooting_injection')).toEqual({ kind: 'mode', mode: 'troubleshooting_injection' });
-    expect(parseCommand('/mode bogus')).toEqual({ kind: 'mode', invalid: 'bogus' });
-    expect(parseCommand('/limits iterations=5 tools=3')).toEqual({ kind: 'limits', iterations: 5, tools: 3, errors: [] });
-    expect(parseCommand('/limits tools=off')).toEqual({ kind: 'limits', tools: null, errors: [] });
-    expect(parseCommand('/limits time=60 tool=device_skills:2 on-limit=continue parallel=3 retries=2 config=off diagnostic=4')).toEqual({
-      kind: 'limits',
-      time: 60,
-      toolLimits: { device_skills: 2 },
-      onLimit: 'continue',
-      parallel: 3,
-      retries: 2,
-      configCalls: null,
-      diagnosticCalls: 4,
-      errors: [],
-    });
-    expect(parseCommand('/limits time=0 retries=6 tool=device_skills').kind === 'limits' && parseCommand('/limits time=0 retries=6 tool=device_skills')).toMatchObject({
-      errors: ['time must be an integer 1..86400 or off', 'retries must be an integer 0..5', 'tool must be tool=<name>:<n> (n 1..1000 or off)'],
-    });
-    expect(parseCommand('/delete abc')).toEqual({ kind: 'delete', target: 'abc' });
-    expect(parseCommand('/limits iterations=0').kind === 'limits' && parseCommand('/limits iterations=0')).toMatchObject({ errors: ['iterations must be an integer 1..100'] });
-    expect(parseCommand('/rename OSPF lab day 1')).toEqual({ kind: 'rename', title: 'OSPF lab day 1' });
-    expect(parseCommand('/exit')).toEqual({ kind: 'quit' });
-    expect(parseCommand('/frobnicate')).toEqual({ kind: 'unknown', name: 'frobnicate' });
-  });
-
-  it('completes with Tab', () => {
-    expect(completeCommand('/mo')).toEqual({ line: '/mode', candidates: ['mode', 'model'] });
-    expect(completeCommand('/top').line).toBe('/topology ');
-    expect(completeCommand('/mode l').line).toBe('/mode lab');
-    expect(completeCommand('/p')).toEqual({ line: '/p', candidates: ['project', 'pin'] });
-    expect(completeCommand('/c').candidates).toEqual(['context', 'clear']);
-    expect(completeCommand('hello').line).toBe('hello');
   });
 });
 

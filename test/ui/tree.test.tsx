@@ -1,11 +1,10 @@
 /** The sub-agent tree in the TUI (issue 9): reducer nesting, tool line rendering, status bar budget, /tree. */
-import React from 'react';
 import { describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
 import { initialState, reduce, type UiAction, type UiState } from '../../src/ui/state.js';
 import { ToolCallLine } from '../../src/ui/components/ToolCallLine.js';
 import { statusSegments } from '../../src/ui/components/StatusBar.js';
-import { parseCommand } from '../../src/ui/commands.js';
+import { COMMANDS, findCommand, helpText } from '../../src/ui/commands/index.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 
 const base = () =>
@@ -63,6 +62,7 @@ describe('tui task tree', () => {
     const s = reduce(base(), { type: 'set_tree_budget', text: 'agents 3/50 · llm 12/150 · $0.04/15' });
     expect(statusSegments(s).map((x) => x.text)).toContain('recursive · agents 3/50 · llm 12/150 · $0.04/15');
     expect(statusSegments(reduce(s, { type: 'set_tree_budget', text: undefined })).map((x) => x.text)).toContain('recursive');
-    expect(parseCommand('/tree')).toEqual({ kind: 'tree' });
+    expect(findCommand(COMMANDS, 'tree')?.name).toBe('tree');
+    expect(helpText(COMMANDS)).toContain('/tree');
   });
 });

@@ -1,15 +1,16 @@
 /**
- * `/limits` in the TUI: every per-request limit, with the flags' ranges.
+ * `/limits`: show or set every per-request limit; values are checked against the settings schema.
  *   /limits iterations=10 tools=5 time=120 tool=execute_multiple_device_commands:3
  *           on-limit=fail parallel=2 retries=0 config=2 diagnostic=10
- * `off` clears tools, time, a tool's cap and the config/diagnostic caps. Pure: the App
- * applies the result to the session and the status bar.
+ * `off` clears tools, time, a tool's cap and the config/diagnostic caps. The parsing is pure;
+ * the command applies the result to the session and the status bar.
  */
-import { TOOL_NAMES } from '../agent/modes.js';
-import type { RequestLimits } from '../agent/api.js';
-import { LIMIT_DEFAULTS, toolRetries } from '../agent/limits.js';
-import { describeAllowed, validateSetting } from '../config/validate.js';
-import type { SettingKey } from '../config/schema.js';
+import { TOOL_NAMES } from '../../agent/modes.js';
+import type { RequestLimits } from '../../agent/api.js';
+import { LIMIT_DEFAULTS, toolRetries } from '../../agent/limits.js';
+import { describeAllowed, validateSetting } from '../../config/validate.js';
+import { settingsSchema, type SettingKey } from '../../config/schema.js';
+import type { SlashCommand } from './types.js';
 
 export interface LimitsCommand {
   kind: 'limits';
@@ -28,6 +29,9 @@ export interface LimitsCommand {
 }
 
 const OFF = /^(off|none|unlimited|∞)$/i;
+/** A per-tool cap's range, from the schema of `tool_limits`. */
+const TOOL_CAP = settingsSchema.shape.tool_limits.unwrap().valueType;
+const TOOL_CAP_RANGE = `${String(TOOL_CAP.minValue)}..${String(TOOL_CAP.maxValue)}`;
 export const LIMIT_KEYS = 'iterations, tools, time, tool=<name>:<n>, on-limit, parallel, retries, config, diagnostic';
 
 type NumericField = 'iterations' | 'tools' | 'time' | 'parallel' | 'retries' | 'configCalls' | 'diagnosticCalls';
@@ -72,7 +76,7 @@ export function parseLimitsArgs(parts: string[]): LimitsCommand {
       case 'tool_limit': {
         const t = /^([A-Za-z0-9_]+)[:=](\S+)$/.exec(value);
         if (!t) {
-          out.errors.push('tool must be tool=<name>:<n> (n 1..1000 or off)');
+          out.errors.push(`tool must be tool=<name>:<n> (n ${TOOL_CAP_RANGE} or off)`);
           break;
         }
         if (!(TOOL_NAMES as readonly string[]).includes(t[1]!)) {
@@ -81,15 +85,18 @@ export function parseLimitsArgs(parts: string[]): LimitsCommand {
         }
         if (OFF.test(t[2]!)) out.toolLimits = { ...out.toolLimits, [t[1]!]: null };
         else {
-          const n = Number(t[2]);
-          if (Number.isInteger(n) && n >= 1 && n <= 1000) out.toolLimits = { ...out.toolLimits, [t[1]!]: n };
-          else out.errors.push(`tool ${t[1]} must be an integer 1..1000 or off`);
+          const cap = TOOL_CAP.safeParse(t[2]);
+          if (cap.success) out.toolLimits = { ...out.toolLimits, [t[1]!]: cap.data };
+          else out.errors.push(`tool ${t[1]} must be an integer ${TOOL_CAP_RANGE} or off`);
         }
         break;
       }
       case 'on_limit':
-        if (value === 'fail' || value === 'warn' || value === 'continue') out.onLimit = value;
-        else out.errors.push('on-limit must be one of fail|warn|continue');
+        try {
+          out.onLimit = validateSetting('on_limit', value, 'on-limit') as RequestLimits['on_limit'];
+        } catch {
+          out.errors.push(`on-limit must be ${describeAllowed('on_limit')}`);
+        }
         break;
       default:
         out.errors.push(`unknown limit "${m[1]}" (${LIMIT_KEYS})`);
@@ -135,7 +142,7 @@ export function limitsPatch(next: RequestLimits): Partial<RequestLimits> {
     max_time: next.max_time,
     max_device_config_calls: next.max_device_config_calls,
     max_diagnostic_calls: next.max_diagnostic_calls,
-  } as Partial<RequestLimits>;
+  };
 }
 
 /** One line with every limit, for the notice. */
@@ -153,3 +160,18 @@ export function limitsLine(l: RequestLimits): string {
     `on limit: ${l.on_limit}`,
   ].join(', ');
 }
+
+export const limitsCommand: SlashCommand = {
+  name: 'limits',
+  usage: '[key=value …]',
+  description: 'show or set per-request limits (keys: /limits)',
+  run(args, ctx) {
+    const cmd = parseLimitsArgs(args.split(/\s+/).filter(Boolean));
+    if (cmd.errors.length) return ctx.notice(`/limits: ${cmd.errors.join('; ')}`, 'error');
+    if (isLimitsQuery(cmd)) return ctx.notice(`Limits per request: ${limitsLine(ctx.state.limits)}\nSet with /limits key=value (${LIMIT_KEYS}; off clears)`);
+    const next = applyLimitsCommand(ctx.session?.limits ?? ctx.state.limits, cmd);
+    ctx.session?.setLimits(limitsPatch(next));
+    ctx.dispatch({ type: 'set_limits', limits: next });
+    ctx.notice(`Limits → ${limitsLine(next)}`);
+  },
+};

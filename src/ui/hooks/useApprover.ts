@@ -1,0 +1,88 @@
+import { useCallback, useRef } from 'react';
+import type { Key } from 'ink';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../agent/api.js';
+import type { UiAction } from '../state.js';
+import { APPROVAL_CHOICES } from '../components/ApprovalPrompt.js';
+import { useRefState } from './useRefState.js';
+
+export interface ApprovalUi {
+  selected: number;
+  /** the feedback being typed after "no, with feedback"; null while choosing */
+  feedback: string | null;
+}
+
+interface Pending {
+  id: string;
+  finish: (d: ApprovalDecision) => void;
+}
+
+/**
+ * The Approver the core calls (stable for the App's lifetime) and the approval prompt's keys.
+ * "Yes for this session" is remembered per tool until the session changes (`resetAllowed`).
+ */
+export function useApprover(dispatch: (a: UiAction) => void) {
+  const [approvalUi, setApprovalUi, approvalUiRef] = useRefState<ApprovalUi>({ selected: 0, feedback: null });
+  const pending = useRef<Pending | null>(null);
+  const allowed = useRef(new Set<string>());
+
+  const approver = useCallback<Approver>(
+    (req: ApprovalRequest, signal: AbortSignal) => {
+      if (allowed.current.has(req.name)) return Promise.resolve<ApprovalDecision>({ kind: 'allow_session' });
+      return new Promise<ApprovalDecision>((resolve) => {
+        const finish = (d: ApprovalDecision) => {
+          if (pending.current?.id !== req.id) return;
+          pending.current = null;
+          if (d.kind === 'allow_session') allowed.current.add(req.name);
+          dispatch({ type: 'approval_resolved', id: req.id, decision: d });
+          resolve(d);
+        };
+        pending.current = { id: req.id, finish };
+        setApprovalUi({ selected: 0, feedback: null });
+        dispatch({ type: 'approval_request', request: req });
+        if (signal.aborted) finish({ kind: 'deny' });
+        else signal.addEventListener('abort', () => finish({ kind: 'deny' }), { once: true });
+      });
+    },
+    [dispatch, setApprovalUi],
+  );
+
+  const isPending = useCallback(() => pending.current !== null, []);
+  /** whether the feedback line is open (Esc then closes it instead of aborting the turn) */
+  const typingFeedback = useCallback(() => approvalUiRef.current.feedback !== null, [approvalUiRef]);
+  const denyPending = useCallback(() => pending.current?.finish({ kind: 'deny' }), []);
+  const resetAllowed = useCallback(() => allowed.current.clear(), []);
+
+  const onApprovalKey = useCallback(
+    (input: string, key: Key) => {
+      const p = pending.current;
+      if (!p) return;
+      const ui = approvalUiRef.current;
+      if (ui.feedback !== null) {
+        if (key.escape) return setApprovalUi({ ...ui, feedback: null });
+        if (key.return) {
+          const fb = ui.feedback.trim();
+          setApprovalUi({ selected: 0, feedback: null });
+          return p.finish(fb ? { kind: 'deny_with_feedback', feedback: fb } : { kind: 'deny' });
+        }
+        if (key.backspace || key.delete) return setApprovalUi({ ...ui, feedback: [...ui.feedback].slice(0, -1).join('') });
+        if (input && !key.ctrl && !key.meta) setApprovalUi({ ...ui, feedback: ui.feedback + input.replace(/[\r\n]/g, ' ') });
+        return;
+      }
+      const choose = (i: number) => {
+        const c = APPROVAL_CHOICES[i]!;
+        if (c.kind === 'deny_with_feedback') return setApprovalUi({ selected: i, feedback: '' });
+        p.finish({ kind: c.kind });
+      };
+      if (key.upArrow) return setApprovalUi({ ...ui, selected: Math.max(0, ui.selected - 1) });
+      if (key.downArrow) return setApprovalUi({ ...ui, selected: Math.min(APPROVAL_CHOICES.length - 1, ui.selected + 1) });
+      if (key.return) return choose(ui.selected);
+      const byNumber = Number(input) - 1;
+      if (byNumber >= 0 && byNumber < APPROVAL_CHOICES.length) return choose(byNumber);
+      const byKey = APPROVAL_CHOICES.findIndex((c) => c.key === input.toLowerCase());
+      if (byKey >= 0) choose(byKey);
+    },
+    [approvalUiRef, setApprovalUi],
+  );
+
+  return { approver, approvalUi, isPending, typingFeedback, denyPending, resetAllowed, onApprovalKey };
+}
