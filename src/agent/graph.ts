@@ -19,15 +19,17 @@ import { prepareContext, toolSchemaTokens, type ContextStrategy, type Summarizer
 import type { TokenCounter } from './tokens.js';
 import { messageText } from './tokens.js';
 import type { PromptLibrary } from './prompts.js';
-import { decideApproval, executeTool, resultJson, type ApprovalContext, type ToolRegistry, type ToolResult } from '../tools/registry.js';
-import { LIMIT_DEFAULTS, groupCapRefusal, iterationLimitMessage, limitNote, toolRetries, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from './limits.js';
+import { executeTool, resultJson, type ToolRegistry, type ToolResult } from '../tools/registry.js';
+import { assessCall, INVALID_ARGS_KEY, type GatePolicy } from '../tools/gate.js';
+import { askApproval, type ApprovalContext } from '../tools/approval.js';
+import { LIMIT_DEFAULTS, iterationLimitMessage, limitNote, toolRetries, pendingNotExecutedMessage } from './limits.js';
 import { runLimited } from '../devices/runner.js';
 import { runWithRetries } from '../tools/retry.js';
 import { isAbortErrorStrict, withProviderRetry, type ProviderEndpoint } from './providers.js';
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
 import { redact } from '../security/redact.js';
-import { boundToolArgs, oversizedArgsMessage, OVERSIZED_ARGS_KEY } from './input-limits.js';
+import { boundToolArgs } from './input-limits.js';
 import { IdleWatchdog } from './stream-guard.js';
 import type { AgentNodeInfo } from './tree/node-info.js';
 import type { CallBudget } from './tree/call-budget.js';
@@ -278,7 +280,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     }));
     // Arguments that were not valid JSON still get a call (and an error result) so the model learns.
     for (const [i, c] of (chunk.invalid_tool_calls ?? []).entries())
-      calls.push({ id: c.id || `call_invalid_${i}`, name: c.name ?? 'unknown', args: boundToolArgs({ __invalid_arguments: c.args ?? '' }) });
+      calls.push({ id: c.id || `call_invalid_${i}`, name: c.name ?? 'unknown', args: boundToolArgs({ [INVALID_ARGS_KEY]: c.args ?? '' }) });
     const ai = new AIMessage({
       content: typeof chunk.content === 'string' ? chunk.content : messageText(chunk),
       tool_calls: calls.map((c) => ({ ...c, type: 'tool_call' as const })),
@@ -314,55 +316,24 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     const toRun: { i: number; call: ToolCall }[] = [];
     const ctx = deps.toolContext(run.signal);
 
+    const policy: GatePolicy = { tools: deps.registry, approval: deps.approval, ...(run.tools ? { frozen: run.tools } : {}) };
+
     for (const [i, call] of calls.entries()) {
-      const def = deps.registry.get(call.name);
-      if (run.signal.aborted) {
-        results[i] = { status: 'aborted', output: resultJson('aborted', pendingNotExecutedMessage(stopReasonOf(run.signal))) };
+      const stopped = run.signal.aborted ? stopReasonOf(run.signal) : undefined;
+      let verdict = assessCall(call, { mode: state.mode, limits: state.limits, count, counts, ...(stopped ? { stopped } : {}) }, policy);
+      if (verdict.kind === 'ask') {
+        run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args });
+        const answer = await askApproval(call, deps.approval, run.signal);
+        verdict = answer.kind === 'allowed' ? { kind: 'run' } : { kind: 'blocked', status: 'blocked', reason: answer.reason, needsApproval: true };
+      }
+      if (verdict.kind === 'blocked') {
+        if (verdict.needsApproval) run.approvalBlocked++;
+        results[i] = { status: verdict.status, output: resultJson(verdict.status, verdict.reason) };
         continue;
       }
-      if (run.tools && !run.tools.has(call.name)) {
-        results[i] = { status: 'blocked', output: resultJson('blocked', `tool "${call.name}" is not in this sub-agent's tool set; it was not executed. Available: ${[...run.tools].join(', ')}`) };
-        continue;
-      }
-      if (!def || !deps.registry.allowed(state.mode, call.name)) {
-        results[i] = {
-          status: 'blocked',
-          output: resultJson('blocked', `tool "${call.name}" is not available in ${state.mode} mode; it was not executed. Available: ${deps.registry.forMode(state.mode).map((t) => t.name).join(', ')}`),
-        };
-        continue;
-      }
-      if (OVERSIZED_ARGS_KEY in call.args) {
-        results[i] = { status: 'error', output: resultJson('error', oversizedArgsMessage(call.name, Number(call.args[OVERSIZED_ARGS_KEY]))) };
-        continue;
-      }
-      if ('__invalid_arguments' in call.args) {
-        results[i] = { status: 'error', output: resultJson('error', `arguments for ${call.name} were not valid JSON; send a JSON object matching the schema`) };
-        continue;
-      }
-      const max = state.limits.max_tool_calls;
-      if (max !== undefined && count >= max) {
-        results[i] = { status: 'limit', output: resultJson('limit', toolCallLimitMessage(count, max, call.name)) };
-        limitHit ??= 'max_tool_calls';
-        continue;
-      }
-      const perTool = state.limits.tool_limits[call.name];
-      if (perTool !== undefined && (counts[call.name] ?? 0) >= perTool) {
-        results[i] = { status: 'limit', output: resultJson('limit', perToolLimitMessage(call.name, counts[call.name] ?? 0, perTool)) };
-        limitHit ??= 'tool_limit';
-        continue;
-      }
-      const groupRefusal = groupCapRefusal(call.name, def.risk, counts, state.limits, (n) => deps.registry.get(n)?.risk);
-      if (groupRefusal) {
-        results[i] = { status: 'limit', output: resultJson('limit', groupRefusal) };
-        limitHit ??= 'tool_limit';
-        continue;
-      }
-      const decision = await decideApproval(def, call.args, call.id, deps.approval, run.signal, () =>
-        run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args }),
-      );
-      if (decision.kind === 'blocked') {
-        run.approvalBlocked++;
-        results[i] = { status: 'blocked', output: resultJson('blocked', decision.reason) };
+      if (verdict.kind === 'limit') {
+        results[i] = { status: 'limit', output: resultJson('limit', verdict.reason) };
+        limitHit ??= verdict.stop;
         continue;
       }
       count++;
