@@ -1,10 +1,9 @@
 /**
  * The tool registry: which tools a copilot mode shows the model (`forMode`,
- * `schemas`) and the pieces of one guarded call, which the graph's tools node
- * (src/agent/graph.ts) applies in this order: `allowed` (a forged call outside the
- * mode's set is blocked before anything runs), the count limits (src/agent/limits.ts,
- * checked in the node), `decideApproval` (approval policy), then `executeTool`
- * (argument validation, abort race, `capOutput`). docs/ARCHITECTURE.md, Tools.
+ * `schemas`) and running one call (`executeTool`: argument validation, abort race,
+ * `capOutput`). Whether a call may run is decided before, by the pure gate
+ * (./gate.ts `assessCall`: mode, limits, approval policy; ./approval.ts asks).
+ * docs/ARCHITECTURE.md, Tools.
  */
 import { z } from 'zod';
 import type { Settings } from '../config/schema.js';
