@@ -8,138 +8,29 @@
  */
 import { randomUUID } from 'node:crypto';
 import { END, START, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
-import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import type { ChatOpenAICompletions } from '@langchain/openai';
-import type { AgentEvent, StoppedReason, ToolStatus } from './events.js';
-import type { Logger } from '../log.js';
-import type { ToolContext } from '../tools/types.js';
-import { AgentState, type AgentStateType, type AgentStateUpdate, type Usage } from './state.js';
+import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage } from '@langchain/core/messages';
+import type { BaseMessage } from '@langchain/core/messages';
+import type { StoppedReason, ToolStatus } from './events.js';
+import { AgentState, type AgentStateType, type AgentStateUpdate } from './state.js';
 import { logContext } from './context-log.js';
-import { prepareContext, toolSchemaTokens, type ContextStrategy, type Summarizer } from './context.js';
-import type { TokenCounter } from './tokens.js';
+import { prepareContext, toolSchemaTokens, type Summarizer } from './context.js';
 import { messageText } from './tokens.js';
-import type { PromptLibrary } from './prompts.js';
-import { decideApproval, executeTool, resultJson, type ApprovalContext, type ToolRegistry, type ToolResult } from '../tools/registry.js';
-import { LIMIT_DEFAULTS, groupCapRefusal, iterationLimitMessage, limitNote, toolRetries, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from './limits.js';
-import { runLimited } from '../devices/runner.js';
-import { runWithRetries } from '../tools/retry.js';
-import { isAbortErrorStrict, withProviderRetry, type ProviderEndpoint } from './providers.js';
+import { resultJson, type ToolResult } from '../tools/registry.js';
+import { INVALID_ARGS_KEY } from '../tools/gate.js';
+import { iterationLimitMessage, limitNote, pendingNotExecutedMessage } from './limits.js';
+import { isAbortErrorStrict, withProviderRetry } from './providers.js';
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
-import { redact } from '../security/redact.js';
-import { boundToolArgs, oversizedArgsMessage, OVERSIZED_ARGS_KEY } from './input-limits.js';
+import { boundToolArgs } from './input-limits.js';
 import { IdleWatchdog } from './stream-guard.js';
-import type { AgentNodeInfo } from './tree/node-info.js';
-import type { CallBudget } from './tree/call-budget.js';
+import { elapsedOut, stopReasonOf, type ChatModels, type GraphDeps } from './graph-deps.js';
+import { danglingToolCalls, lastAi, toolMessage, type ToolCall } from './history.js';
+import { addUsage, completeText, isContextOverflow } from './completion.js';
+import { toolsNode } from './tools-node.js';
 
-export interface ChatModels {
-  chat: ChatOpenAICompletions;
-  title: ChatOpenAICompletions;
-  summary: ChatOpenAICompletions;
-}
-
-/** Per-request controls the session hands the graph. */
-export interface RunControl {
-  emit(e: AgentEvent): void;
-  /** aborted by the user (reason 'aborted') or the time budget (reason 'max_time') */
-  signal: AbortSignal;
-  /** epoch ms when --max-time runs out */
-  deadline?: number;
-  /** tool calls blocked because approval was needed and not available/given */
-  approvalBlocked: number;
-  /** a sub-agent's frozen tool set, applied to the schema and at dispatch (absent: the mode's tools) */
-  tools?: ReadonlySet<string>;
-  /** a sub-agent run: the root's `agent` call its subtree hangs under */
-  rootCallId?: string;
-  /** a sub-agent run: its node in the task tree (absent for the root) */
-  agent?: AgentNodeInfo;
-  /** the tree budget (recursive): an LLM call is reserved before and booked after */
-  budget?: CallBudget;
-}
-
-export interface GraphDeps {
-  registry: ToolRegistry;
-  prompts: PromptLibrary;
-  counter: TokenCounter;
-  context: { limitK: number; strategy: ContextStrategy; summarize: boolean };
-  /** or a loader: @langchain/openai (~45 MB) then loads with the first LLM call, not while the TUI idles */
-  models: ChatModels | (() => Promise<ChatModels>);
-  endpoint: ProviderEndpoint;
-  /** llm_idle_timeout_ms: a stream silent this long is aborted and retried */
-  idleTimeoutMs?: number;
-  log: Logger;
-  approval: ApprovalContext;
-  maxOutputChars: number;
-  topologyText(signal: AbortSignal): Promise<string | undefined>;
-  toolContext(signal: AbortSignal): ToolContext;
-  needsTitle(): boolean;
-  saveTitle(title: string): void;
-  run(): RunControl;
-}
-
-export function stopReasonOf(signal: AbortSignal): StoppedReason {
-  return signal.reason === 'max_time' ? 'max_time' : 'aborted';
-}
-
-function addUsage(u: Usage, m: { usage_metadata?: { input_tokens?: number; output_tokens?: number } } | undefined): Usage {
-  const i = m?.usage_metadata?.input_tokens ?? 0;
-  const o = m?.usage_metadata?.output_tokens ?? 0;
-  return { input_tokens: u.input_tokens + i, output_tokens: u.output_tokens + o, total_tokens: u.total_tokens + i + o };
-}
-
-type ToolCall = { id: string; name: string; args: Record<string, unknown> };
-
-function lastAi(messages: BaseMessage[]): AIMessage | undefined {
-  const m = messages[messages.length - 1];
-  return m && m.getType() === 'ai' ? (m as AIMessage) : undefined;
-}
-
-/** Tool calls of the last AI message that have no ToolMessage yet. */
-export function danglingToolCalls(messages: BaseMessage[]): ToolCall[] {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (m.getType() === 'tool') continue;
-    if (m.getType() !== 'ai') return [];
-    const calls = ((m as AIMessage).tool_calls ?? []) as ToolCall[];
-    const answered = new Set(messages.slice(i + 1).map((t) => (t as ToolMessage).tool_call_id));
-    return calls.filter((c) => !answered.has(c.id));
-  }
-  return [];
-}
-
-export function toolMessage(call: { id: string; name: string }, r: ToolResult): ToolMessage {
-  return new ToolMessage({
-    content: redact(r.output),
-    tool_call_id: call.id,
-    name: call.name,
-    status: r.status === 'success' || r.status === 'partial' ? 'success' : 'error',
-    additional_kwargs: { copilot_status: r.status },
-  });
-}
-
-/**
- * A whole completion via stream(): ChatOpenAICompletions.invoke() with streaming
- * enabled never resolved against an OpenAI-compatible server in our tests, while
- * stream() does; auxiliary calls (title, summary) therefore stream and concatenate.
- */
-async function completeText(model: ChatOpenAICompletions, messages: BaseMessage[], signal: AbortSignal): Promise<AIMessageChunk> {
-  let acc: AIMessageChunk | undefined;
-  for await (const c of await model.stream(messages, { signal })) acc = acc ? acc.concat(c) : c;
-  return acc ?? new AIMessageChunk({ content: '' });
-}
-
-/** Provider refusals that mean "prompt longer than the model's window". */
-export function isContextOverflow(err: unknown): boolean {
-  const inner = (err as { cause?: unknown }).cause ?? err;
-  const e = inner as { name?: string; status?: number; code?: string; message?: string; error?: { code?: string } };
-  // @langchain/openai already classifies it (ContextOverflowError); raw SDK errors carry the code
-  if (e.name === 'ContextOverflowError') return true;
-  if (e.code === 'context_length_exceeded' || e.error?.code === 'context_length_exceeded') return true;
-  if (e.status !== 400 && e.status !== 413) return false;
-  return /context.{0,20}(length|window)|maximum context|too many tokens|prompt is too long|reduce the length/i.test(e.message ?? '');
-}
-
-const elapsedOut = (run: RunControl) => run.deadline !== undefined && Date.now() >= run.deadline;
+// what the session, the sub-agent tree and the test helpers take from the graph
+export { stopReasonOf, type ChatModels, type GraphDeps, type RunControl } from './graph-deps.js';
+export { danglingToolCalls, toolMessage } from './history.js';
 
 export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
   const toolsTokensCache = new Map<string, number>();
@@ -278,7 +169,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     }));
     // Arguments that were not valid JSON still get a call (and an error result) so the model learns.
     for (const [i, c] of (chunk.invalid_tool_calls ?? []).entries())
-      calls.push({ id: c.id || `call_invalid_${i}`, name: c.name ?? 'unknown', args: boundToolArgs({ __invalid_arguments: c.args ?? '' }) });
+      calls.push({ id: c.id || `call_invalid_${i}`, name: c.name ?? 'unknown', args: boundToolArgs({ [INVALID_ARGS_KEY]: c.args ?? '' }) });
     const ai = new AIMessage({
       content: typeof chunk.content === 'string' ? chunk.content : messageText(chunk),
       tool_calls: calls.map((c) => ({ ...c, type: 'tool_call' as const })),
@@ -302,110 +193,6 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       return { ...common, messages: [ai], usage: addUsage(state.usage, chunk), limit_reason: 'budget', ...how };
     }
     return { ...common, messages: [ai], usage: addUsage(state.usage, chunk) };
-  }
-
-  async function toolsNode(state: AgentStateType): Promise<AgentStateUpdate> {
-    const run = deps.run();
-    const calls = danglingToolCalls(state.messages);
-    const results: (ToolResult | undefined)[] = new Array(calls.length);
-    let count = state.tool_calls_count;
-    const counts = { ...state.tool_counts };
-    let limitHit: StoppedReason | null = null;
-    const toRun: { i: number; call: ToolCall }[] = [];
-    const ctx = deps.toolContext(run.signal);
-
-    for (const [i, call] of calls.entries()) {
-      const def = deps.registry.get(call.name);
-      if (run.signal.aborted) {
-        results[i] = { status: 'aborted', output: resultJson('aborted', pendingNotExecutedMessage(stopReasonOf(run.signal))) };
-        continue;
-      }
-      if (run.tools && !run.tools.has(call.name)) {
-        results[i] = { status: 'blocked', output: resultJson('blocked', `tool "${call.name}" is not in this sub-agent's tool set; it was not executed. Available: ${[...run.tools].join(', ')}`) };
-        continue;
-      }
-      if (!def || !deps.registry.allowed(state.mode, call.name)) {
-        results[i] = {
-          status: 'blocked',
-          output: resultJson('blocked', `tool "${call.name}" is not available in ${state.mode} mode; it was not executed. Available: ${deps.registry.forMode(state.mode).map((t) => t.name).join(', ')}`),
-        };
-        continue;
-      }
-      if (OVERSIZED_ARGS_KEY in call.args) {
-        results[i] = { status: 'error', output: resultJson('error', oversizedArgsMessage(call.name, Number(call.args[OVERSIZED_ARGS_KEY]))) };
-        continue;
-      }
-      if ('__invalid_arguments' in call.args) {
-        results[i] = { status: 'error', output: resultJson('error', `arguments for ${call.name} were not valid JSON; send a JSON object matching the schema`) };
-        continue;
-      }
-      const max = state.limits.max_tool_calls;
-      if (max !== undefined && count >= max) {
-        results[i] = { status: 'limit', output: resultJson('limit', toolCallLimitMessage(count, max, call.name)) };
-        limitHit ??= 'max_tool_calls';
-        continue;
-      }
-      const perTool = state.limits.tool_limits[call.name];
-      if (perTool !== undefined && (counts[call.name] ?? 0) >= perTool) {
-        results[i] = { status: 'limit', output: resultJson('limit', perToolLimitMessage(call.name, counts[call.name] ?? 0, perTool)) };
-        limitHit ??= 'tool_limit';
-        continue;
-      }
-      const groupRefusal = groupCapRefusal(call.name, def.risk, counts, state.limits, (n) => deps.registry.get(n)?.risk);
-      if (groupRefusal) {
-        results[i] = { status: 'limit', output: resultJson('limit', groupRefusal) };
-        limitHit ??= 'tool_limit';
-        continue;
-      }
-      const decision = await decideApproval(def, call.args, call.id, deps.approval, run.signal, () =>
-        run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args }),
-      );
-      if (decision.kind === 'blocked') {
-        run.approvalBlocked++;
-        results[i] = { status: 'blocked', output: resultJson('blocked', decision.reason) };
-        continue;
-      }
-      count++;
-      counts[call.name] = (counts[call.name] ?? 0) + 1;
-      toRun.push({ i, call });
-    }
-
-    // Blocked/limited calls report immediately; allowed ones run in parallel, max_parallel_tools at a time.
-    calls.forEach((c, i) => {
-      const r = results[i];
-      if (r) run.emit({ type: 'tool_end', id: c.id, name: c.name, status: r.status, duration_ms: 0, output: r.output, display: r.display });
-    });
-    await runLimited(
-      toRun,
-      state.limits.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
-      async ({ i, call }) => {
-        const def = deps.registry.get(call.name)!;
-        const t0 = performance.now();
-        run.emit({ type: 'tool_start', id: call.id, name: call.name });
-        const r = await runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {
-          retries: toolRetries(state.limits),
-          signal: run.signal,
-          onRetry: (info) => {
-            deps.log.warn('tool call failed transiently, retrying', { tool: call.name, ...info });
-            run.emit({ type: 'tool_retry', id: call.id, name: call.name, ...info });
-          },
-        });
-        results[i] = r;
-        if (r.status === 'error') deps.log.error('tool call failed', { tool: call.name, id: call.id, output: r.output.slice(0, 300) });
-        run.emit({ type: 'tool_end', id: call.id, name: call.name, status: r.status, duration_ms: Math.round(performance.now() - t0), output: r.output, display: r.display });
-      },
-    );
-    const update: AgentStateUpdate = {
-      messages: calls.map((c, i) => toolMessage(c, results[i]!)),
-      tool_calls_count: count,
-      tool_counts: counts,
-    };
-    if (limitHit) {
-      update.limit_reason = limitHit;
-      deps.log.warn('Tool call limit exceeded', { reason: limitHit, tool_calls: count, tool_counts: counts, refused: results.filter((r) => r?.status === 'limit').length });
-    }
-    if (run.signal.aborted) update.stop = stopReasonOf(run.signal);
-    return update;
   }
 
   /** Handles a reached limit or an abort: answers pending calls, applies on_limit. */
@@ -479,7 +266,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
 
   return new StateGraph(AgentState)
     .addNode('llm_call', llmCall)
-    .addNode('tools', toolsNode)
+    .addNode('tools', toolsNode(deps))
     .addNode('limit', limitNode)
     .addNode('title', titleNode)
     .addEdge(START, 'llm_call')

@@ -9,45 +9,16 @@
  * reused; a console that does not come back is dropped.
  */
 import { performance } from 'node:perf_hooks';
-import type { Logger } from '../log.js';
 import { CopilotError } from '../errors.js';
 import type { CommandResult } from './types.js';
-import { CONFIRMATIONS, DRIVERS, LOGIN, PAGER, detectPrompt, type Driver, type PlatformName } from './drivers.js';
+import { CONFIRMATIONS, DRIVERS, PAGER, detectPrompt, type Driver, type PlatformName } from './drivers.js';
 import { cleanText, lastLine } from './text.js';
 import type { Transport } from './transport.js';
+import type { ConfigureOptions, RunOptions, SessionOptions } from './session-options.js';
+import { confirmAllowed, extractOutput, findDeviceError } from './output.js';
+import { wakeEvent, type WakeEvent } from './wake.js';
 
-export interface SessionOptions {
-  /** platform when known (topology, tags, settings); detected from the prompt otherwise */
-  platform?: PlatformName;
-  openTimeoutMs: number;
-  commandTimeoutMs: number;
-  /** commands (case-insensitive prefixes) whose confirmation may be answered yes */
-  confirmAllow: string[];
-  /** send the platform's "no paging" commands after wake (default true) */
-  disablePaging?: boolean;
-  /** what Enter is on the wire (default: CR LF on telnet, LF on SSH) */
-  newline?: string;
-  /** console login, when the console asks for one */
-  username?: string;
-  password?: string;
-  log?: Logger;
-}
-
-export interface RunOptions {
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  /** the command runs in configuration mode: any `% …` line is an error */
-  config?: boolean;
-}
-
-export interface ConfigureOptions {
-  continueOnError?: boolean;
-  /** per line */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  /** overall deadline (performance.now() based) for the batch */
-  deadline?: number;
-}
+export type { ConfigureOptions, RunOptions, SessionOptions } from './session-options.js';
 
 export class SessionError extends CopilotError {}
 
@@ -241,33 +212,13 @@ export class DeviceSession {
       // Each round starts clean: one Enter, and we wait for the prompt that answers it.
       if (attempt > 0) this.buf = '';
       this.transport.write(this.newline);
-      type WakeEvent =
-        | { kind: 'prompt'; platform: PlatformName; host: string; line: string }
-        | { kind: 'login'; line: string }
-        | { kind: 'dialog' }
-        | { kind: 'pager' };
       let ev: WakeEvent;
       try {
-        ev = await this.waitFor<WakeEvent>(() => {
-          const line = this.tailLine();
-          const d = detectPrompt(line, useHint ? this.opts.platform : undefined) ?? (this.opts.platform && attempt > 0 ? detectPrompt(line) : undefined);
-          if (d) {
-            // A banner (first connection to VPCS, an SSH login) ends in a prompt of its
-            // own before the one answering our Enter. Sending the first command into
-            // that gap loses it on some consoles (VPCS drops typed-ahead lines), so
-            // wait for the answer: prompts seen >= Enters sent (+1 with a banner).
-            const re = DRIVERS[d.platform].promptFor(d.host, line);
-            const lines = cleanText(this.buf).split('\n');
-            const prompts = lines.filter((l) => re.test(l)).length;
-            const banner = lines.some((l) => l.trim() !== '' && !re.test(l));
-            if (prompts >= 1 + (banner ? 1 : 0)) return { kind: 'prompt', ...d, line };
-            return undefined;
-          }
-          if (PAGER.test(line)) return { kind: 'pager' };
-          if (LOGIN.test(line)) return { kind: 'login', line };
-          if (/initial configuration dialog\?\s*\[yes\/no\]:?\s*$/i.test(line)) return { kind: 'dialog' };
-          return undefined;
-        }, Math.min(retryMs, deadline - performance.now()), signal);
+        ev = await this.waitFor<WakeEvent>(
+          () => wakeEvent(this.buf, this.tailLine(), useHint ? this.opts.platform : undefined, this.opts.platform !== undefined && attempt > 0),
+          Math.min(retryMs, deadline - performance.now()),
+          signal,
+        );
       } catch (err) {
         if (err instanceof WaitError && err.kind === 'timeout' && performance.now() < deadline - 1) {
           useHint = false;
@@ -380,7 +331,7 @@ export class DeviceSession {
         ev = await this.waitFor(classify, deadline - performance.now(), opts.signal);
       } catch (err) {
         if (!(err instanceof WaitError)) throw err;
-        const partial = this.extract(probe, pages > 0, false);
+        const partial = extractOutput(this.buf, probe, this.promptRe, pages > 0, false);
         if (err.kind === 'closed') {
           return result('error', partial, `connection lost during the command: ${this.closedReason}`);
         }
@@ -401,7 +352,7 @@ export class DeviceSession {
       if (ev.kind === 'confirm') {
         confirmAt = this.buf.length;
         const c = CONFIRMATIONS[ev.index]!;
-        if (declined === undefined && this.confirmAllowed(command)) {
+        if (declined === undefined && confirmAllowed(this.opts.confirmAllow, command)) {
           this.transport.write(c.yes + this.newline);
         } else {
           declined ??= `the device asked "${ev.line.trim()}"; answered "${c.no}" because "${command}" is not in settings.confirm_allow`;
@@ -418,39 +369,10 @@ export class DeviceSession {
       const d = detectPrompt(line, this.platform);
       if (d) this.adopt(this.platform, d.host, line);
     }
-    const output = this.extract(probe, pages > 0, true);
+    const output = extractOutput(this.buf, probe, this.promptRe, pages > 0, true);
     if (declined) return result('aborted', output, declined);
-    const error = this.findError(output, opts.config === true);
+    const error = findDeviceError(this.driver, output, opts.config === true);
     return error ? result('error', output, error) : result('success', output);
-  }
-
-  /** The command's output: after its echo line, before the final prompt. */
-  private extract(probe: string, paged: boolean, endsWithPrompt: boolean): string {
-    let lines = cleanText(this.buf).split('\n');
-    if (endsWithPrompt) lines = lines.slice(0, -1);
-    if (probe !== '') {
-      const at = lines.findIndex((l) => l.includes(probe));
-      if (at >= 0) lines = lines.slice(at + 1);
-    }
-    while (lines.length > 0 && (lines[0]!.trim() === '' || this.promptRe.test(lines[0]!))) lines.shift();
-    // A second Enter (CR LF counted twice) leaves an extra prompt: output ends at the first.
-    const end = lines.findIndex((l) => this.promptRe.test(l));
-    if (end >= 0 && endsWithPrompt) lines = lines.slice(0, end);
-    if (paged) lines = lines.map((l) => l.replace(/\s*(?:-{2,4} ?More ?-{2,4}|-{2,3}\(more(?: \d+%)?\)-{2,3}|<-+ More -+>)\s*/gi, ''));
-    while (lines.length > 0 && (lines[0]!.trim() === '' || this.promptRe.test(lines[0]!))) lines.shift();
-    while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
-    return lines.join('\n');
-  }
-
-  private findError(output: string, config: boolean): string | undefined {
-    const patterns = config ? [...this.driver.errors, ...(this.driver.configErrors ?? [])] : this.driver.errors;
-    for (const l of output.split('\n')) if (patterns.some((p) => p.test(l))) return l.trim();
-    return undefined;
-  }
-
-  private confirmAllowed(command: string): boolean {
-    const c = command.trim().toLowerCase();
-    return this.opts.confirmAllow.some((a) => a.trim() !== '' && c.startsWith(a.trim().toLowerCase()));
   }
 
   /** Ctrl-C and wait for the prompt; drops the session when it does not come back. */

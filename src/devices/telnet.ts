@@ -8,23 +8,15 @@
 import net from 'node:net';
 import { ConnectError, TransportBase, type Transport } from './transport.js';
 
-const IAC = 255;
-const DONT = 254;
-const DO = 253;
-const WONT = 252;
-const WILL = 251;
-const SB = 250;
-const SE = 240;
-const OPT_BINARY = 0;
-const OPT_ECHO = 1;
-const OPT_SGA = 3;
-const OPT_TTYPE = 24;
-const OPT_NAWS = 31;
+/** command bytes (RFC 854) */
+const { IAC, DONT, DO, WONT, WILL, SB, SE } = { IAC: 255, DONT: 254, DO: 253, WONT: 252, WILL: 251, SB: 250, SE: 240 } as const;
+/** option codes: BINARY (RFC 856), ECHO (857), SGA (858), TTYPE (1091), NAWS (1073) */
+const OPT = { BINARY: 0, ECHO: 1, SGA: 3, TTYPE: 24, NAWS: 31 } as const;
 
 /** options we let the server enable (server WILL x → we say DO x) */
-const ACCEPT_REMOTE = new Set([OPT_BINARY, OPT_ECHO, OPT_SGA]);
+const ACCEPT_REMOTE = new Set<number>([OPT.BINARY, OPT.ECHO, OPT.SGA]);
 /** options we offer to enable on our side (server DO x → we say WILL x) */
-const ACCEPT_LOCAL = new Set([OPT_BINARY, OPT_SGA, OPT_TTYPE, OPT_NAWS]);
+const ACCEPT_LOCAL = new Set<number>([OPT.BINARY, OPT.SGA, OPT.TTYPE, OPT.NAWS]);
 
 export const NAWS_COLS = 511;
 
@@ -159,25 +151,25 @@ export class TelnetTransport extends TransportBase implements Transport {
     }
     const want = verb === DO && ACCEPT_LOCAL.has(opt);
     if (this.local.get(opt) === want) {
-      if (want && opt === OPT_NAWS) this.sendWindowSize();
+      if (want && opt === OPT.NAWS) this.sendWindowSize();
       return;
     }
     this.local.set(opt, want);
     this.send(IAC, want ? WILL : WONT, opt);
-    if (want && opt === OPT_NAWS) this.sendWindowSize();
+    if (want && opt === OPT.NAWS) this.sendWindowSize();
   }
 
   private sendWindowSize(): void {
     // 511 columns, 0 rows: wide enough not to wrap, "unknown height" so no paging by size.
     // A 0xFF inside a subnegotiation is doubled like any data byte (511 = 0x01 0xFF).
     const size = [NAWS_COLS >> 8, NAWS_COLS & 0xff, 0, 0].flatMap((b) => (b === IAC ? [IAC, IAC] : [b]));
-    this.send(IAC, SB, OPT_NAWS, ...size, IAC, SE);
+    this.send(IAC, SB, OPT.NAWS, ...size, IAC, SE);
   }
 
   private subnegotiation(sb: number[]): void {
     // TTYPE SEND (1) → IS (0) "VT100"
-    if (sb[0] === OPT_TTYPE && sb[1] === 1) {
-      this.send(IAC, SB, OPT_TTYPE, 0, ...Buffer.from('VT100'), IAC, SE);
+    if (sb[0] === OPT.TTYPE && sb[1] === 1) {
+      this.send(IAC, SB, OPT.TTYPE, 0, ...Buffer.from('VT100'), IAC, SE);
     }
   }
 }

@@ -1,14 +1,11 @@
 /**
  * The tool registry: which tools a copilot mode shows the model (`forMode`,
- * `schemas`) and the pieces of one guarded call, which the graph's tools node
- * (src/agent/graph.ts) applies in this order: `allowed` (a forged call outside the
- * mode's set is blocked before anything runs), the count limits (src/agent/limits.ts,
- * checked in the node), `decideApproval` (approval policy), then `executeTool`
- * (argument validation, abort race, the tool's ToolOutcome serialised and capped
- * into a ToolResult). docs/ARCHITECTURE.md, Tools.
+ * `schemas`) and running one call (`executeTool`: argument validation, abort race,
+ * the tool's ToolOutcome serialised and capped into a ToolResult). Whether a call
+ * may run is decided before, by the pure gate (./gate.ts `assessCall`: mode, limits,
+ * approval policy; ./approval.ts asks). docs/ARCHITECTURE.md, Tools.
  */
 import { z } from 'zod';
-import type { Approver, ApprovalDecision } from '../agent/api.js';
 import type { ToolStatus } from '../agent/events.js';
 import { MODE_TOOLS, toolAllowed, type CopilotMode } from '../agent/modes.js';
 import { failure, type ToolContext, type ToolDef, type ToolOutcome } from './types.js';
@@ -16,7 +13,8 @@ import { errorMessage } from '../errors.js';
 import { isTransientError } from './retry.js';
 import { capOutput } from './cap.js';
 
-export type ApprovePolicy = 'never' | 'ask' | 'config' | 'all';
+export type { ApprovePolicy } from './gate.js';
+export { decideApproval, type ApprovalContext, type ApprovalOutcome } from './approval.js';
 
 export type { ToolResult } from './types.js';
 import type { ToolResult } from './types.js';
@@ -108,70 +106,6 @@ export class ToolRegistry {
     }
     return s;
   }
-}
-
-export interface ApprovalContext {
-  policy: ApprovePolicy;
-  approver?: Approver;
-  approvalTools: string[];
-  /** tools the user allowed for the rest of the session */
-  sessionAllowed: Set<string>;
-  interactive: boolean;
-}
-
-export type ApprovalOutcome =
-  | { kind: 'allowed'; asked: boolean }
-  | { kind: 'blocked'; reason: string; needsApproval: true };
-
-function needsApproval(def: ToolDef, approvalTools: string[]): boolean {
-  return def.risk === 'config' || approvalTools.includes(def.name);
-}
-
-/**
- * never  – nothing that needs approval runs (blocked, with how to allow it)
- * ask    – the Approver decides (TUI); without one, blocked
- * config – config-risk tools run; `approval_tools` extras still ask (or block)
- * all    – everything runs
- */
-export async function decideApproval(
-  def: ToolDef,
-  args: Record<string, unknown>,
-  id: string,
-  a: ApprovalContext,
-  signal: AbortSignal,
-  onAsk: () => void,
-): Promise<ApprovalOutcome> {
-  if (!needsApproval(def, a.approvalTools)) return { kind: 'allowed', asked: false };
-  if (a.policy === 'all') return { kind: 'allowed', asked: false };
-  if (a.policy === 'config' && def.risk === 'config') return { kind: 'allowed', asked: false };
-  if (a.sessionAllowed.has(def.name)) return { kind: 'allowed', asked: false };
-  const what = def.risk === 'config' ? 'changes device configuration or traffic' : 'is on the approval list (approval_tools)';
-  if (a.policy === 'ask' || (a.policy === 'config' && a.approver)) {
-    if (!a.approver)
-      return { kind: 'blocked', needsApproval: true, reason: `${def.name} ${what} and needs approval, but nobody can approve in this run: rerun with --approve ${def.risk === 'config' ? 'config' : 'all'}` };
-    onAsk();
-    let d: ApprovalDecision;
-    try {
-      d = await a.approver({ id, name: def.name, args }, signal);
-    } catch (err) {
-      return { kind: 'blocked', needsApproval: true, reason: `approval was not given (${errorMessage(err)})` };
-    }
-    if (d.kind === 'allow_once') return { kind: 'allowed', asked: true };
-    if (d.kind === 'allow_session') {
-      a.sessionAllowed.add(def.name);
-      return { kind: 'allowed', asked: true };
-    }
-    if (d.kind === 'deny_with_feedback') return { kind: 'blocked', needsApproval: true, reason: `the user denied ${def.name}: ${d.feedback}` };
-    return { kind: 'blocked', needsApproval: true, reason: `the user denied ${def.name}; do not retry it, ask the user how to proceed` };
-  }
-  const how = def.risk === 'config' ? '--approve config (or --approve all)' : '--approve all';
-  return {
-    kind: 'blocked',
-    needsApproval: true,
-    reason: a.interactive
-      ? `${def.name} ${what} and the approval policy is "${a.policy}": allow it with --approve ask|${def.risk === 'config' ? 'config' : 'all'}`
-      : `${def.name} ${what} and needs approval, which a one-shot run cannot ask for: rerun with ${how} to allow it`,
-  };
 }
 
 /** Runs a validated, approved call; abort wins the race so a stuck device cannot hold the run. */

@@ -1,0 +1,68 @@
+/**
+ * What the agent graph (./graph.ts) is built from: the models, the services of the
+ * session, and the per-request RunControl the session hands each run.
+ */
+import type { ChatOpenAICompletions } from '@langchain/openai';
+import type { AgentEvent, StoppedReason } from './events.js';
+import type { Logger } from '../log.js';
+import type { ToolContext } from '../tools/types.js';
+import type { ContextStrategy } from './context.js';
+import type { TokenCounter } from './tokens.js';
+import type { PromptLibrary } from './prompts.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ApprovalContext } from '../tools/approval.js';
+import type { ProviderEndpoint } from './providers.js';
+import type { AgentNodeInfo } from './tree/node-info.js';
+import type { CallBudget } from './tree/call-budget.js';
+
+export interface ChatModels {
+  chat: ChatOpenAICompletions;
+  title: ChatOpenAICompletions;
+  summary: ChatOpenAICompletions;
+}
+
+/** Per-request controls the session hands the graph. */
+export interface RunControl {
+  emit(e: AgentEvent): void;
+  /** aborted by the user (reason 'aborted') or the time budget (reason 'max_time') */
+  signal: AbortSignal;
+  /** epoch ms when --max-time runs out */
+  deadline?: number;
+  /** tool calls blocked because approval was needed and not available/given */
+  approvalBlocked: number;
+  /** a sub-agent's frozen tool set, applied to the schema and at dispatch (absent: the mode's tools) */
+  tools?: ReadonlySet<string>;
+  /** a sub-agent run: the root's `agent` call its subtree hangs under */
+  rootCallId?: string;
+  /** a sub-agent run: its node in the task tree (absent for the root) */
+  agent?: AgentNodeInfo;
+  /** the tree budget (recursive): an LLM call is reserved before and booked after */
+  budget?: CallBudget;
+}
+
+export interface GraphDeps {
+  registry: ToolRegistry;
+  prompts: PromptLibrary;
+  counter: TokenCounter;
+  context: { limitK: number; strategy: ContextStrategy; summarize: boolean };
+  /** or a loader: @langchain/openai (~45 MB) then loads with the first LLM call, not while the TUI idles */
+  models: ChatModels | (() => Promise<ChatModels>);
+  endpoint: ProviderEndpoint;
+  /** llm_idle_timeout_ms: a stream silent this long is aborted and retried */
+  idleTimeoutMs?: number;
+  log: Logger;
+  approval: ApprovalContext;
+  maxOutputChars: number;
+  topologyText(signal: AbortSignal): Promise<string | undefined>;
+  toolContext(signal: AbortSignal): ToolContext;
+  needsTitle(): boolean;
+  saveTitle(title: string): void;
+  run(): RunControl;
+}
+
+export function stopReasonOf(signal: AbortSignal): StoppedReason {
+  return signal.reason === 'max_time' ? 'max_time' : 'aborted';
+}
+
+/** --max-time ran out (the signal may not have fired yet). */
+export const elapsedOut = (run: RunControl) => run.deadline !== undefined && Date.now() >= run.deadline;

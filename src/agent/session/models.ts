@@ -1,0 +1,28 @@
+/**
+ * The session's chat models (answer, title, summary), built with the first LLM call:
+ * importing @langchain/openai costs ~45 MB that an idle TUI session waiting at the
+ * prompt should not pay for. A failed build is retried by the next call.
+ */
+import type { Settings } from '../../config/schema.js';
+import type { ChatModels } from '../graph-deps.js';
+import { createChatModel, type ProviderEndpoint } from '../providers.js';
+
+export function lazyChatModels(endpoint: ProviderEndpoint, apiKey: string | undefined, settings: Pick<Settings, 'temperature' | 'max_tokens'>): () => Promise<ChatModels> {
+  let modelsPromise: Promise<ChatModels> | undefined;
+  return () => {
+    modelsPromise ??= Promise.all(
+      (['chat', 'title', 'summary'] as const).map((purpose) =>
+        createChatModel({
+          endpoint,
+          apiKey,
+          purpose,
+          ...(purpose === 'chat' && settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
+          ...(purpose === 'chat' && settings.max_tokens !== undefined ? { maxTokens: settings.max_tokens } : {}),
+          ...(purpose !== 'chat' ? { maxTokens: purpose === 'title' ? 32 : 600, temperature: 0 } : {}),
+        }),
+      ),
+    ).then(([chat, title, summary]) => ({ chat: chat!, title: title!, summary: summary! }));
+    modelsPromise.catch(() => (modelsPromise = undefined));
+    return modelsPromise;
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * One request of an AgentSession: its abort and --max-time signal, opening the project
+ * (init is always the first event, even when that fails), running the graph, the errors
+ * a request ends with, the usage it records and the closing `done` event.
+ */
+import { HumanMessage } from '@langchain/core/messages';
+import type { Settings } from '../../config/schema.js';
+import type { RequestLimits } from '../api.js';
+import type { AgentEvent, AgentMode, RunStats, StoppedReason } from '../events.js';
+import type { CopilotMode } from '../modes.js';
+import type { Logger } from '../../log.js';
+import type { ProjectScope } from '../../gns3/types.js';
+import type { EventQueue } from '../queue.js';
+import type { SessionStore } from '../../sessions/store.js';
+import type { AgentGraph } from '../graph.js';
+import { danglingToolCalls, toolMessage } from '../history.js';
+import { stopReasonOf, type RunControl } from '../graph-deps.js';
+import { requestInput, type AgentStateType } from '../state.js';
+import { describeLimits, recursionLimitFor } from '../limits.js';
+import { costUsd, roundUsd } from '../pricing.js';
+import { abortable } from '../stream-guard.js';
+import { resultJson } from '../../tools/registry.js';
+import { recordRepair } from '../../sessions/repair.js';
+import { ControllerError, CopilotError, ExitCode, errorMessage, errorTypeOf } from '../../errors.js';
+import type { SessionProject } from './project.js';
+
+/** What a request needs from its session. */
+export interface RequestHost {
+  sessionId: string;
+  agentMode: AgentMode;
+  endpoint: { model: string; provider: string };
+  modelPrices: Settings['model_prices'];
+  /** an approver exists (TUI): blocked approvals are the user's answer, not an error */
+  hasApprover: boolean;
+  log: Logger;
+  store: SessionStore;
+  graph: AgentGraph;
+  project: SessionProject;
+  mode(): CopilotMode;
+  limits(): RequestLimits;
+  /** the user's MCP servers: their notices go out with the request */
+  mcpReady: Promise<{ notices: string[] } | undefined> | undefined;
+  /** the root run while a request runs (the sub-agent tree reads it) */
+  setCurrent(run: RunControl | undefined): void;
+  /** run fields the sub-agent tree adds to the root's run (its budget) */
+  runExtras(): Partial<RunControl>;
+  /** creates the session row (and takes its lease) before the first request's graph runs; no-op once it exists */
+  ensureRow(prompt: string): void;
+  /** whether the row exists (usage is recorded only then) */
+  rowCreated(): boolean;
+}
+
+export const graphConfig = (sessionId: string, l: RequestLimits) => ({ configurable: { thread_id: sessionId }, recursionLimit: recursionLimitFor(l) });
+
+/**
+ * A process killed mid-turn leaves tool calls without results: answer them so the history is valid.
+ * Requests in this process always end with a valid history (nodes turn aborts into state), so only
+ * the first request — a resumed session — and one after a failed request need the check; skipping it
+ * saves loading the whole checkpoint per turn.
+ */
+export class HistoryRepair {
+  private checked = false;
+  constructor(private readonly host: Pick<RequestHost, 'sessionId' | 'graph' | 'store' | 'log' | 'limits'>) {}
+
+  /** the next request checks again (this one failed) */
+  invalidate(): void {
+    this.checked = false;
+  }
+
+  async run(): Promise<void> {
+    if (this.checked) return;
+    this.checked = true;
+    const { graph, sessionId, log, store } = this.host;
+    const config = graphConfig(sessionId, this.host.limits());
+    const snap = await graph.getState(config);
+    const messages = (snap.values as AgentStateType | undefined)?.messages ?? [];
+    const dangling = danglingToolCalls(messages);
+    if (dangling.length === 0) return;
+    log.warn('previous run was interrupted; marking its pending tool calls as aborted', { count: dangling.length });
+    const repaired = dangling.map((c) =>
+      toolMessage(c, { status: 'aborted', output: resultJson('aborted', 'aborted: the previous run was interrupted before this tool call finished') }),
+    );
+    await graph.updateState(config, { messages: repaired, stop: 'aborted' }, 'limit');
+    recordRepair(store, sessionId, [...messages, ...repaired]);
+  }
+}
+
+export async function runRequest(host: RequestHost, repair: HistoryRepair, prompt: string, q: EventQueue<AgentEvent>, userSignal?: AbortSignal): Promise<void> {
+  const { sessionId, store, graph, log, endpoint } = host;
+  const t0 = performance.now();
+  const mcp = await host.mcpReady;
+  const limits = host.limits();
+  const reqLimits = { ...limits, tool_limits: { ...limits.tool_limits } };
+  const mode = host.mode();
+  const ac = new AbortController();
+  const onUserAbort = () => ac.abort('aborted');
+  if (userSignal?.aborted) ac.abort('aborted');
+  userSignal?.addEventListener('abort', onUserAbort, { once: true });
+  const timer = reqLimits.max_time ? setTimeout(() => ac.abort('max_time'), reqLimits.max_time * 1000) : undefined;
+  const run: RunControl = {
+    emit: (e) => q.push(e),
+    signal: ac.signal,
+    approvalBlocked: 0,
+    ...(reqLimits.max_time ? { deadline: Date.now() + reqLimits.max_time * 1000 } : {}),
+  };
+  host.setCurrent(run);
+  const init = (projectId: string | null): AgentEvent => ({ type: 'init', session_id: sessionId, project_id: projectId, mode, agent_mode: host.agentMode, model: endpoint.model });
+  let stopped: StoppedReason = 'done';
+  let final: AgentStateType | undefined;
+  try {
+    let projectId: string | null = store.get(sessionId)?.project_id ?? null;
+    let project: ProjectScope | undefined;
+    if (host.project.has()) {
+      try {
+        // --max-time covers the controller probe too
+        project = await abortable(host.project.open(), ac.signal, () =>
+          ac.signal.reason === 'max_time'
+            ? new ControllerError(`the GNS3 controller did not answer within --max-time (${reqLimits.max_time} s)`)
+            : new CopilotError('aborted by the user', ExitCode.Aborted),
+        );
+        projectId = project.projectId;
+      } catch (err) {
+        // init still comes first, so stream consumers always see which session failed
+        q.push(init(null));
+        throw err;
+      }
+    }
+    // The row exists before the graph runs, so a run killed mid-turn can be continued.
+    host.ensureRow(prompt);
+    Object.assign(run, host.runExtras());
+    if (project) store.setProject(sessionId, project.projectId, project.projectName);
+    q.push(init(projectId));
+    for (const message of mcp?.notices.splice(0) ?? []) q.push({ type: 'notice', message });
+    log.info('request', { session_id: sessionId, mode, limits: describeLimits(reqLimits), model: endpoint.model, provider: endpoint.provider });
+    await repair.run();
+    const input = requestInput(new HumanMessage(prompt), reqLimits, mode);
+    const stream = await graph.stream(input, { ...graphConfig(sessionId, reqLimits), streamMode: 'values' });
+    for await (const values of stream) final = values as AgentStateType;
+    stopped = final?.stop ?? final?.limit_reason ?? 'done';
+    if (ac.signal.aborted && stopped === 'done') stopped = stopReasonOf(ac.signal);
+    for (const e of endErrors(stopped, reqLimits, run.approvalBlocked, host.hasApprover)) q.push(e);
+  } catch (err) {
+    repair.invalidate();
+    stopped = ac.signal.aborted ? stopReasonOf(ac.signal) : 'error';
+    const type = ac.signal.aborted && stopped === 'aborted' ? 'aborted' : errorTypeOf(err);
+    log.error('request failed', { error: errorMessage(err), type });
+    q.push({ type: 'error', error: { type, message: errorMessage(err).split('\n')[0] ?? 'error' } });
+    try {
+      final = (await graph.getState(graphConfig(sessionId, reqLimits))).values as AgentStateType;
+    } catch {
+      // state unreadable: stats stay zero
+    }
+  } finally {
+    if (timer) clearTimeout(timer);
+    userSignal?.removeEventListener('abort', onUserAbort);
+    host.setCurrent(undefined);
+    for (const message of mcp?.notices.splice(0) ?? []) q.push({ type: 'notice', message });
+  }
+  const stats = runStats(final, performance.now() - t0, endpoint.model, host.modelPrices);
+  recordUsage(host, final, stats);
+  q.push({ type: 'done', stopped_reason: stopped, stats });
+}
+
+/** The error events a request that ran to its end still reports. */
+function endErrors(stopped: StoppedReason, limits: RequestLimits, approvalBlocked: number, hasApprover: boolean): AgentEvent[] {
+  const out: AgentEvent[] = [];
+  if (stopped === 'aborted') out.push({ type: 'error', error: { type: 'aborted', message: 'aborted by the user' } });
+  else if (stopped !== 'done' && limits.on_limit === 'fail') out.push({ type: 'error', error: { type: 'limit', message: `limit reached: ${stopped} (--on-limit fail)` } });
+  if (approvalBlocked > 0 && !hasApprover)
+    out.push({
+      type: 'error',
+      error: { type: 'approval', message: `${approvalBlocked} tool call(s) needed approval that this run cannot give: rerun with --approve config (or --approve all)` },
+    });
+  return out;
+}
+
+function runStats(final: AgentStateType | undefined, durationMs: number, model: string, prices: Settings['model_prices']): RunStats {
+  return {
+    iterations: final?.llm_calls ?? 0,
+    llm_calls: final?.llm_calls ?? 0,
+    tool_calls: final?.tool_calls_count ?? 0,
+    input_tokens: final?.usage?.input_tokens ?? 0,
+    output_tokens: final?.usage?.output_tokens ?? 0,
+    duration_ms: Math.round(durationMs),
+    cost_usd: roundUsd(costUsd(model, final?.usage ?? { input_tokens: 0, output_tokens: 0 }, prices)),
+  };
+}
+
+function recordUsage(host: RequestHost, final: AgentStateType | undefined, stats: RunStats): void {
+  if (!host.rowCreated()) return;
+  const { store, sessionId } = host;
+  try {
+    store.recordRequest(sessionId, {
+      message_count: final?.messages?.length ?? store.get(sessionId)?.message_count ?? 0,
+      llm_calls: stats.llm_calls,
+      input_tokens: stats.input_tokens,
+      output_tokens: stats.output_tokens,
+    });
+    store.pruneCheckpoints(sessionId);
+    store.saver.flushTokenCounts(sessionId);
+  } catch (err) {
+    host.log.warn('could not record session usage', { error: errorMessage(err) });
+  }
+}

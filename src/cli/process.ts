@@ -1,0 +1,80 @@
+/**
+ * The process boundary of the command line: one error line and its exit code
+ * (docs/ARCHITECTURE.md, Errors and exit codes), draining output before exit, and
+ * Ctrl-C / SIGTERM ending with 130.
+ */
+import { redact } from '../security/redact.js';
+import { sanitizeLine, sanitizeText } from '../security/sanitize.js';
+
+export const EXIT_USAGE = 2;
+const EXIT_INTERNAL = 1;
+const EXIT_ABORTED = 130;
+
+// Read before parsing so that even a parse-time failure honours it.
+const verbose = process.argv.includes('--verbose') || process.argv.includes('-v');
+
+/** One line on stderr; a stack only for unexpected errors and only with --verbose. */
+export function reportError(err: unknown): number {
+  // Duck-typed CopilotError (src/errors.ts) so that this file imports nothing but commander.
+  const e = err as { exitCode?: unknown; stack?: unknown };
+  const known = err instanceof Error && typeof e.exitCode === 'number';
+  const message = redact(err instanceof Error ? err.message : String(err));
+  const firstLine = sanitizeLine(message.split('\n')[0] ?? message);
+  if (known) {
+    process.stderr.write(`error: ${firstLine}\n`);
+    return e.exitCode as number;
+  }
+  process.stderr.write(`error: internal error: ${firstLine}\n`);
+  if (verbose && typeof e.stack === 'string') process.stderr.write(`${sanitizeText(redact(e.stack))}\n`);
+  return EXIT_INTERNAL;
+}
+
+export async function exit(code: number): Promise<never> {
+  // Let pending stdout/stderr writes drain before leaving (pipes to slow readers).
+  await new Promise<void>((r) => process.stdout.write('', () => r()));
+  await new Promise<void>((r) => process.stderr.write('', () => r()));
+  process.exit(code);
+}
+
+let signalled = false;
+/**
+ * Ctrl-C / SIGTERM. When a run installed its own handler (one-shot and TUI abort the run and
+ * print what they have), we only make sure the exit code ends up 130; with
+ * nobody else listening, or on a second signal, we leave at once.
+ */
+function onSignal(signal: NodeJS.Signals): void {
+  const othersListening = process.listenerCount(signal) > 1;
+  if (signalled || !othersListening) {
+    void exit(EXIT_ABORTED);
+    return;
+  }
+  signalled = true;
+  setTimeout(() => void exit(EXIT_ABORTED), 5_000).unref();
+}
+
+/** Signals, closed pipes and stray errors end the process with the documented exit code. */
+export function installProcessHandlers(): void {
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // `gns3-copilot --help | head`: a closed pipe is the reader's choice, not our error.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    });
+  }
+  process.on('unhandledRejection', (err) => void exit(reportError(err)));
+  process.on('uncaughtException', (err) => void exit(reportError(err)));
+}
+
+/** Runs an action and turns its result or error into the process exit code. */
+export function act<A extends unknown[]>(fn: (...args: A) => Promise<number | void>) {
+  return async (...args: A) => {
+    let code: number;
+    try {
+      code = (await fn(...args)) ?? 0;
+    } catch (err) {
+      code = reportError(err);
+    }
+    await exit(signalled ? EXIT_ABORTED : code);
+  };
+}

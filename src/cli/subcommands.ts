@@ -1,0 +1,145 @@
+/**
+ * The subcommands that are not a run: sessions, skills, auth, config, doctor, mcp. Each
+ * loads its module under src/commands/ (or src/mcp/server/) with import() when it runs.
+ */
+import type { Command } from 'commander';
+import { act } from './process.js';
+import { addSettingsOptions, loadFor, settingsFlags } from './options.js';
+
+type Opts = Record<string, unknown>;
+
+export function addSubcommands(program: Command): void {
+  // sessions (src/commands/sessions.ts)
+  const sessions = program.command('sessions').description('list, show, rename, pin, delete and export saved sessions');
+  type SessionAction = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export';
+  function sessionsSub(name: SessionAction, args: string[], describe: string, setup?: (c: Command) => void) {
+    const c = sessions.command(name).description(describe);
+    for (const a of args) c.argument(a);
+    setup?.(c);
+    c.action(
+      act(async (...params: unknown[]) => {
+        const cmd = params[params.length - 1] as Command;
+        const opts = params[params.length - 2] as Opts;
+        const positional = params.slice(0, -2).map(String);
+        const { settings } = await loadFor(cmd);
+        const { sessionsCommand } = await import('../commands/sessions.js');
+        return sessionsCommand(name, positional, opts, settings);
+      }),
+    );
+  }
+  sessionsSub('list', [], 'list sessions, newest first', (c) =>
+    c
+      .option('--project <p>', 'only sessions of this GNS3 project')
+      .option('--mode <m>', 'only sessions of this copilot mode')
+      .option('--limit <n>', 'at most n sessions')
+      .option('--offset <n>', 'skip the first n')
+      .option('--json', 'JSON output'),
+  );
+  sessionsSub('show', ['<id>'], 'show one session and its messages', (c) => c.option('--json', 'JSON output'));
+  sessionsSub('rename', ['<id>', '<title>'], 'set a session title');
+  sessionsSub('pin', ['<id>'], 'pin a session (kept at the top, never pruned)');
+  sessionsSub('unpin', ['<id>'], 'unpin a session');
+  sessionsSub('delete', ['<id>'], 'delete a session', (c) => c.option('--yes', 'do not ask for confirmation'));
+  sessionsSub('export', ['<id>'], 'export a session', (c) =>
+    c.option('--format <md|json>', 'md or json', 'md').option('--output <file>', 'write to a file instead of stdout'),
+  );
+
+  // skills (src/commands/skills.ts)
+  const skills = program.command('skills').description('list and show the device, packet and injection skills');
+  skills
+    .command('list')
+    .description('list skills')
+    .option('--kind <device|packet|injection>', 'only skills of this kind')
+    .option('--json', 'JSON output')
+    .action(
+      act(async (opts: Opts, cmd: Command) => {
+        const { settings } = await loadFor(cmd);
+        const { skillsCommand } = await import('../commands/skills.js');
+        return skillsCommand('list', [], opts, settings);
+      }),
+    );
+  skills
+    .command('show')
+    .description('show one skill')
+    .argument('<name>')
+    .option('--json', 'JSON output')
+    .action(
+      act(async (name: string, opts: Opts, cmd: Command) => {
+        const { settings } = await loadFor(cmd);
+        const { skillsCommand } = await import('../commands/skills.js');
+        return skillsCommand('show', [name], opts, settings);
+      }),
+    );
+
+  // auth
+  const auth = program.command('auth').description('store the LLM API key and GNS3 credentials in the OS keychain');
+  auth
+    .command('login')
+    .description('store the LLM API key (read from stdin or a hidden prompt, never from arguments)')
+    .argument('[refused...]', 'nothing: secrets are never accepted as arguments')
+    .option('--gns3-user <name>', 'store GNS3 controller credentials instead: this user, password from stdin/prompt')
+    .option('--mcp-token', 'store the bearer token `gns3-copilot mcp --http` requires instead (from stdin/prompt)')
+    .action(act(async (refused: string[], opts: Opts) => (await import('../commands/auth.js')).authLogin(opts, refused)));
+  auth
+    .command('logout')
+    .description('delete stored secrets (default: all of them)')
+    .option('--llm', 'only the LLM API key')
+    .option('--gns3', 'only the GNS3 credentials and tokens')
+    .action(act(async (opts: Opts) => (await import('../commands/auth.js')).authLogout(opts)));
+  auth
+    .command('status')
+    .description('show which secrets are stored and where (never their values)')
+    .option('--json', 'JSON output')
+    .action(act(async (opts: Opts) => (await import('../commands/auth.js')).authStatus(opts)));
+
+  // config
+  const config = program.command('config').description('read and change settings (user config file)');
+  config
+    .command('get')
+    .description('print the effective value of a setting')
+    .argument('<key>')
+    .option('--origin', 'also print where the value came from')
+    .action(act(async (key: string, opts: Opts, cmd: Command) => (await import('../commands/config.js')).configGet(key, opts, await settingsFlags(cmd))));
+  config
+    .command('set')
+    .description('set a value in the user config file')
+    .argument('<key>')
+    .argument('<value>')
+    .action(act(async (key: string, value: string) => (await import('../commands/config.js')).configSet(key, value)));
+  config
+    .command('unset')
+    .description('remove a value from the user config file')
+    .argument('<key>')
+    .action(act(async (key: string) => (await import('../commands/config.js')).configUnset(key)));
+  config
+    .command('list')
+    .description('print every effective setting')
+    .option('--origin', 'show where each value came from')
+    .option('--json', 'JSON output')
+    .action(act(async (opts: Opts, cmd: Command) => (await import('../commands/config.js')).configList(opts, await settingsFlags(cmd))));
+  config
+    .command('path')
+    .description('print the config file locations')
+    .action(act(async () => (await import('../commands/config.js')).configPath()));
+
+  // doctor
+  const doctor = program.command('doctor').description('check Node, config, keychain, controller, LLM endpoint and tools');
+  addSettingsOptions(doctor);
+  doctor.option('--json', 'JSON output');
+  doctor.action(act(async (opts: Opts, cmd: Command) => (await import('../commands/doctor.js')).runDoctor(await settingsFlags(cmd), opts)));
+
+  // mcp (src/mcp/server): the lab tools for other agents
+  const mcp = program
+    .command('mcp')
+    .description('serve the lab tools, topology, skills and mode prompts over MCP (stdio, or --http)')
+    .option('--http <host:port>', 'streamable HTTP on this address instead of stdio (loopback, e.g. 127.0.0.1:8765)')
+    .option('--listen', 'allow a non-loopback --http address (needs GNS3_COPILOT_MCP_TOKEN or mcp_token in the keychain)');
+  addSettingsOptions(mcp);
+  mcp.action(
+    act(async (opts: Opts, cmd: Command) => {
+      const { settings } = await loadFor(cmd);
+      const { runMcpCommand } = await import('../mcp/server/command.js');
+      return runMcpCommand(settings, { ...(typeof opts.http === 'string' ? { http: opts.http } : {}), listen: opts.listen === true });
+    }),
+  );
+}

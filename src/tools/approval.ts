@@ -1,0 +1,56 @@
+/**
+ * Asking for approval: the one step of a tool call's gate that waits on somebody
+ * (the TUI's approver, an MCP client). Whether to ask is the pure gate's call
+ * (./gate.ts `approvalVerdict`).
+ */
+import type { Approver, ApprovalDecision } from '../agent/api.js';
+import { errorMessage } from '../errors.js';
+import { approvalVerdict, type ApprovalRules } from './gate.js';
+import type { ToolRisk } from './types.js';
+
+export interface ApprovalContext extends ApprovalRules {
+  approver?: Approver;
+  /** tools the user allowed for the rest of the session (an "allow for this session" answer adds one) */
+  sessionAllowed: Set<string>;
+}
+
+export type ApprovalOutcome = { kind: 'allowed'; asked: boolean } | { kind: 'blocked'; reason: string; needsApproval: true };
+
+/** Asks the approver about one call the gate answered `ask` for. */
+export async function askApproval(
+  call: { id: string; name: string; args: Record<string, unknown> },
+  a: ApprovalContext,
+  signal: AbortSignal,
+): Promise<ApprovalOutcome> {
+  const refuse = (reason: string): ApprovalOutcome => ({ kind: 'blocked', needsApproval: true, reason });
+  if (!a.approver) return refuse(`${call.name} needs approval, but nobody can approve in this run`);
+  let d: ApprovalDecision;
+  try {
+    d = await a.approver(call, signal);
+  } catch (err) {
+    return refuse(`approval was not given (${errorMessage(err)})`);
+  }
+  if (d.kind === 'allow_once') return { kind: 'allowed', asked: true };
+  if (d.kind === 'allow_session') {
+    a.sessionAllowed.add(call.name);
+    return { kind: 'allowed', asked: true };
+  }
+  if (d.kind === 'deny_with_feedback') return refuse(`the user denied ${call.name}: ${d.feedback}`);
+  return refuse(`the user denied ${call.name}; do not retry it, ask the user how to proceed`);
+}
+
+/** The approval policy for one call, asking when it says so (`onAsk` first). */
+export async function decideApproval(
+  def: { name: string; risk: ToolRisk },
+  args: Record<string, unknown>,
+  id: string,
+  a: ApprovalContext,
+  signal: AbortSignal,
+  onAsk: () => void,
+): Promise<ApprovalOutcome> {
+  const v = approvalVerdict(def, a);
+  if (v.kind === 'run') return { kind: 'allowed', asked: false };
+  if (v.kind === 'blocked' || v.kind === 'limit') return { kind: 'blocked', needsApproval: true, reason: v.reason };
+  onAsk();
+  return askApproval({ id, name: def.name, args }, a, signal);
+}
