@@ -7,7 +7,6 @@
  * (argument validation, abort race, `capOutput`). docs/ARCHITECTURE.md, Tools.
  */
 import { z } from 'zod';
-import type { Settings } from '../config/schema.js';
 import type { Approver, ApprovalDecision } from '../agent/api.js';
 import type { ToolStatus } from '../agent/events.js';
 import { MODE_TOOLS, toolAllowed, type CopilotMode } from '../agent/modes.js';

@@ -8,7 +8,7 @@ import type { ApprovalDecision, ApprovalRequest, RequestLimits } from '../agent/
 import type { CopilotMode } from '../agent/modes.js';
 import { summarizeArgs } from './summary.js';
 import { applyChildToolEvent, isChildToolEvent, type ChildToolEvent } from './tree.js';
-import type { ChildCallView, ToolCallState, ToolCallView, TurnView } from './views.js';
+import type { ToolCallState, ToolCallView, TurnView } from './views.js';
 
 export type { ToolCallState, ToolCallView, TurnItem, TurnView, ChildCallView } from './views.js';
 

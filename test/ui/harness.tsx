@@ -1,5 +1,4 @@
 /** Mounts the real App on ink-testing-library streams with fake services. */
-import React from 'react';
 import { render } from 'ink-testing-library';
 import { App } from '../../src/ui/components/App.js';
 import { stripAnsi } from '../../src/ui/style.js';

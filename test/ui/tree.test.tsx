@@ -1,5 +1,4 @@
 /** The sub-agent tree in the TUI (issue 9): reducer nesting, tool line rendering, status bar budget, /tree. */
-import React from 'react';
 import { describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
 import { initialState, reduce, type UiAction, type UiState } from '../../src/ui/state.js';

@@ -3,7 +3,7 @@
  * and routes keys. It holds no agent logic: it sends prompts, forwards
  * approvals and commands, and renders state.
  */
-import React, { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { Box, Static, useApp, useInput, useStdin, useStdout, type Key } from 'ink';
 import type { AgentEvent } from '../../agent/events.js';
 import type { AgentSession, ApprovalDecision, ApprovalRequest, Approver } from '../../agent/api.js';
