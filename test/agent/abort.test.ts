@@ -79,7 +79,7 @@ describe('abort', () => {
     });
     await new Promise<void>((resolve, reject) => {
       let buf = '';
-      child.stdout!.on('data', (d: Buffer) => {
+      child.stdout.on('data', (d: Buffer) => {
         buf += d.toString();
         if (buf.includes('TOOL_STARTED')) resolve();
       });

@@ -12,6 +12,7 @@ import { PromptLibrary, NO_TOPOLOGY } from '../../src/agent/prompts.js';
 import { UsageError } from '../../src/errors.js';
 import { renderTopologyText } from '../../src/gns3/render.js';
 import type { Topology } from '../../src/gns3/types.js';
+import type { AgentEvent } from '../../src/agent/events.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-context-');
 let llm: FakeLlm | undefined;
@@ -145,9 +146,9 @@ describe('context_limit', () => {
     const turns = Array.from({ length: 8 }, (_, i) => ({ text: `answer ${i} ${filler(300)}` }));
     llm = await startLlm(turns, { summary: 'FAKE-SUMMARY of old turns' });
     const s = await session(testSettings(llm.url, tmp.dir, { context_limit: 2 }), []);
-    let last;
+    let last: AgentEvent[] = [];
     for (let i = 0; i < 8; i++) last = await collect(s.send(`question ${i} ${filler(100)}`));
-    const ctx = ofType(last!, 'context')[0]!;
+    const ctx = ofType(last, 'context')[0]!;
     expect(ctx.limit).toBe(2000);
     expect(ctx.trimmed).toBeGreaterThan(0);
     expect(ctx.percent).toBeLessThanOrEqual(75);

@@ -47,7 +47,7 @@ export function toolCtx(settings: Settings, project: () => Promise<ProjectScope>
 /** Runs a tool and parses its JSON answer. */
 export async function runTool(tool: ToolDef, args: unknown, ctx: ToolContext): Promise<any> {
   const parsed = tool.schema.parse(args);
-  const out = await tool.run(parsed as never, ctx);
+  const out = await tool.run(parsed, ctx);
   return JSON.parse(out);
 }
 

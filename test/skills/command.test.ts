@@ -54,11 +54,11 @@ describe('skillsCommand', () => {
 
   it('shows each kind as text and JSON, by name, alias or kind:name', async () => {
     const dev = await cmd('show', ['device:frr']);
-    expect(dev.out).toMatch(/^FRRouting \(vtysh\)  \[device:frr\]/);
+    expect(dev.out).toMatch(/^FRRouting \(vtysh\) {2}\[device:frr\]/);
     expect(dev.out).toContain('## ospf — ');
     expect(dev.out).toContain('    router ospf');
     const pkt = await cmd('show', ['dot1q']);
-    expect(pkt.out).toMatch(/^IEEE 802\.1Q VLAN tag  \[packet:vlan\]/);
+    expect(pkt.out).toMatch(/^IEEE 802\.1Q VLAN tag {2}\[packet:vlan\]/);
     expect(pkt.out).toMatch(/^\s+vlan\.id\s+VLAN ID$/m);
     const inj = await cmd('show', ['bgp_remote_as_mismatch']);
     expect(inj.out).toContain('inject (frr):\n  router bgp {{local_as}}\n  neighbor {{neighbor}} remote-as {{wrong_as}}');

@@ -41,7 +41,7 @@ const tool = (name: string): ToolDef => skillTools.find((t) => t.name === name)!
 
 async function call(name: string, args: Record<string, unknown>): Promise<any> {
   const t = tool(name);
-  const out = await t.run(t.schema.parse(args) as never, ctx());
+  const out = await t.run(t.schema.parse(args), ctx());
   expect(out).not.toMatch(/\n/); // compact JSON
   return JSON.parse(out);
 }

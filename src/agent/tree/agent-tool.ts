@@ -48,7 +48,7 @@ export function agentTool(engine: TreeEngine): ToolDef {
           return refused(err);
         }
       },
-    }) as ToolDef;
+    });
   return defineTool({
     name: 'agent',
     description:
@@ -67,5 +67,5 @@ export function agentTool(engine: TreeEngine): ToolDef {
         return refused(err);
       }
     },
-  }) as ToolDef;
+  });
 }

@@ -66,7 +66,7 @@ export function parseBudgetSnapshot(json: string | null): BudgetSnapshot | undef
   try {
     const v = JSON.parse(json) as Record<string, unknown>;
     if (typeof v.enabled !== 'boolean') return undefined;
-    for (const { key } of NUMERIC) if (typeof v[key] !== 'number' || !((v[key] as number) > 0)) return undefined;
+    for (const { key } of NUMERIC) if (typeof v[key] !== 'number' || !((v[key]) > 0)) return undefined;
     return v as unknown as BudgetSnapshot;
   } catch {
     return undefined;

@@ -134,7 +134,7 @@ export class SessionTree {
     const input = requestInput(new HumanMessage(prompt), limits, mode);
     let final: AgentStateType | undefined;
     const stream = await this.d.graph().stream(input, { configurable: { thread_id: threadId }, recursionLimit: recursionLimitFor(limits), streamMode: 'values' });
-    for await (const v of stream) final = v as AgentStateType;
+    for await (const v of stream) final = v;
     const signal = this.runs.getStore()!.signal;
     const messages: BaseMessage[] = final?.messages ?? [];
     return {
