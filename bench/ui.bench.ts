@@ -139,6 +139,7 @@ async function worker(kind: 'stream' | 'turns'): Promise<WorkerResult> {
       color: true,
       onExit: () => undefined,
     }),
+    // eslint-disable-next-line no-restricted-syntax -- Ink wants a tty; this fake implements the part of one Ink uses
     { stdout: stdout as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
   );
   const waitUntil = async (cond: () => boolean) => {

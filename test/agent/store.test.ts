@@ -264,7 +264,7 @@ describe('one writer per session', () => {
 
   it('two processes resuming one session at once: one runs, the other exits 1 naming the pid (20 runs)', async () => {
     const e = cliEnv();
-    dirs.push({ cleanup: e.cleanup });
+    dirs.push(e);
     llm = await startFakeLlm([{ text: 'seed' }], { title: 'Lease race' });
     const seed = await runCli(['-p', 'seed', '--json', ...llmFlags(llm.url)], e.env);
     expect(seed.code).toBe(0);

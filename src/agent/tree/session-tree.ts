@@ -28,14 +28,15 @@ export interface SessionTreeDeps {
   trees: TreeStore;
   /** names of the registered tools (without `agent`) */
   registered: readonly string[];
-  graph(): AgentGraph;
-  rootId(): string;
-  copilotMode(): CopilotMode;
-  modeTools(mode: CopilotMode): string[];
-  limits(): RequestLimits;
-  schedule(): { child_execution_mode: 'sequential' | 'parallel'; max_parallel_children: number };
+  // function-typed fields, not methods: they are handed on unbound
+  graph: () => AgentGraph;
+  rootId: () => string;
+  copilotMode: () => CopilotMode;
+  modeTools: (mode: CopilotMode) => string[];
+  limits: () => RequestLimits;
+  schedule: () => { child_execution_mode: 'sequential' | 'parallel'; max_parallel_children: number };
   /** the root request's RunControl */
-  rootRun(): RunControl | undefined;
+  rootRun: () => RunControl | undefined;
   model: string;
   modelPrices: Record<string, ModelPrice>;
 }
