@@ -2,30 +2,20 @@
  * device_skills, packet_analysis_skills and injection_skills through their run()
  * with a real ToolContext, on the built-in skills plus a user dir in a temp folder.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempXdgConfig } from '../helpers/xdg.js';
 import { MODE_TOOLS, TOOL_NAMES } from '../../src/agent/modes.js';
 import { settingsSchema } from '../../src/config/schema.js';
 import type { Logger } from '../../src/log.js';
 import { skillTools } from '../../src/tools/skills/index.js';
 import type { ToolContext, ToolDef } from '../../src/tools/types.js';
 
-let root: string;
-const savedXdg = process.env.XDG_CONFIG_HOME;
+const root = useTempXdgConfig('skills-tools-');
 const warnings: string[] = [];
 const log: Logger = { error() {}, warn: (m, d) => warnings.push(`${m} ${JSON.stringify(d)}`), info() {}, debug() {} };
 
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'skills-tools-'));
-  process.env.XDG_CONFIG_HOME = join(root, 'xdg');
-});
-afterAll(() => {
-  if (savedXdg === undefined) delete process.env.XDG_CONFIG_HOME;
-  else process.env.XDG_CONFIG_HOME = savedXdg;
-  rmSync(root, { recursive: true, force: true });
-});
 
 const ctx = (): ToolContext => ({
   settings: settingsSchema.parse({}),
@@ -161,7 +151,7 @@ describe('injection_skills', () => {
 
 describe('user skills and broken files', () => {
   it('serves a user-added scenario and reports a broken user file without losing the rest', async () => {
-    const user = join(root, 'xdg', 'gns3-copilot', 'skills', 'injection');
+    const user = join(root(), 'xdg', 'gns3-copilot', 'skills', 'injection');
     mkdirSync(user, { recursive: true });
     writeFileSync(
       join(user, 'class.yaml'),
