@@ -16,6 +16,9 @@ export const PEER_TESTS = [
   'test/mcp/http.test.ts', // lab + keychain
   'test/mcp/server.test.ts', // lab
   'test/cli/auth.test.ts', // keychain
+  'test/cli/config.test.ts', // root: a root-owned system config (locks)
+  'test/cli/flags.test.ts', // root: a root-owned system config (mode lock)
+  'test/security/locks.test.ts', // root: root-owned system configs
   'test/cli/auth-prompt.test.ts', // keychain + tmux
   'test/config/secrets.test.ts', // keychain
   'test/config/secrets-locked.test.ts', // keychain
