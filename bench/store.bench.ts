@@ -102,7 +102,7 @@ async function listRows(): Promise<(string | number)[][]> {
     const write = process.stdout.write.bind(process.stdout);
     const xs: number[] = [];
     for (let k = 0; k < 20; k++) {
-      process.stdout.write = (() => true) as typeof process.stdout.write;
+      process.stdout.write = (() => true);
       const t0 = performance.now();
       try {
         await sessionsCommand('list', [], {}, settings);

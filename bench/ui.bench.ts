@@ -139,6 +139,7 @@ async function worker(kind: 'stream' | 'turns'): Promise<WorkerResult> {
       color: true,
       onExit: () => undefined,
     }),
+    // eslint-disable-next-line no-restricted-syntax -- Ink wants a tty; this fake implements the part of one Ink uses
     { stdout: stdout as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
   );
   const waitUntil = async (cond: () => boolean) => {
@@ -382,7 +383,7 @@ async function coldStart(runs: number): Promise<{ firstFrame: number[]; ready: n
       let first = 0;
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`TUI did not become ready: ${seen.slice(-500)}`)), 20_000);
-        child.stdout!.on('data', (b: Buffer) => {
+        child.stdout.on('data', (b: Buffer) => {
           seen += b.toString('utf8');
           if (!first && /gns3-copilot|›/.test(seen)) first = performance.now() - t0;
           if (seen.includes('Ask about your lab')) {
@@ -395,7 +396,7 @@ async function coldStart(runs: number): Promise<{ firstFrame: number[]; ready: n
         child.on('error', reject);
       });
       // Ctrl-D through the pty: the app exits on its own.
-      child.stdin!.write('\u0004');
+      child.stdin.write('\u0004');
       await new Promise<void>((resolve) => {
         const kill = setTimeout(() => {
           if (child.pid) process.kill(child.pid, 'SIGTERM');

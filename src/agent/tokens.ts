@@ -28,7 +28,7 @@ interface Ranks {
  */
 export function buildCountingEncoder(Tiktoken: new (ranks: Ranks) => Encoder, ranks: Ranks): Encoder {
   const enc = new Tiktoken({ pat_str: ranks.pat_str, special_tokens: ranks.special_tokens, bpe_ranks: '' });
-  const rankMap = (enc as unknown as { rankMap?: unknown }).rankMap;
+  const rankMap: unknown = Reflect.get(enc, 'rankMap'); // a private field of js-tiktoken
   if (!(rankMap instanceof Map) || rankMap.size !== 0) return new Tiktoken(ranks); // library internals changed
   for (const line of ranks.bpe_ranks.split('\n')) {
     if (!line) continue;

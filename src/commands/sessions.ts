@@ -13,10 +13,13 @@ import { TreeStore } from '../sessions/tree-store.js';
 
 type Action = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export';
 
+/** An option's value as text: commander hands over strings; a caller in code may pass a number. */
+const optText = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
+
 function intOpt(name: string, v: unknown, min: number, max: number): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name}: must be an integer ${min}..${max}, got "${String(v)}"`);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name}: must be an integer ${min}..${max}, got "${optText(v)}"`);
   return n;
 }
 
@@ -51,12 +54,12 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
       case 'list': {
         let mode;
         if (opts.mode !== undefined) {
-          mode = parseMode(String(opts.mode));
+          mode = parseMode(optText(opts.mode));
           if (!mode) throw new UsageError(`--mode: must be ${MODE_CHOICES_TEXT}`);
         }
         const limit = intOpt('limit', opts.limit, 1, 10_000) ?? 20;
         const offset = intOpt('offset', opts.offset, 0, 10_000_000) ?? 0;
-        const { rows, total } = store.list({ ...(opts.project ? { project: String(opts.project) } : {}), ...(mode ? { mode } : {}), limit, offset });
+        const { rows, total } = store.list({ ...(opts.project ? { project: optText(opts.project) } : {}), ...(mode ? { mode } : {}), limit, offset });
         // at the configured model's price (model, model_prices): rows do not record the model
         const cost = (r: SessionRow) => roundUsd(costUsd(settings.model, r, settings.model_prices));
         if (opts.json) out(JSON.stringify({ sessions: rows.map((r) => ({ ...r, cost_usd: cost(r) })), total, limit, offset }) + '\n');
@@ -105,15 +108,15 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
       }
       case 'export': {
         const row = need(store, args[0]);
-        const format = String(opts.format ?? 'md');
+        const format = optText(opts.format ?? 'md');
         if (format !== 'md' && format !== 'json') throw new UsageError(`--format: must be md or json, got "${format}"`);
         const entries = store.saver.log.transcript(row.id);
         const tree = storedTree(store.db, row.id);
         const text =
           format === 'json' ? JSON.stringify({ session: row, messages: entries, tree }, null, 2) + '\n' : transcriptMarkdown(row, entries) + treeMarkdown(row.id, tree) + '\n';
         if (opts.output) {
-          writeFileSync(String(opts.output), format === 'json' ? text : sanitizeText(text), { mode: 0o600 });
-          process.stderr.write(`exported ${row.id.slice(0, 8)} to ${String(opts.output)}\n`);
+          writeFileSync(optText(opts.output), format === 'json' ? text : sanitizeText(text), { mode: 0o600 });
+          process.stderr.write(`exported ${row.id.slice(0, 8)} to ${optText(opts.output)}\n`);
         } else out(text);
         return 0;
       }

@@ -86,10 +86,10 @@ export const DRIVERS: Record<PlatformName, Driver> = {
   },
   linux: {
     name: 'linux',
-    anyPrompt: /^(?:([\w.\-]+)@([\w.\-]+)(?::[^\n]*)?|[~/][^\n]*|\S*)\s?[$#] ?$/,
+    anyPrompt: /^(?:([\w.-]+)@([\w.-]+)(?::[^\n]*)?|[~/][^\n]*|\S*)\s?[$#] ?$/,
     promptFor: (_host, line) => {
       // A shell prompt carries the directory; keep the user@host part fixed.
-      const m = /^([\w.\-]+@[\w.\-]+)/.exec(line);
+      const m = /^([\w.-]+@[\w.-]+)/.exec(line);
       return m ? new RegExp(`^${escapeRegExp(m[1]!)}(?::[^\\n]*)?\\s?[$#] ?$`) : /^[^\n]*[$#] ?$/;
     },
     inConfig: () => false,

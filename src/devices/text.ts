@@ -33,7 +33,6 @@ export function cleanText(s: string): string {
   t = t.replace(/\r\0/g, '\r').replace(/\r+\n/g, '\n');
   t = applyBackspaces(t);
   t = t.replace(/\r/g, '');
-  // eslint-disable-next-line no-control-regex
   t = t.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
   return t.replace(/[ \t]+\n/g, '\n');
 }

@@ -195,7 +195,7 @@ export class Gns3Http {
       headers['content-type'] = 'application/json';
     }
     return request(this.baseUrl + path, {
-      method: method as Dispatcher.HttpMethod,
+      method: method,
       headers,
       body,
       signal: opts.signal,

@@ -39,9 +39,9 @@ const ETHERNET_ALIASES = new Set([
 
 function split(name: string): { prefix: string; nums: number[] } {
   const s = name.trim().toLowerCase().replace(/\s+/g, '');
-  const m = /^([a-z\-_]*?)[\-_]?(\d+(?:[/:.]\d+)*)$/.exec(s);
+  const m = /^([a-z_-]*?)[_-]?(\d+(?:[/:.]\d+)*)$/.exec(s);
   if (!m) return { prefix: s, nums: [] };
-  return { prefix: (m[1] ?? '').replace(/[\-_]/g, ''), nums: (m[2] ?? '').split(/[/:.]/).map(Number) };
+  return { prefix: (m[1] ?? '').replace(/[_-]/g, ''), nums: (m[2] ?? '').split(/[/:.]/).map(Number) };
 }
 
 const sameNums = (a: number[], b: number[]) => a.length === b.length && a.every((n, i) => n === b[i]);

@@ -6,7 +6,7 @@
 export interface RawProject {
   project_id: string;
   name: string;
-  status: 'opened' | 'closed' | string;
+  status: string; // 'opened' | 'closed'
   auto_close?: boolean;
   [k: string]: unknown;
 }
@@ -69,7 +69,7 @@ export interface RawLink {
 
 export interface FilterParameter {
   name: string;
-  type: 'int' | 'text' | string;
+  type: string; // 'int' | 'text' | …
   minimum?: number;
   maximum?: number;
   unit?: string;

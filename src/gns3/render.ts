@@ -35,7 +35,7 @@ function nodeLine(n: TopologyNode, def: ConsoleDefault): string {
 
 function filterText(filters: TopologyLink['filters']): string {
   const parts = Object.entries(filters).map(([k, v]) => {
-    const values = (v as unknown[]).map((x) => (typeof x === 'string' ? x.replace(/\n/g, ' | ') : String(x)));
+    const values = (v).map((x) => (typeof x === 'string' ? x.replace(/\n/g, ' | ') : String(x)));
     return `${k}=${values.join(',')}`;
   });
   return parts.length ? ` [${parts.join('; ')}]` : '';

@@ -17,7 +17,7 @@ export interface TopologyNode {
   node_id: string;
   name: string;
   node_type: string; // vpcs, qemu, dynamips, iou, docker, ethernet_switch …
-  status: 'started' | 'stopped' | 'suspended' | string;
+  status: string; // 'started' | 'stopped' | 'suspended'
   console: number | null;
   console_host: string | null;
   console_type: string | null; // telnet | none | vnc | spice …

@@ -61,7 +61,7 @@ export class DeltaSaver extends SqliteSaver {
     if (!t.messages || t.messages.length < n) {
       const have = t.messages ?? [];
       const more = this.log.read(id, have.length, n);
-      if (this.tokens) more.messages.forEach((m, i) => more.tokens[i] != null && this.tokens!.prime(m, more.tokens[i]!));
+      if (this.tokens) more.messages.forEach((m, i) => more.tokens[i] != null && this.tokens!.prime(m, more.tokens[i]));
       t.messages = [...have, ...more.messages];
       if (t.messages.length < n) throw new CopilotError(`session ${id}: the messages table holds ${t.messages.length} of the ${n} messages its checkpoint refers to`);
     }
@@ -69,7 +69,7 @@ export class DeltaSaver extends SqliteSaver {
   }
 
   private resolve(tuple: CheckpointTuple | undefined): CheckpointTuple | undefined {
-    const values = tuple?.checkpoint.channel_values as Record<string, unknown> | undefined;
+    const values = tuple?.checkpoint.channel_values;
     const thread = tuple?.config.configurable?.thread_id as string | undefined;
     if (values && thread && isRef(values.messages)) values.messages = this.messagesUpTo(thread, values.messages[REF]);
     return tuple;
@@ -86,7 +86,7 @@ export class DeltaSaver extends SqliteSaver {
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata): Promise<RunnableConfig> {
     const thread_id = config.configurable?.thread_id as string | undefined;
     const checkpoint_ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
-    const msgs = (checkpoint.channel_values as Record<string, unknown>).messages;
+    const msgs = (checkpoint.channel_values).messages;
     if (!thread_id || checkpoint_ns !== '' || !Array.isArray(msgs)) return super.put(config, checkpoint, metadata);
     const messages = msgs as BaseMessage[];
     const t = this.thread(thread_id);

@@ -63,7 +63,7 @@ export function encodeMessage(m: BaseMessage): Pick<MessageRow, 'msg_id' | 'role
     extra.content_json = true;
   }
   if (m.name) extra.name = m.name;
-  const kw = nonEmpty(m.additional_kwargs as Record<string, unknown>);
+  const kw = nonEmpty(m.additional_kwargs);
   if (kw) extra.additional_kwargs = kw;
   let ids: string[] | undefined;
   if (type === 'ai') {

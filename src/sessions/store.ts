@@ -59,8 +59,11 @@ export function fallbackTitle(firstMessage: string): string {
   return one.length > TITLE_FALLBACK_CHARS ? one.slice(0, TITLE_FALLBACK_CHARS).trimEnd() : one || 'Untitled session';
 }
 
-function rowOf(r: Record<string, unknown>): SessionRow {
-  return { ...(r as unknown as SessionRow), pinned: r.pinned === 1 };
+/** A sessions-table row as SQLite returns it (pinned is 0/1). */
+type DbRow = Omit<SessionRow, 'pinned'> & { pinned: number };
+
+function rowOf(r: DbRow): SessionRow {
+  return { ...r, pinned: r.pinned === 1 };
 }
 
 export class SessionStore {
@@ -88,7 +91,7 @@ export class SessionStore {
     await migrate(db, file);
     const saver = new DeltaSaver(db);
     const { redactingSerde } = await import('../security/redact.js');
-    (saver as unknown as { serde: Parameters<typeof redactingSerde>[0] }).serde = redactingSerde((saver as unknown as { serde: Parameters<typeof redactingSerde>[0] }).serde);
+    saver.serde = redactingSerde(saver.serde);
     return new SessionStore(file, db, saver);
   }
 
@@ -104,7 +107,7 @@ export class SessionStore {
   }
 
   get(id: string): SessionRow | undefined {
-    const r = this.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as Record<string, unknown> | undefined;
+    const r = this.db.prepare('SELECT * FROM sessions WHERE id = ?').get(id) as DbRow | undefined;
     return r ? rowOf(r) : undefined;
   }
 
@@ -113,7 +116,7 @@ export class SessionStore {
     const exact = this.get(idOrPrefix);
     if (exact) return exact;
     if (idOrPrefix.length < 4) return undefined;
-    const rows = this.db.prepare("SELECT * FROM sessions WHERE id LIKE ? || '%' LIMIT 2").all(idOrPrefix) as Record<string, unknown>[];
+    const rows = this.db.prepare("SELECT * FROM sessions WHERE id LIKE ? || '%' LIMIT 2").all(idOrPrefix) as DbRow[];
     return rows.length === 1 ? rowOf(rows[0]!) : undefined;
   }
 
@@ -122,7 +125,7 @@ export class SessionStore {
       filter.project
         ? this.db.prepare('SELECT * FROM sessions WHERE project_id = ? OR project_name = ? ORDER BY updated_at DESC, rowid DESC LIMIT 1').get(filter.project, filter.project)
         : this.db.prepare('SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT 1').get()
-    ) as Record<string, unknown> | undefined;
+    ) as DbRow | undefined;
     return r ? rowOf(r) : undefined;
   }
 
@@ -141,7 +144,7 @@ export class SessionStore {
     const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM sessions ${w}`).get(...params) as { n: number }).n;
     const rows = this.db
       .prepare(`SELECT * FROM sessions ${w} ORDER BY pinned DESC, updated_at DESC, rowid DESC LIMIT ? OFFSET ?`)
-      .all(...params, o.limit ?? 20, o.offset ?? 0) as Record<string, unknown>[];
+      .all(...params, o.limit ?? 20, o.offset ?? 0) as DbRow[];
     return { rows: rows.map(rowOf), total };
   }
 

@@ -1,5 +1,5 @@
 /** Session transcripts for `sessions show` and `sessions export` (Markdown or JSON). */
-import type { BaseMessage } from '@langchain/core/messages';
+import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { SessionRow } from './types.js';
 import { messageText } from '../agent/tokens.js';
 
@@ -22,8 +22,9 @@ export function toTranscript(messages: BaseMessage[]): TranscriptEntry[] {
       return { role: 'assistant', content, ...(calls.length ? { tool_calls: calls } : {}) };
     }
     if (type === 'tool') {
-      const t = m as unknown as { tool_call_id: string; name?: string; additional_kwargs?: { copilot_status?: string }; status?: string };
-      return { role: 'tool', content, tool_call_id: t.tool_call_id, ...(t.name ? { name: t.name } : {}), status: t.additional_kwargs?.copilot_status ?? t.status ?? 'success' };
+      const t = m as ToolMessage;
+      const status = (t.additional_kwargs as { copilot_status?: string } | undefined)?.copilot_status;
+      return { role: 'tool', content, tool_call_id: t.tool_call_id, ...(t.name ? { name: t.name } : {}), status: status ?? t.status ?? 'success' };
     }
     return { role: 'system', content };
   });

@@ -2,20 +2,15 @@
  * Abort (AbortSignal, mid-stream and mid-tool) and a hard kill (-9) mid-turn: the
  * checkpointed history must stay valid and the next turn must work with nothing lost.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { collect, ofType, session, showCall, tempDir, testSettings, testTools, text, type ToolLog } from './helpers.js';
+import type { FakeLlm } from '../fakes/llm/server.js';
+import { collect, ofType, session, showCall, tempDir, testSettings, testTools, text, type ToolLog, useFakeLlm } from './helpers.js';
 import { SessionStore } from '../../src/sessions/store.js';
 
-const tmp = tempDir();
-afterAll(() => tmp.cleanup());
+const { tmp, startLlm } = useFakeLlm('gc-abort-');
 let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
 
 function roles(l: FakeLlm, i: number): string[] {
   return l.requests.filter((r) => r.purpose === null)[i]!.body.messages.map((m) => m.role);
@@ -23,7 +18,7 @@ function roles(l: FakeLlm, i: number): string[] {
 
 describe('abort', () => {
   it('abort mid-stream cancels the LLM stream; the next turn works', async () => {
-    llm = await startFakeLlm([{ text: 'Streaming a long answer', hang: true }, { text: 'Second answer.' }]);
+    llm = await startLlm([{ text: 'Streaming a long answer', hang: true }, { text: 'Second answer.' }]);
     const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }));
     const ac = new AbortController();
     const events = [];
@@ -43,7 +38,7 @@ describe('abort', () => {
   });
 
   it('abort mid-tool gives the pending call an aborted result; resume works', async () => {
-    llm = await startFakeLlm([{ tool_calls: [showCall('R1', 't1')] }, { text: 'Resumed fine.' }]);
+    llm = await startLlm([{ tool_calls: [showCall('R1', 't1')] }, { text: 'Resumed fine.' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir), testTools(log, { slowMs: 30_000 }));
     const ac = new AbortController();
@@ -77,14 +72,14 @@ describe('abort', () => {
 
   it('kill -9 of the process mid-turn, then --continue works with nothing lost', async () => {
     const dir = tempDir('gc-kill-');
-    llm = await startFakeLlm([{ text: 'Checking R1.', tool_calls: [showCall('R1', 'k1')] }, { text: 'Picked up where we left off.' }]);
+    llm = await startLlm([{ text: 'Checking R1.', tool_calls: [showCall('R1', 'k1')] }, { text: 'Picked up where we left off.' }]);
     const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/child-turn.ts', import.meta.url)), llm.url, dir.dir, 'check R1 routes'], {
       stdio: ['ignore', 'pipe', 'inherit'],
       cwd: fileURLToPath(new URL('../..', import.meta.url)),
     });
     await new Promise<void>((resolve, reject) => {
       let buf = '';
-      child.stdout!.on('data', (d: Buffer) => {
+      child.stdout.on('data', (d: Buffer) => {
         buf += d.toString();
         if (buf.includes('TOOL_STARTED')) resolve();
       });

@@ -1,10 +1,10 @@
 /** Context window: trimming per strategy, pairs intact, summary, context_limit, topology injection. */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { collect, fakeProject, ofType, session, showCall, tempDir, testSettings, testTools, text } from './helpers.js';
+import type { FakeLlm } from '../fakes/llm/server.js';
+import { collect, fakeProject, ofType, session, showCall, testSettings, testTools, text, useFakeLlm } from './helpers.js';
 import { prepareContext, STRATEGY_RATIO, type ContextStrategy } from '../../src/agent/context.js';
 import { TokenCounter } from '../../src/agent/tokens.js';
 import { resolveContextLimitK } from '../../src/agent/providers.js';
@@ -12,14 +12,10 @@ import { PromptLibrary, NO_TOPOLOGY } from '../../src/agent/prompts.js';
 import { UsageError } from '../../src/errors.js';
 import { renderTopologyText } from '../../src/gns3/render.js';
 import type { Topology } from '../../src/gns3/types.js';
+import type { AgentEvent } from '../../src/agent/events.js';
 
-const tmp = tempDir();
-afterAll(() => tmp.cleanup());
+const { tmp, startLlm } = useFakeLlm('gc-context-');
 let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
 
 const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i % 50}`).join(' ');
 
@@ -141,18 +137,18 @@ describe('context_limit', () => {
   });
 
   it('createAgentSession refuses to start without it', async () => {
-    llm = await startFakeLlm([]);
+    llm = await startLlm([]);
     const settings = { ...testSettings(llm.url, tmp.dir), model: 'my-local-model', context_limit: undefined };
     await expect(session(settings, [])).rejects.toThrow(/context_limit is required/);
   });
 
   it('emits a context event per LLM call and trims + summarizes through the graph', async () => {
     const turns = Array.from({ length: 8 }, (_, i) => ({ text: `answer ${i} ${filler(300)}` }));
-    llm = await startFakeLlm(turns, { summary: 'FAKE-SUMMARY of old turns' });
+    llm = await startLlm(turns, { summary: 'FAKE-SUMMARY of old turns' });
     const s = await session(testSettings(llm.url, tmp.dir, { context_limit: 2 }), []);
-    let last;
+    let last: AgentEvent[] = [];
     for (let i = 0; i < 8; i++) last = await collect(s.send(`question ${i} ${filler(100)}`));
-    const ctx = ofType(last!, 'context')[0]!;
+    const ctx = ofType(last, 'context')[0]!;
     expect(ctx.limit).toBe(2000);
     expect(ctx.trimmed).toBeGreaterThan(0);
     expect(ctx.percent).toBeLessThanOrEqual(75);
@@ -165,7 +161,7 @@ describe('context_limit', () => {
 
   it('a "prompt too long" refusal from the provider retries once with half the budget', async () => {
     const turns = Array.from({ length: 4 }, (_, i) => ({ text: `answer ${i} ${filler(300)}` }));
-    llm = await startFakeLlm([
+    llm = await startLlm([
       ...turns,
       { error: { status: 400, code: 'context_length_exceeded', message: "This model's maximum context length is 1024 tokens" } },
       { text: 'fits now' },
@@ -201,7 +197,7 @@ describe('context_limit', () => {
   it('through the graph: every trimmed request sends system, then a user message first', async () => {
     const rounds = 6;
     const turns = Array.from({ length: rounds }, (_, i) => [{ tool_calls: [showCall(`R${i}`, `c${i}`)] }, { text: `answer ${i} ${filler(80)}` }]).flat();
-    llm = await startFakeLlm(turns);
+    llm = await startLlm(turns);
     const s = await session(testSettings(llm.url, tmp.dir, { context_limit: 2, context_summarize: false }), testTools({ calls: [] }, { bigOutput: 1200 }));
     let trimmed = 0;
     for (let i = 0; i < rounds; i++) trimmed += ofType(await collect(s.send(`question ${i} ${filler(60)}`)), 'context').filter((c) => c.trimmed > 0).length;
@@ -215,7 +211,7 @@ describe('context_limit', () => {
 
   it('context_summarize=false drops without a summary call', async () => {
     const turns = Array.from({ length: 6 }, (_, i) => ({ text: `answer ${i} ${filler(300)}` }));
-    llm = await startFakeLlm(turns);
+    llm = await startLlm(turns);
     const s = await session(testSettings(llm.url, tmp.dir, { context_limit: 2, context_summarize: false }), []);
     for (let i = 0; i < 6; i++) await collect(s.send(`question ${i} ${filler(100)}`));
     expect(llm.requests.some((r) => r.purpose === 'summary')).toBe(false);
@@ -225,7 +221,7 @@ describe('context_limit', () => {
 
 describe('topology injection and prompts', () => {
   it('uses the placeholder when there is no topology', async () => {
-    llm = await startFakeLlm([{ text: 'hi' }]);
+    llm = await startLlm([{ text: 'hi' }]);
     const s = await session(testSettings(llm.url, tmp.dir), []);
     await collect(s.send('hello'));
     expect(String(llm.requests[0]!.body.messages[0]!.content)).toContain(NO_TOPOLOGY);
@@ -234,7 +230,7 @@ describe('topology injection and prompts', () => {
   });
 
   it('uses the placeholder when the controller cannot give a topology, and still answers', async () => {
-    llm = await startFakeLlm([{ text: 'answered without topology' }]);
+    llm = await startLlm([{ text: 'answered without topology' }]);
     const project = { ...fakeProject(), getTopology: async () => Promise.reject(new Error('controller went away')) };
     const s = await session(testSettings(llm.url, tmp.dir), [], { projectScope: async () => project });
     const ev = await collect(s.send('hello'));
@@ -244,7 +240,7 @@ describe('topology injection and prompts', () => {
   });
 
   it('refreshes the topology before every LLM call', async () => {
-    llm = await startFakeLlm([{ tool_calls: [showCall('R1')] }, { text: 'done' }]);
+    llm = await startLlm([{ tool_calls: [showCall('R1')] }, { text: 'done' }]);
     const topo: Topology = { project_id: 'p1', project_name: 'lab1', nodes: [], links: [] };
     let calls = 0;
     const project = {
@@ -276,7 +272,7 @@ describe('topology injection and prompts', () => {
   });
 
   it('caps huge tool output with a note', async () => {
-    llm = await startFakeLlm([{ tool_calls: [showCall('R1')] }, { text: 'ok' }]);
+    llm = await startLlm([{ tool_calls: [showCall('R1')] }, { text: 'ok' }]);
     const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }, { bigOutput: 500_000 }));
     const ev = await collect(s.send('show tech'));
     const out = ofType(ev, 'tool_end')[0]!.output;

@@ -3,7 +3,7 @@
  * real SQLite file, the fake LLM over HTTP, and test-local ToolDefs whose side
  * effects are observable (the graph is what is under test here).
  */
-import { afterAll, afterEach, vi } from 'vitest';
+import { afterAll, vi } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,8 @@ import { defineTool, type ToolDef } from '../../src/tools/types.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { createAgentSession, type CreateAgentSessionOptions } from '../../src/agent/session.js';
 import type { ProjectScope, Topology } from '../../src/gns3/types.js';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
+import type { startFakeLlm } from '../fakes/llm/server.js';
+import { fakeLlmServers } from '../helpers/fake-llm.js';
 
 process.env.GNS3_COPILOT_KEYCHAIN = 'off';
 process.env.GNS3_COPILOT_LLM_RETRY_MS = '20';
@@ -32,16 +33,7 @@ export function tempDir(prefix = 'gc-agent-'): { dir: string; cleanup(): void } 
 export function useFakeLlm(prefix: string): { tmp: { dir: string; cleanup(): void }; startLlm: typeof startFakeLlm } {
   const tmp = tempDir(prefix);
   afterAll(() => tmp.cleanup());
-  const started: FakeLlm[] = [];
-  afterEach(async () => {
-    await Promise.all(started.splice(0).map((l) => l.close()));
-  });
-  const startLlm: typeof startFakeLlm = async (...args) => {
-    const l = await startFakeLlm(...args);
-    started.push(l);
-    return l;
-  };
-  return { tmp, startLlm };
+  return { tmp, startLlm: fakeLlmServers() };
 }
 
 /** What `fn` writes to process.stdout (e.g. a `sessions` subcommand), instead of printing it. */

@@ -1,17 +1,12 @@
 /** Runtime limits through the real graph, real SQLite and the fake LLM over HTTP. */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm, type FakeRequest } from '../fakes/llm/server.js';
-import { collect, ofType, session, showCall, tempDir, testSettings, testTools, text, type ToolLog } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeLlm, FakeRequest } from '../fakes/llm/server.js';
+import { collect, ofType, session, showCall, testSettings, testTools, text, type ToolLog, useFakeLlm } from './helpers.js';
 import { ResultBuilder, exitCodeOf } from '../../src/output/summary.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 
-const tmp = tempDir();
-afterAll(() => tmp.cleanup());
+const { tmp, startLlm } = useFakeLlm('gc-limits-');
 let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
 
 const chatRequests = (l: FakeLlm): FakeRequest[] => l.requests.filter((r) => r.purpose === null);
 const exitOf = (events: AgentEvent[]) => {
@@ -22,14 +17,14 @@ const exitOf = (events: AgentEvent[]) => {
 
 describe('limits', () => {
   it('defaults are unchanged when no flag is given', async () => {
-    llm = await startFakeLlm([]);
+    llm = await startLlm([]);
     const s = await session(testSettings(llm.url, tmp.dir), []);
     expect(s.limits).toEqual({ max_iterations: 20, tool_limits: {}, on_limit: 'warn', max_parallel_tools: 5, max_retries_per_tool: 1, retry_on_tool_error: true });
     await s.close();
   });
 
   it('max_iterations=1 (warn): the last iteration\'s calls get ToolMessages and one tools-free call answers', async () => {
-    llm = await startFakeLlm([{ text: 'Let me look.', tool_calls: [showCall('R1', 'i1')] }, { text: 'I could not check R1 within the limit.' }]);
+    llm = await startLlm([{ text: 'Let me look.', tool_calls: [showCall('R1', 'i1')] }, { text: 'I could not check R1 within the limit.' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_iterations: 1 }), testTools(log));
     const ev = await collect(s.send('check R1'));
@@ -53,7 +48,7 @@ describe('limits', () => {
 
   it('max_tool_calls=3 with 5 requested calls (warn) executes exactly 3; the model answers from the limit ToolMessages', async () => {
     const five = ['R1', 'R2', 'R3', 'R4', 'R5'].map((r, i) => showCall(r, `c${i}`));
-    llm = await startFakeLlm([{ tool_calls: five }, { text: 'R1-R3 are fine; R4 and R5 were not checked.' }]);
+    llm = await startLlm([{ tool_calls: five }, { text: 'R1-R3 are fine; R4 and R5 were not checked.' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_tool_calls: 3 }), testTools(log));
     const ev = await collect(s.send('check all'));
@@ -82,7 +77,7 @@ describe('limits', () => {
   });
 
   it('--tool-limit caps one tool; the other calls still run; the model answers without tools', async () => {
-    llm = await startFakeLlm([
+    llm = await startLlm([
       { tool_calls: [showCall('R1', 'a'), showCall('R2', 'b'), { id: 'c', name: 'get_gns3_templates', args: {} }] },
       { text: 'done with what ran' },
     ]);
@@ -104,7 +99,7 @@ describe('limits', () => {
 
   it('named caps: max_diagnostic_calls counts read tools, max_device_config_calls config tools', async () => {
     const cfg = (d: string, id: string) => ({ id, name: 'execute_multiple_device_config_commands', args: { device_configs: [{ device_name: d, config_commands: ['router ospf 1'] }] } });
-    llm = await startFakeLlm([
+    llm = await startLlm([
       { tool_calls: [showCall('R1', 'r1'), { id: 'r2', name: 'get_gns3_templates', args: {} }, showCall('R2', 'r3'), cfg('R1', 'k1'), cfg('R2', 'k2')] },
       { text: 'partly done' },
     ]);
@@ -125,7 +120,7 @@ describe('limits', () => {
   });
 
   it('--max-time stops the loop and cancels the in-flight tool', async () => {
-    llm = await startFakeLlm([{ tool_calls: [showCall('R1')] }, { text: 'never reached' }]);
+    llm = await startLlm([{ tool_calls: [showCall('R1')] }, { text: 'never reached' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_time: 1 }), testTools(log, { slowMs: 20_000 }));
     const t0 = Date.now();
@@ -139,7 +134,7 @@ describe('limits', () => {
   });
 
   it('--max-time also cancels a hanging LLM stream', async () => {
-    llm = await startFakeLlm([{ text: 'thinking very slowly', hang: true }]);
+    llm = await startLlm([{ text: 'thinking very slowly', hang: true }]);
     const s = await session(testSettings(llm.url, tmp.dir, { max_time: 1 }), testTools({ calls: [] }));
     const t0 = Date.now();
     const ev = await collect(s.send('slow model'));
@@ -151,7 +146,7 @@ describe('limits', () => {
   });
 
   it('--on-limit continue after max_iterations: one more call without tools', async () => {
-    llm = await startFakeLlm([{ tool_calls: [showCall('R1')] }, { text: 'Here is what I know so far.' }]);
+    llm = await startLlm([{ tool_calls: [showCall('R1')] }, { text: 'Here is what I know so far.' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_iterations: 1, on_limit: 'continue' }), testTools(log));
     const ev = await collect(s.send('x'));
@@ -166,7 +161,7 @@ describe('limits', () => {
   });
 
   it('--on-limit continue lets the model answer once more without tools', async () => {
-    llm = await startFakeLlm([{ tool_calls: [showCall('R1', 'a'), showCall('R2', 'b')] }, { text: 'R1 is fine; R2 was not checked.' }]);
+    llm = await startLlm([{ tool_calls: [showCall('R1', 'a'), showCall('R2', 'b')] }, { text: 'R1 is fine; R2 was not checked.' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_tool_calls: 1, on_limit: 'continue' }), testTools(log));
     const ev = await collect(s.send('x'));
@@ -184,7 +179,7 @@ describe('limits', () => {
   });
 
   it('--on-limit fail reports a limit error (exit 5); warn exits 0', async () => {
-    llm = await startFakeLlm([{ tool_calls: [showCall('R1'), showCall('R2')] }, { tool_calls: [showCall('R1'), showCall('R2')] }, { text: 'partial answer' }]);
+    llm = await startLlm([{ tool_calls: [showCall('R1'), showCall('R2')] }, { tool_calls: [showCall('R1'), showCall('R2')] }, { text: 'partial answer' }]);
     const s = await session(testSettings(llm.url, tmp.dir, { max_tool_calls: 1, on_limit: 'fail' }), testTools({ calls: [] }));
     const ev = await collect(s.send('x'));
     expect(ofType(ev, 'error')[0]!.error.type).toBe('limit');
@@ -203,7 +198,7 @@ describe('limits', () => {
 
   it('limits are per request and the recursion limit never reaches the user', async () => {
     const loop = Array.from({ length: 3 }, (_, i) => ({ tool_calls: [showCall('R1', `l${i}`)] }));
-    llm = await startFakeLlm([...loop, { text: 'first answer' }, ...loop.map((_t, i) => ({ tool_calls: [showCall('R1', `m${i}`)] })), { text: 'second answer' }]);
+    llm = await startLlm([...loop, { text: 'first answer' }, ...loop.map((_t, i) => ({ tool_calls: [showCall('R1', `m${i}`)] })), { text: 'second answer' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_iterations: 3 }), testTools(log));
     for (const prompt of ['first', 'second']) {
@@ -222,7 +217,7 @@ describe('limits', () => {
 
 describe('tool execution', () => {
   it('runs the tool calls of one LLM turn in parallel and returns results in call order', async () => {
-    llm = await startFakeLlm([{ tool_calls: [showCall('R1', 'p1'), showCall('R2', 'p2'), showCall('R3', 'p3')] }, { text: 'ok' }]);
+    llm = await startLlm([{ tool_calls: [showCall('R1', 'p1'), showCall('R2', 'p2'), showCall('R3', 'p3')] }, { text: 'ok' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir), testTools(log, { slowMs: 400 }));
     const at: Record<string, number> = {};
@@ -243,7 +238,7 @@ describe('tool execution', () => {
 
   it('max_parallel_tools=2: never more than 2 calls overlap, results stay in call order', async () => {
     const ids = ['q0', 'q1', 'q2', 'q3', 'q4', 'q5', 'q6'];
-    llm = await startFakeLlm([{ tool_calls: ids.map((id, i) => showCall(`R${i}`, id)) }, { text: 'ok' }]);
+    llm = await startLlm([{ tool_calls: ids.map((id, i) => showCall(`R${i}`, id)) }, { text: 'ok' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_parallel_tools: 2 }), testTools(log, { slowMs: 150 }));
     const spans: Record<string, { start: number; end: number }> = {};
@@ -266,7 +261,7 @@ describe('tool execution', () => {
   });
 
   it('logs the effective limits of every request', async () => {
-    llm = await startFakeLlm([{ text: 'a' }, { text: 'b' }]);
+    llm = await startLlm([{ text: 'a' }, { text: 'b' }]);
     const lines: { msg: string; data?: Record<string, unknown> }[] = [];
     const capture = { error() {}, warn() {}, debug() {}, info: (msg: string, data?: Record<string, unknown>) => void lines.push({ msg, data }) };
     const s = await session(testSettings(llm.url, tmp.dir, { max_tool_calls: 7, tool_limits: { get_gns3_templates: 2 } }), [], { log: capture });

@@ -1,18 +1,13 @@
 /** Copilot modes and approvals: what the model sees, what dispatch allows. */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { collect, ofType, session, tempDir, testSettings, testTools, type ToolLog } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import type { FakeLlm } from '../fakes/llm/server.js';
+import { collect, ofType, session, testSettings, testTools, type ToolLog, useFakeLlm } from './helpers.js';
 import { ResultBuilder, exitCodeOf } from '../../src/output/summary.js';
 import { MODE_TOOLS } from '../../src/agent/modes.js';
 import type { ApprovalDecision } from '../../src/agent/api.js';
 
-const tmp = tempDir();
-afterAll(() => tmp.cleanup());
+const { tmp, startLlm } = useFakeLlm('gc-modes-');
 let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
 
 const configCall = (id = 'cfg') => ({
   id,
@@ -23,7 +18,7 @@ const configCall = (id = 'cfg') => ({
 describe('modes', () => {
   it('each mode shows the model only its tool set', async () => {
     for (const mode of ['teaching_assistant', 'lab_automation_assistant', 'troubleshooting_injection'] as const) {
-      llm = await startFakeLlm([{ text: 'ok' }]);
+      llm = await startLlm([{ text: 'ok' }]);
       const s = await session(testSettings(llm.url, tmp.dir, { mode }), testTools({ calls: [] }));
       await collect(s.send('hi'));
       const names = (llm.requests[0]!.body.tools ?? []).map((t) => t.function.name).sort();
@@ -41,7 +36,7 @@ describe('modes', () => {
   });
 
   it('a forged config call in teaching mode is blocked and touches nothing', async () => {
-    llm = await startFakeLlm([{ tool_calls: [configCall()] }, { text: 'I cannot change configuration in this mode.' }]);
+    llm = await startLlm([{ tool_calls: [configCall()] }, { text: 'I cannot change configuration in this mode.' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { mode: 'teaching', approve: 'all' }), testTools(log));
     const ev = await collect(s.send('configure ospf'));
@@ -54,7 +49,7 @@ describe('modes', () => {
   });
 
   it('a forged call to a tool outside the inject set (get_gns3_templates) is blocked', async () => {
-    llm = await startFakeLlm([{ tool_calls: [{ id: 'x', name: 'get_gns3_templates', args: {} }] }, { text: 'ok' }]);
+    llm = await startLlm([{ tool_calls: [{ id: 'x', name: 'get_gns3_templates', args: {} }] }, { text: 'ok' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { mode: 'inject' }), testTools(log));
     const ev = await collect(s.send('x'));
@@ -64,7 +59,7 @@ describe('modes', () => {
   });
 
   it('setMode switches the tool set for the next request', async () => {
-    llm = await startFakeLlm([{ text: 'a' }, { text: 'b' }]);
+    llm = await startLlm([{ text: 'a' }, { text: 'b' }]);
     const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }));
     await collect(s.send('one'));
     s.setMode('lab_automation_assistant');
@@ -79,7 +74,7 @@ describe('modes', () => {
 
 describe('approvals', () => {
   it('one-shot default (never): config tool returns a blocked result explaining --approve config; exit 6', async () => {
-    llm = await startFakeLlm([{ tool_calls: [configCall()] }, { text: 'The change needs approval.' }]);
+    llm = await startLlm([{ tool_calls: [configCall()] }, { text: 'The change needs approval.' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { mode: 'lab' }), testTools(log));
     const ev = await collect(s.send('configure'));
@@ -98,7 +93,7 @@ describe('approvals', () => {
   });
 
   it('--approve config runs config tools without asking', async () => {
-    llm = await startFakeLlm([{ tool_calls: [configCall()] }, { text: 'Done.' }]);
+    llm = await startLlm([{ tool_calls: [configCall()] }, { text: 'Done.' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { mode: 'lab', approve: 'config' }), testTools(log));
     const ev = await collect(s.send('configure'));
@@ -109,7 +104,7 @@ describe('approvals', () => {
   });
 
   it('ask: the Approver decides, emits approval, and allow_session sticks', async () => {
-    llm = await startFakeLlm([{ tool_calls: [configCall('a1')] }, { tool_calls: [configCall('a2')] }, { text: 'ok' }, { tool_calls: [configCall('a3')] }, { text: 'denied' }]);
+    llm = await startLlm([{ tool_calls: [configCall('a1')] }, { tool_calls: [configCall('a2')] }, { text: 'ok' }, { tool_calls: [configCall('a3')] }, { text: 'denied' }]);
     const log: ToolLog = { calls: [] };
     const decisions: ApprovalDecision[] = [{ kind: 'allow_session' }];
     let asked = 0;
@@ -128,7 +123,7 @@ describe('approvals', () => {
   });
 
   it('ask: a denial with feedback reaches the model', async () => {
-    llm = await startFakeLlm([{ tool_calls: [configCall('d1')] }, { text: 'understood' }]);
+    llm = await startLlm([{ tool_calls: [configCall('d1')] }, { text: 'understood' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { mode: 'lab' }), testTools(log), {
       approver: async () => ({ kind: 'deny_with_feedback', feedback: 'use area 1 instead' }),
@@ -140,7 +135,7 @@ describe('approvals', () => {
   });
 
   it('approval_tools adds read/lab tools that need approval', async () => {
-    llm = await startFakeLlm([{ tool_calls: [{ id: 'g', name: 'get_gns3_templates', args: {} }] }, { text: 'ok' }]);
+    llm = await startLlm([{ tool_calls: [{ id: 'g', name: 'get_gns3_templates', args: {} }] }, { text: 'ok' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { approval_tools: ['get_gns3_templates'], approve: 'config' }), testTools(log));
     const ev = await collect(s.send('x'));
@@ -150,7 +145,7 @@ describe('approvals', () => {
   });
 
   it('invalid arguments become an error result, not a crash', async () => {
-    llm = await startFakeLlm([{ tool_calls: [{ id: 'bad', name: 'execute_multiple_device_commands', args: { device_configs: 'R1' } }] }, { text: 'ok' }]);
+    llm = await startLlm([{ tool_calls: [{ id: 'bad', name: 'execute_multiple_device_commands', args: { device_configs: 'R1' } }] }, { text: 'ok' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir), testTools(log));
     const ev = await collect(s.send('x'));

@@ -1,19 +1,14 @@
 /** Providers: presets, chat completions forced, retries and one-line errors (exit 4). */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { collect, ofType, session, tempDir, testSettings, text } from './helpers.js';
+import type { FakeLlm } from '../fakes/llm/server.js';
+import { collect, ofType, session, testSettings, text, useFakeLlm } from './helpers.js';
 import { resolveProviderEndpoint, knownContextLimitK, encodingForModel } from '../../src/agent/providers.js';
 import { ResultBuilder, exitCodeOf } from '../../src/output/summary.js';
 import type { AgentEvent } from '../../src/agent/events.js';
 
-const tmp = tempDir();
-afterAll(() => tmp.cleanup());
+const { tmp, startLlm } = useFakeLlm('gc-providers-');
 let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
 const exitOf = (ev: AgentEvent[]) => {
   const b = new ResultBuilder('teaching_assistant');
   ev.forEach((e) => b.add(e));
@@ -36,14 +31,14 @@ describe('provider endpoints', () => {
   });
 
   it('ollama needs no API key', async () => {
-    llm = await startFakeLlm([{ text: 'local answer' }]);
+    llm = await startLlm([{ text: 'local answer' }]);
     const s = await session(testSettings(llm.url, tmp.dir, { provider: 'ollama' }), []);
     expect(text(await collect(s.send('hi')))).toContain('local answer');
     await s.close();
   });
 
   it('uses chat completions even for model names ChatOpenAI would send to the Responses API', async () => {
-    llm = await startFakeLlm([{ text: 'via chat completions' }]);
+    llm = await startLlm([{ text: 'via chat completions' }]);
     const s = await session(testSettings(llm.url, tmp.dir, { model: 'gpt-5.1-codex', context_limit: 64 }), []);
     const ev = await collect(s.send('hi'));
     expect(text(ev)).toContain('via chat completions');
@@ -54,7 +49,7 @@ describe('provider endpoints', () => {
   });
 
   it('passes temperature and sends the API key', async () => {
-    llm = await startFakeLlm([{ text: 'ok' }], { apiKey: 'sk-test-123456' });
+    llm = await startLlm([{ text: 'ok' }], { apiKey: 'sk-test-123456' });
     process.env.GNS3_COPILOT_API_KEY = 'sk-test-123456';
     try {
       const s = await session(testSettings(llm.url, tmp.dir, { temperature: 0.3, provider: 'openai' }), []);
@@ -69,7 +64,7 @@ describe('provider endpoints', () => {
 
 describe('provider errors', () => {
   it('401 → one clear line, exit 4', async () => {
-    llm = await startFakeLlm([{ text: 'never' }], { apiKey: 'right-key-0000' });
+    llm = await startLlm([{ text: 'never' }], { apiKey: 'right-key-0000' });
     process.env.GNS3_COPILOT_API_KEY = 'wrong-key-0000';
     try {
       const s = await session(testSettings(llm.url, tmp.dir, { provider: 'openai' }), []);
@@ -88,7 +83,7 @@ describe('provider errors', () => {
   });
 
   it('404 names the model and the base URL', async () => {
-    llm = await startFakeLlm([{ error: { status: 404, message: 'model not found' } }]);
+    llm = await startLlm([{ error: { status: 404, message: 'model not found' } }]);
     const s = await session(testSettings(llm.url, tmp.dir), []);
     const ev = await collect(s.send('hi'));
     expect(ofType(ev, 'error')[0]!.error.message).toMatch(/not found \(404\): model "fake-model".*--base-url/);
@@ -97,7 +92,7 @@ describe('provider errors', () => {
   });
 
   it('429 and 500 are retried with backoff, then succeed', async () => {
-    llm = await startFakeLlm([{ error: { status: 429 } }, { error: { status: 500 } }, { text: 'third time lucky' }]);
+    llm = await startLlm([{ error: { status: 429 } }, { error: { status: 500 } }, { text: 'third time lucky' }]);
     const s = await session(testSettings(llm.url, tmp.dir), []);
     const ev = await collect(s.send('hi'));
     expect(text(ev)).toContain('third time lucky');
@@ -107,7 +102,7 @@ describe('provider errors', () => {
   });
 
   it('persistent 500 is bounded and reported', async () => {
-    llm = await startFakeLlm([{ error: { status: 500 } }, { error: { status: 502 } }, { error: { status: 503 } }, { text: 'too late' }]);
+    llm = await startLlm([{ error: { status: 500 } }, { error: { status: 502 } }, { error: { status: 503 } }, { text: 'too late' }]);
     const s = await session(testSettings(llm.url, tmp.dir), []);
     const ev = await collect(s.send('hi'));
     expect(ofType(ev, 'error')[0]!.error.message).toMatch(/error 503 persisted after retries/);
@@ -132,7 +127,7 @@ describe('provider errors', () => {
   });
 
   it('a slow stream still completes', async () => {
-    llm = await startFakeLlm([{ text: 'slow but steady answer here', chunk_delay_ms: 60, delay_ms: 200 }]);
+    llm = await startLlm([{ text: 'slow but steady answer here', chunk_delay_ms: 60, delay_ms: 200 }]);
     const s = await session(testSettings(llm.url, tmp.dir), []);
     const ev = await collect(s.send('hi'));
     expect(ofType(ev, 'content').length).toBeGreaterThan(3);

@@ -1,22 +1,17 @@
 /** Sessions: SQLite store, titles, usage, AGENT_MODE, and the `sessions` subcommand. */
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
+import type { FakeLlm } from '../fakes/llm/server.js';
 import { startFakeGns3 } from '../fakes/gns3/server.js';
-import { collect, ofType, session, showCall, tempDir, testSettings, testTools } from './helpers.js';
+import { collect, ofType, session, showCall, tempDir, testSettings, testTools, useFakeLlm } from './helpers.js';
 import { SessionStore, cleanTitle, fallbackTitle } from '../../src/sessions/store.js';
 import { sessionsCommand } from '../../src/commands/sessions.js';
 import { resolveAgentMode } from '../../src/agent/agent-mode.js';
 import { UsageError } from '../../src/errors.js';
 
-const tmp = tempDir();
-afterAll(() => tmp.cleanup());
+const { tmp, startLlm } = useFakeLlm('gc-sessions-');
 let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
 
 async function captureStdout(fn: () => Promise<number>): Promise<{ code: number; out: string }> {
   let out = '';
@@ -35,7 +30,7 @@ async function captureStdout(fn: () => Promise<number>): Promise<{ code: number;
 describe('session store', () => {
   it('creates one SQLite file in WAL mode holding checkpoints and the sessions table', async () => {
     const d = tempDir('gc-store-');
-    llm = await startFakeLlm([{ text: 'hello there' }], { title: 'Greeting the copilot' });
+    llm = await startLlm([{ text: 'hello there' }], { title: 'Greeting the copilot' });
     const s = await session(testSettings(llm.url, d.dir), []);
     await collect(s.send('hello'));
     await s.close();
@@ -51,7 +46,7 @@ describe('session store', () => {
   });
 
   it('generates a title after the first turn and stores token usage', async () => {
-    llm = await startFakeLlm([{ tool_calls: [showCall('R1')], usage: { prompt_tokens: 100, completion_tokens: 10 } }, { text: 'R1 is up.', usage: { prompt_tokens: 150, completion_tokens: 20 } }, { text: 'again', usage: { prompt_tokens: 10, completion_tokens: 1 } }], {
+    llm = await startLlm([{ tool_calls: [showCall('R1')], usage: { prompt_tokens: 100, completion_tokens: 10 } }, { text: 'R1 is up.', usage: { prompt_tokens: 150, completion_tokens: 20 } }, { text: 'again', usage: { prompt_tokens: 10, completion_tokens: 1 } }], {
       title: '"OSPF adjacency check on R1 and its neighbours, very long title"',
     });
     const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }));
@@ -73,7 +68,7 @@ describe('session store', () => {
   });
 
   it('falls back to the first 30 characters when title generation fails', async () => {
-    llm = await startFakeLlm([{ text: 'fine' }]);
+    llm = await startLlm([{ text: 'fine' }]);
     const s = await session(testSettings(llm.url, tmp.dir), []);
     // break only the title request: the server goes away once the answer has streamed
     const it = s.send('please check every router in the lab for OSPF problems');
@@ -94,12 +89,12 @@ describe('session store', () => {
     expect(resolveAgentMode({ AGENT_MODE: 'recursive' })).toBe('recursive');
     expect(() => resolveAgentMode({ AGENT_MODE: 'fast' })).toThrow(UsageError);
     expect(() => resolveAgentMode({ AGENT_RECURSION_ENABLED: '1' })).toThrow(/AGENT_RECURSION_ENABLED/);
-    llm = await startFakeLlm([]);
+    llm = await startLlm([]);
     await expect(session(testSettings(llm.url, tmp.dir), [], { env: { AGENT_MODE: 'fast' } })).rejects.toThrow(UsageError);
   });
 
   it('the session row keeps mode and agent mode; --resume of an unknown id is a usage error', async () => {
-    llm = await startFakeLlm([{ text: 'a' }, { text: 'b' }]);
+    llm = await startLlm([{ text: 'a' }, { text: 'b' }]);
     const s = await session(testSettings(llm.url, tmp.dir, { mode: 'lab' }), []);
     await collect(s.send('one'));
     await s.close();
@@ -121,7 +116,7 @@ describe('session store', () => {
     try {
       const idA = gns3.addProject({ name: 'labA' });
       const idB = gns3.addProject({ name: 'labB' });
-      llm = await startFakeLlm(['one', 'two', 'three', 'four', 'five'].map((t) => ({ text: t })));
+      llm = await startLlm(['one', 'two', 'three', 'four', 'five'].map((t) => ({ text: t })));
       const settings = (project?: string) => testSettings(llm!.url, d.dir, { server: gns3.url, ...(project ? { project } : {}) });
       const projectOf = async (s: Awaited<ReturnType<typeof session>>, prompt: string) => ofType(await collect(s.send(prompt)), 'init')[0]!.project_id;
 
@@ -156,7 +151,7 @@ describe('session store', () => {
   });
 
   it('keeps every answer even when the server repeats completion ids', async () => {
-    llm = await startFakeLlm([{ text: 'first' }, { text: 'second' }], { fixedCompletionId: 'chatcmpl-same' });
+    llm = await startLlm([{ text: 'first' }, { text: 'second' }], { fixedCompletionId: 'chatcmpl-same' });
     const s = await session(testSettings(llm.url, tmp.dir), []);
     await collect(s.send('one'));
     await collect(s.send('two'));
@@ -166,7 +161,7 @@ describe('session store', () => {
 
   it('prunes old checkpoints so long sessions do not grow quadratically; resume still sees everything', async () => {
     const d = tempDir('gc-prune-');
-    llm = await startFakeLlm(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? { tool_calls: [showCall('R1')] } : { text: `answer ${i}` })));
+    llm = await startLlm(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? { tool_calls: [showCall('R1')] } : { text: `answer ${i}` })));
     const s = await session(testSettings(llm.url, d.dir), testTools({ calls: [] }));
     for (let i = 0; i < 6; i++) await collect(s.send(`q${i}`));
     await s.close();
@@ -202,7 +197,7 @@ describe('session store', () => {
 describe('sessions command', () => {
   it('list / show / rename / pin / unpin / export / delete', async () => {
     const d = tempDir('gc-cmd-');
-    llm = await startFakeLlm([{ text: 'first answer' }, { text: 'second answer' }], { title: 'Lab one' });
+    llm = await startLlm([{ text: 'first answer' }, { text: 'second answer' }], { title: 'Lab one' });
     const settings = testSettings(llm.url, d.dir);
     const s1 = await session(settings, []);
     await collect(s1.send('first question'));

@@ -38,7 +38,7 @@ const tmp = (p: string) => {
 function child(script: string, args: string[]): { proc: ChildProcess; out: () => string; waitFor(text: string, ms?: number): Promise<void>; exit: Promise<number | null> } {
   const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./fixtures/${script}`, import.meta.url)), ...args], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
   let buf = '';
-  proc.stdout!.on('data', (d: Buffer) => (buf += d.toString()));
+  proc.stdout.on('data', (d: Buffer) => (buf += d.toString()));
   const exit = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
   return {
     proc,
@@ -145,7 +145,7 @@ describe('messages table and delta checkpoints', () => {
     const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/child-turn.ts', import.meta.url)), llm.url, dir, 'check R1 routes please'], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
     await new Promise<void>((resolve, reject) => {
       let buf = '';
-      proc.stdout!.on('data', (d: Buffer) => (buf += d.toString()) && buf.includes('TOOL_STARTED') && resolve());
+      proc.stdout.on('data', (d: Buffer) => (buf += d.toString()) && buf.includes('TOOL_STARTED') && resolve());
       proc.on('exit', (code) => reject(new Error(`child exited early (${code}): ${buf}`)));
     });
     proc.kill('SIGKILL');
@@ -264,7 +264,7 @@ describe('one writer per session', () => {
 
   it('two processes resuming one session at once: one runs, the other exits 1 naming the pid (20 runs)', async () => {
     const e = cliEnv();
-    dirs.push({ cleanup: e.cleanup });
+    dirs.push(e);
     llm = await startFakeLlm([{ text: 'seed' }], { title: 'Lease race' });
     const seed = await runCli(['-p', 'seed', '--json', ...llmFlags(llm.url)], e.env);
     expect(seed.code).toBe(0);

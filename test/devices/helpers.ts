@@ -63,7 +63,7 @@ export function closePool(ctx: ToolContext): void {
 
 export async function runTool(tool: ToolDef, args: unknown, ctx: ToolContext): Promise<any> {
   const parsed = tool.schema.parse(args);
-  return JSON.parse(outcomeText(await tool.run(parsed as never, ctx)));
+  return JSON.parse(outcomeText(await tool.run(parsed, ctx)));
 }
 
 export interface FakeConsole {

@@ -8,25 +8,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lab } from '../lab/lab.js';
 import type { FakeGns3 } from '../fakes/gns3/server.js';
-import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fakes/llm/server.js';
+import type { FakeTurn } from '../fakes/llm/server.js';
+import { fakeLlmServers } from '../helpers/fake-llm.js';
 import { cliEnv, llmFlags, runCli } from './oneshot-cli.js';
 import { parseJsonResult } from './oneshot-schema.js';
-import { ROUTERS, fullNeighbours, ospfConfig, startOspfLab, waitForFullMesh } from './ospf-lab.js';
+import { ROUTERS, fullNeighbours, ospfConfig, startOspfLab, waitForFullMesh, type OspfLab } from './ospf-lab.js';
 
+let ospf: OspfLab | undefined;
 let lab: Lab;
 let gns3: FakeGns3;
-let llm: FakeLlm;
 let projectId: string;
 const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass' });
+const startLlm = fakeLlmServers();
 
 beforeAll(async () => {
-  ({ lab, gns3, projectId } = await startOspfLab('ospf-lab'));
+  ospf = await startOspfLab('ospf-lab');
+  ({ lab, gns3, projectId } = ospf);
 }, 120_000);
 
 afterAll(async () => {
-  await llm?.close();
-  await gns3?.close();
-  await lab?.stop();
+  await ospf?.stop();
   env.cleanup();
 });
 
@@ -47,7 +48,7 @@ describe('one-shot e2e: configure OSPF on R1–R3 and verify', () => {
       },
       { text: 'OSPF area 0 is configured on R1, R2 and R3; every router has two neighbours in state Full.' },
     ];
-    llm = await startFakeLlm(script, { title: 'OSPF on R1-R3' });
+    const llm = await startLlm(script, { title: 'OSPF on R1-R3' });
     const r = await runCli(
       ['-p', 'configure OSPF on R1–R3 and verify', '--json', '-m', 'lab', '--approve', 'config', '--server', gns3.url, '--project', 'ospf-lab', ...llmFlags(llm.url)],
       env.env,

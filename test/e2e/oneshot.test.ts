@@ -3,19 +3,17 @@
  * validated against the schema in ./oneshot-schema.ts, stdout/stderr separation,
  * exit codes (src/errors.ts), piped prompts, --continue across processes, SIGINT.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { FakeLlm } from '../fakes/llm/server.js';
 import { startFakeGns3 } from '../fakes/gns3/server.js';
+import { fakeLlmServers } from '../helpers/fake-llm.js';
 import { cliEnv, llmFlags, runCli } from './oneshot-cli.js';
 import { parseJsonResult, parseStreamJson } from './oneshot-schema.js';
 
 const env = cliEnv();
 afterAll(() => env.cleanup());
+const startLlm = fakeLlmServers();
 let llm: FakeLlm | undefined;
-afterEach(async () => {
-  await llm?.close();
-  llm = undefined;
-});
 
 const show = (device: string, id: string) => ({
   id,
@@ -25,7 +23,7 @@ const show = (device: string, id: string) => ({
 
 describe('one-shot output', () => {
   it('plain text: stdout is only the answer', async () => {
-    llm = await startFakeLlm([{ text: 'The answer is 42.' }]);
+    llm = await startLlm([{ text: 'The answer is 42.' }]);
     const r = await runCli(['-p', 'what is the answer?', ...llmFlags(llm.url)], env.env);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('The answer is 42.\n');
@@ -33,7 +31,7 @@ describe('one-shot output', () => {
 
   it('--json validates against the schema and lists tool calls', async () => {
     // no project: the device tool reports an error result, the run still completes
-    llm = await startFakeLlm([{ text: 'Checking.', tool_calls: [show('R1', 'c1')] }, { text: 'R1 could not be reached.' }]);
+    llm = await startLlm([{ text: 'Checking.', tool_calls: [show('R1', 'c1')] }, { text: 'R1 could not be reached.' }]);
     const r = await runCli(['-p', 'check R1', '--json', ...llmFlags(llm.url)], env.env);
     expect(r.code).toBe(0);
     const j = parseJsonResult(r.stdout);
@@ -47,7 +45,7 @@ describe('one-shot output', () => {
   });
 
   it('--stream-json: one valid event per line with timestamps, init first, done last', async () => {
-    llm = await startFakeLlm([{ tool_calls: [show('R1', 's1')] }, { text: 'Done streaming.' }]);
+    llm = await startLlm([{ tool_calls: [show('R1', 's1')] }, { text: 'Done streaming.' }]);
     const r = await runCli(['-p', 'stream it', '--stream-json', ...llmFlags(llm.url)], env.env);
     expect(r.code).toBe(0);
     const ev = parseStreamJson(r.stdout);
@@ -59,7 +57,7 @@ describe('one-shot output', () => {
   });
 
   it('a prompt piped on stdin runs one-shot', async () => {
-    llm = await startFakeLlm([{ text: 'piped ok' }]);
+    llm = await startLlm([{ text: 'piped ok' }]);
     const r = await runCli(['--json', ...llmFlags(llm.url)], env.env, { stdin: 'from a pipe\n' });
     expect(r.code).toBe(0);
     expect(parseJsonResult(r.stdout).response).toBe('piped ok');
@@ -68,7 +66,7 @@ describe('one-shot output', () => {
 
   it('--continue picks up the previous session in a new process', async () => {
     const e = cliEnv();
-    llm = await startFakeLlm([{ text: 'first' }, { text: 'second' }]);
+    llm = await startLlm([{ text: 'first' }, { text: 'second' }]);
     const a = parseJsonResult((await runCli(['-p', 'remember the number 7', '--json', ...llmFlags(llm.url)], e.env)).stdout);
     const r = await runCli(['-p', 'which number?', '--json', '-c', ...llmFlags(llm.url)], e.env);
     const b = parseJsonResult(r.stdout);
@@ -88,7 +86,7 @@ describe('resuming and the project', () => {
     const gns3 = await startFakeGns3({ api: 'v2' });
     const alpha = gns3.addProject({ name: 'alpha' });
     const beta = gns3.addProject({ name: 'beta' });
-    llm = await startFakeLlm([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
+    llm = await startLlm([{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
     const flags = [...llmFlags(llm.url), '--server', gns3.url];
     const a = parseJsonResult((await runCli(['-p', 'hi', '--json', '--project', 'alpha', ...flags], e.env)).stdout);
     expect(a.project_id).toBe(alpha);
@@ -107,7 +105,7 @@ describe('resuming and the project', () => {
 
 describe('one-shot exit codes', () => {
   it('401 → exit 4 with one line on stderr, JSON error on stdout', async () => {
-    llm = await startFakeLlm([{ text: 'x' }], { apiKey: 'expected-key-1234' });
+    llm = await startLlm([{ text: 'x' }], { apiKey: 'expected-key-1234' });
     const r = await runCli(['-p', 'hi', '--json', ...llmFlags(llm.url)], { ...env.env, GNS3_COPILOT_API_KEY: 'bad-key-5678' });
     expect(r.code).toBe(4);
     const j = parseJsonResult(r.stdout);
@@ -118,7 +116,7 @@ describe('one-shot exit codes', () => {
   });
 
   it('unknown model without context_limit → exit 2 naming the setting', async () => {
-    llm = await startFakeLlm([]);
+    llm = await startLlm([]);
     const r = await runCli(['-p', 'hi', '--provider', 'custom', '--base-url', llm.url, '--model', 'my-local-model'], env.env);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/context_limit is required/);
@@ -126,7 +124,7 @@ describe('one-shot exit codes', () => {
   });
 
   it('--on-limit fail → exit 5; default warn → exit 0 with the model\'s tools-free answer', async () => {
-    llm = await startFakeLlm([
+    llm = await startLlm([
       { tool_calls: [show('R1', 'a'), show('R2', 'b')] },
       { tool_calls: [show('R1', 'c'), show('R2', 'd')] },
       { text: 'R1 checked; R2 skipped by the tool call limit.' },
@@ -143,7 +141,7 @@ describe('one-shot exit codes', () => {
   });
 
   it('max_iterations=1 → one LLM call plus one tools-free answer, stopped_reason max_iterations', async () => {
-    llm = await startFakeLlm([{ tool_calls: [show('R1', 'a')] }, { text: 'Out of iterations before checking R1.' }]);
+    llm = await startLlm([{ tool_calls: [show('R1', 'a')] }, { text: 'Out of iterations before checking R1.' }]);
     const r = await runCli(['-p', 'x', '--json', '--max-iterations', '1', ...llmFlags(llm.url)], env.env);
     expect(r.code).toBe(0);
     const j = parseJsonResult(r.stdout);
@@ -155,7 +153,7 @@ describe('one-shot exit codes', () => {
 
   it('config tool without --approve → blocked result explaining --approve config, exit 6', async () => {
     const cfg = { id: 'k', name: 'execute_multiple_device_config_commands', args: { device_configs: [{ device_name: 'R1', config_commands: ['router ospf 1'] }] } };
-    llm = await startFakeLlm([{ tool_calls: [cfg] }, { text: 'I need approval for that.' }]);
+    llm = await startLlm([{ tool_calls: [cfg] }, { text: 'I need approval for that.' }]);
     const r = await runCli(['-p', 'configure', '--json', '-m', 'lab', ...llmFlags(llm.url)], env.env);
     expect(r.code).toBe(6);
     const j = parseJsonResult(r.stdout);
@@ -166,7 +164,7 @@ describe('one-shot exit codes', () => {
   });
 
   it('controller unreachable → exit 3', async () => {
-    llm = await startFakeLlm([{ text: 'never' }]);
+    llm = await startLlm([{ text: 'never' }]);
     const r = await runCli(['-p', 'x', '--json', '--server', 'http://127.0.0.1:9', '--project', 'lab', ...llmFlags(llm.url)], env.env);
     expect(r.code).toBe(3);
     const j = parseJsonResult(r.stdout);
@@ -178,14 +176,14 @@ describe('one-shot exit codes', () => {
   });
 
   it('--approve ask in one-shot is a usage error', async () => {
-    llm = await startFakeLlm([]);
+    llm = await startLlm([]);
     const r = await runCli(['-p', 'x', '--approve', 'ask', ...llmFlags(llm.url)], env.env);
     expect(r.code).toBe(2);
   });
 
   it('SIGINT mid-stream → exit 130, then --continue works', async () => {
     const e = cliEnv();
-    llm = await startFakeLlm([{ text: 'a long streamed answer', hang: true }, { text: 'after the interrupt' }]);
+    llm = await startLlm([{ text: 'a long streamed answer', hang: true }, { text: 'after the interrupt' }]);
     const r = await runCli(['-p', 'long one', '--stream-json', ...llmFlags(llm.url)], e.env, {
       onSpawn: (child) => {
         let buf = '';

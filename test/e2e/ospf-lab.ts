@@ -12,6 +12,8 @@ export interface OspfLab {
   lab: Lab;
   gns3: FakeGns3;
   projectId: string;
+  /** closes the controller, then stops the lab */
+  stop(): Promise<void>;
 }
 
 /** The lab and a controller (user admin / admin-pass) with one project holding R1–R3. */
@@ -30,7 +32,11 @@ export async function startOspfLab(projectName: string): Promise<OspfLab> {
     const d = lab.device(name);
     gns3.addNode({ name, node_type: 'qemu', console_host: d.consoleHost, console: d.consolePort, console_type: 'telnet', status: 'started', template_name: 'FRR', tags: ['device_type:frr'], ports: 4 });
   }
-  return { lab, gns3, projectId };
+  const stop = async () => {
+    await gns3.close();
+    await lab.stop();
+  };
+  return { lab, gns3, projectId, stop };
 }
 
 /** Config-mode commands that put every link of `router` in area 0 with fast hellos. */

@@ -8,27 +8,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lab } from '../lab/lab.js';
 import type { FakeGns3 } from '../fakes/gns3/server.js';
-import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fakes/llm/server.js';
+import type { FakeTurn } from '../fakes/llm/server.js';
+import { fakeLlmServers } from '../helpers/fake-llm.js';
 import { cliEnv, llmFlags, runCli } from './oneshot-cli.js';
 import { parseJsonResult } from './oneshot-schema.js';
-import { ROUTERS, ospfConfig, startOspfLab, waitForFullMesh } from './ospf-lab.js';
+import { ROUTERS, ospfConfig, startOspfLab, waitForFullMesh, type OspfLab } from './ospf-lab.js';
 
+let ospf: OspfLab | undefined;
 let lab: Lab;
 let gns3: FakeGns3;
-let llm: FakeLlm;
 const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass', AGENT_MODE: 'recursive' });
+const startLlm = fakeLlmServers();
 
 beforeAll(async () => {
-  ({ lab, gns3 } = await startOspfLab('ospf-tree'));
+  ospf = await startOspfLab('ospf-tree');
+  ({ lab, gns3 } = ospf);
   // OSPF configured out of band: this test is about delegation, not configuration
   for (const r of ROUTERS) lab.vtysh(r, 'configure terminal', ...ospfConfig(lab, r));
   await waitForFullMesh(lab, 40_000);
 }, 120_000);
 
 afterAll(async () => {
-  await llm?.close();
-  await gns3?.close();
-  await lab?.stop();
+  await ospf?.stop();
   env.cleanup();
 });
 
@@ -46,7 +47,7 @@ describe('recursive e2e: two children verify OSPF on the real routers', () => {
       { when: '"v23"', text: 'R2 and R3: two OSPF neighbours each, all Full.' },
       { text: 'Per the R1 report and the R2/R3 report, every router has two Full OSPF neighbours.' },
     ];
-    llm = await startFakeLlm(script, { title: 'OSPF tree' });
+    const llm = await startLlm(script, { title: 'OSPF tree' });
     const r = await runCli(['-p', 'verify OSPF on R1, R2 and R3', '--json', '--server', gns3.url, '--project', 'ospf-tree', ...llmFlags(llm.url)], env.env, { timeoutMs: 120_000 });
     if (r.code !== 0) throw new Error(`exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
     const j = parseJsonResult(r.stdout);

@@ -58,7 +58,7 @@ describe.each(targets)('GNS3 API contract: $label', (target) => {
 
   beforeAll(async () => {
     const t = await target.start();
-    stop = t.stop;
+    stop = () => t.stop();
     url = t.url;
     const settings = settingsSchema.parse({ server: url, request_timeout_ms: 20_000 });
     client = createGns3Client({ settings, log: nullLogger, credentials: async () => t.creds, tokenStore: memoryTokenStore() });

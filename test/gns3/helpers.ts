@@ -48,7 +48,7 @@ export function toolCtx(settings: Settings, project: () => Promise<ProjectScope>
 /** Runs a tool and parses its JSON answer. */
 export async function runTool(tool: ToolDef, args: unknown, ctx: ToolContext): Promise<any> {
   const parsed = tool.schema.parse(args);
-  return JSON.parse(outcomeText(await tool.run(parsed as never, ctx)));
+  return JSON.parse(outcomeText(await tool.run(parsed, ctx)));
 }
 
 /** A classic pcap (little endian, Ethernet) with `n` small frames. */

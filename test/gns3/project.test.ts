@@ -31,7 +31,7 @@ describe('port matching', () => {
     [sw, '0/5', 'Ethernet5'],
     [sw, 'eth7', 'Ethernet7'],
   ])('case %#', (ports, wanted, expected) => {
-    expect(matchPort(ports, wanted as string)?.name).toBe(expected);
+    expect(matchPort(ports, wanted)?.name).toBe(expected);
   });
   it('refuses unknown ports', () => {
     expect(matchPort(eth, 'e5')).toBeUndefined();

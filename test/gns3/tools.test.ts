@@ -279,7 +279,7 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     const out = await runTool(tool('gns3_topology_reader'), {}, ctx);
     expect(out.status).toBe('error');
     expect(out.error).toMatch(/^GNS3 controller at http:\/\/127\.0\.0\.1:\d+ is unreachable: connection refused$/);
-    current = { ...current!, close: () => current!.client.close() } as Rig;
+    current = { ...current!, close: () => current!.client.close() };
   });
 
   it('project scopes are typed for the tools', async () => {

@@ -89,8 +89,8 @@ export async function startSecretService(opts: { unlock?: boolean } = {}): Promi
     stdio: ['pipe', 'ignore', 'ignore'],
   });
   // --unlock reads the login keyring password from stdin (creating the keyring on first use).
-  if (opts.unlock !== false) keyring.stdin!.end('test-keyring-password');
-  else keyring.stdin!.end();
+  if (opts.unlock !== false) keyring.stdin.end('test-keyring-password');
+  else keyring.stdin.end();
 
   // Wait until the daemon owns org.freedesktop.secrets on our bus.
   const deadline = Date.now() + 10_000;

@@ -75,7 +75,7 @@ export function stubGraph(saver: BaseCheckpointSaver, o: { model: never; counter
       { messages: [new HumanMessage(prompt)], llm_calls: 0, remaining_iterations: max, tool_calls_count: 0, tool_counts: {}, limits: { max_iterations: max, tool_limits: {}, on_limit: 'warn' }, stop: null, limit_reason: null, final_pass: false },
       { configurable: { thread_id: threadId }, recursionLimit: max * 3 + 10, streamMode: 'values' },
     );
-    for await (const v of stream) final = v as AgentStateType;
+    for await (const v of stream) final = v;
     return final!;
   }
   return { graph, send, tool: noop };

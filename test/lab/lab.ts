@@ -235,13 +235,13 @@ function startBridge(mode: 'pty' | 'unix', target: string): Promise<{ child: Chi
       clearTimeout(timer);
       reject(new Error(`lab: console bridge exited (${code})`));
     });
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       buf += d.toString();
       const m = /READY (\d+)/.exec(buf);
       if (m) {
         clearTimeout(timer);
         child.removeAllListeners('exit');
-        child.stdout!.destroy();
+        child.stdout.destroy();
         child.unref();
         resolve({ child, port: Number(m[1]) });
       }
@@ -326,7 +326,7 @@ export async function startLab(spec: LabSpec): Promise<Lab> {
       nsOf.set(r, ns);
       sh('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
       loopbacks[r] = `10.255.255.${i + 1}/32`;
-      sh('ip', ['-n', ns, 'addr', 'add', loopbacks[r]!, 'dev', 'lo']);
+      sh('ip', ['-n', ns, 'addr', 'add', loopbacks[r], 'dev', 'lo']);
       sh('ip', ['netns', 'exec', ns, 'sysctl', '-qw', 'net.ipv4.ip_forward=1']);
       const dir = join(base, r);
       mkdirSync(dir);

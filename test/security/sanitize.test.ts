@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startFakeGns3 } from '../fakes/gns3/server.js';
-import { BIN, cliEnv, llmFlags, runCli } from '../e2e/oneshot-cli.js';
+import { BIN, llmFlags, runCli } from '../e2e/oneshot-cli.js';
 import { startTerminal } from '../helpers/cli-tmux.js';
 import { sanitizeLine, sanitizeText } from '../../src/security/sanitize.js';
 import { cliScope } from '../helpers/cli-scope.js';

@@ -3,27 +3,17 @@
  * binary (dist/) end to end — which also proves the built-in skills are found from dist.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempXdgConfig } from '../helpers/xdg.js';
 import { skillsCommand } from '../../src/commands/skills.js';
 import { settingsSchema } from '../../src/config/schema.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
-let root: string;
-const savedXdg = process.env.XDG_CONFIG_HOME;
+const root = useTempXdgConfig('skills-cmd-');
 
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'skills-cmd-'));
-  process.env.XDG_CONFIG_HOME = join(root, 'xdg');
-});
-afterAll(() => {
-  if (savedXdg === undefined) delete process.env.XDG_CONFIG_HOME;
-  else process.env.XDG_CONFIG_HOME = savedXdg;
-  rmSync(root, { recursive: true, force: true });
-});
 
 async function cmd(action: 'list' | 'show', args: string[], opts: Record<string, unknown> = {}, settings = settingsSchema.parse({})) {
   const out: string[] = [];
@@ -54,11 +44,11 @@ describe('skillsCommand', () => {
 
   it('shows each kind as text and JSON, by name, alias or kind:name', async () => {
     const dev = await cmd('show', ['device:frr']);
-    expect(dev.out).toMatch(/^FRRouting \(vtysh\)  \[device:frr\]/);
+    expect(dev.out).toMatch(/^FRRouting \(vtysh\) {2}\[device:frr\]/);
     expect(dev.out).toContain('## ospf — ');
     expect(dev.out).toContain('    router ospf');
     const pkt = await cmd('show', ['dot1q']);
-    expect(pkt.out).toMatch(/^IEEE 802\.1Q VLAN tag  \[packet:vlan\]/);
+    expect(pkt.out).toMatch(/^IEEE 802\.1Q VLAN tag {2}\[packet:vlan\]/);
     expect(pkt.out).toMatch(/^\s+vlan\.id\s+VLAN ID$/m);
     const inj = await cmd('show', ['bgp_remote_as_mismatch']);
     expect(inj.out).toContain('inject (frr):\n  router bgp {{local_as}}\n  neighbor {{neighbor}} remote-as {{wrong_as}}');
@@ -78,7 +68,7 @@ describe('skillsCommand', () => {
   });
 
   it('warns about skipped files on stderr (text) or in "issues" (JSON)', async () => {
-    const dir = join(root, 'own');
+    const dir = join(root(), 'own');
     mkdirSync(join(dir, 'packet'), { recursive: true });
     writeFileSync(join(dir, 'packet', 'bad.yaml'), 'protocols: 3\n');
     const settings = settingsSchema.parse({ skills_dir: dir });
@@ -93,11 +83,11 @@ describe('skillsCommand', () => {
 describe('gns3-copilot skills (built binary)', () => {
   const env = () => ({
     ...process.env,
-    HOME: root,
-    XDG_CONFIG_HOME: join(root, 'xdg'),
-    XDG_DATA_HOME: join(root, 'data'),
-    XDG_STATE_HOME: join(root, 'state'),
-    GNS3_COPILOT_SYSTEM_CONFIG: join(root, 'none.json'),
+    HOME: root(),
+    XDG_CONFIG_HOME: join(root(), 'xdg'),
+    XDG_DATA_HOME: join(root(), 'data'),
+    XDG_STATE_HOME: join(root(), 'state'),
+    GNS3_COPILOT_SYSTEM_CONFIG: join(root(), 'none.json'),
   });
   const bin = (args: string[], extraEnv: Record<string, string> = {}) =>
     spawnSync(process.execPath, [join(repo, 'bin', 'gns3-copilot.js'), ...args], { encoding: 'utf8', env: { ...env(), ...extraEnv }, timeout: 20_000 });
@@ -119,7 +109,7 @@ describe('gns3-copilot skills (built binary)', () => {
   });
 
   it('honours GNS3_COPILOT_SKILLS_DIR', () => {
-    const dir = join(root, 'envskills');
+    const dir = join(root(), 'envskills');
     mkdirSync(join(dir, 'device'), { recursive: true });
     writeFileSync(join(dir, 'device', 'mine.yaml'), 'platform: mybox\ntopics:\n  basics:\n    summary: my own box\n');
     const r = bin(['skills', 'list', '--json'], { GNS3_COPILOT_SKILLS_DIR: dir });

@@ -2,10 +2,10 @@
  * device_skills, packet_analysis_skills and injection_skills through their run()
  * with a real ToolContext, on the built-in skills plus a user dir in a temp folder.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempXdgConfig } from '../helpers/xdg.js';
 import { MODE_TOOLS, TOOL_NAMES } from '../../src/agent/modes.js';
 import { settingsSchema } from '../../src/config/schema.js';
 import type { Logger } from '../../src/log.js';
@@ -13,20 +13,10 @@ import { skillTools } from '../../src/tools/skills/index.js';
 import type { ToolContext, ToolDef } from '../../src/tools/types.js';
 import { outcomeText } from '../../src/tools/registry.js';
 
-let root: string;
-const savedXdg = process.env.XDG_CONFIG_HOME;
+const root = useTempXdgConfig('skills-tools-');
 const warnings: string[] = [];
 const log: Logger = { error() {}, warn: (m, d) => warnings.push(`${m} ${JSON.stringify(d)}`), info() {}, debug() {} };
 
-beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'skills-tools-'));
-  process.env.XDG_CONFIG_HOME = join(root, 'xdg');
-});
-afterAll(() => {
-  if (savedXdg === undefined) delete process.env.XDG_CONFIG_HOME;
-  else process.env.XDG_CONFIG_HOME = savedXdg;
-  rmSync(root, { recursive: true, force: true });
-});
 
 const ctx = (): ToolContext => ({
   settings: settingsSchema.parse({}),
@@ -42,7 +32,7 @@ const tool = (name: string): ToolDef => skillTools.find((t) => t.name === name)!
 
 async function call(name: string, args: Record<string, unknown>): Promise<any> {
   const t = tool(name);
-  const out = outcomeText(await t.run(t.schema.parse(args) as never, ctx()));
+  const out = outcomeText(await t.run(t.schema.parse(args), ctx()));
   expect(out).not.toMatch(/\n/); // compact JSON
   return JSON.parse(out);
 }
@@ -162,7 +152,7 @@ describe('injection_skills', () => {
 
 describe('user skills and broken files', () => {
   it('serves a user-added scenario and reports a broken user file without losing the rest', async () => {
-    const user = join(root, 'xdg', 'gns3-copilot', 'skills', 'injection');
+    const user = join(root(), 'xdg', 'gns3-copilot', 'skills', 'injection');
     mkdirSync(user, { recursive: true });
     writeFileSync(
       join(user, 'class.yaml'),

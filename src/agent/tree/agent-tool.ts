@@ -47,7 +47,7 @@ export function agentTool(engine: TreeEngine): ToolDef {
           return refused(err);
         }
       },
-    }) as ToolDef;
+    });
   return defineTool({
     name: 'agent',
     description:
@@ -66,5 +66,5 @@ export function agentTool(engine: TreeEngine): ToolDef {
         return refused(err);
       }
     },
-  }) as ToolDef;
+  });
 }

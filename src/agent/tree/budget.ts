@@ -60,14 +60,18 @@ export function budgetFromEnv(env: NodeJS.ProcessEnv = process.env, settings: Pa
   return b;
 }
 
+function isBudgetSnapshot(v: unknown): v is BudgetSnapshot {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Record<string, unknown>;
+  return typeof r.enabled === 'boolean' && NUMERIC.every(({ key }) => typeof r[key] === 'number' && r[key] > 0);
+}
+
 /** A stored snapshot, checked field by field: anything off fails closed. */
 export function parseBudgetSnapshot(json: string | null): BudgetSnapshot | undefined {
   if (!json) return undefined;
   try {
-    const v = JSON.parse(json) as Record<string, unknown>;
-    if (typeof v.enabled !== 'boolean') return undefined;
-    for (const { key } of NUMERIC) if (typeof v[key] !== 'number' || !((v[key] as number) > 0)) return undefined;
-    return v as unknown as BudgetSnapshot;
+    const v: unknown = JSON.parse(json);
+    return isBudgetSnapshot(v) ? v : undefined;
   } catch {
     return undefined;
   }

@@ -10,7 +10,7 @@ export async function runBatch<T, R>(
   run: (item: T, i: number) => Promise<R>,
   skipped: (item: T, i: number) => R,
 ): Promise<R[]> {
-  const out: R[] = new Array(items.length);
+  const out = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < items.length) {

@@ -28,14 +28,15 @@ export interface SessionTreeDeps {
   trees: TreeStore;
   /** names of the registered tools (without `agent`) */
   registered: readonly string[];
-  graph(): AgentGraph;
-  rootId(): string;
-  copilotMode(): CopilotMode;
-  modeTools(mode: CopilotMode): string[];
-  limits(): RequestLimits;
-  schedule(): { child_execution_mode: 'sequential' | 'parallel'; max_parallel_children: number };
+  // function-typed fields, not methods: they are handed on unbound
+  graph: () => AgentGraph;
+  rootId: () => string;
+  copilotMode: () => CopilotMode;
+  modeTools: (mode: CopilotMode) => string[];
+  limits: () => RequestLimits;
+  schedule: () => { child_execution_mode: 'sequential' | 'parallel'; max_parallel_children: number };
   /** the root request's RunControl */
-  rootRun(): RunControl | undefined;
+  rootRun: () => RunControl | undefined;
   model: string;
   modelPrices: Record<string, ModelPrice>;
 }
@@ -134,7 +135,7 @@ export class SessionTree {
     const input = requestInput(new HumanMessage(prompt), limits, mode);
     let final: AgentStateType | undefined;
     const stream = await this.d.graph().stream(input, { configurable: { thread_id: threadId }, recursionLimit: recursionLimitFor(limits), streamMode: 'values' });
-    for await (const v of stream) final = v as AgentStateType;
+    for await (const v of stream) final = v;
     const signal = this.runs.getStore()!.signal;
     const messages: BaseMessage[] = final?.messages ?? [];
     return {

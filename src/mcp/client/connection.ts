@@ -53,12 +53,11 @@ export class McpConnection {
     readonly name: string,
     readonly cfg: McpServerConfig,
     private readonly client: Client,
-    private readonly log: Logger,
   ) {}
 
   static async connect(name: string, cfg: McpServerConfig, log: Logger, onDeath: (c: McpConnection, why: string) => void): Promise<McpConnection> {
     const client = new Client({ name: 'gns3-copilot', version: pkg.version });
-    const conn = new McpConnection(name, cfg, client, log);
+    const conn = new McpConnection(name, cfg, client);
     let stderrTail = '';
     let transport;
     if (cfg.command) {

@@ -2,7 +2,6 @@
  * Human in the loop: a config-changing tool asks before it runs. Shows each
  * device and its command lines, then the four choices.
  */
-import React from 'react';
 import { Box, Text } from 'ink';
 import type { ApprovalRequest } from '../../agent/api.js';
 import { approvalLines } from '../summary.js';

@@ -1,5 +1,4 @@
 /** The prompt line: text with a visible cursor; completions and hints underneath. */
-import React from 'react';
 import { Box, Text } from 'ink';
 import { Tone, useColor } from './theme.js';
 

@@ -3,7 +3,6 @@
  * command outputs are shown as code blocks so device alignment survives;
  * anything else is pretty JSON or the raw text. Scrolls with PgUp/PgDn.
  */
-import React from 'react';
 import { Box, Text } from 'ink';
 import type { ToolCallView } from '../state.js';
 import { deviceOutputs } from '../summary.js';

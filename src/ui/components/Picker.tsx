@@ -1,5 +1,4 @@
 /** A searchable list (projects, sessions): type to filter, ↑/↓ to move, Enter to choose, Esc to cancel. */
-import React from 'react';
 import { Box, Text } from 'ink';
 import { truncate } from '../format.js';
 import { Tone } from './theme.js';

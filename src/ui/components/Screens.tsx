@@ -1,5 +1,4 @@
 /** Whole-screen states before a session exists: connecting, controller down, fatal. */
-import React from 'react';
 import { Box, Text } from 'ink';
 import { Tone } from './theme.js';
 

@@ -1,5 +1,4 @@
 /** One line per tool call: state glyph, tool, argument summary, elapsed/duration. */
-import React from 'react';
 import { Box, Text } from 'ink';
 import type { ToolCallState, ToolCallView } from '../state.js';
 import { deviceRows, resultNote } from '../summary.js';

@@ -3,7 +3,6 @@
  * printed once via <Static>; the live turn uses LiveTurn, whose height is
  * capped to what the terminal can show so the screen never scrolls mid-frame.
  */
-import React from 'react';
 import { Box, Text } from 'ink';
 import type { StaticEntry, ToolCallView, TurnView } from '../state.js';
 import { renderMarkdown } from '../markdown.js';

@@ -2,7 +2,7 @@
  * Colour on/off for every view (NO_COLOR / --no-color). Views use <Tone> instead
  * of Ink's colour props so "off" means no escape codes at all.
  */
-import React, { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
 import { Text } from 'ink';
 
 const ColorContext = createContext(true);

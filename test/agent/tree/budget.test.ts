@@ -122,8 +122,8 @@ describe('tree budget', () => {
         procs.push(p);
         let out = '';
         let err = '';
-        p.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-        p.stderr!.on('data', (d: Buffer) => {
+        p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        p.stderr.on('data', (d: Buffer) => {
           err += d.toString();
           if (d.toString().includes('ready') && ++ready === 2) go();
         });
@@ -131,12 +131,12 @@ describe('tree budget', () => {
       });
     const [a, b] = await Promise.all([worker(), worker()]);
     for (const [i, r] of roots.entries()) {
-      expect(a![i]! + b![i]!).toBe(29); // max 30 minus 1 reserved final call, never more
+      expect(a[i]! + b[i]!).toBe(29); // max 30 minus 1 reserved final call, never more
       const row = db.prepare('SELECT llm_calls, tokens FROM tree_usage WHERE root_id = ?').get(r) as { llm_calls: number; tokens: number };
       expect(row).toEqual({ llm_calls: 29, tokens: 29 });
     }
     // both processes really raced on most trees
-    expect(roots.filter((_, i) => a![i]! > 0 && b![i]! > 0).length).toBeGreaterThan(0);
+    expect(roots.filter((_, i) => a[i]! > 0 && b[i]! > 0).length).toBeGreaterThan(0);
     db.close();
   }, 60_000);
 });

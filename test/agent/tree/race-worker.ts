@@ -9,7 +9,7 @@ import { BudgetLedger } from '../../../src/agent/tree/ledger.js';
 import { DEFAULT_BUDGET } from '../../../src/agent/tree/budget.js';
 
 const [file, ...roots] = process.argv.slice(2);
-const db = new Sqlite(file!);
+const db = new Sqlite(file);
 db.pragma('busy_timeout = 10000');
 db.pragma('journal_mode = WAL');
 new TreeStore(db);

@@ -13,7 +13,10 @@ const env = { AGENT_MODE: 'recursive' };
 const chat = (l: FakeLlm): FakeRequest[] => l.requests.filter((r) => r.purpose === null);
 const brief = (goal: string, extra: Record<string, unknown> = {}) => ({ goal, ...extra });
 const delegate = (id: string, b: unknown): FakeTurn => ({ tool_calls: [{ id, name: 'agent', args: { task_brief: b } }] });
-const toolResult = (r: FakeRequest, id: string) => String(r.body.messages.find((m) => m.role === 'tool' && m.tool_call_id === id)?.content ?? '');
+const toolResult = (r: FakeRequest, id: string): string => {
+  const content = r.body.messages.find((m) => m.role === 'tool' && m.tool_call_id === id)?.content;
+  return typeof content === 'string' ? content : content == null ? '' : JSON.stringify(content);
+};
 
 describe('recursive agent tool', () => {
   it('depth 5 is reached; a forged `agent` call at depth 5 is blocked at dispatch', async () => {

@@ -26,7 +26,7 @@ describe('tree surfaces', () => {
     const s = await session(settings, [timedShowTool([])], { env: { AGENT_MODE: 'recursive' } });
     const builder = new ResultBuilder('teaching_assistant');
     let lines = '';
-    const stream = new StreamJsonPrinter({ write: (t: string) => (lines += t) } as never);
+    const stream = new StreamJsonPrinter({ write: (t: string) => (lines += t) });
     for await (const e of s.send('verify OSPF')) {
       builder.add(e);
       stream.event(e);

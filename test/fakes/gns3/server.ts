@@ -374,7 +374,7 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
         const def = AVAILABLE_FILTERS.find((f) => f.type === k);
         const bad =
           !def ||
-          (k === 'bpf' ? v.length !== 1 || typeof v[0] !== 'string' : v.some((x, i) => typeof x === 'number' && def.parameters[i] && (x < (def.parameters[i]!.minimum ?? -Infinity) || x > (def.parameters[i]!.maximum ?? Infinity))));
+          (k === 'bpf' ? v.length !== 1 || typeof v[0] !== 'string' : v.some((x, i) => typeof x === 'number' && def.parameters[i] && (x < (def.parameters[i].minimum ?? -Infinity) || x > (def.parameters[i].maximum ?? Infinity))));
         if (bad) {
           fail(409, `Error while sending command 'bridge add_packet_filter LINK-${l.link_id.slice(0, 8)} filter0 ${k} ${v.join(' ')}': Failed to add filter 'filter0': ${def ? 'invalid value' : `Filter type '${k}' doesn't exist`}`);
         }

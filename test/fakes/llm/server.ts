@@ -152,7 +152,7 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
-    const authorization = (req.headers.authorization as string | undefined) ?? null;
+    const authorization = (req.headers.authorization) ?? null;
     if (opts.apiKey && authorization !== `Bearer ${opts.apiKey}`) {
       const raw = await readBody(req);
       if (path === '/v1/chat/completions')
