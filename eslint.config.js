@@ -54,6 +54,8 @@ export default tseslint.config(
       // Terminal output is the subject here: ANSI escapes and control bytes are
       // exactly what the sanitizers and console parsers match.
       'no-control-regex': 'off',
+      // A timer set after the cleanup closure that clears it is declared cannot be const.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   {

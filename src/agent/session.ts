@@ -175,8 +175,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       log,
       approval,
       maxOutputChars: Math.max(2000, Math.min(DEFAULT_MAX_OUTPUT_CHARS, Math.floor(limitK * 1000 * 4 * 0.15))),
-      topologyText: project.topologyText,
-      toolContext: (signal): ToolContext => ({ settings, signal, log, project: project.open, services }),
+      topologyText: (signal) => project.topologyText(signal),
+      toolContext: (signal): ToolContext => ({ settings, signal, log, project: () => project.open(), services }),
       needsTitle: () => !tree.inChild() && !store.get(sessionId)?.title,
       saveTitle: (t) => store.setTitle(sessionId, sanitizeLine(redact(t))),
       run: () => {

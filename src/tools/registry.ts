@@ -96,7 +96,7 @@ export class ToolRegistry {
     if (!s) {
       let parameters: Record<string, unknown>;
       try {
-        parameters = t.jsonSchema ? { ...t.jsonSchema } : (z.toJSONSchema(t.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
+        parameters = t.jsonSchema ? { ...t.jsonSchema } : (z.toJSONSchema(t.schema, { io: 'input', unrepresentable: 'any' }));
         delete parameters.$schema;
       } catch {
         parameters = { type: 'object', properties: {}, additionalProperties: true };

@@ -38,7 +38,7 @@ export function createStyle(color: boolean): Style {
   };
 }
 
-// eslint-disable-next-line no-control-regex
+ 
 const ANSI = /\u001b\[[0-9;]*m/g;
 export function stripAnsi(s: string): string {
   return s.replace(ANSI, '');

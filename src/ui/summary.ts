@@ -18,8 +18,8 @@ function summarizeDeviceConfigs(list: unknown[]): string | undefined {
   for (const item of list) {
     if (!isObj(item)) continue;
     const device = str(item.device_name) ?? str(item.name) ?? '?';
-    const cmds = (item.commands ?? item.config_commands ?? item.command) as unknown;
-    const cmdList = Array.isArray(cmds) ? cmds.map((c) => String(c)) : cmds === undefined ? [] : [String(cmds)];
+    const cmds = (item.commands ?? item.config_commands ?? item.command);
+    const cmdList = Array.isArray(cmds) ? cmds.map(textOf) : cmds === undefined ? [] : [textOf(cmds)];
     const key = cmdList.join('; ');
     const devices = groups.get(key) ?? [];
     devices.push(device);
@@ -146,14 +146,19 @@ export function resultNote(output: string, display: string | undefined): string 
 export function approvalLines(name: string, args: Record<string, unknown>): { target: string; lines: string[] }[] {
   if (Array.isArray(args.device_configs)) {
     return args.device_configs.filter(isObj).map((d) => {
-      const cmds = (d.config_commands ?? d.commands) as unknown;
+      const cmds = (d.config_commands ?? d.commands);
       return {
         target: str(d.device_name) ?? '?',
-        lines: Array.isArray(cmds) ? cmds.map(String) : cmds === undefined ? [] : [String(cmds)],
+        lines: Array.isArray(cmds) ? cmds.map(textOf) : cmds === undefined ? [] : [textOf(cmds)],
       };
     });
   }
   if (Array.isArray(args.nodes)) return [{ target: name, lines: summarizeNodes(args.nodes).split(', ') }];
   if (Array.isArray(args.links)) return [{ target: name, lines: summarizeLinks(args.links).split(', ') }];
   return [{ target: name, lines: JSON.stringify(args, null, 2).split('\n') }];
+}
+
+/** A command as the model sent it: a string as it is, anything else as JSON. */
+function textOf(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
 }

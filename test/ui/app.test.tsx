@@ -561,7 +561,9 @@ describe('terminal without raw mode', () => {
     const stdin = Object.assign(new EventEmitter(), { isTTY: false, setEncoding() {}, resume() {}, pause() {}, ref() {}, unref() {}, read: () => null });
     const services = new FakeServices();
     const inst = render(React.createElement(App, { settings: testSettings(), invocation: tuiInvocation(), services, color: false, onExit: () => undefined }), {
+      // eslint-disable-next-line no-restricted-syntax -- a test double standing in for a Node stream: only the members Ink uses exist
       stdout: stdout as unknown as NodeJS.WriteStream,
+      // eslint-disable-next-line no-restricted-syntax -- a test double standing in for a Node stream: only the members Ink uses exist
       stdin: stdin as unknown as NodeJS.ReadStream,
       debug: true,
       patchConsole: false,
@@ -577,8 +579,9 @@ describe('terminal without raw mode', () => {
     const { PassThrough } = await import('node:stream');
     const errs: string[] = [];
     const orig = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((s: string) => (errs.push(String(s)), true)) as typeof process.stderr.write;
+    process.stderr.write = ((s: string) => (errs.push(String(s)), true));
     try {
+      // eslint-disable-next-line no-restricted-syntax -- a test double standing in for a Node stream: only the members Ink uses exist
       const code = await startTui(testSettings(), tuiInvocation(), { stdin: new PassThrough() as unknown as NodeJS.ReadStream });
       expect(code).toBe(2);
     } finally {

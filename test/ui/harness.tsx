@@ -49,6 +49,7 @@ export function mount(o: MountOptions = {}) {
       {...(o.commands ? { commands: o.commands } : {})}
     />,
   );
+  // eslint-disable-next-line no-restricted-syntax -- ink-testing-library's Stdout is a stub without these members in its type
   const stdout = r.stdout as unknown as { columns: number; rows: number; emit(e: string): void };
   const resize = (columns: number, rows: number) => {
     Object.defineProperty(stdout, 'columns', { value: columns, configurable: true });

@@ -158,7 +158,7 @@ describe('line editor', () => {
     upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
     return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
     super: false, hyper: false, capsLock: false, numLock: false, ...over,
-  }) as import('ink').Key;
+  });
   it('inserts, moves, deletes and kills', async () => {
     const { editLine } = await import('../../src/ui/editor.js');
     let st = { value: '', cursor: 0 };

@@ -135,7 +135,7 @@ export async function runRequest(host: RequestHost, repair: HistoryRepair, promp
     await repair.run();
     const input = requestInput(new HumanMessage(prompt), reqLimits, mode);
     const stream = await graph.stream(input, { ...graphConfig(sessionId, reqLimits), streamMode: 'values' });
-    for await (const values of stream) final = values as AgentStateType;
+    for await (const values of stream) final = values;
     stopped = final?.stop ?? final?.limit_reason ?? 'done';
     if (ac.signal.aborted && stopped === 'done') stopped = stopReasonOf(ac.signal);
     for (const e of endErrors(stopped, reqLimits, run.approvalBlocked, host.hasApprover)) q.push(e);

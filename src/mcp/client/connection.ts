@@ -103,7 +103,7 @@ export class McpConnection {
       name: safeToolName(this.name, t.name) as ToolDef['name'],
       description: `[MCP server ${this.name}] ${t.description ?? t.title ?? t.name}`.slice(0, 1024),
       schema: anyObject,
-      jsonSchema: t.inputSchema as Record<string, unknown>,
+      jsonSchema: t.inputSchema,
       risk: trusted ? 'read' : 'config',
       run: async (args, ctx) => {
         if (this.dead) return failure(`MCP server ${this.name} is not running (${this.dead}); its tools were removed`);
@@ -117,7 +117,7 @@ export class McpConnection {
         }
       },
     };
-    return def as unknown as ToolDef;
+    return def;
   }
 
   async close(): Promise<void> {

@@ -36,7 +36,7 @@ export async function runItems<T>(
   describe: (item: T) => Record<string, unknown>,
   concurrency = 8,
 ): Promise<ItemResult[]> {
-  const results: ItemResult[] = new Array(items.length);
+  const results = new Array<ItemResult>(items.length);
   let next = 0;
   const lane = async () => {
     while (next < items.length) {

@@ -61,17 +61,19 @@ export class ScriptedSession implements AgentSession {
 
   send(prompt: string, opts?: { signal?: AbortSignal }): AsyncIterable<AgentEvent> {
     this.prompts.push(prompt);
-    const script = this.scripts.shift() ?? [{ type: 'done', stopped_reason: 'done', stats: stats() } as AgentEvent];
+    const script = this.scripts.shift() ?? [{ type: 'done', stopped_reason: 'done', stats: stats() }];
     const signal = opts?.signal ?? new AbortController().signal;
     const approver = this.approver;
     const decisions = this.decisions;
-    const self = this;
+    const finished = () => {
+      this.completed++;
+    };
     return {
       async *[Symbol.asyncIterator]() {
         try {
           yield* play();
         } finally {
-          self.completed++;
+          finished();
         }
       },
     };
