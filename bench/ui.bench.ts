@@ -280,7 +280,7 @@ interface BinaryResult {
 }
 
 /** Whole product (TUI + agent core + SQLite) against the fake LLM and fake controller. */
-export async function binarySession(turns: number): Promise<BinaryResult> {
+export async function binarySession(turns: number, toolsPerTurn = 5): Promise<BinaryResult> {
   const { startFakeGns3 } = await import('../test/fakes/gns3/server.js');
   const { startFakeLlm } = await import('../test/fakes/llm/server.js');
   const gns3 = await startFakeGns3({ api: 'v2' });
@@ -293,15 +293,18 @@ export async function binarySession(turns: number): Promise<BinaryResult> {
   const script: import('../test/fakes/llm/server.js').FakeTurn[] = [];
   for (let i = 0; i < 20; i++) script.push({ text: text(238, i), tool_calls: [tool] });
   script.push({ text: text(240, 99) + '\n\nSTREAM-DONE' });
+  // Each turn: toolsPerTurn model calls that each call one tool, then the answer.
   for (let t = 0; t < turns; t++) {
-    script.push({ text: 'Checking templates.', tool_calls: [tool] });
+    for (let k = 0; k < toolsPerTurn; k++) script.push({ text: 'Checking templates.', tool_calls: [tool] });
     script.push({ text: text(250, t) + `\n\nTURN-DONE-${t}` });
   }
   const llm = await startFakeLlm(script, { title: 'bench session' });
   const dir = mkdtempSync(join(tmpdir(), `gcl-uibench-${process.pid}-`));
   const env = binaryEnv(dir, llm.url, {
-    // allocator experiments (e.g. MALLOC_ARENA_MAX=2) reach the measured binary
+    // allocator experiments (e.g. MALLOC_ARENA_MAX=2) reach the measured binary, and so do
+    // node flags for a heap snapshot (GCL_UI_BENCH_NODE_OPTIONS='--heapsnapshot-signal=SIGUSR2')
     ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MALLOC_'))),
+    ...(process.env.GCL_UI_BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.GCL_UI_BENCH_NODE_OPTIONS } : {}),
   });
   const tui = new PtyTui(['--server', gns3.url, '--project', 'bench', '--max-iterations', '30'], env);
   try {
