@@ -41,5 +41,9 @@ export default defineConfig({
   clean: false,
   dts: false,
   skipNodeModulesBundle: true,
+  // ...except Ink: its one `import { throttle } from 'es-toolkit/compat'` loads all of
+  // es-toolkit's compat barrel (415 modules, ~3 MB of heap held for the life of the TUI).
+  // Bundled, esbuild keeps only throttle; Ink's own dependencies stay external.
+  noExternal: ['ink', /^es-toolkit/],
   onSuccess: publish,
 });

@@ -281,7 +281,7 @@ interface BinaryResult {
 }
 
 /** Whole product (TUI + agent core + SQLite) against the fake LLM and fake controller. */
-export async function binarySession(turns: number): Promise<BinaryResult> {
+export async function binarySession(turns: number, toolsPerTurn = 5): Promise<BinaryResult> {
   const { startFakeGns3 } = await import('../test/fakes/gns3/server.js');
   const { startFakeLlm } = await import('../test/fakes/llm/server.js');
   const gns3 = await startFakeGns3({ api: 'v2' });
@@ -294,15 +294,18 @@ export async function binarySession(turns: number): Promise<BinaryResult> {
   const script: import('../test/fakes/llm/server.js').FakeTurn[] = [];
   for (let i = 0; i < 20; i++) script.push({ text: text(238, i), tool_calls: [tool] });
   script.push({ text: text(240, 99) + '\n\nSTREAM-DONE' });
+  // Each turn: toolsPerTurn model calls that each call one tool, then the answer.
   for (let t = 0; t < turns; t++) {
-    script.push({ text: 'Checking templates.', tool_calls: [tool] });
+    for (let k = 0; k < toolsPerTurn; k++) script.push({ text: 'Checking templates.', tool_calls: [tool] });
     script.push({ text: text(250, t) + `\n\nTURN-DONE-${t}` });
   }
   const llm = await startFakeLlm(script, { title: 'bench session' });
   const dir = mkdtempSync(join(tmpdir(), `gcl-uibench-${process.pid}-`));
   const env = binaryEnv(dir, llm.url, {
-    // allocator experiments (e.g. MALLOC_ARENA_MAX=2) reach the measured binary
+    // allocator experiments (e.g. MALLOC_ARENA_MAX=2) reach the measured binary, and so do
+    // node flags for a heap snapshot (GCL_UI_BENCH_NODE_OPTIONS='--heapsnapshot-signal=SIGUSR2')
     ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MALLOC_'))),
+    ...(process.env.GCL_UI_BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.GCL_UI_BENCH_NODE_OPTIONS } : {}),
   });
   const tui = new PtyTui(['--server', gns3.url, '--project', 'bench', '--max-iterations', '30'], env);
   try {
@@ -414,32 +417,55 @@ async function coldStart(runs: number): Promise<{ firstFrame: number[]; ready: n
   return { firstFrame, ready };
 }
 
+/** min / median / max of the runs, e.g. `128.1 / 131.0 / 139.9 MB` */
+function spread(xs: number[]): string {
+  return `${Math.min(...xs).toFixed(1)} / ${median(xs).toFixed(1)} / ${Math.max(...xs).toFixed(1)} MB`;
+}
+
+/**
+ * Knobs: GCL_UI_BENCH_RUNS (binary sessions, default 3: RSS varies ±30 MB run to run),
+ * GCL_UI_BENCH_TOOLS (tool calls per turn, default 5), GCL_UI_BENCH_SETTLE_MS (wait at
+ * the prompt before "settled", default 12 s), GCL_UI_BENCH_ONLY=binary (skip the cold
+ * start and in-process rows).
+ */
 export async function run(): Promise<BenchTable> {
   // The cold start measures the built binary; build it like the test setup does.
   execFileSync(process.execPath, [join(ROOT, 'node_modules/tsup/dist/cli-default.js')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  const cold = await coldStart(5);
-  const stream = runWorker('stream');
-  const turns = runWorker('turns');
-  const bin = await binarySession(200);
+  const binaryOnly = process.env.GCL_UI_BENCH_ONLY === 'binary';
+  const cold = binaryOnly ? undefined : await coldStart(5);
+  const stream = binaryOnly ? undefined : runWorker('stream');
+  const turns = binaryOnly ? undefined : runWorker('turns');
+  const tools = Number(process.env.GCL_UI_BENCH_TOOLS ?? 5);
+  const bins: BinaryResult[] = [];
+  for (let i = 0; i < Number(process.env.GCL_UI_BENCH_RUNS ?? 3); i++) bins.push(await binarySession(200, tools));
+  const of = (k: keyof BinaryResult) => bins.map((b) => b[k]);
   const mb = (n: number) => `${n.toFixed(1)} MB`;
+  const runs = `min / median / max of ${bins.length} runs`;
   return {
     title: 'TUI (Ink): first frame, streaming cost, long-session memory',
     columns: ['measure', 'value', 'note'],
     rows: [
-      ['binary start → first frame (pty, median of 5)', fmtMs(median(cold.firstFrame)), 'connecting screen'],
-      ['binary start → prompt ready (pty, median of 5)', fmtMs(median(cold.ready)), 'controller checked, session open'],
-      ['in-process mount → first frame', fmtMs(stream.firstFrameMs), 'Ink already imported'],
-      ['stream 5,000 tokens + 20 tool calls: wall', fmtMs(stream.wallMs), 'one macrotask per token'],
-      ['stream 5,000 tokens + 20 tool calls: CPU (user+sys)', fmtMs(stream.cpuMs), `${stream.writes} frames written`],
-      ['stream 5,000 tokens + 20 tool calls: peak RSS', mb(stream.peakRssMb), 'whole process'],
-      ['200-turn session (250 tokens + 1 tool each): RSS after GC', mb(turns.rssAfterMb), `heap ${mb(turns.heapAfterMb)}; RSS before first render ${mb(turns.baseRssMb)} (tsx+React+Ink)`],
-      ['200-turn session: wall / CPU', `${fmtMs(turns.wallMs)} / ${fmtMs(turns.cpuMs)}`, `${turns.writes} frames`],
-      ['binary: 5,000 tokens + 20 tool calls, CPU (user+sys)', fmtMs(bin.streamCpuMs), `wall ${fmtMs(bin.streamWallMs)}; TUI + agent + SQLite, fake LLM`],
-      ['binary: peak RSS after that request', mb(bin.streamPeakRssMb), 'VmHWM of the process'],
-      ['binary: RSS idle at the prompt (before any request)', mb(bin.idleRssMb), 'Ink+Yoga, @langchain/openai, LangGraph, SQLite; tiktoken ranks load on the first request'],
-      ['binary: RSS right after 200 more turns (1 tool each)', mb(bin.turnsRssMb), `peak ${mb(bin.turnsPeakRssMb)}; ${fmtMs(bin.turnsWallMs)}; holds not-yet-collected garbage`],
-      ['binary: RSS after those turns, 12 s at the prompt', mb(bin.turnsSettledRssMb), 'target ≤ 150 MB; the session collects garbage once idle (src/agent/idle-gc.ts)'],
+      ...(cold && stream && turns
+        ? [
+            ['binary start → first frame (pty, median of 5)', fmtMs(median(cold.firstFrame)), 'connecting screen'],
+            ['binary start → prompt ready (pty, median of 5)', fmtMs(median(cold.ready)), 'controller checked, session open'],
+            ['in-process mount → first frame', fmtMs(stream.firstFrameMs), 'Ink already imported'],
+            ['stream 5,000 tokens + 20 tool calls: wall', fmtMs(stream.wallMs), 'one macrotask per token'],
+            ['stream 5,000 tokens + 20 tool calls: CPU (user+sys)', fmtMs(stream.cpuMs), `${stream.writes} frames written`],
+            ['stream 5,000 tokens + 20 tool calls: peak RSS', mb(stream.peakRssMb), 'whole process'],
+            ['200-turn session (250 tokens + 1 tool each): RSS after GC', mb(turns.rssAfterMb), `heap ${mb(turns.heapAfterMb)}; RSS before first render ${mb(turns.baseRssMb)} (tsx+React+Ink)`],
+            ['200-turn session: wall / CPU', `${fmtMs(turns.wallMs)} / ${fmtMs(turns.cpuMs)}`, `${turns.writes} frames`],
+          ]
+        : []),
+      ['binary: 5,000 tokens + 20 tool calls, CPU (user+sys)', fmtMs(median(of('streamCpuMs'))), `median of ${bins.length}; wall ${fmtMs(median(of('streamWallMs')))}; TUI + agent + SQLite, fake LLM`],
+      ['binary: peak RSS after that request', spread(of('streamPeakRssMb')), `VmHWM of the process; ${runs}`],
+      ['binary: RSS idle at the prompt (before any request)', spread(of('idleRssMb')), `${runs}; Ink+Yoga, LangGraph, SQLite; @langchain/openai and the token table load on the first request`],
+      [`binary: RSS right after 200 more turns (${tools} tools each)`, spread(of('turnsRssMb')), `${runs}; peak ${spread(of('turnsPeakRssMb'))}; ${fmtMs(median(of('turnsWallMs')))}; holds not-yet-collected garbage`],
+      ['binary: RSS after those turns, settled at the prompt', spread(of('turnsSettledRssMb')), `${runs}; target ≤ 150 MB; the session collects garbage once idle (src/agent/idle-gc.ts)`],
     ],
-    notes: ['Frames: Ink maxFps 30 plus a 33 ms batch of streamed events; finished turns go to <Static> and are never re-rendered.'],
+    notes: [
+      'Frames: Ink maxFps 30 plus a 33 ms batch of streamed events; finished turns go to <Static> and are never re-rendered.',
+      `Settled = after ${Number(process.env.GCL_UI_BENCH_SETTLE_MS ?? 12_000) / 1000} s at the prompt. The binary runs V8 with --optimize-for-size (bin/gns3-copilot.js).`,
+    ],
   };
 }

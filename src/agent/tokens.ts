@@ -1,42 +1,39 @@
 /**
- * Token counting with js-tiktoken's lite build and bundled ranks (no downloads at
- * run time). Building an encoder costs ~200 ms and tens of MB, so each encoding
- * is built lazily (first LLM call), once per process, and message counts are
- * cached per message.
+ * Token counting with js-tiktoken's bundled ranks (no downloads at run time) and a
+ * compact counting-only encoder (bpe-count.ts: exact counts, ~4 MB instead of
+ * js-tiktoken's ~30 MB of rank-map strings). Each encoding is built lazily (first
+ * LLM call), once per process, and message counts are cached per message.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { BaseMessage } from '@langchain/core/messages';
+import { CompactCounter, type CountingEncoder, type RankSource } from './bpe-count.js';
 
 export type EncodingName = 'cl100k_base' | 'o200k_base';
 
-interface Encoder {
-  encode(text: string): number[];
-}
-
-interface Ranks {
-  pat_str: string;
-  special_tokens: Record<string, number>;
-  bpe_ranks: string;
-}
+type Encoder = CountingEncoder;
 
 /**
- * js-tiktoken's constructor fills two maps — bytes→rank (encode) and rank→bytes
- * (decode, 100 k Uint8Arrays) — through a 100 k-key temporary object: ~80 MB of
- * RSS for cl100k. We only count, so we fill the encode map ourselves with the
- * same keys and ranks the constructor would use; encode() is js-tiktoken's own
- * code on an identical map, so counts stay exact (test/agent/tokens.test.ts
- * compares against the stock encoder).
+ * The ranks file's bytes, read rather than imported: an imported module's source
+ * (2.3 MB for o200k) and its parsed export would stay in the heap for the life of
+ * the process. Read like this, the table is built straight from the raw JSON text
+ * (bpe_ranks holds only base64, digits, spaces and `\n` escapes) and the buffer is
+ * garbage once it is built.
  */
-export function buildCountingEncoder(Tiktoken: new (ranks: Ranks) => Encoder, ranks: Ranks): Encoder {
-  const enc = new Tiktoken({ pat_str: ranks.pat_str, special_tokens: ranks.special_tokens, bpe_ranks: '' });
-  const rankMap: unknown = Reflect.get(enc, 'rankMap'); // a private field of js-tiktoken
-  if (!(rankMap instanceof Map) || rankMap.size !== 0) return new Tiktoken(ranks); // library internals changed
-  for (const line of ranks.bpe_ranks.split('\n')) {
-    if (!line) continue;
-    const fields = line.split(' ');
-    const offset = Number.parseInt(fields[1]!, 10);
-    for (let i = 2; i < fields.length; i++) rankMap.set(Buffer.from(fields[i]!, 'base64').join(','), offset + i - 2);
-  }
-  return enc;
+export function readRanks(name: EncodingName): RankSource {
+  const file = createRequire(import.meta.url).resolve(`js-tiktoken/ranks/${name}`);
+  const raw = readFileSync(file);
+  const field = (key: string): [number, number] => {
+    const at = raw.indexOf(`"${key}":"`);
+    if (at < 0) throw new Error(`${file}: no ${key}`);
+    const start = at + key.length + 4;
+    let end = start;
+    while (end < raw.length && raw[end] !== 0x22) end += raw[end] === 0x5c ? 2 : 1; // to the closing quote, over escapes
+    return [start, end];
+  };
+  const [ps, pe] = field('pat_str');
+  const [bs, be] = field('bpe_ranks');
+  return { pat_str: JSON.parse(raw.toString('latin1', ps - 1, pe + 1)) as string, bpe_ranks: raw.subarray(bs, be) };
 }
 
 const encoders = new Map<EncodingName, Promise<Encoder>>();
@@ -45,14 +42,7 @@ const encoders = new Map<EncodingName, Promise<Encoder>>();
 export function getEncoder(name: EncodingName): Promise<Encoder> {
   let p = encoders.get(name);
   if (!p) {
-    p = (async () => {
-      const { Tiktoken } = await import('js-tiktoken/lite');
-      const ranks =
-        name === 'o200k_base'
-          ? (await import('js-tiktoken/ranks/o200k_base')).default
-          : (await import('js-tiktoken/ranks/cl100k_base')).default;
-      return buildCountingEncoder(Tiktoken, ranks);
-    })();
+    p = Promise.resolve().then(() => new CompactCounter(readRanks(name)));
     p.catch(() => encoders.delete(name));
     encoders.set(name, p);
   }
@@ -143,7 +133,7 @@ export class TokenCounter {
     if (!s) return 0;
     const enc = this.encoder();
     if (s.length > ESTIMATE_ABOVE) return estimateTokens(s);
-    if (s.length <= 2048 && !LONG_RUN.test(s)) return enc.encode(s).length;
+    if (s.length <= 2048 && !LONG_RUN.test(s)) return enc.count(s);
     const t0 = performance.now();
     let n = 0;
     for (const part of s.split(LONG_RUN_SPLIT)) {
@@ -153,7 +143,7 @@ export class TokenCounter {
         continue;
       }
       for (const piece of part.match(/[\s\S]{1,2048}(?=\s|$)|[\s\S]{1,2048}/g) ?? []) {
-        n += performance.now() - t0 > COUNT_BUDGET_MS ? estimateTokens(piece) : enc.encode(piece).length;
+        n += performance.now() - t0 > COUNT_BUDGET_MS ? estimateTokens(piece) : enc.count(piece);
       }
     }
     return n;

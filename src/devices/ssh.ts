@@ -3,7 +3,9 @@
  * console: prompt, echo). Password and private-key authentication; host keys
  * are not pinned (lab devices regenerate them), like a console connection.
  */
-import { Client, type ClientChannel } from 'ssh2';
+// ssh2 loads on the first SSH connection: it instantiates a wasm module (16 MiB of memory)
+// and ~2.5 MB of heap that a session without SSH devices should not carry.
+import type { Client, ClientChannel } from 'ssh2';
 import { ConnectError, TransportBase, type Transport } from './transport.js';
 
 export interface SshOptions {
@@ -33,7 +35,8 @@ export class SshTransport extends TransportBase implements Transport {
     client.on('error', (e) => end(e.message));
   }
 
-  static connect(opts: SshOptions): Promise<SshTransport> {
+  static async connect(opts: SshOptions): Promise<SshTransport> {
+    const { Client } = await import('ssh2');
     return new Promise((resolve, reject) => {
       const client = new Client();
       let settled = false;

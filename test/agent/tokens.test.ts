@@ -1,43 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
-import o200k from 'js-tiktoken/ranks/o200k_base';
-import { buildCountingEncoder, getEncoder, TokenCounter } from '../../src/agent/tokens.js';
+import { getEncoder, TokenCounter } from '../../src/agent/tokens.js';
 
-const samples = [
-  'hello world, OSPF neighbor 10.0.0.1 FULL/DR',
-  'R1# show ip route\nCodes: K - kernel route, C - connected, S - static, O - OSPF\nO>* 10.0.23.0/24 [110/20] via 10.0.12.2, eth0, 00:01:02',
-  '日本語のテキストと emoji 🚀🔥 and accents: café naïve façade',
-  '{"device_configs":[{"device_name":"R1","commands":["show ip ospf neighbor"]}]}',
-  '   leading spaces\t\ttabs\r\n\r\nand\u00a0nbsp ' + '-'.repeat(300),
-  Array.from({ length: 2000 }, (_, i) => String.fromCharCode(32 + ((i * 7919) % 5000))).join(''),
-];
-
-/** js-tiktoken's private rank table. */
-const rankMap = (enc: object) => Reflect.get(enc, 'rankMap') as Map<string, number>;
+const sample = 'hello world, OSPF neighbor 10.0.0.1 FULL/DR';
 
 describe('token counting encoder', () => {
-  for (const [name, ranks] of [
-    ['cl100k_base', cl100k],
-    ['o200k_base', o200k],
-  ] as const) {
-    it(`${name}: counting-only encoder encodes exactly like stock js-tiktoken`, () => {
-      const stock = new Tiktoken(ranks);
-      const lean = buildCountingEncoder(Tiktoken, ranks);
-      expect(rankMap(lean).size).toBe(rankMap(stock).size);
-      const leanMap = rankMap(lean);
-      let mismatches = 0;
-      for (const [k, v] of rankMap(stock)) if (leanMap.get(k) !== v) mismatches++;
-      expect(mismatches).toBe(0);
-      for (const s of samples) expect(lean.encode(s)).toEqual(stock.encode(s));
-    });
-  }
-
   it('one encoder per encoding per process; a lazy counter builds it on ready()', async () => {
     expect(await getEncoder('cl100k_base')).toBe(await getEncoder('cl100k_base'));
     const lazy = TokenCounter.lazy('cl100k_base');
     expect(() => lazy.text('hello')).toThrow(/before ready/);
     await lazy.ready();
-    expect(lazy.text(samples[0]!)).toBe(new Tiktoken(cl100k).encode(samples[0]!).length);
+    expect(lazy.text(sample)).toBe(new Tiktoken(cl100k).encode(sample).length);
+  });
+
+  it('a message quoting a special token is counted, not refused (js-tiktoken throws on it)', async () => {
+    const counter = await TokenCounter.create('o200k_base');
+    expect(counter.text('the model printed <|endoftext|> and stopped')).toBeGreaterThan(5);
   });
 });
