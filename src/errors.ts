@@ -5,7 +5,7 @@
  * as one line; only unexpected errors (exit 1) may print more, and only with --verbose.
  */
 import { redact } from './security/redact.js';
-import type { ErrorType } from './agent/events.js';
+import type { ErrorType } from './core/events.js';
 
 export const ExitCode = {
   Ok: 0,

@@ -3,7 +3,7 @@
  * session, and the per-request RunControl the session hands each run.
  */
 import type { ChatOpenAICompletions } from '@langchain/openai';
-import type { AgentEvent, StoppedReason } from './events.js';
+import type { AgentEvent, StoppedReason } from '../core/events.js';
 import type { Logger } from '../log.js';
 import type { ToolContext } from '../tools/types.js';
 import type { ContextStrategy } from './context.js';

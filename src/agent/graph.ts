@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { END, START, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { BaseMessage } from '@langchain/core/messages';
-import type { StoppedReason, ToolStatus } from './events.js';
+import type { StoppedReason, ToolStatus } from '../core/events.js';
 import { AgentState, type AgentStateType, type AgentStateUpdate } from './state.js';
 import { logContext } from './context-log.js';
 import { prepareContext, toolSchemaTokens, type Summarizer } from './context.js';

@@ -3,8 +3,8 @@
  * into the messages the model and the user see when one is reached.
  */
 import type { Settings } from '../config/schema.js';
-import type { RequestLimits } from './api.js';
-import type { StoppedReason } from './events.js';
+import type { RequestLimits } from '../core/api.js';
+import type { StoppedReason } from '../core/events.js';
 
 type LimitSettings = Pick<
   Settings,

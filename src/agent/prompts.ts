@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CopilotMode } from './modes.js';
+import type { CopilotMode } from '../core/modes.js';
 
 export const TOPOLOGY_PLACEHOLDER = '{{topology_info}}';
 export const NO_TOPOLOGY = '(No topology information available)';

@@ -6,14 +6,14 @@
  * project scope), run.ts (one request), models.ts (the lazily built chat models).
  */
 import type { Settings, InvocationOptions } from '../config/schema.js';
-import type { AgentSession, Approver, RequestLimits } from './api.js';
-import type { AgentEvent, AgentMode } from './events.js';
-import type { CopilotMode } from './modes.js';
+import type { AgentSession, Approver, RequestLimits } from '../core/api.js';
+import type { AgentEvent, AgentMode } from '../core/events.js';
+import type { CopilotMode } from '../core/modes.js';
 import type { ToolContext, ToolDef } from '../tools/types.js';
 import type { ProjectScope } from '../gns3/types.js';
 import { createLogger, type Logger } from '../log.js';
 import { ProviderError, UsageError, errorMessage } from '../errors.js';
-import { assertNoRemovedAgentFlags } from './agent-mode.js';
+import { assertNoRemovedAgentFlags } from '../core/agent-mode.js';
 import { SessionTree } from './tree/session-tree.js';
 import type { TreeUsage } from './tree/ledger.js';
 import { agentViews, budgetLine, renderTree, resourceUsage, type AgentView, type ResourceUsage } from './tree/view.js';

@@ -5,9 +5,9 @@
 import { Annotation } from '@langchain/langgraph';
 import { appendMessagesReducer } from './append-reducer.js';
 import type { BaseMessage } from '@langchain/core/messages';
-import type { CopilotMode } from './modes.js';
-import type { RequestLimits } from './api.js';
-import type { StoppedReason } from './events.js';
+import type { CopilotMode } from '../core/modes.js';
+import type { RequestLimits } from '../core/api.js';
+import type { StoppedReason } from '../core/events.js';
 import type { HistorySummary } from './context.js';
 
 export interface Usage {

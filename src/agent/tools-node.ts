@@ -3,7 +3,7 @@
  * (src/tools/gate.ts) decides each call; this node only asks the approver and executes
  * the allowed calls, in parallel up to max_parallel_tools.
  */
-import type { StoppedReason } from './events.js';
+import type { StoppedReason } from '../core/events.js';
 import type { AgentStateType, AgentStateUpdate } from './state.js';
 import { executeTool, resultJson, type ToolResult } from '../tools/registry.js';
 import { assessCall, type GatePolicy } from '../tools/gate.js';

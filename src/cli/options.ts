@@ -90,7 +90,7 @@ const SETTING_FLAGS: Record<string, string> = {
 
 /** Parses repeated `--tool-limit name=n` into a record; bad syntax or unknown tool -> usage error. */
 async function parseToolLimits(values: string[]): Promise<Record<string, string>> {
-  const { TOOL_NAMES } = await import('../agent/modes.js');
+  const { TOOL_NAMES } = await import('../core/modes.js');
   const { UsageError } = await import('../errors.js');
   const out: Record<string, string> = {};
   for (const v of values) {

@@ -5,7 +5,7 @@
  * calls are recorded as aborted, so `--continue` works) and exit 130.
  */
 import type { InvocationOptions, Settings } from '../config/schema.js';
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../core/events.js';
 import { ExitCode, UsageError, errorMessage, errorTypeOf } from '../errors.js';
 import { ResultBuilder, exitCodeOf } from '../output/summary.js';
 import { TextPrinter } from '../output/text.js';

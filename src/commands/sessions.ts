@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { Settings } from '../config/schema.js';
 import { UsageError } from '../errors.js';
-import { parseMode, MODE_CHOICES_TEXT, MODE_SHORT_NAME } from '../agent/modes.js';
+import { parseMode, MODE_CHOICES_TEXT, MODE_SHORT_NAME } from '../core/modes.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
 import { costUsd, formatUsd, roundUsd } from '../agent/pricing.js';
 import { transcriptMarkdown } from '../sessions/transcript.js';

@@ -4,7 +4,7 @@
  * locks live in ./load.ts; this file only says what a valid value is.
  */
 import { z } from 'zod';
-import { COPILOT_MODES, parseMode } from '../agent/modes.js';
+import { COPILOT_MODES, parseMode } from '../core/modes.js';
 import { mcpServerSchema } from '../mcp/client/config.js';
 
 const httpUrl = z

@@ -5,7 +5,7 @@
  * `z.coerce.boolean()` would read "false" as true.
  */
 import { settingsSchema, type SettingKey } from './schema.js';
-import { MODE_CHOICES_TEXT } from '../agent/modes.js';
+import { MODE_CHOICES_TEXT } from '../core/modes.js';
 import { UsageError } from '../errors.js';
 
 type AnySchema = { _zod: { def: Record<string, unknown> & { type: string } } } & Record<string, unknown>;

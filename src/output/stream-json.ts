@@ -1,5 +1,5 @@
 /** `--stream-json`: one JSON object per line, each event plus an ISO 8601 timestamp (docs/ARCHITECTURE.md). */
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../core/events.js';
 import type { Sink } from './text.js';
 
 export class StreamJsonPrinter {

@@ -3,8 +3,8 @@
  * exit code (docs/ARCHITECTURE.md, Errors and exit codes). Text and stream-json printers use the same fold so all
  * three formats agree on the outcome.
  */
-import type { AgentEvent, ErrorType, RunStats, StoppedReason, ToolStatus } from '../agent/events.js';
-import type { CopilotMode } from '../agent/modes.js';
+import type { AgentEvent, ErrorType, RunStats, StoppedReason, ToolStatus } from '../core/events.js';
+import type { CopilotMode } from '../core/modes.js';
 import { EXIT_CODE_OF_TYPE, ExitCode } from '../errors.js';
 import type { AgentView, ResourceUsage } from '../agent/tree/view.js';
 

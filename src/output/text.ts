@@ -1,5 +1,5 @@
 /** Plain one-shot output: the answer streams to stdout, tool activity and errors to stderr. */
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../core/events.js';
 import { sanitizeLine, StreamSanitizer } from '../security/sanitize.js';
 
 export interface Sink {

@@ -6,7 +6,7 @@
  * secret split across deltas is still caught (StreamRedactor); what is held
  * is released at the end of the answer, or after HOLD_MS without a delta.
  */
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../core/events.js';
 import { EventQueue } from '../agent/queue.js';
 import { StreamRedactor, redactDeep } from './redact.js';
 

@@ -9,8 +9,8 @@ import { randomUUID } from 'node:crypto';
 import type { BaseMessage } from '@langchain/core/messages';
 import type Database from 'better-sqlite3';
 import type { DeltaSaver } from './delta-saver.js';
-import type { CopilotMode } from '../agent/modes.js';
-import type { AgentMode } from '../agent/events.js';
+import type { CopilotMode } from '../core/modes.js';
+import type { AgentMode } from '../core/events.js';
 import { sessionsDbFile } from '../config/paths.js';
 
 export const TITLE_MAX = 40;

@@ -5,7 +5,7 @@
  * created idempotently on the SessionStore's connection; store.ts is untouched.
  */
 import type Database from 'better-sqlite3';
-import type { AgentMode } from '../agent/events.js';
+import type { AgentMode } from '../core/events.js';
 
 /** Bumped when what a stored mode means changes; stored with every tree. */
 export const AGENT_MODE_REVISION = 1;

@@ -1,6 +1,6 @@
 /** A row of the sessions table, as the store returns it. */
-import type { AgentMode } from '../agent/events.js';
-import type { CopilotMode } from '../agent/modes.js';
+import type { AgentMode } from '../core/events.js';
+import type { CopilotMode } from '../core/modes.js';
 
 export interface SessionRow {
   id: string;

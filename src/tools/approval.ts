@@ -3,7 +3,7 @@
  * (the TUI's approver, an MCP client). Whether to ask is the pure gate's call
  * (./gate.ts `approvalVerdict`).
  */
-import type { Approver, ApprovalDecision } from '../agent/api.js';
+import type { Approver, ApprovalDecision } from '../core/api.js';
 import { errorMessage } from '../errors.js';
 import { approvalVerdict, type ApprovalRules } from './gate.js';
 import type { ToolRisk } from './types.js';

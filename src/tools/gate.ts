@@ -8,9 +8,9 @@
  * non-JSON arguments → error; max_tool_calls, per-tool and named group caps → limit;
  * the approval policy → run, ask or blocked.
  */
-import type { RequestLimits } from '../agent/api.js';
-import type { StoppedReason, ToolStatus } from '../agent/events.js';
-import type { CopilotMode } from '../agent/modes.js';
+import type { RequestLimits } from '../core/api.js';
+import type { StoppedReason, ToolStatus } from '../core/events.js';
+import type { CopilotMode } from '../core/modes.js';
 import { groupCapRefusal, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from '../agent/limits.js';
 import { OVERSIZED_ARGS_KEY, oversizedArgsMessage } from '../agent/input-limits.js';
 import type { ToolRisk } from './types.js';

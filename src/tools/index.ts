@@ -3,7 +3,7 @@ import { gns3Tools } from './gns3/index.js';
 import { devicesTools } from './devices/index.js';
 import { skillTools } from './skills/index.js';
 
-/** Every tool the product has; modes pick subsets (../agent/modes.ts). */
+/** Every tool the product has; modes pick subsets (../core/modes.ts). */
 export function allTools(): ToolDef[] {
   return [...gns3Tools, ...devicesTools, ...skillTools];
 }

@@ -6,8 +6,8 @@
  * approval policy; ./approval.ts asks). docs/ARCHITECTURE.md, Tools.
  */
 import { z } from 'zod';
-import type { ToolStatus } from '../agent/events.js';
-import { MODE_TOOLS, toolAllowed, type CopilotMode } from '../agent/modes.js';
+import type { ToolStatus } from '../core/events.js';
+import { MODE_TOOLS, toolAllowed, type CopilotMode } from '../core/modes.js';
 import { failure, type ToolContext, type ToolDef, type ToolOutcome } from './types.js';
 import { errorMessage } from '../errors.js';
 import { isTransientError } from './retry.js';

@@ -6,9 +6,9 @@
 import type { z } from 'zod';
 import type { Settings } from '../config/schema.js';
 import type { ProjectScope } from '../gns3/types.js';
-import type { ToolName } from '../agent/modes.js';
+import type { ToolName } from '../core/modes.js';
 import type { Logger } from '../log.js';
-import type { ToolStatus } from '../agent/events.js';
+import type { ToolStatus } from '../core/events.js';
 
 /**
  * read   – observes only (show commands, topology, templates, skills)

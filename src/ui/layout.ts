@@ -1,5 +1,5 @@
 /** How the live part of the screen shares the terminal's rows. Pure. */
-import { approvalLines } from './summary.js';
+import { approvalLines } from './call-text.js';
 import { APPROVAL_CHOICES } from './components/ApprovalPrompt.js';
 import { statusLines, statusSegments } from './components/StatusBar.js';
 import { findToolCall, type ToolCallView, type UiState } from './state.js';

@@ -3,7 +3,7 @@
  * purpose shows, and how keys move it. Pure; usePicker (hooks/usePicker.ts) holds the state.
  */
 import type { Key } from 'ink';
-import { MODE_SHORT_NAME } from '../agent/modes.js';
+import { MODE_SHORT_NAME } from '../core/modes.js';
 import type { SessionInfo } from './services.js';
 import { filterItems, type PickerItem } from './components/Picker.js';
 

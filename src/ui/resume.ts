@@ -3,9 +3,9 @@
  * and /sessions show where the talk left off (printed once into <Static>).
  */
 import type { TranscriptEntry } from '../sessions/transcript.js';
-import type { ToolStatus } from '../agent/events.js';
+import type { ToolStatus } from '../core/events.js';
 import type { TurnView } from './state.js';
-import { summarizeArgs } from './summary.js';
+import { summarizeArgs } from './call-text.js';
 
 const STATUSES: readonly string[] = ['success', 'partial', 'error', 'blocked', 'limit', 'aborted'];
 

@@ -4,11 +4,11 @@
  * the agent session + session store, the GNS3 client and the keychain secret store; all
  * imports are lazy so start-up only pays for what it uses.
  */
-import type { AgentSession, Approver } from '../agent/api.js';
+import type { AgentSession, Approver } from '../core/api.js';
 import type { InvocationOptions, Settings } from '../config/schema.js';
 import type { Topology } from '../gns3/types.js';
 import type { Logger } from '../log.js';
-import type { CopilotMode } from '../agent/modes.js';
+import type { CopilotMode } from '../core/modes.js';
 import { sanitizeDeep } from '../security/sanitize.js';
 
 export interface ProjectInfo {

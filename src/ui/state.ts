@@ -1,12 +1,12 @@
 /**
  * The TUI's view model. Everything the screen shows is derived from agent
- * events (src/agent/events.ts) and a few UI actions by this pure reducer, so
+ * events (src/core/events.ts) and a few UI actions by this pure reducer, so
  * views stay pure and the whole flow is testable without a terminal.
  */
-import type { AgentEvent, AgentMode, ErrorType } from '../agent/events.js';
-import type { ApprovalDecision, ApprovalRequest, RequestLimits } from '../agent/api.js';
-import type { CopilotMode } from '../agent/modes.js';
-import { summarizeArgs } from './summary.js';
+import type { AgentEvent, AgentMode, ErrorType } from '../core/events.js';
+import type { ApprovalDecision, ApprovalRequest, RequestLimits } from '../core/api.js';
+import type { CopilotMode } from '../core/modes.js';
+import { summarizeArgs } from './call-text.js';
 import { applyChildToolEvent, isChildToolEvent, type ChildToolEvent } from './tree.js';
 import type { ToolCallState, ToolCallView, TurnView } from './views.js';
 

@@ -4,11 +4,11 @@
  * (an indented tree under its tool line) instead of becoming top-level tool lines.
  * Pure functions over the view model.
  */
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../core/events.js';
 import type { ChildCallView, ToolCallView, TurnView } from './views.js';
 
 export type { ChildCallView } from './views.js';
-import { summarizeArgs } from './summary.js';
+import { summarizeArgs } from './call-text.js';
 
 export type ChildToolEvent = Extract<AgentEvent, { type: 'tool_call' | 'tool_start' | 'tool_end' | 'approval' }>;
 

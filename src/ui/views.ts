@@ -2,8 +2,8 @@
  * The TUI's view types for one turn and its tool calls (shared by the reducer in
  * ./state.ts and the sub-agent folding in ./tree.ts).
  */
-import type { ApprovalDecision } from '../agent/api.js';
-import type { ErrorType, RunStats, StoppedReason, ToolStatus } from '../agent/events.js';
+import type { ApprovalDecision } from '../core/api.js';
+import type { ErrorType, RunStats, StoppedReason, ToolStatus } from '../core/events.js';
 
 export type ToolCallState = 'pending' | 'awaiting_approval' | 'running' | ToolStatus;
 

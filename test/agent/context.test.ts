@@ -12,7 +12,7 @@ import { PromptLibrary, NO_TOPOLOGY } from '../../src/agent/prompts.js';
 import { UsageError } from '../../src/errors.js';
 import { renderTopologyText } from '../../src/gns3/render.js';
 import type { Topology } from '../../src/gns3/types.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent } from '../../src/core/events.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-context-');
 let llm: FakeLlm | undefined;

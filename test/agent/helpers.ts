@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { settingsSchema, type Settings } from '../../src/config/schema.js';
 import { defineTool, type ToolDef } from '../../src/tools/types.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent } from '../../src/core/events.js';
 import { createAgentSession, type CreateAgentSessionOptions } from '../../src/agent/session.js';
 import type { ProjectScope, Topology } from '../../src/gns3/types.js';
 import type { startFakeLlm } from '../fakes/llm/server.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { FakeLlm, FakeRequest } from '../fakes/llm/server.js';
 import { collect, ofType, session, showCall, testSettings, testTools, text, type ToolLog, useFakeLlm } from './helpers.js';
 import { ResultBuilder, exitCodeOf } from '../../src/output/summary.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent } from '../../src/core/events.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-limits-');
 let llm: FakeLlm | undefined;

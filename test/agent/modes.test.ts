@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { FakeLlm } from '../fakes/llm/server.js';
 import { collect, ofType, session, testSettings, testTools, type ToolLog, useFakeLlm } from './helpers.js';
 import { ResultBuilder, exitCodeOf } from '../../src/output/summary.js';
-import { MODE_TOOLS } from '../../src/agent/modes.js';
-import type { ApprovalDecision } from '../../src/agent/api.js';
+import { MODE_TOOLS } from '../../src/core/modes.js';
+import type { ApprovalDecision } from '../../src/core/api.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-modes-');
 let llm: FakeLlm | undefined;

@@ -5,7 +5,7 @@ import type { FakeLlm } from '../fakes/llm/server.js';
 import { collect, ofType, session, testSettings, text, useFakeLlm } from './helpers.js';
 import { resolveProviderEndpoint, knownContextLimitK, encodingForModel } from '../../src/agent/providers.js';
 import { ResultBuilder, exitCodeOf } from '../../src/output/summary.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent } from '../../src/core/events.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-providers-');
 let llm: FakeLlm | undefined;

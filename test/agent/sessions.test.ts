@@ -7,7 +7,7 @@ import { startFakeGns3 } from '../fakes/gns3/server.js';
 import { collect, ofType, session, showCall, tempDir, testSettings, testTools, useFakeLlm } from './helpers.js';
 import { SessionStore, cleanTitle, fallbackTitle } from '../../src/sessions/store.js';
 import { sessionsCommand } from '../../src/commands/sessions.js';
-import { resolveAgentMode } from '../../src/agent/agent-mode.js';
+import { resolveAgentMode } from '../../src/core/agent-mode.js';
 import { UsageError } from '../../src/errors.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-sessions-');

@@ -9,7 +9,7 @@ import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
 import { collect, ofType, session, tempDir, testSettings } from './helpers.js';
 import { startGns3Node } from '../../src/tools/gns3/node-power.js';
 import type { ToolDef } from '../../src/tools/types.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent } from '../../src/core/events.js';
 import { TextPrinter } from '../../src/output/text.js';
 import { StreamJsonPrinter } from '../../src/output/stream-json.js';
 import { ResultBuilder } from '../../src/output/summary.js';

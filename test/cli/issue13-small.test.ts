@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
 import { cliEnv, llmFlags, runCli } from '../e2e/oneshot-cli.js';
-import { MODE_TOOLS, toolAllowed } from '../../src/agent/modes.js';
+import { MODE_TOOLS, toolAllowed } from '../../src/core/modes.js';
 
 let llm: FakeLlm | undefined;
 afterEach(async () => {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { AIMessageChunk, HumanMessage } from '@langchain/core/messages';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { buildGraph, type RunControl } from '../../src/agent/graph.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent } from '../../src/core/events.js';
 import type { AgentStateType } from '../../src/agent/state.js';
 import { PromptLibrary } from '../../src/agent/prompts.js';
 import type { TokenCounter } from '../../src/agent/tokens.js';

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseMode } from '../../src/agent/modes.js';
+import { parseMode } from '../../src/core/modes.js';
 import { servedTools } from './served-tools.js';
 import { BIN, ROOT } from '../helpers/cli-run.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';

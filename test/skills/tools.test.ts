@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempXdgConfig } from '../helpers/xdg.js';
-import { MODE_TOOLS, TOOL_NAMES } from '../../src/agent/modes.js';
+import { MODE_TOOLS, TOOL_NAMES } from '../../src/core/modes.js';
 import { settingsSchema } from '../../src/config/schema.js';
 import type { Logger } from '../../src/log.js';
 import { skillTools } from '../../src/tools/skills/index.js';

@@ -8,7 +8,7 @@ import { allTools } from '../../src/tools/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { assessCall, INVALID_ARGS_KEY, type ApprovalRules, type GateState, type GateVerdict } from '../../src/tools/gate.js';
 import { OVERSIZED_ARGS_KEY } from '../../src/agent/input-limits.js';
-import type { RequestLimits } from '../../src/agent/api.js';
+import type { RequestLimits } from '../../src/core/api.js';
 
 const registry = new ToolRegistry(allTools());
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent } from '../../src/core/events.js';
 import { mount, KEY, sleep } from './harness.js';
 import { stats, until } from './helpers/scripted-session.js';
 import { testSettings } from './helpers/fake-services.js';

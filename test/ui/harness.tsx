@@ -3,7 +3,7 @@ import { render } from 'ink-testing-library';
 import { App } from '../../src/ui/components/App.js';
 import { stripAnsi } from '../../src/ui/style.js';
 import type { InvocationOptions, Settings } from '../../src/config/schema.js';
-import type { SlashCommand } from '../../src/ui/commands/index.js';
+import type { SlashCommand } from '../../src/ui/slash/index.js';
 import { FakeServices, testSettings, tuiInvocation, type FakeServicesOptions } from './helpers/fake-services.js';
 import { until } from './helpers/scripted-session.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialState, reduce, findToolCall, type UiAction, type UiState } from '../../src/ui/state.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent } from '../../src/core/events.js';
 import { stats } from './helpers/scripted-session.js';
 
 const base = () =>

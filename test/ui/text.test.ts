@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderMarkdown, wrapLine } from '../../src/ui/markdown.js';
 import { displayWidth, stripAnsi, colorEnabled } from '../../src/ui/style.js';
 import { InputHistory, looksSecret } from '../../src/ui/history.js';
-import { summarizeArgs, deviceRows, deviceOutputs, approvalLines, resultNote } from '../../src/ui/summary.js';
+import { summarizeArgs, deviceRows, deviceOutputs, approvalLines, resultNote } from '../../src/ui/call-text.js';
 import { compactNumber, formatDuration, limitsText } from '../../src/ui/format.js';
 
 const md = (s: string, width = 60, color = false) => renderMarkdown(s, { width, color });

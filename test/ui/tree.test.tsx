@@ -4,8 +4,8 @@ import { render } from 'ink-testing-library';
 import { initialState, reduce, type UiAction, type UiState } from '../../src/ui/state.js';
 import { ToolCallLine } from '../../src/ui/components/ToolCallLine.js';
 import { statusSegments } from '../../src/ui/components/StatusBar.js';
-import { COMMANDS, findCommand, helpText } from '../../src/ui/commands/index.js';
-import type { AgentEvent } from '../../src/agent/events.js';
+import { COMMANDS, findCommand, helpText } from '../../src/ui/slash/index.js';
+import type { AgentEvent } from '../../src/core/events.js';
 
 const base = () =>
   initialState({ server: 'http://127.0.0.1:3080', projectName: 'lab1', mode: 'teaching_assistant', model: 'm', limits: { max_iterations: 20, tool_limits: {}, on_limit: 'warn' }, agentMode: 'recursive' });

@@ -4,8 +4,8 @@
  * its tree and the copilot mode (classroom locks win). On a refusal the store is closed.
  */
 import type { Settings } from '../../config/schema.js';
-import type { AgentMode } from '../events.js';
-import type { CopilotMode } from '../modes.js';
+import type { AgentMode } from '../../core/events.js';
+import type { CopilotMode } from '../../core/modes.js';
 import type { Logger } from '../../log.js';
 import type { SessionStore, SessionRow } from '../../sessions/store.js';
 import { TreeStore } from '../../sessions/tree-store.js';

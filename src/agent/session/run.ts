@@ -5,9 +5,9 @@
  */
 import { HumanMessage } from '@langchain/core/messages';
 import type { Settings } from '../../config/schema.js';
-import type { RequestLimits } from '../api.js';
-import type { AgentEvent, AgentMode, RunStats, StoppedReason } from '../events.js';
-import type { CopilotMode } from '../modes.js';
+import type { RequestLimits } from '../../core/api.js';
+import type { AgentEvent, AgentMode, RunStats, StoppedReason } from '../../core/events.js';
+import type { CopilotMode } from '../../core/modes.js';
 import type { Logger } from '../../log.js';
 import type { ProjectScope } from '../../gns3/types.js';
 import type { EventQueue } from '../queue.js';

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
-import type { AgentEvent, StoppedReason } from '../events.js';
-import type { CopilotMode } from '../modes.js';
+import type { AgentEvent, StoppedReason } from '../../core/events.js';
+import type { CopilotMode } from '../../core/modes.js';
 import type { RunControl } from '../graph.js';
 import type { AgentNodeInfo } from './node-info.js';
 import { messageText } from '../tokens.js';

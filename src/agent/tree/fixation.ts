@@ -7,8 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { UsageError } from '../../errors.js';
-import type { AgentMode } from '../events.js';
-import { agentModeEnvValue, assertNoRemovedAgentFlags, parseAgentMode, resolveAgentMode } from '../agent-mode.js';
+import type { AgentMode } from '../../core/events.js';
+import { agentModeEnvValue, assertNoRemovedAgentFlags, parseAgentMode, resolveAgentMode } from '../../core/agent-mode.js';
 import { budgetFromEnv, parseBudgetSnapshot, type BudgetSnapshot } from './budget.js';
 import type { TreeRow, TreeStore } from '../../sessions/tree-store.js';
 import { BudgetLedger } from './ledger.js';

@@ -3,8 +3,8 @@
  * (./engine.ts) runs children the same way in both modes and asks this object what
  * is allowed: depth, quota, arguments, scheduling, tools, budget.
  */
-import type { AgentMode } from '../events.js';
-import { toolAllowed, type CopilotMode } from '../modes.js';
+import type { AgentMode } from '../../core/events.js';
+import { toolAllowed, type CopilotMode } from '../../core/modes.js';
 
 export const AGENT_TOOL = 'agent';
 

@@ -5,7 +5,7 @@
  * `agent` tool's result.
  */
 import type { AIMessage, BaseMessage, ToolMessage } from '@langchain/core/messages';
-import type { StoppedReason } from '../events.js';
+import type { StoppedReason } from '../../core/events.js';
 import { messageText } from '../tokens.js';
 import type { NodeStatus } from '../../sessions/tree-store.js';
 

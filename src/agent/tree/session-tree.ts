@@ -5,9 +5,9 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
-import type { AgentMode } from '../events.js';
-import type { CopilotMode } from '../modes.js';
-import type { RequestLimits } from '../api.js';
+import type { AgentMode } from '../../core/events.js';
+import type { CopilotMode } from '../../core/modes.js';
+import type { RequestLimits } from '../../core/api.js';
 import type { AgentGraph, RunControl } from '../graph.js';
 import { requestInput, type AgentStateType } from '../state.js';
 import type { ToolDef } from '../../tools/types.js';

@@ -3,7 +3,7 @@
  * with one yes/no field). A client that cannot elicit gets a clear refusal.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Approver } from '../../agent/api.js';
+import type { Approver } from '../../core/api.js';
 
 export const NO_ELICITATION =
   'this MCP client does not support elicitation, so nobody can approve the call here; restart `gns3-copilot mcp` with --approve all to allow config-changing tools';

@@ -1,6 +1,6 @@
 /** Prompts: the three copilot mode prompts, with the current topology filled in when there is one. */
 import type { GetPromptResult, Prompt } from '@modelcontextprotocol/sdk/types.js';
-import { COPILOT_MODES, parseMode } from '../../agent/modes.js';
+import { COPILOT_MODES, parseMode } from '../../core/modes.js';
 import { errorMessage } from '../../errors.js';
 import type { McpRuntime } from './runtime.js';
 

@@ -6,8 +6,8 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CopilotMode } from '../../agent/modes.js';
-import type { Approver } from '../../agent/api.js';
+import type { CopilotMode } from '../../core/modes.js';
+import type { Approver } from '../../core/api.js';
 import { decideApproval, executeTool, resultJson, DEFAULT_MAX_OUTPUT_CHARS, type ApprovePolicy, type ToolResult } from '../../tools/registry.js';
 import type { ToolDef } from '../../tools/types.js';
 import type { McpRuntime } from './runtime.js';

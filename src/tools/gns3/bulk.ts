@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { Gns3Project } from '../../gns3/project.js';
 import { defineTool, type ToolContext, type ToolDef, type ToolRisk } from '../types.js';
-import type { ToolName } from '../../agent/modes.js';
+import type { ToolName } from '../../core/modes.js';
 import { guarded, projectOf, runItems } from './common.js';
 import { batchOutcome } from '../batch.js';
 

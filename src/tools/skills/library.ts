@@ -1,7 +1,7 @@
 /** The skill library as the tools see it, plus a warning list when some files are broken. */
 import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolDef, type ToolOutcome } from '../types.js';
-import type { ToolName } from '../../agent/modes.js';
+import type { ToolName } from '../../core/modes.js';
 import { loadSkills, type SkillLibrary } from '../../skills/loader.js';
 
 const warned = new Set<string>();

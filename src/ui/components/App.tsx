@@ -1,14 +1,14 @@
 /**
  * The TUI root: layout and wiring. The hooks (src/ui/hooks) hold the parts: the agent
  * session, the running turn, approvals, the picker, start-up, the input line and key routing;
- * slash commands are objects in src/ui/commands. It holds no agent logic: it sends prompts,
+ * slash commands are objects in src/ui/slash. It holds no agent logic: it sends prompts,
  * forwards approvals and commands, and renders state.
  */
 import { useCallback, useReducer, useState } from 'react';
 import { Box, Static, useApp, useStdin, useStdout } from 'ink';
 import type { InvocationOptions, Settings } from '../../config/schema.js';
 import { initialState, reduce, type NoticeTone, type UiState } from '../state.js';
-import { COMMANDS, completeCommand, isCommand, type SlashCommand } from '../commands/index.js';
+import { COMMANDS, completeCommand, isCommand, type SlashCommand } from '../slash/index.js';
 import type { PickerPurpose } from '../picker.js';
 import type { PickerItem } from './Picker.js';
 import { frameLayout } from '../layout.js';
@@ -53,7 +53,7 @@ export interface AppProps {
   retryMs?: number;
   /** render flush interval for streamed events (~30 fps) */
   flushMs?: number;
-  /** the slash commands (default: all of src/ui/commands) */
+  /** the slash commands (default: all of src/ui/slash) */
   commands?: readonly SlashCommand[];
 }
 

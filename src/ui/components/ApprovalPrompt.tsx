@@ -3,8 +3,8 @@
  * device and its command lines, then the four choices.
  */
 import { Box, Text } from 'ink';
-import type { ApprovalRequest } from '../../agent/api.js';
-import { approvalLines } from '../summary.js';
+import type { ApprovalRequest } from '../../core/api.js';
+import { approvalLines } from '../call-text.js';
 import { Tone } from './theme.js';
 
 export const APPROVAL_CHOICES = [

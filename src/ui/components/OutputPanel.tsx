@@ -5,7 +5,7 @@
  */
 import { Box, Text } from 'ink';
 import type { ToolCallView } from '../state.js';
-import { deviceOutputs } from '../summary.js';
+import { deviceOutputs } from '../call-text.js';
 import { renderMarkdown } from '../markdown.js';
 import { Tone, useColor } from './theme.js';
 

@@ -5,7 +5,7 @@
  */
 import React from 'react';
 import { Box, Text } from 'ink';
-import { MODE_SHORT_NAME } from '../../agent/modes.js';
+import { MODE_SHORT_NAME } from '../../core/modes.js';
 import { formatUsd } from '../../agent/pricing.js';
 import type { UiState } from '../state.js';
 import { compactNumber, limitsText } from '../format.js';

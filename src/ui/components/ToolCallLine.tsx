@@ -1,7 +1,7 @@
 /** One line per tool call: state glyph, tool, argument summary, elapsed/duration. */
 import { Box, Text } from 'ink';
 import type { ToolCallState, ToolCallView } from '../state.js';
-import { deviceRows, resultNote } from '../summary.js';
+import { deviceRows, resultNote } from '../call-text.js';
 import { formatDuration, truncate } from '../format.js';
 import { Tone, type ToneName } from './theme.js';
 

@@ -1,8 +1,8 @@
 import { useCallback, useRef } from 'react';
-import type { AgentSession, Approver } from '../../agent/api.js';
+import type { AgentSession, Approver } from '../../core/api.js';
 import type { InvocationOptions, Settings } from '../../config/schema.js';
 import { errorMessage, errorTypeOf } from '../../errors.js';
-import type { OpenSessionOptions } from '../commands/types.js';
+import type { OpenSessionOptions } from '../slash/types.js';
 import { turnsFromTranscript } from '../resume.js';
 import type { UiServices } from '../services.js';
 import type { NoticeTone, UiAction } from '../state.js';

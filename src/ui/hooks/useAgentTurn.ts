@@ -1,6 +1,6 @@
 import { useCallback, useRef } from 'react';
-import type { AgentEvent, RunStats } from '../../agent/events.js';
-import type { AgentSession } from '../../agent/api.js';
+import type { AgentEvent, RunStats } from '../../core/events.js';
+import type { AgentSession } from '../../core/api.js';
 import { errorMessage, errorTypeOf } from '../../errors.js';
 import { StreamSanitizer } from '../../security/sanitize.js';
 import type { UiAction } from '../state.js';

@@ -1,6 +1,6 @@
 import { useCallback, useRef } from 'react';
 import type { Key } from 'ink';
-import type { ApprovalDecision, ApprovalRequest, Approver } from '../../agent/api.js';
+import type { ApprovalDecision, ApprovalRequest, Approver } from '../../core/api.js';
 import type { UiAction } from '../state.js';
 import { APPROVAL_CHOICES } from '../components/ApprovalPrompt.js';
 import { useRefState } from './useRefState.js';

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { AgentSession } from '../../agent/api.js';
+import type { AgentSession } from '../../core/api.js';
 import type { InvocationOptions, Settings } from '../../config/schema.js';
 import { errorMessage } from '../../errors.js';
-import type { OpenSessionOptions } from '../commands/types.js';
+import type { OpenSessionOptions } from '../slash/types.js';
 import type { UiServices } from '../services.js';
 import type { NoticeTone } from '../state.js';
 import type { PhaseControl } from './usePhase.js';

@@ -1,5 +1,5 @@
-import type { AgentSession } from '../../agent/api.js';
-import { runCommandLine, type CommandContext, type SlashCommand } from '../commands/index.js';
+import type { AgentSession } from '../../core/api.js';
+import { runCommandLine, type CommandContext, type SlashCommand } from '../slash/index.js';
 import type { UiState } from '../state.js';
 import { useEvent } from './useEvent.js';
 

@@ -4,7 +4,7 @@ import { type FakeLlm, type FakeRequest, type FakeTurn } from '../../fakes/llm/s
 import { collect, ofType, session, showCall, useFakeLlm, testSettings, testTools, type ToolLog } from '../helpers.js';
 import { timedShowTool, toolNames } from './helpers.js';
 import { validateSetting } from '../../../src/config/validate.js';
-import type { AgentEvent } from '../../../src/agent/events.js';
+import type { AgentEvent } from '../../../src/core/events.js';
 import type { TaskReport } from '../../../src/agent/tree/report.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-tree-rec-');

@@ -1,5 +1,5 @@
 /** UiServices over in-memory data plus a ScriptedSession: the TUI's edge in component tests. */
-import type { Approver } from '../../../src/agent/api.js';
+import type { Approver } from '../../../src/core/api.js';
 import type { Topology } from '../../../src/gns3/types.js';
 import type { CreateSessionOptions, ProjectInfo, SessionInfo, UiServices } from '../../../src/ui/services.js';
 import type { Settings, InvocationOptions } from '../../../src/config/schema.js';

@@ -3,9 +3,9 @@
  * plays the next script of real AgentEvent values, pausing for approvals via
  * the real Approver callback and honouring the abort signal like the core does.
  */
-import type { AgentEvent, RunStats } from '../../../src/agent/events.js';
-import type { AgentSession, Approver, ApprovalDecision, RequestLimits } from '../../../src/agent/api.js';
-import type { CopilotMode } from '../../../src/agent/modes.js';
+import type { AgentEvent, RunStats } from '../../../src/core/events.js';
+import type { AgentSession, Approver, ApprovalDecision, RequestLimits } from '../../../src/core/api.js';
+import type { CopilotMode } from '../../../src/core/modes.js';
 
 export type ScriptStep =
   | AgentEvent

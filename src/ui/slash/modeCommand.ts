@@ -1,4 +1,4 @@
-import { MODE_SHORT_NAME, MODE_TOOLS, parseMode, type CopilotMode } from '../../agent/modes.js';
+import { MODE_SHORT_NAME, MODE_TOOLS, parseMode, type CopilotMode } from '../../core/modes.js';
 import { errorMessage } from '../../errors.js';
 import type { SlashCommand } from './types.js';
 

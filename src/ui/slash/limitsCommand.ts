@@ -5,8 +5,8 @@
  * `off` clears tools, time, a tool's cap and the config/diagnostic caps. The parsing is pure;
  * the command applies the result to the session and the status bar.
  */
-import { TOOL_NAMES } from '../../agent/modes.js';
-import type { RequestLimits } from '../../agent/api.js';
+import { TOOL_NAMES } from '../../core/modes.js';
+import type { RequestLimits } from '../../core/api.js';
 import { LIMIT_DEFAULTS, toolRetries } from '../../agent/limits.js';
 import { describeAllowed, validateSetting } from '../../config/validate.js';
 import { settingsSchema, type SettingKey } from '../../config/schema.js';

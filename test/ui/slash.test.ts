@@ -2,9 +2,9 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
-import { COMMANDS, completeCommand, findCommand, helpText, splitCommandLine, type SlashCommand } from '../../src/ui/commands/index.js';
-import { parseModeArg } from '../../src/ui/commands/modeCommand.js';
-import { parseLimitsArgs } from '../../src/ui/commands/limitsCommand.js';
+import { COMMANDS, completeCommand, findCommand, helpText, splitCommandLine, type SlashCommand } from '../../src/ui/slash/index.js';
+import { parseModeArg } from '../../src/ui/slash/modeCommand.js';
+import { parseLimitsArgs } from '../../src/ui/slash/limitsCommand.js';
 import { mount } from './harness.js';
 import { until } from './helpers/scripted-session.js';
 
@@ -55,14 +55,14 @@ describe('slash commands', () => {
   });
 
   it('lists every command file once, with unique names and aliases', async () => {
-    const dir = join(import.meta.dirname, '../../src/ui/commands');
+    const dir = join(import.meta.dirname, '../../src/ui/slash');
     const exported: SlashCommand[] = [];
     for (const f of readdirSync(dir).filter((f) => f.endsWith('Command.ts'))) {
       const mod = (await import(join(dir, f))) as Record<string, unknown>;
       for (const v of Object.values(mod)) if (v && typeof v === 'object' && 'run' in v && 'name' in v) exported.push(v as SlashCommand);
     }
     expect(exported.length).toBeGreaterThanOrEqual(15);
-    for (const c of exported) expect(COMMANDS, `${c.name} is not listed in src/ui/commands/index.ts`).toContain(c);
+    for (const c of exported) expect(COMMANDS, `${c.name} is not listed in src/ui/slash/index.ts`).toContain(c);
     const names = COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]);
     expect(new Set(names).size).toBe(names.length);
   });

@@ -1,8 +1,8 @@
 /**
- * A slash command of the TUI is one object in one file (src/ui/commands/<name>Command.ts),
+ * A slash command of the TUI is one object in one file (src/ui/slash/<name>Command.ts),
  * listed once in ./index.ts: /help, Tab completion and dispatch all read that list.
  */
-import type { AgentSession } from '../../agent/api.js';
+import type { AgentSession } from '../../core/api.js';
 import type { Settings } from '../../config/schema.js';
 import type { PickerPurpose } from '../picker.js';
 import type { UiServices } from '../services.js';
