@@ -24,7 +24,19 @@ function bigHistory(messages: number): BaseMessage[] {
   let i = 0;
   while (out.length < messages - 1) {
     out.push(new HumanMessage({ content: `question ${i} ${words(50, i)}`, id: `h${i}` }));
-    out.push(new AIMessage({ content: '', id: `a${i}`, tool_calls: [{ id: `t${i}`, name: 'execute_multiple_device_commands', args: { device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] } }] }));
+    out.push(
+      new AIMessage({
+        content: '',
+        id: `a${i}`,
+        tool_calls: [
+          {
+            id: `t${i}`,
+            name: 'execute_multiple_device_commands',
+            args: { device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] },
+          },
+        ],
+      }),
+    );
     out.push(new ToolMessage({ content: words(90, i), tool_call_id: `t${i}`, id: `tm${i}` }));
     out.push(new AIMessage({ content: `answer ${i} ${words(50, i + 1)}`, id: `r${i}` }));
     i++;
@@ -48,20 +60,36 @@ async function contextRows(): Promise<(string | number)[][]> {
   const rows: (string | number)[][] = [];
   const cold = await TokenCounter.create('cl100k_base');
   const t0 = performance.now();
-  const first = await prepareContext({ system: 'system prompt', history, summary: null, toolsTokens: 1500 }, { limitK: 200, strategy: 'balanced', counter: cold });
+  const first = await prepareContext(
+    { system: 'system prompt', history, summary: null, toolsTokens: 1500 },
+    { limitK: 200, strategy: 'balanced', counter: cold },
+  );
   const coldMs = performance.now() - t0;
   rows.push(['context prep, cold (counts every message)', `${history.length} msgs / ${first.tokens} tok`, fmtMs(coldMs), '—']);
   for (const [label, limitK] of [
     ['context prep, warm, fits (200k window)', 200],
     ['context prep, warm, trims (64k window)', 64],
   ] as const) {
-    const xs = await timeIt(50, () => prepareContext({ system: 'system prompt', history, summary: null, toolsTokens: 1500 }, { limitK, strategy: 'balanced', counter: cold }));
-    const plan = await prepareContext({ system: 'system prompt', history, summary: null, toolsTokens: 1500 }, { limitK, strategy: 'balanced', counter: cold });
+    const xs = await timeIt(50, () =>
+      prepareContext(
+        { system: 'system prompt', history, summary: null, toolsTokens: 1500 },
+        { limitK, strategy: 'balanced', counter: cold },
+      ),
+    );
+    const plan = await prepareContext(
+      { system: 'system prompt', history, summary: null, toolsTokens: 1500 },
+      { limitK, strategy: 'balanced', counter: cold },
+    );
     rows.push([label, `${plan.messages.length} msgs sent, ${plan.trimmed} trimmed`, fmtMs(median(xs)), '≤ 10 ms']);
   }
   // a new turn = 2 new messages on top of a cached history
   const grown = [...history, new AIMessage({ content: words(50, 3), id: 'n1' }), new HumanMessage({ content: 'next', id: 'n2' })];
-  const xs = await timeIt(20, () => prepareContext({ system: 'system prompt', history: grown, summary: null, toolsTokens: 1500 }, { limitK: 64, strategy: 'balanced', counter: cold }));
+  const xs = await timeIt(20, () =>
+    prepareContext(
+      { system: 'system prompt', history: grown, summary: null, toolsTokens: 1500 },
+      { limitK: 64, strategy: 'balanced', counter: cold },
+    ),
+  );
   rows.push(['context prep, next turn (2 new msgs)', `${grown.length} msgs`, fmtMs(median(xs)), '≤ 10 ms']);
   return rows;
 }
@@ -79,7 +107,12 @@ async function overheadRows(): Promise<(string | number)[][]> {
     const t0 = performance.now();
     await send(`bench-${round}`, 'go', { maxIterations: 100, emit: () => void events++ });
     const ms = performance.now() - t0;
-    rows.push([`agent overhead per iteration (run ${round}, SQLite checkpoints)`, `${ITER} tool rounds + answer, ${events} events`, fmtMs(ms / (ITER + 1)), '—']);
+    rows.push([
+      `agent overhead per iteration (run ${round}, SQLite checkpoints)`,
+      `${ITER} tool rounds + answer, ${events} events`,
+      fmtMs(ms / (ITER + 1)),
+      '—',
+    ]);
   }
   store.close();
   rmSync(dir, { recursive: true, force: true });

@@ -136,7 +136,14 @@ async function rawParallel(ports: { port: number; prompt: string }[], reps: numb
 
 const row = (what: string, ours: number, base: number, baseName: string, target?: number): (string | number)[] => {
   const ratio = ours / base;
-  return [what, fmtMs(ours), `${fmtMs(base)} (${baseName})`, `${ratio.toFixed(3)}x`, target === undefined ? '-' : `<= ${target}x`, target === undefined ? '-' : ratio <= target ? 'yes' : 'NO'];
+  return [
+    what,
+    fmtMs(ours),
+    `${fmtMs(base)} (${baseName})`,
+    `${ratio.toFixed(3)}x`,
+    target === undefined ? '-' : `<= ${target}x`,
+    target === undefined ? '-' : ratio <= target ? 'yes' : 'NO',
+  ];
 };
 
 export async function run(): Promise<BenchTable> {
@@ -179,8 +186,14 @@ export async function run(): Promise<BenchTable> {
     // 3. Netmiko on its own router.
     const script = join(dir, 'netmiko_bench.py');
     writeFileSync(script, NETMIKO);
-    const nm = spawnSync(PY, [script, String(lab.device('r2').consolePort), String(N), String(NETMIKO_CONNECTS)], { encoding: 'utf8', timeout: 300_000 });
-    if (nm.status !== 0) throw new Error(`netmiko run failed (python3-netmiko installed?): ${(nm.stderr || nm.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+    const nm = spawnSync(PY, [script, String(lab.device('r2').consolePort), String(N), String(NETMIKO_CONNECTS)], {
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+    if (nm.status !== 0)
+      throw new Error(
+        `netmiko run failed (python3-netmiko installed?): ${(nm.stderr || nm.stdout).trim().split('\n').slice(-3).join(' | ')}`,
+      );
     const netmiko = JSON.parse(nm.stdout.trim().split('\n').pop()!) as { connect: number[]; fast: number[]; default: number[] };
 
     // 4. fan-out through the engine (the tools' path), warm and cold.
@@ -211,7 +224,10 @@ export async function run(): Promise<BenchTable> {
     const fan20 = await fan(20, false);
     const cold1 = await fan(1, true);
     const cold20 = await fan(20, true);
-    const floor20 = await rawParallel(routers.map((r) => ({ port: lab.device(r).consolePort, prompt: `${r}# ` })), N);
+    const floor20 = await rawParallel(
+      routers.map((r) => ({ port: lab.device(r).consolePort, prompt: `${r}# ` })),
+      N,
+    );
 
     // 5. VPCS show ip
     const pc = await open(lab.device('PC1').consolePort, 'vpcs');
@@ -239,7 +255,8 @@ export async function run(): Promise<BenchTable> {
         const t = performance.now();
         const res = await runDeviceJobs(pcJobs(n), { mode: 'vpcs', settings, pool });
         times.push(performance.now() - t);
-        if (res.some((d) => d.status !== 'success')) throw new Error(`VPCS fan-out failed: ${JSON.stringify(res.find((d) => d.status !== 'success'))}`);
+        if (res.some((d) => d.status !== 'success'))
+          throw new Error(`VPCS fan-out failed: ${JSON.stringify(res.find((d) => d.status !== 'success'))}`);
       }
       pool.closeAll();
       return median(times);
@@ -256,7 +273,13 @@ export async function run(): Promise<BenchTable> {
         row('show ip route, telnet', mOurs, median(raw), 'raw socket loop', 1.5),
         row('show ip route, telnet', mOurs, median(netmiko.fast), 'Netmiko 2.4.2 fast_cli=True', 0.2),
         row('show ip route, telnet', mOurs, median(netmiko.default), 'Netmiko 2.4.2 default'),
-        row('session open (connect+wake+prompt+paging off)', median(opens), median(netmiko.connect), `Netmiko connect, median of ${NETMIKO_CONNECTS}`, 0.05),
+        row(
+          'session open (connect+wake+prompt+paging off)',
+          median(opens),
+          median(netmiko.connect),
+          `Netmiko connect, median of ${NETMIKO_CONNECTS}`,
+          0.05,
+        ),
         row('fan-out VPCS show ip, 10 PCs (warm)', pc10, pc1, '1 PC'),
         row('fan-out VPCS show ip, 20 PCs (warm)', pc20, pc1, '1 PC', 1.5),
         row('fan-out show ip route, 10 routers (warm)', fan10, fan1, '1 router'),
@@ -268,7 +291,8 @@ export async function run(): Promise<BenchTable> {
       notes: [
         'FRR show ip route is ~1 ms of CPU across vtysh, zebra and the console pty; 20 at once on this 2-core machine are bound by that CPU ' +
           '(see the raw-parallel floor), not by the engine. VPCS fan-out runs on a lab of its own.',
-        `raw socket loop = write the command, read until "\\r\\nr1# " (the device's own limit); Netmiko runs in /usr/bin/python3 against a second router of the same lab.`],
+        `raw socket loop = write the command, read until "\\r\\nr1# " (the device's own limit); Netmiko runs in /usr/bin/python3 against a second router of the same lab.`,
+      ],
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -46,7 +46,16 @@ export async function run(): Promise<BenchTable> {
   const gns3 = createGns3Client({ settings: settingsSchema.parse({ server: fake.url }), log: nullLogger, tokenStore: memoryTokenStore() });
   try {
     fake.addProject({ name: 'bench' });
-    fake.addNode({ name: 'R1', node_type: 'qemu', console_host: '127.0.0.1', console: lab.device('R1').consolePort, console_type: 'telnet', status: 'started', template_name: 'FRR 8.4', project: 'bench' });
+    fake.addNode({
+      name: 'R1',
+      node_type: 'qemu',
+      console_host: '127.0.0.1',
+      console: lab.device('R1').consolePort,
+      console_type: 'telnet',
+      status: 'started',
+      template_name: 'FRR 8.4',
+      project: 'bench',
+    });
     const settings = settingsSchema.parse({ server: fake.url, project: 'bench' });
     const project = await gns3.openProject('bench');
     const ctx: ToolContext = { settings, signal: new AbortController().signal, log: nullLogger, project: async () => project, services };
@@ -57,7 +66,12 @@ export async function run(): Promise<BenchTable> {
         command: process.execPath,
         args: ['--import', 'tsx', 'src/cli.ts', 'mcp', '-s', fake.url, '--project', 'bench', '-m', 'teaching'],
         cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', GNS3_COPILOT_KEYCHAIN: 'off', GNS3_COPILOT_SYSTEM_CONFIG: '/nonexistent' },
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '/tmp',
+          GNS3_COPILOT_KEYCHAIN: 'off',
+          GNS3_COPILOT_SYSTEM_CONFIG: '/nonexistent',
+        },
         stderr: 'ignore',
       }),
     );
@@ -82,7 +96,12 @@ export async function run(): Promise<BenchTable> {
       columns: ['path', `median of ${N}`, 'vs in-process', 'goal'],
       rows: [
         ['in-process tool call (executeTool)', fmtMs(ma), '1.00x', ''],
-        ['MCP stdio: SDK client → gns3-copilot mcp', fmtMs(mb), `${(mb / ma).toFixed(2)}x (+${fmtMs(mb - ma)})`, `<= ${fmtMs(goal)}: ${mb <= goal ? 'met' : 'NOT met'}`],
+        [
+          'MCP stdio: SDK client → gns3-copilot mcp',
+          fmtMs(mb),
+          `${(mb / ma).toFixed(2)}x (+${fmtMs(mb - ma)})`,
+          `<= ${fmtMs(goal)}: ${mb <= goal ? 'met' : 'NOT met'}`,
+        ],
       ],
       notes: ['Both paths fetch the topology from the fake controller over HTTP and run the command on a pooled console session.'],
     };

@@ -23,17 +23,25 @@ const TURNS = Number(process.env.GCL_STORE_BENCH_TURNS ?? 1000);
 const words = (n: number, seed: number) => Array.from({ length: n }, (_, i) => `w${(i * 7 + seed) % 997}`).join(' ');
 
 const usedBytes = (store: SessionStore) =>
-  ((store.db.pragma('page_count', { simple: true }) as number) - (store.db.pragma('freelist_count', { simple: true }) as number)) * (store.db.pragma('page_size', { simple: true }) as number);
+  ((store.db.pragma('page_count', { simple: true }) as number) - (store.db.pragma('freelist_count', { simple: true }) as number)) *
+  (store.db.pragma('page_size', { simple: true }) as number);
 
 /** Runs `turns` turns of one session into dataDir; per-turn wall time and bytes added. */
 async function grow(dataDir: string, turns: number): Promise<{ id: string; ms: number[]; bytes: number[] }> {
   const store = await SessionStore.open(dataDir);
   // each turn: one tool call, then a ~150-word answer
-  const model = stubModel((n) => (n % 2 === 0 ? stubToolCall(`c${n}`, 'Checking R1.') : new AIMessageChunk({ content: `Answer ${n}: ${words(150, n)}` })));
+  const model = stubModel((n) =>
+    n % 2 === 0 ? stubToolCall(`c${n}`, 'Checking R1.') : new AIMessageChunk({ content: `Answer ${n}: ${words(150, n)}` }),
+  );
   const counter = await TokenCounter.create('cl100k_base');
   const saver = store.saver as typeof store.saver & { tokens?: unknown; flushTokenCounts?: (id: string) => void };
   if (typeof saver.flushTokenCounts === 'function') saver.tokens = counter;
-  const { send } = stubGraph(store.saver, { model, counter, limitK: 128, toolOutput: JSON.stringify([{ device_name: 'R1', status: 'success', output: words(120, 5) }]) });
+  const { send } = stubGraph(store.saver, {
+    model,
+    counter,
+    limitK: 128,
+    toolOutput: JSON.stringify([{ device_name: 'R1', status: 'success', output: words(120, 5) }]),
+  });
   const row = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'legacy' });
   store.setTitle(row.id, 'store bench');
   const ms: number[] = [];
@@ -102,7 +110,7 @@ async function listRows(): Promise<(string | number)[][]> {
     const write = process.stdout.write.bind(process.stdout);
     const xs: number[] = [];
     for (let k = 0; k < 20; k++) {
-      process.stdout.write = (() => true);
+      process.stdout.write = () => true;
       const t0 = performance.now();
       try {
         await sessionsCommand('list', [], {}, settings);
@@ -132,17 +140,30 @@ export async function run(): Promise<BenchTable> {
     const bN = mean(around(g.bytes, last, 10));
     const rows: (string | number)[][] = [
       [`per-turn agent overhead, turn 10 vs turn ${TURNS}`, `${fmtMs(ms10)} → ${fmtMs(msN)}`, `${(msN / ms10).toFixed(2)}×`, '≤ 1.2×'],
-      [`bytes added to sessions.db per turn, turn 10 vs turn ${TURNS}`, `${Math.round(b10)} B → ${Math.round(bN)} B`, `${(bN / b10).toFixed(2)}×`, '≤ 1.2×'],
+      [
+        `bytes added to sessions.db per turn, turn 10 vs turn ${TURNS}`,
+        `${Math.round(b10)} B → ${Math.round(bN)} B`,
+        `${(bN / b10).toFixed(2)}×`,
+        '≤ 1.2×',
+      ],
       [`${TURNS} turns in total`, `${g.ms.length} turns`, fmtMs(growMs), '—'],
     ];
     if (process.env.GCL_STORE_BENCH_PTY !== '0') {
       const { execFileSync } = await import('node:child_process');
       const root = new URL('..', import.meta.url).pathname;
-      execFileSync(process.execPath, [join(root, 'node_modules/tsup/dist/cli-default.js')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+      execFileSync(process.execPath, [join(root, 'node_modules/tsup/dist/cli-default.js')], {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
       const r = await resumeInPty(home, g.id, 3);
       const f = median(r.fresh);
       const s = median(r.resumed);
-      rows.push([`binary (pty): resume a ${TURNS}-turn session to first prompt`, `${fmtMs(s)} (fresh start ${fmtMs(f)})`, `${s >= f ? '+' : '−'}${fmtMs(Math.abs(s - f))}`, '≤ 300 ms over a fresh start']);
+      rows.push([
+        `binary (pty): resume a ${TURNS}-turn session to first prompt`,
+        `${fmtMs(s)} (fresh start ${fmtMs(f)})`,
+        `${s >= f ? '+' : '−'}${fmtMs(Math.abs(s - f))}`,
+        '≤ 300 ms over a fresh start',
+      ]);
     }
     rows.push(...(await listRows()));
     return {

@@ -22,7 +22,16 @@ const RUNS = 30;
 function seed(fake: Awaited<ReturnType<typeof startFakeGns3>>): void {
   fake.addProject({ name: 'bench' });
   for (let i = 1; i <= NODES; i++) {
-    fake.addNode({ name: `R${i}`, node_type: 'qemu', template_name: 'FRR', tags: ['device_type:frr'], ports: 4, status: i % 3 ? 'started' : 'stopped', x: (i % 10) * 150, y: Math.floor(i / 10) * 150 });
+    fake.addNode({
+      name: `R${i}`,
+      node_type: 'qemu',
+      template_name: 'FRR',
+      tags: ['device_type:frr'],
+      ports: 4,
+      status: i % 3 ? 'started' : 'stopped',
+      x: (i % 10) * 150,
+      y: Math.floor(i / 10) * 150,
+    });
   }
   let links = 0;
   for (let i = 1; i <= NODES && links < LINKS; i++, links++) fake.addLink({ a: `R${i}:e0`, b: `R${(i % NODES) + 1}:e1` });
@@ -72,8 +81,12 @@ export async function run(): Promise<BenchTable> {
       await fake.close();
     }
   }
-  notes.push(`${NODES} nodes (4 ports each), ${LINKS} links; median of ${RUNS} uncached reads (GET nodes + links over HTTP + mapping); tokens: cl100k_base.`);
-  notes.push('text = renderTopologyText ({{topology_info}}); pretty JSON = JSON.stringify(Topology, null, 2); tool JSON = gns3_topology_reader output.');
+  notes.push(
+    `${NODES} nodes (4 ports each), ${LINKS} links; median of ${RUNS} uncached reads (GET nodes + links over HTTP + mapping); tokens: cl100k_base.`,
+  );
+  notes.push(
+    'text = renderTopologyText ({{topology_info}}); pretty JSON = JSON.stringify(Topology, null, 2); tool JSON = gns3_topology_reader output.',
+  );
   return {
     title: 'GNS3 topology read (fake controller, 100 nodes / 150 links)',
     columns: ['api', 'read (median)', 'cached read', 'text tokens', 'pretty JSON tokens', 'tool JSON tokens', 'JSON/text'],

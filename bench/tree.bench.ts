@@ -29,17 +29,30 @@ async function spawnRows(): Promise<(string | number)[][]> {
   const runs = 15;
   const dir = mkdtempSync(join(tmpdir(), 'gc-bench-tree-'));
   const script: FakeTurn[] = [];
-  for (let i = 0; i < runs; i++) script.push({ tool_calls: [{ id: `a${i}`, name: 'agent', args: { task_brief: { goal: `check R${i}` } } }] }, { text: `report ${i}` }, { text: `answer ${i}` });
+  for (let i = 0; i < runs; i++)
+    script.push(
+      { tool_calls: [{ id: `a${i}`, name: 'agent', args: { task_brief: { goal: `check R${i}` } } }] },
+      { text: `report ${i}` },
+      { text: `answer ${i}` },
+    );
   for (let i = 0; i < runs; i++) script.push({ text: `plain ${i}` });
   const llm = await startFakeLlm(script);
   const rows: (string | number)[][] = [];
   try {
-    const settings = settingsSchema.parse({ provider: 'custom', base_url: llm.url, model: 'fake-model', context_limit: 32, data_dir: dir, model_prices: { 'fake-model': { input: 0, output: 0 } } });
+    const settings = settingsSchema.parse({
+      provider: 'custom',
+      base_url: llm.url,
+      model: 'fake-model',
+      context_limit: 32,
+      data_dir: dir,
+      model_prices: { 'fake-model': { input: 0, output: 0 } },
+    });
     const agentMs: number[] = [];
     const childLlmMs: number[] = [];
     // one session, one request per child: steady state (model client, token counter, caches warm)
     const s = await createAgentSession({ settings, tools: [], env: { AGENT_MODE: 'recursive' }, log: nullLogger });
-    for (let i = 0; i < runs; i++) for await (const e of s.send(`run ${i}`)) if (e.type === 'tool_end' && e.id === `a${i}`) agentMs.push(e.duration_ms);
+    for (let i = 0; i < runs; i++)
+      for await (const e of s.send(`run ${i}`)) if (e.type === 'tool_end' && e.id === `a${i}`) agentMs.push(e.duration_ms);
     // baseline: a whole graph run with one LLM call (what a child is), as a root request
     const plainMs: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -54,7 +67,14 @@ async function spawnRows(): Promise<(string | number)[][]> {
       const res = await fetch(`${llm.url}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-copilot-purpose': 'summary' },
-        body: JSON.stringify({ model: 'fake-model', stream: true, messages: [{ role: 'system', content: 'x'.repeat(4000) }, { role: 'user', content: 'brief' }] }),
+        body: JSON.stringify({
+          model: 'fake-model',
+          stream: true,
+          messages: [
+            { role: 'system', content: 'x'.repeat(4000) },
+            { role: 'user', content: 'brief' },
+          ],
+        }),
       });
       await res.text();
       childLlmMs.push(performance.now() - t0);

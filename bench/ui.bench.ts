@@ -88,7 +88,10 @@ async function worker(kind: 'stream' | 'turns'): Promise<WorkerResult> {
           {
             command: 'show ip ospf neighbor',
             status: 'success',
-            output: Array.from({ length: 8 }, (_, k) => `${k + 1}.${k + 1}.${k + 1}.${k + 1}   1   FULL/DR   00:00:3${k}   10.0.${i}.${k}   eth${k}`).join('\n'),
+            output: Array.from(
+              { length: 8 },
+              (_, k) => `${k + 1}.${k + 1}.${k + 1}.${k + 1}   1   FULL/DR   00:00:3${k}   10.0.${i}.${k}   eth${k}`,
+            ).join('\n'),
             duration_ms: 40,
           },
         ],
@@ -96,7 +99,24 @@ async function worker(kind: 'stream' | 'turns'): Promise<WorkerResult> {
         duration_ms: 45,
       })),
     );
-  const words = ['OSPF', 'neighbor', 'adjacency', '**Full**', 'area', '`0`', 'on', 'R1', 'and', 'the', 'hello', 'timer', 'is', '10s;', 'LSA', 'type'];
+  const words = [
+    'OSPF',
+    'neighbor',
+    'adjacency',
+    '**Full**',
+    'area',
+    '`0`',
+    'on',
+    'R1',
+    'and',
+    'the',
+    'hello',
+    'timer',
+    'is',
+    '10s;',
+    'LSA',
+    'type',
+  ];
   const answer = (tokens: number, tools: number, turn: number): Step[] => {
     const steps: Step[] = [];
     const every = tools > 0 ? Math.floor(tokens / (tools + 1)) : Infinity;
@@ -104,7 +124,8 @@ async function worker(kind: 'stream' | 'turns'): Promise<WorkerResult> {
     for (let t = 0; t < tokens; t++) {
       let delta = words[(t * 7 + turn) % words.length]! + ' ';
       if (t % 60 === 59) delta += '\n\n';
-      if (t % 400 === 200) delta += '\n```\nNeighbor ID     Pri   State     Dead Time   Address\n2.2.2.2           1   FULL/DR   00:00:38    10.0.12.2\n```\n';
+      if (t % 400 === 200)
+        delta += '\n```\nNeighbor ID     Pri   State     Dead Time   Address\n2.2.2.2           1   FULL/DR   00:00:38    10.0.12.2\n```\n';
       if (t % 500 === 300) delta += '\n| Router | State |\n|---|---|\n| R1 | Full |\n| R2 | Full |\n\n';
       steps.push({ type: 'content', delta });
       if (t > 0 && t % every === 0 && toolNo < tools) {
@@ -112,10 +133,21 @@ async function worker(kind: 'stream' | 'turns'): Promise<WorkerResult> {
         const args = { device_configs: ['R1', 'R2', 'R3'].map((d) => ({ device_name: d, commands: ['show ip ospf neighbor'] })) };
         steps.push({ type: 'tool_call', id, name: 'execute_multiple_device_commands', args });
         steps.push({ type: 'tool_start', id, name: 'execute_multiple_device_commands' });
-        steps.push({ type: 'tool_end', id, name: 'execute_multiple_device_commands', status: 'success', duration_ms: 45, output: deviceOutput(toolNo) });
+        steps.push({
+          type: 'tool_end',
+          id,
+          name: 'execute_multiple_device_commands',
+          status: 'success',
+          duration_ms: 45,
+          output: deviceOutput(toolNo),
+        });
       }
     }
-    steps.push({ type: 'done', stopped_reason: 'done', stats: stats({ iterations: tools + 1, tool_calls: tools, input_tokens: 2000, output_tokens: tokens }) });
+    steps.push({
+      type: 'done',
+      stopped_reason: 'done',
+      stats: stats({ iterations: tools + 1, tool_calls: tools, input_tokens: 2000, output_tokens: tokens }),
+    });
     return steps;
   };
 
@@ -139,8 +171,15 @@ async function worker(kind: 'stream' | 'turns'): Promise<WorkerResult> {
       color: true,
       onExit: () => undefined,
     }),
-    // eslint-disable-next-line no-restricted-syntax -- Ink wants a tty; this fake implements the part of one Ink uses
-    { stdout: stdout as unknown as NodeJS.WriteStream, stdin: stdin as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false, maxFps: 30 },
+    {
+      /* eslint-disable no-restricted-syntax -- Ink wants a tty; these fakes implement the part of one Ink uses */
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      /* eslint-enable no-restricted-syntax */
+      exitOnCtrlC: false,
+      patchConsole: false,
+      maxFps: 30,
+    },
   );
   const waitUntil = async (cond: () => boolean) => {
     while (!cond()) await new Promise((r) => setTimeout(r, 2));
@@ -177,7 +216,6 @@ async function worker(kind: 'stream' | 'turns'): Promise<WorkerResult> {
     bytes: stdout.bytes,
     firstFrameMs,
   };
-
 }
 
 if (process.env.GCL_UI_BENCH_WORKER) {
@@ -193,7 +231,12 @@ function runWorker(kind: 'stream' | 'turns'): WorkerResult {
   // Ink renders only the last frame when it thinks it runs in CI; measure the interactive path.
   delete env.CI;
   delete env.CONTINUOUS_INTEGRATION;
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', SELF], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 1 << 20 });
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', SELF], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
   return JSON.parse(out.trim().split('\n').pop()!) as WorkerResult;
 }
 
@@ -430,7 +473,10 @@ function spread(xs: number[]): string {
  */
 export async function run(): Promise<BenchTable> {
   // The cold start measures the built binary; build it like the test setup does.
-  execFileSync(process.execPath, [join(ROOT, 'node_modules/tsup/dist/cli-default.js')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/tsup/dist/cli-default.js')], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const binaryOnly = process.env.GCL_UI_BENCH_ONLY === 'binary';
   const cold = binaryOnly ? undefined : await coldStart(5);
   const stream = binaryOnly ? undefined : runWorker('stream');
@@ -453,15 +499,35 @@ export async function run(): Promise<BenchTable> {
             ['stream 5,000 tokens + 20 tool calls: wall', fmtMs(stream.wallMs), 'one macrotask per token'],
             ['stream 5,000 tokens + 20 tool calls: CPU (user+sys)', fmtMs(stream.cpuMs), `${stream.writes} frames written`],
             ['stream 5,000 tokens + 20 tool calls: peak RSS', mb(stream.peakRssMb), 'whole process'],
-            ['200-turn session (250 tokens + 1 tool each): RSS after GC', mb(turns.rssAfterMb), `heap ${mb(turns.heapAfterMb)}; RSS before first render ${mb(turns.baseRssMb)} (tsx+React+Ink)`],
+            [
+              '200-turn session (250 tokens + 1 tool each): RSS after GC',
+              mb(turns.rssAfterMb),
+              `heap ${mb(turns.heapAfterMb)}; RSS before first render ${mb(turns.baseRssMb)} (tsx+React+Ink)`,
+            ],
             ['200-turn session: wall / CPU', `${fmtMs(turns.wallMs)} / ${fmtMs(turns.cpuMs)}`, `${turns.writes} frames`],
           ]
         : []),
-      ['binary: 5,000 tokens + 20 tool calls, CPU (user+sys)', fmtMs(median(of('streamCpuMs'))), `median of ${bins.length}; wall ${fmtMs(median(of('streamWallMs')))}; TUI + agent + SQLite, fake LLM`],
+      [
+        'binary: 5,000 tokens + 20 tool calls, CPU (user+sys)',
+        fmtMs(median(of('streamCpuMs'))),
+        `median of ${bins.length}; wall ${fmtMs(median(of('streamWallMs')))}; TUI + agent + SQLite, fake LLM`,
+      ],
       ['binary: peak RSS after that request', spread(of('streamPeakRssMb')), `VmHWM of the process; ${runs}`],
-      ['binary: RSS idle at the prompt (before any request)', spread(of('idleRssMb')), `${runs}; Ink+Yoga, LangGraph, SQLite; @langchain/openai and the token table load on the first request`],
-      [`binary: RSS right after 200 more turns (${tools} tools each)`, spread(of('turnsRssMb')), `${runs}; peak ${spread(of('turnsPeakRssMb'))}; ${fmtMs(median(of('turnsWallMs')))}; holds not-yet-collected garbage`],
-      ['binary: RSS after those turns, settled at the prompt', spread(of('turnsSettledRssMb')), `${runs}; target ≤ 150 MB; the session collects garbage once idle (src/agent/idle-gc.ts)`],
+      [
+        'binary: RSS idle at the prompt (before any request)',
+        spread(of('idleRssMb')),
+        `${runs}; Ink+Yoga, LangGraph, SQLite; @langchain/openai and the token table load on the first request`,
+      ],
+      [
+        `binary: RSS right after 200 more turns (${tools} tools each)`,
+        spread(of('turnsRssMb')),
+        `${runs}; peak ${spread(of('turnsPeakRssMb'))}; ${fmtMs(median(of('turnsWallMs')))}; holds not-yet-collected garbage`,
+      ],
+      [
+        'binary: RSS after those turns, settled at the prompt',
+        spread(of('turnsSettledRssMb')),
+        `${runs}; target ≤ 150 MB; the session collects garbage once idle (src/agent/idle-gc.ts)`,
+      ],
     ],
     notes: [
       'Frames: Ink maxFps 30 plus a 33 ms batch of streamed events; finished turns go to <Static> and are never re-rendered.',

@@ -15,8 +15,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 }
 const { Command, CommanderError } = await import('commander');
 // the command line's own parts (src/cli/): the process boundary, the flags, the subcommands
-const [{ act, exit, installProcessHandlers, reportError, EXIT_USAGE }, { addRunOptions, addSettingsOptions, loadFor, typed }, { addSubcommands }] =
-  await Promise.all([import('./cli/process.js'), import('./cli/options.js'), import('./cli/subcommands.js')]);
+const [
+  { act, exit, installProcessHandlers, reportError, EXIT_USAGE },
+  { addRunOptions, addSettingsOptions, loadFor, typed },
+  { addSubcommands },
+] = await Promise.all([import('./cli/process.js'), import('./cli/options.js'), import('./cli/subcommands.js')]);
 type Command = CommandT;
 
 type Opts = Record<string, unknown>;

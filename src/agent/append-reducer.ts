@@ -15,7 +15,8 @@ import { BaseMessage, BaseMessageChunk, RemoveMessage } from '@langchain/core/me
 type Messages = Parameters<typeof messagesStateReducer>[0];
 
 const indexOf = new WeakMap<BaseMessage[], Map<string, number>>();
-const plainMessage = (m: unknown): m is BaseMessage => BaseMessage.isInstance(m) && !BaseMessageChunk.isInstance(m) && !RemoveMessage.isInstance(m);
+const plainMessage = (m: unknown): m is BaseMessage =>
+  BaseMessage.isInstance(m) && !BaseMessageChunk.isInstance(m) && !RemoveMessage.isInstance(m);
 
 export function appendMessagesReducer(left: Messages, right: Messages): BaseMessage[] {
   if (!Array.isArray(left)) return messagesStateReducer(left, right);
@@ -36,7 +37,8 @@ export function appendMessagesReducer(left: Messages, right: Messages): BaseMess
   for (const m of add) {
     if (m.id == null) continue;
     // a replacement, a repeat within this write, or an id placed elsewhere by another branch
-    if (has(m.id) || seen.has(m.id) || (idx.has(m.id) && idx.get(m.id) !== prev.length + add.indexOf(m))) return messagesStateReducer(left, right);
+    if (has(m.id) || seen.has(m.id) || (idx.has(m.id) && idx.get(m.id) !== prev.length + add.indexOf(m)))
+      return messagesStateReducer(left, right);
     seen.add(m.id);
   }
   add.forEach((m, i) => {

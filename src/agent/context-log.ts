@@ -26,9 +26,21 @@ export function logContext(log: Logger, plan: ContextPlan, c: ContextLogInput): 
       { tools_tokens: plan.toolsTokens, budget: plan.budget, limit: plan.limit, strategy: c.strategy },
     );
   }
-  log.info('context ready', { strategy: c.strategy, limit: plan.limit, budget: plan.budget, tools_tokens: plan.toolsTokens, final_pass: c.finalPass });
+  log.info('context ready', {
+    strategy: c.strategy,
+    limit: plan.limit,
+    budget: plan.budget,
+    tools_tokens: plan.toolsTokens,
+    final_pass: c.finalPass,
+  });
   const sent = plan.messages.length;
   if (plan.trimmed > 0)
     log.info(`messages trimmed ${c.historyMessages}→${sent}`, { from: c.historyMessages, to: sent, summarized: plan.summary !== null });
-  log.info('context prepared', { messages: sent, tokens: plan.tokens, tools_tokens: plan.toolsTokens, total: plan.tokens + plan.toolsTokens, percent: plan.percent });
+  log.info('context prepared', {
+    messages: sent,
+    tokens: plan.tokens,
+    tools_tokens: plan.toolsTokens,
+    total: plan.tokens + plan.toolsTokens,
+    percent: plan.percent,
+  });
 }

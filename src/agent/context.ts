@@ -113,7 +113,15 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
   const view = input.history.slice(covered);
   const baseSystem = systemWithSummary(input.system, input.summary?.text);
   const systemTokens = o.counter.cachedText(baseSystem) + 4;
-  const plan = (system: string, sysTokens: number, messages: BaseMessage[], msgTokens: number, trimmed: number, summary: HistorySummary | null, warning?: string): ContextPlan => {
+  const plan = (
+    system: string,
+    sysTokens: number,
+    messages: BaseMessage[],
+    msgTokens: number,
+    trimmed: number,
+    summary: HistorySummary | null,
+    warning?: string,
+  ): ContextPlan => {
     const tokens = sysTokens + msgTokens;
     return {
       system,
@@ -194,7 +202,8 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
         msgTokens += u.tokens;
       } else dropped += u.end - u.start;
     });
-    if (sysTokens + msgTokens > budget) warning ??= `context still over budget after trimming (${sysTokens + msgTokens} > ${budget} tokens)`;
+    if (sysTokens + msgTokens > budget)
+      warning ??= `context still over budget after trimming (${sysTokens + msgTokens} > ${budget} tokens)`;
     return plan(system, sysTokens, messages, msgTokens, dropped, summary, warning);
   } catch (err) {
     return plan(baseSystem, systemTokens, view, total, covered, null, `trimming failed, sending untrimmed: ${String(err)}`);

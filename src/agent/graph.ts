@@ -37,9 +37,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
   const models = (): Promise<ChatModels> => (typeof deps.models === 'function' ? deps.models() : Promise.resolve(deps.models));
 
   const summarizer: Summarizer = async (dropped, previous) => {
-    const transcript = dropped
-      .map((m) => `${m.getType().toUpperCase()}: ${messageText(m).slice(0, 4000)}`)
-      .join('\n');
+    const transcript = dropped.map((m) => `${m.getType().toUpperCase()}: ${messageText(m).slice(0, 4000)}`).join('\n');
     const res = await completeText(
       (await models()).summary,
       [
@@ -87,8 +85,21 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         },
       );
       if (plan.warning) deps.log.warn(plan.warning);
-      run.emit({ type: 'context', tokens: plan.tokens, tools_tokens: plan.toolsTokens, limit: plan.limit, percent: plan.percent, trimmed: plan.trimmed });
-      logContext(deps.log, plan, { strategy: deps.context.strategy, limitK: deps.context.limitK, topology: topo, historyMessages: state.messages.length, finalPass: state.final_pass });
+      run.emit({
+        type: 'context',
+        tokens: plan.tokens,
+        tools_tokens: plan.toolsTokens,
+        limit: plan.limit,
+        percent: plan.percent,
+        trimmed: plan.trimmed,
+      });
+      logContext(deps.log, plan, {
+        strategy: deps.context.strategy,
+        limitK: deps.context.limitK,
+        topology: topo,
+        historyMessages: state.messages.length,
+        finalPass: state.final_pass,
+      });
       return plan;
     };
     let plan = await prepare();
@@ -127,7 +138,8 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         {
           endpoint: deps.endpoint,
           signal: run.signal,
-          onRetry: (attempt, err, delay) => deps.log.warn('LLM call failed, retrying', { attempt, delay_ms: Math.round(delay), error: errorMessage(err) }),
+          onRetry: (attempt, err, delay) =>
+            deps.log.warn('LLM call failed, retrying', { attempt, delay_ms: Math.round(delay), error: errorMessage(err) }),
         },
       );
     try {
@@ -189,7 +201,8 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     if (gate === 'final' || !within) {
       // A crossed tree budget: no tool call of this response runs; a child stops, the root
       // answers (this answer, or one more reserved call without tools).
-      const how: AgentStateUpdate = gate === 'final' ? { final_pass: true } : run.agent ? { stop: 'budget' } : calls.length ? { final_pass: true } : {};
+      const how: AgentStateUpdate =
+        gate === 'final' ? { final_pass: true } : run.agent ? { stop: 'budget' } : calls.length ? { final_pass: true } : {};
       return { ...common, messages: [ai], usage: addUsage(state.usage, chunk), limit_reason: 'budget', ...how };
     }
     return { ...common, messages: [ai], usage: addUsage(state.usage, chunk) };
@@ -203,13 +216,22 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     if (state.final_pass && !state.stop) reason = state.limit_reason ?? reason;
     const status: ToolStatus = reason === 'aborted' || reason === 'max_time' ? 'aborted' : 'limit';
     const pending = danglingToolCalls(state.messages).map((c) => {
-      const why = reason === 'max_iterations' ? iterationLimitMessage(state.llm_calls, state.limits.max_iterations, c.name) : pendingNotExecutedMessage(reason);
+      const why =
+        reason === 'max_iterations'
+          ? iterationLimitMessage(state.llm_calls, state.limits.max_iterations, c.name)
+          : pendingNotExecutedMessage(reason);
       const r: ToolResult = { status, output: resultJson(status, why) };
       run.emit({ type: 'tool_end', id: c.id, name: c.name, status, duration_ms: 0, output: r.output });
       return toolMessage(c, r);
     });
     if (reason === 'aborted') return { messages: pending, stop: 'aborted' };
-    if (!state.final_pass) deps.log.warn('limit reached', { reason, on_limit: state.limits.on_limit, llm_calls: state.llm_calls, tool_calls: state.tool_calls_count });
+    if (!state.final_pass)
+      deps.log.warn('limit reached', {
+        reason,
+        on_limit: state.limits.on_limit,
+        llm_calls: state.llm_calls,
+        tool_calls: state.tool_calls_count,
+      });
     if (reason === 'budget' && state.final_pass && !state.stop) return { messages: pending, final_pass: true, limit_reason: 'budget' };
     // warn and continue: the model reads the refusals and answers once more, without tools
     if (state.limits.on_limit !== 'fail' && !state.final_pass && reason !== 'max_time' && reason !== 'done')
@@ -230,7 +252,10 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       try {
         const res = await completeText(
           (await models()).title,
-          [new SystemMessage(deps.prompts.get('title')), new HumanMessage(`User: ${question.slice(0, 2000)}\n\nAssistant: ${(answer ? messageText(answer) : '').slice(0, 1000)}`)],
+          [
+            new SystemMessage(deps.prompts.get('title')),
+            new HumanMessage(`User: ${question.slice(0, 2000)}\n\nAssistant: ${(answer ? messageText(answer) : '').slice(0, 1000)}`),
+          ],
           AbortSignal.any([run.signal, AbortSignal.timeout(15_000)]),
         );
         title = messageText(res);

@@ -16,7 +16,9 @@ const kb = (n: number) => `${Math.ceil(n / 1024)} KB`;
 
 export function checkPromptSize(prompt: string): void {
   if (prompt.length > MAX_PROMPT_CHARS)
-    throw new UsageError(`the prompt is ${kb(prompt.length)}; the limit is ${kb(MAX_PROMPT_CHARS)}: send the relevant part (for large logs or captures, ask the copilot to read them from the devices)`);
+    throw new UsageError(
+      `the prompt is ${kb(prompt.length)}; the limit is ${kb(MAX_PROMPT_CHARS)}: send the relevant part (for large logs or captures, ask the copilot to read them from the devices)`,
+    );
 }
 
 /** The arguments as they may be stored and dispatched: oversized ones are replaced by a marker. */

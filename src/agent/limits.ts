@@ -23,7 +23,9 @@ type LimitSettings = Pick<
 /** What an absent optional field of RequestLimits means. */
 export const LIMIT_DEFAULTS = { max_parallel_tools: 5, max_retries_per_tool: 1, retry_on_tool_error: true } as const;
 
-export function limitsFromSettings(s: Partial<LimitSettings> & Pick<LimitSettings, 'max_iterations' | 'tool_limits' | 'on_limit'>): RequestLimits {
+export function limitsFromSettings(
+  s: Partial<LimitSettings> & Pick<LimitSettings, 'max_iterations' | 'tool_limits' | 'on_limit'>,
+): RequestLimits {
   return {
     max_iterations: s.max_iterations,
     ...(s.max_tool_calls !== undefined ? { max_tool_calls: s.max_tool_calls } : {}),

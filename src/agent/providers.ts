@@ -199,26 +199,46 @@ export function toProviderError(err: unknown, endpoint: ProviderEndpoint, opts: 
   const s = statusOf(err);
   const at = `${endpoint.provider} at ${endpoint.baseURL}`;
   if ((err as ErrorLike | undefined)?.name === 'LlmIdleTimeoutError')
-    return new ProviderError(`LLM stream stalled: ${errorMessage(err)} — ${at}; raise llm_idle_timeout_ms for slow local models`, { cause: err });
+    return new ProviderError(`LLM stream stalled: ${errorMessage(err)} — ${at}; raise llm_idle_timeout_ms for slow local models`, {
+      cause: err,
+    });
   const tls = tlsProblem(err);
   if (tls) return new ProviderError(`LLM provider ${at}: ${tls}`, { cause: err });
   if (opts.midStream && s === undefined && isConnectionDrop(err))
-    return new ProviderError(`LLM stream was cut off mid-response (connection reset by ${at}); the partial answer above is incomplete`, { cause: err });
+    return new ProviderError(`LLM stream was cut off mid-response (connection reset by ${at}); the partial answer above is incomplete`, {
+      cause: err,
+    });
   const detail = (errorMessage(err).split('\n')[0] ?? '').replace(/^\d{3} /, '').slice(0, 200);
   if (isMalformedStream(err))
-    return new ProviderError(`LLM provider sent a malformed response stream (an event that is not valid JSON) — ${at}: is --base-url an OpenAI-compatible API?`, { cause: err });
+    return new ProviderError(
+      `LLM provider sent a malformed response stream (an event that is not valid JSON) — ${at}: is --base-url an OpenAI-compatible API?`,
+      { cause: err },
+    );
   if ((err as ErrorLike | undefined)?.name === 'ContextOverflowError')
-    return new ProviderError(`The prompt does not fit the model's context window even after trimming — ${at}: ${detail}. Lower --context-limit or use --context-strategy conservative`, { cause: err });
+    return new ProviderError(
+      `The prompt does not fit the model's context window even after trimming — ${at}: ${detail}. Lower --context-limit or use --context-strategy conservative`,
+      { cause: err },
+    );
   if (s === 401 || s === 403)
-    return new ProviderError(`LLM provider rejected the API key (${s}) — ${at}. Set it with \`gns3-copilot auth login\` or GNS3_COPILOT_API_KEY / OPENAI_API_KEY`, { cause: err });
+    return new ProviderError(
+      `LLM provider rejected the API key (${s}) — ${at}. Set it with \`gns3-copilot auth login\` or GNS3_COPILOT_API_KEY / OPENAI_API_KEY`,
+      { cause: err },
+    );
   if (s === 404)
-    return new ProviderError(`LLM endpoint or model not found (404): model "${endpoint.model}" — ${at}. Check --base-url (it usually ends in /v1) and --model`, { cause: err });
+    return new ProviderError(
+      `LLM endpoint or model not found (404): model "${endpoint.model}" — ${at}. Check --base-url (it usually ends in /v1) and --model`,
+      { cause: err },
+    );
   if (s === 429) return new ProviderError(`LLM provider rate limit (429) persisted after retries — ${at}: ${detail}`, { cause: err });
-  if (s !== undefined && s >= 500) return new ProviderError(`LLM provider error ${s} persisted after retries — ${at}: ${detail}`, { cause: err });
+  if (s !== undefined && s >= 500)
+    return new ProviderError(`LLM provider error ${s} persisted after retries — ${at}: ${detail}`, { cause: err });
   if (s !== undefined) return new ProviderError(`LLM provider refused the request (${s}) — ${at}: ${detail}`, { cause: err });
   if (isConnectionError(err)) {
     const refused = causeChain(err).some((c) => c.includes('ECONNREFUSED'));
-    return new ProviderError(`Cannot reach the LLM provider ${at}${refused ? ' (connection refused)' : ''}: is the server running and --base-url right?`, { cause: err });
+    return new ProviderError(
+      `Cannot reach the LLM provider ${at}${refused ? ' (connection refused)' : ''}: is the server running and --base-url right?`,
+      { cause: err },
+    );
   }
   return new ProviderError(`LLM provider call failed — ${at}: ${detail}`, { cause: err });
 }
@@ -245,7 +265,6 @@ export function defaultRetry(env: NodeJS.ProcessEnv = process.env): RetryPolicy 
   };
 }
 
-
 /**
  * Runs `fn` with bounded exponential backoff on 429/5xx/transient network errors.
  * `fn` receives the attempt number; it must not retry once output was shown to
@@ -253,7 +272,12 @@ export function defaultRetry(env: NodeJS.ProcessEnv = process.env): RetryPolicy 
  */
 export async function withProviderRetry<T>(
   fn: (attempt: number) => Promise<T>,
-  opts: { endpoint: ProviderEndpoint; signal?: AbortSignal; policy?: RetryPolicy; onRetry?: (attempt: number, err: unknown, delayMs: number) => void },
+  opts: {
+    endpoint: ProviderEndpoint;
+    signal?: AbortSignal;
+    policy?: RetryPolicy;
+    onRetry?: (attempt: number, err: unknown, delayMs: number) => void;
+  },
 ): Promise<T> {
   const policy = opts.policy ?? defaultRetry();
   for (let attempt = 1; ; attempt++) {
@@ -262,9 +286,13 @@ export async function withProviderRetry<T>(
     } catch (err) {
       if (opts.signal?.aborted || isAbortErrorStrict(err)) throw err;
       const committed = (err as { committed?: boolean }).committed === true;
-      if (committed || attempt >= policy.attempts || !isRetryable(err)) throw toProviderError((err as { inner?: unknown }).inner ?? err, opts.endpoint, { midStream: committed });
+      if (committed || attempt >= policy.attempts || !isRetryable(err))
+        throw toProviderError((err as { inner?: unknown }).inner ?? err, opts.endpoint, { midStream: committed });
       // a 429's Retry-After wins over our backoff (capped: a minute is the most we wait per attempt)
-      const delay = Math.max(policy.baseDelayMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4), Math.min(retryAfterMs(err) ?? 0, 60_000));
+      const delay = Math.max(
+        policy.baseDelayMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4),
+        Math.min(retryAfterMs(err) ?? 0, 60_000),
+      );
       opts.onRetry?.(attempt, err, delay);
       await sleep(delay, undefined, { signal: opts.signal });
     }

@@ -132,7 +132,13 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   let limits: RequestLimits = limitsFromSettings(settings);
   const policy: ApprovePolicy = settings.approve ?? (opts.approver ? 'ask' : 'never');
   const interactive = opts.invocation?.interactive ?? opts.approver !== undefined;
-  const approval = { policy, approvalTools: settings.approval_tools, sessionAllowed: new Set<string>(), interactive, ...(opts.approver ? { approver: opts.approver } : {}) };
+  const approval = {
+    policy,
+    approvalTools: settings.approval_tools,
+    sessionAllowed: new Set<string>(),
+    interactive,
+    ...(opts.approver ? { approver: opts.approver } : {}),
+  };
 
   const services = new Map<string, unknown>();
   // The user's MCP servers (mcp_servers) start in the background, so a TUI does not wait for
@@ -262,7 +268,11 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       void runRequest(host, repair, prompt, q, sendOpts?.signal)
         .catch((err) => {
           q.push({ type: 'error', error: { type: 'internal', message: errorMessage(err) } });
-          q.push({ type: 'done', stopped_reason: 'error', stats: { iterations: 0, llm_calls: 0, tool_calls: 0, input_tokens: 0, output_tokens: 0, duration_ms: 0, cost_usd: null } });
+          q.push({
+            type: 'done',
+            stopped_reason: 'error',
+            stats: { iterations: 0, llm_calls: 0, tool_calls: 0, input_tokens: 0, output_tokens: 0, duration_ms: 0, cost_usd: null },
+          });
         })
         .finally(() => {
           busy = false;

@@ -65,7 +65,8 @@ function chain(err: unknown): ErrLike[] {
 export function tlsProblem(err: unknown): string | undefined {
   for (const e of chain(err)) {
     const code = typeof e.code === 'string' ? e.code : undefined;
-    if (code && TLS_CODES.has(code)) return tlsHint(code, 'the certificate of the LLM endpoint could not be verified; set NODE_EXTRA_CA_CERTS to trust a private CA');
+    if (code && TLS_CODES.has(code))
+      return tlsHint(code, 'the certificate of the LLM endpoint could not be verified; set NODE_EXTRA_CA_CERTS to trust a private CA');
   }
   return undefined;
 }
@@ -85,7 +86,9 @@ export function retryAfterMs(err: unknown): number | undefined {
     const h = e.headers as { get?: (k: string) => string | null } | Record<string, string> | undefined;
     if (!h) continue;
     const get = (k: string): string | undefined =>
-      typeof (h as { get?: unknown }).get === 'function' ? ((h as { get: (k: string) => string | null }).get(k) ?? undefined) : (h as Record<string, string>)[k];
+      typeof (h as { get?: unknown }).get === 'function'
+        ? ((h as { get: (k: string) => string | null }).get(k) ?? undefined)
+        : (h as Record<string, string>)[k];
     const ms = Number(get('retry-after-ms'));
     if (Number.isFinite(ms) && ms > 0) return ms;
     const ra = get('retry-after');

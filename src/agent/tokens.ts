@@ -56,8 +56,7 @@ export function messageText(m: BaseMessage): string {
   const c = m.content as unknown;
   let text = '';
   if (typeof c === 'string') text = c;
-  else if (Array.isArray(c))
-    text = c.map((p: unknown) => (typeof p === 'string' ? p : ((p as { text?: string }).text ?? ''))).join('');
+  else if (Array.isArray(c)) text = c.map((p: unknown) => (typeof p === 'string' ? p : ((p as { text?: string }).text ?? ''))).join('');
   const calls = (m as { tool_calls?: { name: string; args: unknown }[] }).tool_calls;
   if (calls?.length) text += calls.map((tc) => tc.name + JSON.stringify(tc.args)).join('');
   return text;

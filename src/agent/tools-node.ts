@@ -33,7 +33,8 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
       if (verdict.kind === 'ask') {
         run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args });
         const answer = await askApproval(call, deps.approval, run.signal);
-        verdict = answer.kind === 'allowed' ? { kind: 'run' } : { kind: 'blocked', status: 'blocked', reason: answer.reason, needsApproval: true };
+        verdict =
+          answer.kind === 'allowed' ? { kind: 'run' } : { kind: 'blocked', status: 'blocked', reason: answer.reason, needsApproval: true };
       }
       if (verdict.kind === 'blocked') {
         if (verdict.needsApproval) run.approvalBlocked++;
@@ -55,26 +56,30 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
       const r = results[i];
       if (r) run.emit({ type: 'tool_end', id: c.id, name: c.name, status: r.status, duration_ms: 0, output: r.output, display: r.display });
     });
-    await runLimited(
-      toRun,
-      state.limits.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
-      async ({ i, call }) => {
-        const def = deps.registry.get(call.name)!;
-        const t0 = performance.now();
-        run.emit({ type: 'tool_start', id: call.id, name: call.name });
-        const r = await runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {
-          retries: toolRetries(state.limits),
-          signal: run.signal,
-          onRetry: (info) => {
-            deps.log.warn('tool call failed transiently, retrying', { tool: call.name, ...info });
-            run.emit({ type: 'tool_retry', id: call.id, name: call.name, ...info });
-          },
-        });
-        results[i] = r;
-        if (r.status === 'error') deps.log.error('tool call failed', { tool: call.name, id: call.id, output: r.output.slice(0, 300) });
-        run.emit({ type: 'tool_end', id: call.id, name: call.name, status: r.status, duration_ms: Math.round(performance.now() - t0), output: r.output, display: r.display });
-      },
-    );
+    await runLimited(toRun, state.limits.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools, async ({ i, call }) => {
+      const def = deps.registry.get(call.name)!;
+      const t0 = performance.now();
+      run.emit({ type: 'tool_start', id: call.id, name: call.name });
+      const r = await runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {
+        retries: toolRetries(state.limits),
+        signal: run.signal,
+        onRetry: (info) => {
+          deps.log.warn('tool call failed transiently, retrying', { tool: call.name, ...info });
+          run.emit({ type: 'tool_retry', id: call.id, name: call.name, ...info });
+        },
+      });
+      results[i] = r;
+      if (r.status === 'error') deps.log.error('tool call failed', { tool: call.name, id: call.id, output: r.output.slice(0, 300) });
+      run.emit({
+        type: 'tool_end',
+        id: call.id,
+        name: call.name,
+        status: r.status,
+        duration_ms: Math.round(performance.now() - t0),
+        output: r.output,
+        display: r.display,
+      });
+    });
     const update: AgentStateUpdate = {
       messages: calls.map((c, i) => toolMessage(c, results[i]!)),
       tool_calls_count: count,
@@ -82,7 +87,12 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
     };
     if (limitHit) {
       update.limit_reason = limitHit;
-      deps.log.warn('Tool call limit exceeded', { reason: limitHit, tool_calls: count, tool_counts: counts, refused: results.filter((r) => r?.status === 'limit').length });
+      deps.log.warn('Tool call limit exceeded', {
+        reason: limitHit,
+        tool_calls: count,
+        tool_counts: counts,
+        refused: results.filter((r) => r?.status === 'limit').length,
+      });
     }
     if (run.signal.aborted) update.stop = stopReasonOf(run.signal);
     return update;

@@ -126,6 +126,7 @@ export async function loadFor(cmd: Command, extra: Record<string, unknown> = {},
   const { loadSettings } = await import('../config/load.js');
   const loaded = await loadSettings({ flags: { ...(await settingsFlags(cmd)), ...extra }, flagLabels });
   for (const w of loaded.warnings) process.stderr.write(`warning: ${sanitizeLine(w)}\n`);
-  if (loaded.settings.insecure) process.stderr.write('warning: TLS certificate verification of the GNS3 controller is disabled (--insecure)\n');
+  if (loaded.settings.insecure)
+    process.stderr.write('warning: TLS certificate verification of the GNS3 controller is disabled (--insecure)\n');
   return loaded;
 }

@@ -99,7 +99,11 @@ export function addSubcommands(program: Command): void {
     .description('print the effective value of a setting')
     .argument('<key>')
     .option('--origin', 'also print where the value came from')
-    .action(act(async (key: string, opts: Opts, cmd: Command) => (await import('../commands/config.js')).configGet(key, opts, await settingsFlags(cmd))));
+    .action(
+      act(async (key: string, opts: Opts, cmd: Command) =>
+        (await import('../commands/config.js')).configGet(key, opts, await settingsFlags(cmd)),
+      ),
+    );
   config
     .command('set')
     .description('set a value in the user config file')

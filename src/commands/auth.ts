@@ -4,7 +4,14 @@
  * to the OS keychain. Without a keychain nothing is written anywhere: we say
  * which env vars to use instead.
  */
-import { openSecretStore, describeSecretSource, KeychainUnavailableError, NO_KEYCHAIN_HINT, KEYCHAIN_SERVICE, type SecretStore } from '../config/secrets.js';
+import {
+  openSecretStore,
+  describeSecretSource,
+  KeychainUnavailableError,
+  NO_KEYCHAIN_HINT,
+  KEYCHAIN_SERVICE,
+  type SecretStore,
+} from '../config/secrets.js';
 import { AbortedError, UsageError } from '../errors.js';
 import { readAllStdin } from './main.js';
 
@@ -106,11 +113,25 @@ export async function authStatus(opts: Record<string, unknown>): Promise<number>
   const secrets = Object.fromEntries(await Promise.all(accounts.map(async (a) => [a, await describeSecretSource(store, a)] as const)));
   const tokens = avail.ok ? ((await store.accounts?.().catch(() => [])) ?? []).filter((a) => a.startsWith('gns3_token:')).length : 0;
   if (opts.json) {
-    out(JSON.stringify({ keychain: { available: avail.ok, ...(avail.reason ? { reason: avail.reason } : {}), service: KEYCHAIN_SERVICE }, secrets, gns3_tokens: tokens }));
+    out(
+      JSON.stringify({
+        keychain: { available: avail.ok, ...(avail.reason ? { reason: avail.reason } : {}), service: KEYCHAIN_SERVICE },
+        secrets,
+        gns3_tokens: tokens,
+      }),
+    );
     return 0;
   }
-  out(avail.ok ? `keychain       ✓ available (Secret Service, service ${KEYCHAIN_SERVICE})` : `keychain       ✗ unavailable: ${avail.reason}; ${NO_KEYCHAIN_HINT}`);
-  const label: Record<(typeof accounts)[number], string> = { llm_api_key: 'LLM API key', gns3_username: 'GNS3 user', gns3_password: 'GNS3 password' };
+  out(
+    avail.ok
+      ? `keychain       ✓ available (Secret Service, service ${KEYCHAIN_SERVICE})`
+      : `keychain       ✗ unavailable: ${avail.reason}; ${NO_KEYCHAIN_HINT}`,
+  );
+  const label: Record<(typeof accounts)[number], string> = {
+    llm_api_key: 'LLM API key',
+    gns3_username: 'GNS3 user',
+    gns3_password: 'GNS3 password',
+  };
   for (const a of accounts) {
     const s = secrets[a]!;
     out(`${label[a].padEnd(14)} ${s.stored ? `✓ set (${s.source})` : '✗ not set'}`);

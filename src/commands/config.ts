@@ -20,7 +20,9 @@ function show(value: unknown): string {
 
 function requireKey(key: string): SettingKey {
   if (SECRET_LIKE_KEYS.test(key)) {
-    throw new UsageError(`"${key}" is a secret: store it with \`gns3-copilot auth login\` (secrets live only in the OS keychain, never in config files)`);
+    throw new UsageError(
+      `"${key}" is a secret: store it with \`gns3-copilot auth login\` (secrets live only in the OS keychain, never in config files)`,
+    );
   }
   if (!isSettingKey(key)) throw new UsageError(`unknown setting "${key}" (one of: ${SETTING_KEYS.join(', ')})`);
   return key;
@@ -53,7 +55,9 @@ export async function configSet(key: string, rawValue: string): Promise<number> 
   const value = validateSetting(k, fromString(k, rawValue), k);
   const lock = systemLockFor(k);
   if (lock && JSON.stringify(lock.value) !== JSON.stringify(value)) {
-    throw new UsageError(`"${k}" is locked to ${JSON.stringify(lock.value)} by the system config ${lock.file} (classroom lock); it cannot be changed`);
+    throw new UsageError(
+      `"${k}" is locked to ${JSON.stringify(lock.value)} by the system config ${lock.file} (classroom lock); it cannot be changed`,
+    );
   }
   const file = userConfigFile();
   await updateUserConfig((current) => ({ ...current, [k]: value }), file);

@@ -68,7 +68,13 @@ async function checkLlm(settings: Settings): Promise<CheckResult> {
     where = `LLM endpoint ${ep.baseURL} (${ep.provider})`;
     const key = await resolveLlmApiKey(openSecretStore());
     if (!key && !KEYLESS_PROVIDERS.has(ep.provider)) {
-      return { name, ok: false, required: true, detail: `${where}: no API key (gns3-copilot auth login, or GNS3_COPILOT_API_KEY / OPENAI_API_KEY)`, exitCode: ExitCode.Provider };
+      return {
+        name,
+        ok: false,
+        required: true,
+        detail: `${where}: no API key (gns3-copilot auth login, or GNS3_COPILOT_API_KEY / OPENAI_API_KEY)`,
+        exitCode: ExitCode.Provider,
+      };
     }
     const res = await fetch(`${ep.baseURL}/models`, {
       headers: key ? { authorization: `Bearer ${key}` } : {},
@@ -77,7 +83,8 @@ async function checkLlm(settings: Settings): Promise<CheckResult> {
     if (res.status === 401 || res.status === 403) {
       return { name, ok: false, required: true, detail: `${where}: API key rejected (HTTP ${res.status})`, exitCode: ExitCode.Provider };
     }
-    if (!res.ok) return { name, ok: false, required: true, detail: `${where}: HTTP ${res.status} on GET /models`, exitCode: ExitCode.Provider };
+    if (!res.ok)
+      return { name, ok: false, required: true, detail: `${where}: HTTP ${res.status} on GET /models`, exitCode: ExitCode.Provider };
     const body = (await res.json().catch(() => undefined)) as { data?: { id?: unknown }[] } | undefined;
     const ids = Array.isArray(body?.data) ? body.data.map((m) => String(m.id)) : [];
     const listed = ids.length === 0 || ids.includes(ep.model);
@@ -89,7 +96,12 @@ async function checkLlm(settings: Settings): Promise<CheckResult> {
     };
   } catch (err) {
     const cause = networkCode(err);
-    const msg = (err as Error).name === 'TimeoutError' ? `no answer within ${settings.connect_timeout_ms} ms` : cause ? `unreachable (${cause})` : causeChain(err);
+    const msg =
+      (err as Error).name === 'TimeoutError'
+        ? `no answer within ${settings.connect_timeout_ms} ms`
+        : cause
+          ? `unreachable (${cause})`
+          : causeChain(err);
     return { name, ok: false, required: true, detail: `${where}: ${msg}`, exitCode: ExitCode.Provider };
   }
 }
@@ -119,7 +131,12 @@ async function checkKeychain(): Promise<CheckResult> {
   const a = await store.available();
   if (!a.ok) return { name: 'keychain', ok: false, required: false, detail: `OS keychain unavailable: ${a.reason}; ${NO_KEYCHAIN_HINT}` };
   const key = await describeSecretSource(store, 'llm_api_key');
-  return { name: 'keychain', ok: true, required: false, detail: `OS keychain available (Secret Service); LLM API key ${key.stored ? `set (${key.source})` : 'not set'}` };
+  return {
+    name: 'keychain',
+    ok: true,
+    required: false,
+    detail: `OS keychain available (Secret Service); LLM API key ${key.stored ? `set (${key.source})` : 'not set'}`,
+  };
 }
 
 function checkDataDir(settings: Settings): CheckResult {
@@ -140,7 +157,9 @@ function checkTools(): CheckResult[] {
       name: 'tshark',
       ok: tshark !== undefined,
       required: false,
-      detail: tshark ? `tshark found (${tshark}) for packet analysis` : 'tshark not on PATH: packet_analysis will not work (apt-get install tshark)',
+      detail: tshark
+        ? `tshark found (${tshark}) for packet analysis`
+        : 'tshark not on PATH: packet_analysis will not work (apt-get install tshark)',
     },
   ];
 }

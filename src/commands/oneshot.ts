@@ -22,7 +22,10 @@ export async function runOneShot(settings: Settings, invocation: InvocationOptio
   const stdout = process.stdout;
   const stderr = process.stderr;
   const builder = new ResultBuilder(settings.mode);
-  const text = invocation.output === 'text' ? new TextPrinter(stdout, stderr, settings.color && stderr.isTTY === true && !process.env.NO_COLOR) : undefined;
+  const text =
+    invocation.output === 'text'
+      ? new TextPrinter(stdout, stderr, settings.color && stderr.isTTY === true && !process.env.NO_COLOR)
+      : undefined;
   const stream = invocation.output === 'stream-json' ? new StreamJsonPrinter(stdout) : undefined;
   const emit = (e: AgentEvent) => {
     builder.add(e);

@@ -59,7 +59,12 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
         }
         const limit = intOpt('limit', opts.limit, 1, 10_000) ?? 20;
         const offset = intOpt('offset', opts.offset, 0, 10_000_000) ?? 0;
-        const { rows, total } = store.list({ ...(opts.project ? { project: optText(opts.project) } : {}), ...(mode ? { mode } : {}), limit, offset });
+        const { rows, total } = store.list({
+          ...(opts.project ? { project: optText(opts.project) } : {}),
+          ...(mode ? { mode } : {}),
+          limit,
+          offset,
+        });
         // at the configured model's price (model, model_prices): rows do not record the model
         const cost = (r: SessionRow) => roundUsd(costUsd(settings.model, r, settings.model_prices));
         if (opts.json) out(JSON.stringify({ sessions: rows.map((r) => ({ ...r, cost_usd: cost(r) })), total, limit, offset }) + '\n');
@@ -113,7 +118,9 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
         const entries = store.saver.log.transcript(row.id);
         const tree = storedTree(store.db, row.id);
         const text =
-          format === 'json' ? JSON.stringify({ session: row, messages: entries, tree }, null, 2) + '\n' : transcriptMarkdown(row, entries) + treeMarkdown(row.id, tree) + '\n';
+          format === 'json'
+            ? JSON.stringify({ session: row, messages: entries, tree }, null, 2) + '\n'
+            : transcriptMarkdown(row, entries) + treeMarkdown(row.id, tree) + '\n';
         if (opts.output) {
           writeFileSync(optText(opts.output), format === 'json' ? text : sanitizeText(text), { mode: 0o600 });
           process.stderr.write(`exported ${row.id.slice(0, 8)} to ${optText(opts.output)}\n`);

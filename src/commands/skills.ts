@@ -34,7 +34,12 @@ function listed(lib: SkillLibrary): ListedSkill[] {
       title: d.name ?? d.platform,
       description: `topics: ${Object.keys(d.topics).join(', ')}`,
     })),
-    ...[...lib.packet.values()].map((p) => ({ kind: 'packet' as const, name: p.protocol, title: p.name, description: `${p.layer}; filter: ${p.display_filter}` })),
+    ...[...lib.packet.values()].map((p) => ({
+      kind: 'packet' as const,
+      name: p.protocol,
+      title: p.name,
+      description: `${p.layer}; filter: ${p.display_filter}`,
+    })),
     ...[...lib.injection.values()].map((s) => ({
       kind: 'injection' as const,
       name: s.id,
@@ -44,7 +49,8 @@ function listed(lib: SkillLibrary): ListedSkill[] {
   ];
 }
 
-type Found = { kind: 'device'; skill: DeviceSkill } | { kind: 'packet'; skill: PacketSkill } | { kind: 'injection'; skill: InjectionScenario };
+type Found =
+  { kind: 'device'; skill: DeviceSkill } | { kind: 'packet'; skill: PacketSkill } | { kind: 'injection'; skill: InjectionScenario };
 
 function find(lib: SkillLibrary, name: string): Found | undefined {
   const m = /^(device|packet|injection):(.+)$/i.exec(name.trim());
@@ -98,7 +104,9 @@ function renderPacket(p: PacketSkill, io: Io): void {
 
 function renderScenario(s: InjectionScenario, io: Io): void {
   io.out(`${s.title}  [injection:${s.id}]`);
-  io.out(`category ${s.category} · severity ${s.severity} · difficulty ${s.difficulty} · platforms ${s.platforms.join(', ')} · target ${s.target}`);
+  io.out(
+    `category ${s.category} · severity ${s.severity} · difficulty ${s.difficulty} · platforms ${s.platforms.join(', ')} · target ${s.target}`,
+  );
   io.out(s.description);
   if (s.parameters.length) {
     io.out('parameters:');

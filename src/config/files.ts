@@ -12,7 +12,8 @@ import { UsageError, errorMessage } from '../errors.js';
 export type RawConfig = Record<string, unknown>;
 
 /** Keys that look like secrets are never read from (or written to) config files. */
-export const SECRET_LIKE_KEYS = /^(api_key|apikey|llm_api_key|openai_api_key|password|gns3_password|token|secret|.*_token|.*_secret|.*_password)$/i;
+export const SECRET_LIKE_KEYS =
+  /^(api_key|apikey|llm_api_key|openai_api_key|password|gns3_password|token|secret|.*_token|.*_secret|.*_password)$/i;
 
 /** Parses a JSON object file; undefined when absent. A broken file is a usage error naming it. */
 export function readJsonObject(file: string): RawConfig | undefined {

@@ -29,5 +29,6 @@ export function describeLock(lock: Lock<SettingKey>): string {
 
 /** Throws a usage error naming the lock when `wanted` differs from the locked value. */
 export function assertUnlocked<K extends SettingKey>(lock: Lock<K> | undefined, wanted: unknown, who: string): void {
-  if (lock && JSON.stringify(lock.value) !== JSON.stringify(wanted)) throw new UsageError(`${who}: ${describeLock(lock)}; ask your instructor`);
+  if (lock && JSON.stringify(lock.value) !== JSON.stringify(wanted))
+    throw new UsageError(`${who}: ${describeLock(lock)}; ask your instructor`);
 }

@@ -18,7 +18,10 @@ const httpUrl = z
       return false;
     }
   }, 'must be an http:// or https:// URL')
-  .refine((v) => !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(v), 'must not contain user:password@ (credentials belong in the keychain: gns3-copilot auth login)');
+  .refine(
+    (v) => !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(v),
+    'must not contain user:password@ (credentials belong in the keychain: gns3-copilot auth login)',
+  );
 
 const mode = z
   .string()

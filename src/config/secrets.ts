@@ -30,12 +30,14 @@ export const SECRET_ENV = {
   gns3_password: ['GNS3_PASSWORD'],
 } as const;
 
-export const NO_KEYCHAIN_HINT =
-  'set GNS3_COPILOT_API_KEY (or OPENAI_API_KEY) and GNS3_USER/GNS3_PASSWORD in the environment instead';
+export const NO_KEYCHAIN_HINT = 'set GNS3_COPILOT_API_KEY (or OPENAI_API_KEY) and GNS3_USER/GNS3_PASSWORD in the environment instead';
 
 export class KeychainUnavailableError extends CopilotError {
   constructor(reason: string) {
-    super(`No usable OS keychain (${reason}); nothing was stored. ${NO_KEYCHAIN_HINT[0]!.toUpperCase()}${NO_KEYCHAIN_HINT.slice(1)}.`, ExitCode.Internal);
+    super(
+      `No usable OS keychain (${reason}); nothing was stored. ${NO_KEYCHAIN_HINT[0]!.toUpperCase()}${NO_KEYCHAIN_HINT.slice(1)}.`,
+      ExitCode.Internal,
+    );
   }
 }
 

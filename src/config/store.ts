@@ -57,7 +57,6 @@ function tryLock(lock: string): boolean {
   return false;
 }
 
-
 export interface UpdateResult {
   before: RawConfig;
   after: RawConfig;
@@ -70,10 +69,7 @@ export interface UpdateResult {
  * read whenever the file changed under us. `change` must be a pure function of
  * its input (it may run several times).
  */
-export async function updateUserConfig(
-  change: (current: RawConfig) => RawConfig,
-  file: string = userConfigFile(),
-): Promise<UpdateResult> {
+export async function updateUserConfig(change: (current: RawConfig) => RawConfig, file: string = userConfigFile()): Promise<UpdateResult> {
   const lock = `${file}.lock`;
   ensurePrivateDir(dirname(file));
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {

@@ -81,7 +81,12 @@ export function fromString(key: SettingKey, raw: string): unknown {
   }
   if (type === 'array') {
     if (v.startsWith('[')) return parseJsonOr(v, raw);
-    return v === '' ? [] : v.split(',').map((x) => x.trim()).filter(Boolean);
+    return v === ''
+      ? []
+      : v
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean);
   }
   if (type === 'record') {
     if (v.startsWith('{')) return parseJsonOr(v, raw);
@@ -102,7 +107,10 @@ function parseJsonOr(v: string, raw: string): unknown {
 /** "a=3,b=5" → {a:"3", b:"5"}; anything malformed stays a string so validation reports it. */
 function parseToolLimitList(v: string): unknown {
   const out: Record<string, string> = {};
-  for (const part of v.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of v
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z0-9_]+)=(.*)$/.exec(part);
     if (!m) return v;
     out[m[1]!] = m[2]!;
@@ -120,7 +128,12 @@ function show(value: unknown): string {
  * "--max-iterations: must be an integer 1..100 (got 0)".
  */
 export function validateSetting(key: SettingKey, value: unknown, source: string): unknown {
-  const schema = (settingsSchema.shape as Record<string, { safeParse(v: unknown): { success: boolean; data?: unknown; error?: { issues: { path: PropertyKey[]; message: string }[] } } }>)[key]!;
+  const schema = (
+    settingsSchema.shape as Record<
+      string,
+      { safeParse(v: unknown): { success: boolean; data?: unknown; error?: { issues: { path: PropertyKey[]; message: string }[] } } }
+    >
+  )[key]!;
   // null / "" never mean "use the default" silently; they are bad values.
   // z.coerce.boolean() reads any non-empty string ("false", "maybe") as true: read it as a boolean word or refuse it
   if (typeof value === 'string' && settingType(key) === 'boolean') value = fromString(key, value);

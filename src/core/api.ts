@@ -6,10 +6,7 @@ import type { AgentEvent } from './events.js';
 import type { CopilotMode } from './modes.js';
 
 export type ApprovalDecision =
-  | { kind: 'allow_once' }
-  | { kind: 'allow_session' }
-  | { kind: 'deny' }
-  | { kind: 'deny_with_feedback'; feedback: string };
+  { kind: 'allow_once' } | { kind: 'allow_session' } | { kind: 'deny' } | { kind: 'deny_with_feedback'; feedback: string };
 
 export interface ApprovalRequest {
   id: string;

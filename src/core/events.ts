@@ -44,43 +44,43 @@ export interface AgentTag {
 
 export type AgentEvent = AgentTag &
   (
-  | {
-      type: 'init';
-      session_id: string;
-      project_id: string | null;
-      mode: CopilotMode;
-      agent_mode: AgentMode;
-      model: string;
-    }
-  | { type: 'content'; delta: string }
-  | { type: 'tool_call'; id: string; name: string; args: Record<string, unknown> }
-  | { type: 'tool_start'; id: string; name: string }
-  | {
-      type: 'tool_end';
-      id: string;
-      name: string;
-      status: ToolStatus;
-      duration_ms: number;
-      output: string;
-      /** the tool's one short line for a person (absent: printers show a generic line) */
-      display?: string;
-    }
-  /** a call failed transiently and runs again after delay_ms (attempt 1 = first retry) */
-  | { type: 'tool_retry'; id: string; name: string; attempt: number; max_retries: number; delay_ms: number; error: string }
-  | { type: 'approval'; id: string; name: string; args: Record<string, unknown> }
-  | {
-      type: 'context';
-      tokens: number;
-      tools_tokens: number;
-      limit: number;
-      percent: number;
-      /** number of messages dropped (or summarized) to fit the budget */
-      trimmed: number;
-    }
-  | { type: 'error'; error: { type: ErrorType; message: string } }
-  /** something the user should know that does not fail the request (e.g. an MCP server died) */
-  | { type: 'notice'; message: string }
-  | { type: 'done'; stopped_reason: StoppedReason; stats: RunStats }
+    | {
+        type: 'init';
+        session_id: string;
+        project_id: string | null;
+        mode: CopilotMode;
+        agent_mode: AgentMode;
+        model: string;
+      }
+    | { type: 'content'; delta: string }
+    | { type: 'tool_call'; id: string; name: string; args: Record<string, unknown> }
+    | { type: 'tool_start'; id: string; name: string }
+    | {
+        type: 'tool_end';
+        id: string;
+        name: string;
+        status: ToolStatus;
+        duration_ms: number;
+        output: string;
+        /** the tool's one short line for a person (absent: printers show a generic line) */
+        display?: string;
+      }
+    /** a call failed transiently and runs again after delay_ms (attempt 1 = first retry) */
+    | { type: 'tool_retry'; id: string; name: string; attempt: number; max_retries: number; delay_ms: number; error: string }
+    | { type: 'approval'; id: string; name: string; args: Record<string, unknown> }
+    | {
+        type: 'context';
+        tokens: number;
+        tools_tokens: number;
+        limit: number;
+        percent: number;
+        /** number of messages dropped (or summarized) to fit the budget */
+        trimmed: number;
+      }
+    | { type: 'error'; error: { type: ErrorType; message: string } }
+    /** something the user should know that does not fail the request (e.g. an MCP server died) */
+    | { type: 'notice'; message: string }
+    | { type: 'done'; stopped_reason: StoppedReason; stats: RunStats }
   );
 
 export type AgentEventType = AgentEvent['type'];

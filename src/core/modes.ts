@@ -2,11 +2,7 @@
  * Copilot modes and the tool set each one may use (README, Tools). The set is both
  * what the model is shown and what dispatch allows.
  */
-export const COPILOT_MODES = [
-  'teaching_assistant',
-  'lab_automation_assistant',
-  'troubleshooting_injection',
-] as const;
+export const COPILOT_MODES = ['teaching_assistant', 'lab_automation_assistant', 'troubleshooting_injection'] as const;
 export type CopilotMode = (typeof COPILOT_MODES)[number];
 
 const SHORT_NAMES: Record<string, CopilotMode> = {

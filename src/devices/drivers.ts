@@ -81,7 +81,11 @@ export const DRIVERS: Record<PlatformName, Driver> = {
     promptFor: (host) => new RegExp(`^${escapeRegExp(host)}> ?$`),
     inConfig: () => false,
     disablePaging: [],
-    errors: [/^\s*(Invalid command|Bad command|Invalid address|Invalid (ip|gateway|argument|option))/i, /^\s*Command not found/i, ...COMMON_ERRORS],
+    errors: [
+      /^\s*(Invalid command|Bad command|Invalid address|Invalid (ip|gateway|argument|option))/i,
+      /^\s*Command not found/i,
+      ...COMMON_ERRORS,
+    ],
     renames: /^\s*set\s+pcname\s+\S+/i,
   },
   linux: {

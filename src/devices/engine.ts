@@ -125,17 +125,39 @@ async function runOne(job: DeviceJob, opts: RunJobsOptions): Promise<DeviceResul
     session = await opts.pool.acquire(target, opts.signal);
   } catch (err) {
     log.warn('device connect failed', { device: target.name, error: errorMessage(err) });
-    return done({ ...base, status: 'error', results: merge(toSend.map((c) => notRun(c, 'not sent: no session'))), blocked, error: `${target.host}:${target.port}: ${errorMessage(err)}` });
+    return done({
+      ...base,
+      status: 'error',
+      results: merge(toSend.map((c) => notRun(c, 'not sent: no session'))),
+      blocked,
+      error: `${target.host}:${target.port}: ${errorMessage(err)}`,
+    });
   }
   const platform = session.platform;
   if (opts.mode === 'vpcs' && platform !== 'vpcs') {
-    return done({ ...base, platform, status: 'error', results: merge(toSend.map((c) => notRun(c, 'not sent'))), blocked, error: `${target.name} is not a VPCS node (prompt looks like ${platform}); use the device command tools` });
+    return done({
+      ...base,
+      platform,
+      status: 'error',
+      results: merge(toSend.map((c) => notRun(c, 'not sent'))),
+      blocked,
+      error: `${target.name} is not a VPCS node (prompt looks like ${platform}); use the device command tools`,
+    });
   }
   if (opts.mode === 'read' && !target.platform && platform !== 'cisco_ios') {
     // The platform was only known after connecting: re-check read-only commands for it.
     const bad = toSend.filter((c) => !isReadOnly(c, platform));
     if (bad.length > 0) {
-      return done({ ...base, platform, status: 'error', results: merge(toSend.map((c) => notRun(c, bad.includes(c) ? 'blocked: not a read-only command for this platform; not sent' : 'not sent'))), blocked: [...blocked, ...bad], error: 'read-only check failed after platform detection; nothing was sent' });
+      return done({
+        ...base,
+        platform,
+        status: 'error',
+        results: merge(
+          toSend.map((c) => notRun(c, bad.includes(c) ? 'blocked: not a read-only command for this platform; not sent' : 'not sent')),
+        ),
+        blocked: [...blocked, ...bad],
+        error: 'read-only check failed after platform detection; nothing was sent',
+      });
     }
   }
 
@@ -158,16 +180,24 @@ async function runOne(job: DeviceJob, opts: RunJobsOptions): Promise<DeviceResul
         break;
       }
       if (left <= 0) {
-        sent.push(...toSend.slice(i).map((x) => notRun(x, `not sent: session timeout (${opts.settings.session_timeout_ms} ms) reached`, 'timeout')));
+        sent.push(
+          ...toSend.slice(i).map((x) => notRun(x, `not sent: session timeout (${opts.settings.session_timeout_ms} ms) reached`, 'timeout')),
+        );
         error = 'session timeout';
         break;
       }
-      let r = await session.run(c, { timeoutMs: Math.min(opts.settings.command_timeout_ms, left), ...(opts.signal ? { signal: opts.signal } : {}) });
+      let r = await session.run(c, {
+        timeoutMs: Math.min(opts.settings.command_timeout_ms, left),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+      });
       // A pooled console that died while idle: reconnect once and resend.
       if (i === 0 && reused && !session.usable && r.status === 'error' && r.output === '') {
         try {
           session = await opts.pool.acquire(target, opts.signal);
-          r = await session.run(c, { timeoutMs: Math.min(opts.settings.command_timeout_ms, deadline - performance.now()), ...(opts.signal ? { signal: opts.signal } : {}) });
+          r = await session.run(c, {
+            timeoutMs: Math.min(opts.settings.command_timeout_ms, deadline - performance.now()),
+            ...(opts.signal ? { signal: opts.signal } : {}),
+          });
         } catch (err) {
           r = { ...r, error: `${r.error}; reconnect failed: ${errorMessage(err)}` };
         }

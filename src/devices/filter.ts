@@ -33,7 +33,8 @@ const READ_VERBS: Record<'network' | 'vpcs' | 'linux', RegExp> = {
   // few exec commands that only print (`who`, `traceroute` is caught by the forbidden list).
   network: /^(s|sh|sho|show|dis|disp|displ|displa|display|ping|who|whoami)(\s|$)/i,
   vpcs: /^(sh|sho|show|ping|arp|ver|version|history|hist)(\s|$)/i,
-  linux: /^(ip\s+(-\S+\s+)*(a|ad|addr|address|r|ro|route|l|li|link|n|neigh|neighbor)(\s+(show|list|get)\b.*|\s*)$|ifconfig\s*\S*\s*$|route(\s+-n)?\s*$|netstat\b|ss\b|ping\b|cat\b|ls\b|hostname\s*$|uname\b|arp\b|who(ami)?\b)/i,
+  linux:
+    /^(ip\s+(-\S+\s+)*(a|ad|addr|address|r|ro|route|l|li|link|n|neigh|neighbor)(\s+(show|list|get)\b.*|\s*)$|ifconfig\s*\S*\s*$|route(\s+-n)?\s*$|netstat\b|ss\b|ping\b|cat\b|ls\b|hostname\s*$|uname\b|arp\b|who(ami)?\b)/i,
 };
 
 /** True when a command only observes (for execute_multiple_device_commands). */

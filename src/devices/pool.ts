@@ -33,9 +33,12 @@ export class DevicePool {
 
   constructor(readonly opts: PoolOptions) {
     const idle = opts.idleMs ?? 600_000;
-    this.sweeper = setInterval(() => {
-      for (const [k, s] of this.sessions) if (Date.now() - s.lastUsed > idle) this.drop(k);
-    }, Math.min(idle, 60_000));
+    this.sweeper = setInterval(
+      () => {
+        for (const [k, s] of this.sessions) if (Date.now() - s.lastUsed > idle) this.drop(k);
+      },
+      Math.min(idle, 60_000),
+    );
     this.sweeper.unref();
   }
 
@@ -111,7 +114,12 @@ export class DevicePool {
       },
       signal,
     );
-    (this.opts.log ?? nullLogger).debug('device session open', { device: t.name, key: poolKey(t), platform: s.platform, ms: Date.now() - started });
+    (this.opts.log ?? nullLogger).debug('device session open', {
+      device: t.name,
+      key: poolKey(t),
+      platform: s.platform,
+      ms: Date.now() - started,
+    });
     return s;
   }
 }

@@ -215,7 +215,8 @@ export class DeviceSession {
       let ev: WakeEvent;
       try {
         ev = await this.waitFor<WakeEvent>(
-          () => wakeEvent(this.buf, this.tailLine(), useHint ? this.opts.platform : undefined, this.opts.platform !== undefined && attempt > 0),
+          () =>
+            wakeEvent(this.buf, this.tailLine(), useHint ? this.opts.platform : undefined, this.opts.platform !== undefined && attempt > 0),
           Math.min(retryMs, deadline - performance.now()),
           signal,
         );
@@ -247,7 +248,9 @@ export class DeviceSession {
         const wantsPassword = /password/i.test(ev.line);
         const value = wantsPassword ? this.opts.password : this.opts.username;
         if (value === undefined || loginSteps++ > 3) {
-          throw new SessionError(`the console asks for a login ("${ev.line.trim()}"); set settings.devices.<node>.username and the device password`);
+          throw new SessionError(
+            `the console asks for a login ("${ev.line.trim()}"); set settings.devices.<node>.username and the device password`,
+          );
         }
         this.buf = '';
         this.transport.write(value + this.newline);
@@ -336,7 +339,8 @@ export class DeviceSession {
           return result('error', partial, `connection lost during the command: ${this.closedReason}`);
         }
         const recovered = await this.interrupt();
-        if (err.kind === 'aborted') return result('aborted', partial, recovered ? 'aborted (interrupted with Ctrl-C)' : 'aborted; console dropped');
+        if (err.kind === 'aborted')
+          return result('aborted', partial, recovered ? 'aborted (interrupted with Ctrl-C)' : 'aborted; console dropped');
         return result(
           'timeout',
           partial,

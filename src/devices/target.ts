@@ -64,14 +64,20 @@ export function resolveTarget(topology: Topology, name: string, settings: Settin
   const node = findNode(topology, name);
   const o = findOverride(settings, node?.name ?? name);
   if (!node && !(o?.host && o.port)) {
-    const known = topology.nodes.map((n) => n.name).slice(0, 20).join(', ');
+    const known = topology.nodes
+      .map((n) => n.name)
+      .slice(0, 20)
+      .join(', ');
     return { ok: false, error: `no node named "${name}" in project ${topology.project_name}${known ? ` (nodes: ${known})` : ''}` };
   }
   const transport = o?.transport ?? 'telnet';
   if (node && transport === 'telnet' && !o?.port) {
     if (node.status !== 'started') return { ok: false, error: `node ${node.name} is ${node.status}; start it first` };
     if (node.console_type && node.console_type !== 'telnet') {
-      return { ok: false, error: `node ${node.name} has a ${node.console_type} console, not telnet; set settings.devices.${node.name}.transport=ssh with host/port to reach it` };
+      return {
+        ok: false,
+        error: `node ${node.name} has a ${node.console_type} console, not telnet; set settings.devices.${node.name}.transport=ssh with host/port to reach it`,
+      };
     }
     if (!node.console) return { ok: false, error: `node ${node.name} has no console port` };
   }
@@ -89,12 +95,18 @@ export function resolveTarget(topology: Topology, name: string, settings: Settin
     try {
       target.privateKey = readFileSync(o.key_file, 'utf8');
     } catch (err) {
-      return { ok: false, error: `cannot read settings.devices.${target.name}.key_file: ${(err as NodeJS.ErrnoException).code ?? String(err)}` };
+      return {
+        ok: false,
+        error: `cannot read settings.devices.${target.name}.key_file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`,
+      };
     }
   }
   if (transport === 'ssh' && !target.username) return { ok: false, error: `settings.devices.${target.name}.username is required for ssh` };
   if (transport === 'ssh' && !target.password && !target.privateKey) {
-    return { ok: false, error: `no ssh credentials for ${target.name}: set settings.devices.${target.name}.key_file or ${DEVICE_PASSWORD_ENV}` };
+    return {
+      ok: false,
+      error: `no ssh credentials for ${target.name}: set settings.devices.${target.name}.key_file or ${DEVICE_PASSWORD_ENV}`,
+    };
   }
   return { ok: true, target };
 }

@@ -99,7 +99,8 @@ export class TelnetTransport extends TransportBase implements Transport {
       switch (this.state) {
         case 'data':
           if (b === IAC) this.state = 'iac';
-          else if (b === 0 && this.lastCr) this.lastCr = false; // CR NUL = CR
+          else if (b === 0 && this.lastCr)
+            this.lastCr = false; // CR NUL = CR
           else {
             data.push(b);
             this.lastCr = b === 13;

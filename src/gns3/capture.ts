@@ -39,7 +39,10 @@ export async function captureLink(project: CaptureProject, link: RawLink, opts: 
       await project.call('POST', `${base}/${routes.start}`, { body, signal: opts.signal });
     } catch (err) {
       // 409 "Port 0 has already a filter applied": a capture began since our last read.
-      const fresh = err instanceof Gns3ApiError && err.status === 409 ? await project.rawLink(link.link_id, opts.signal).catch(() => undefined) : undefined;
+      const fresh =
+        err instanceof Gns3ApiError && err.status === 409
+          ? await project.rawLink(link.link_id, opts.signal).catch(() => undefined)
+          : undefined;
       if (!fresh?.capturing) throw err;
       ownCapture = false;
     }

@@ -138,7 +138,8 @@ export class Gns3Client implements ControllerApi {
     let project = await this.findProject(nameOrId, signal);
     if (project.status !== 'opened') {
       this.log.info('opening GNS3 project', { project: project.name });
-      project = ((await this.call('POST', `/projects/${project.project_id}/open`, { body: {}, signal })) as RawProject | undefined) ?? project;
+      project =
+        ((await this.call('POST', `/projects/${project.project_id}/open`, { body: {}, signal })) as RawProject | undefined) ?? project;
     }
     return new Gns3Project(this, project);
   }

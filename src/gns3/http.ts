@@ -111,7 +111,8 @@ export function transportError(err: unknown, baseUrl: string, method: string, pa
   }
   if (code === 'ECONNREFUSED') return new ControllerError(`${where} is unreachable: connection refused`, { cause: err });
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new ControllerError(`${where} is unreachable: unknown host`, { cause: err });
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new ControllerError(`${where} is unreachable: no route to host`, { cause: err });
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return new ControllerError(`${where} is unreachable: no route to host`, { cause: err });
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || err instanceof undiciErrors.SocketError) {
     return new ControllerError(`${where} closed the connection during ${method} ${path}`, { cause: err });
   }
@@ -121,7 +122,6 @@ export function transportError(err: unknown, baseUrl: string, method: string, pa
   const msg = err instanceof Error ? err.message : String(err);
   return new ControllerError(`${where}: ${msg}`, { cause: err });
 }
-
 
 export class Gns3Http {
   readonly baseUrl: string;

@@ -29,7 +29,10 @@ function versionOf(text: string): string | undefined {
 }
 
 /** Probes with an existing HTTP layer (the client reuses its agent). */
-export async function probeWith(http: Gns3Http, opts: { credentials?: ProbeOptions['credentials']; signal?: AbortSignal } = {}): Promise<ProbeResult> {
+export async function probeWith(
+  http: Gns3Http,
+  opts: { credentials?: ProbeOptions['credentials']; signal?: AbortSignal } = {},
+): Promise<ProbeResult> {
   const where = `GNS3 controller at ${http.baseUrl}`;
   const v3 = await http.send('GET', '/v3/version', { signal: opts.signal });
   const v3version = v3.status === 200 ? versionOf(v3.text) : undefined;
@@ -55,7 +58,8 @@ export async function probeWith(http: Gns3Http, opts: { credentials?: ProbeOptio
         : `${where} requires authentication (HTTP 401 on /v2/version); store credentials with \`gns3-copilot auth login\``,
     );
   }
-  const seen = v3.status === 200 ? `/v3/version answered without a version` : `HTTP ${v3.status} on /v3/version, ${v2.status} on /v2/version`;
+  const seen =
+    v3.status === 200 ? `/v3/version answered without a version` : `HTTP ${v3.status} on /v3/version, ${v2.status} on /v2/version`;
   throw new ControllerError(`${where} is not a GNS3 server (${seen})`);
 }
 

@@ -56,7 +56,6 @@ function consoleText(n: Pick<TopologyNode, 'console' | 'console_host' | 'console
   return `${n.console_type} ${n.console_host ?? '?'}:${n.console}`;
 }
 
-
 export class Gns3Project implements ProjectScope {
   readonly projectId: string;
   readonly projectName: string;
@@ -164,10 +163,7 @@ export class Gns3Project implements ProjectScope {
   }
 
   /** Creates a node from a template; renames afterwards when the server ignored the name (v3). */
-  async createNode(
-    spec: { template: string; name?: string; x: number; y: number },
-    signal?: AbortSignal,
-  ): Promise<CreatedNode> {
+  async createNode(spec: { template: string; name?: string; x: number; y: number }, signal?: AbortSignal): Promise<CreatedNode> {
     const template = await this.resolveTemplate(spec.template, signal);
     const body: Record<string, unknown> = { x: Math.round(spec.x), y: Math.round(spec.y), compute_id: template.compute_id ?? 'local' };
     if (spec.name) body.name = spec.name;
@@ -209,7 +205,11 @@ export class Gns3Project implements ProjectScope {
     );
   }
 
-  async renameNode(ref: string, newName: string, signal?: AbortSignal): Promise<{ node_id: string; old_name: string; name: string; note?: string }> {
+  async renameNode(
+    ref: string,
+    newName: string,
+    signal?: AbortSignal,
+  ): Promise<{ node_id: string; old_name: string; name: string; note?: string }> {
     const node = await this.resolveNode(ref, signal);
     const updated = (await this.call('PUT', `/nodes/${node.node_id}`, { body: { name: newName }, signal })) as RawNode;
     // Verify with a fresh read: the PUT answer is the server's intent, GET is the state.
@@ -250,7 +250,12 @@ export class Gns3Project implements ProjectScope {
     }
     const host = current.console_host;
     const view = { ...current, console_host: host && ['0.0.0.0', '::', ''].includes(host) ? this.controllerHost() : host };
-    const result: NodeActionResult = { node: current.name, node_id: current.node_id, node_status: current.status, console: consoleText(view) };
+    const result: NodeActionResult = {
+      node: current.name,
+      node_id: current.node_id,
+      node_status: current.status,
+      console: consoleText(view),
+    };
     if (noEffect) {
       result.note =
         action === 'stop'
@@ -299,7 +304,8 @@ export class Gns3Project implements ProjectScope {
         // The server knows better than our snapshot (another client linked it); say what is free now.
         this.invalidate();
         const fresh = await this.getTopology(signal).catch(() => undefined);
-        const freeOf = (id: string) => summarizePorts(fresh?.nodes.find((n) => n.node_id === id)?.ports.filter((p) => p.link_id === null) ?? []);
+        const freeOf = (id: string) =>
+          summarizePorts(fresh?.nodes.find((n) => n.node_id === id)?.ports.filter((p) => p.link_id === null) ?? []);
         throw new Gns3NotFoundError(
           `${err.serverMessage}; free ports: ${a.raw.name} ${freeOf(a.raw.node_id)}, ${b.raw.name} ${freeOf(b.raw.node_id)}`,
         );
@@ -310,7 +316,8 @@ export class Gns3Project implements ProjectScope {
 
   async availableFilters(linkRef: string, signal?: AbortSignal): Promise<{ link: RawLink; filters: AvailableFilter[] }> {
     const link = await this.resolveLink(linkRef, signal);
-    const filters = ((await this.client.call('GET', this.p(`/links/${link.link_id}/available_filters`), { signal })) as AvailableFilter[]) ?? [];
+    const filters =
+      ((await this.client.call('GET', this.p(`/links/${link.link_id}/available_filters`), { signal })) as AvailableFilter[]) ?? [];
     return { link, filters };
   }
 

@@ -15,7 +15,9 @@ function hasConsole(n: TopologyNode): boolean {
 /** The most common console host/type, stated once instead of on every line. */
 function consoleDefault(nodes: TopologyNode[]): ConsoleDefault {
   const counts = new Map<string, number>();
-  for (const n of nodes) if (hasConsole(n)) counts.set(`${n.console_type}\u0000${n.console_host}`, (counts.get(`${n.console_type}\u0000${n.console_host}`) ?? 0) + 1);
+  for (const n of nodes)
+    if (hasConsole(n))
+      counts.set(`${n.console_type}\u0000${n.console_host}`, (counts.get(`${n.console_type}\u0000${n.console_host}`) ?? 0) + 1);
   let best: string | undefined;
   for (const [k, c] of counts) if (!best || c > counts.get(best)!) best = k;
   if (!best) return { host: null, type: null };
@@ -24,18 +26,22 @@ function consoleDefault(nodes: TopologyNode[]): ConsoleDefault {
 }
 
 function nodeLine(n: TopologyNode, def: ConsoleDefault): string {
-  const kind = n.template_name && n.template_name.toLowerCase() !== n.node_type.replace(/_/g, ' ') ? `${n.node_type}/${n.template_name}` : n.node_type;
+  const kind =
+    n.template_name && n.template_name.toLowerCase() !== n.node_type.replace(/_/g, ' ') ? `${n.node_type}/${n.template_name}` : n.node_type;
   const tags = n.tags.length ? ` {${n.tags.join(',')}}` : '';
   let consoleText = '';
   if (hasConsole(n)) {
-    consoleText = n.console_type === def.type && n.console_host === def.host ? ` ${n.console}` : ` ${n.console_type} ${n.console_host ?? '?'}:${n.console}`;
+    consoleText =
+      n.console_type === def.type && n.console_host === def.host
+        ? ` ${n.console}`
+        : ` ${n.console_type} ${n.console_host ?? '?'}:${n.console}`;
   }
   return `- ${n.name} (${kind}) ${n.status}${consoleText}${tags}`;
 }
 
 function filterText(filters: TopologyLink['filters']): string {
   const parts = Object.entries(filters).map(([k, v]) => {
-    const values = (v).map((x) => (typeof x === 'string' ? x.replace(/\n/g, ' | ') : String(x)));
+    const values = v.map((x) => (typeof x === 'string' ? x.replace(/\n/g, ' | ') : String(x)));
     return `${k}=${values.join(',')}`;
   });
   return parts.length ? ` [${parts.join('; ')}]` : '';
@@ -51,7 +57,11 @@ export function renderTopologyText(t: Topology): string {
   const lines: string[] = [`Project ${t.project_name}: ${t.nodes.length} nodes, ${t.links.length} links`];
   if (t.nodes.length) {
     const def = consoleDefault(t.nodes);
-    lines.push(def.type ? `Nodes (name (type) status console-port; consoles are ${def.type} on ${def.host} unless shown):` : 'Nodes (name (type) status):');
+    lines.push(
+      def.type
+        ? `Nodes (name (type) status console-port; consoles are ${def.type} on ${def.host} unless shown):`
+        : 'Nodes (name (type) status):',
+    );
     for (const n of t.nodes) lines.push(nodeLine(n, def));
   }
   if (t.links.length) {

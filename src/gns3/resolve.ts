@@ -25,14 +25,16 @@ export function findProject(projects: RawProject[], nameOrId: string): RawProjec
   const found = byIdOrName(projects, ref, (p) => p.project_id);
   if (found) return found;
   const names = projects.map((p) => p.name).sort();
-  const list = names.length === 0 ? 'the controller has no projects' : `available: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}`;
+  const list =
+    names.length === 0 ? 'the controller has no projects' : `available: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}`;
   throw new UsageError(`GNS3 project "${ref}" not found (${list})`);
 }
 
 /** A node by id, name (case-insensitive; exact case wins) or an id prefix of 8+ characters. */
 export function findNode(nodes: RawNode[], ref: string): RawNode {
   const r = ref.trim();
-  const found = byIdOrName(nodes, r, (n) => n.node_id) ?? (isUuid(r) || r.length < 8 ? undefined : nodes.find((n) => n.node_id.startsWith(r)));
+  const found =
+    byIdOrName(nodes, r, (n) => n.node_id) ?? (isUuid(r) || r.length < 8 ? undefined : nodes.find((n) => n.node_id.startsWith(r)));
   if (found) return found;
   const names = nodes.map((n) => n.name).sort();
   throw new Gns3NotFoundError(

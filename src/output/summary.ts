@@ -45,7 +45,16 @@ export class ResultBuilder {
   private tail = '';
 
   constructor(mode: CopilotMode) {
-    this.r = { session_id: null, project_id: null, mode, response: '', tool_calls: [], stats: { ...ZERO }, stopped_reason: 'done', error: null };
+    this.r = {
+      session_id: null,
+      project_id: null,
+      mode,
+      response: '',
+      tool_calls: [],
+      stats: { ...ZERO },
+      stopped_reason: 'done',
+      error: null,
+    };
   }
 
   add(e: AgentEvent): void {
@@ -109,7 +118,12 @@ export class ResultBuilder {
   }
 
   result(): OneShotResult {
-    return { ...this.r, stats: { ...this.r.stats, cost_usd: this.r.stats.cost_usd ?? null }, response: this.tail.trim(), error: this.errors[0] ?? null };
+    return {
+      ...this.r,
+      stats: { ...this.r.stats, cost_usd: this.r.stats.cost_usd ?? null },
+      response: this.tail.trim(),
+      error: this.errors[0] ?? null,
+    };
   }
 }
 

@@ -40,7 +40,10 @@ export class TextPrinter {
         this.err.write(this.dim(`← ${e.name} ${e.status}${e.duration_ms ? ` (${e.duration_ms} ms)` : ''}${toolLine(e)}`) + '\n');
         break;
       case 'tool_retry':
-        this.err.write(this.dim(`↻ ${e.name} failed transiently, retry ${e.attempt}/${e.max_retries} in ${e.delay_ms} ms: ${truncate(e.error, 160)}`) + '\n');
+        this.err.write(
+          this.dim(`↻ ${e.name} failed transiently, retry ${e.attempt}/${e.max_retries} in ${e.delay_ms} ms: ${truncate(e.error, 160)}`) +
+            '\n',
+        );
         break;
       case 'error':
         this.breakLine();
@@ -51,7 +54,9 @@ export class TextPrinter {
         if (e.percent > 100 && !this.warnedContext) {
           this.warnedContext = true;
           this.breakLine();
-          this.err.write(`warning: this request is ${e.tokens + e.tools_tokens} tokens, over the model's ${e.limit}-token context window (context_limit); the provider may refuse it\n`);
+          this.err.write(
+            `warning: this request is ${e.tokens + e.tools_tokens} tokens, over the model's ${e.limit}-token context window (context_limit); the provider may refuse it\n`,
+          );
         }
         break;
       case 'notice':

@@ -148,7 +148,10 @@ export async function analyzePcap(pcap: Uint8Array, opts: AnalysisOptions = {}):
     }
     if (captured === 0) notes.push('no traffic was captured on the link in the capture window');
     else if (opts.display_filter && lines.length === 0) notes.push('no captured packet matched the display filter');
-    if (cut) notes.push(`showing ${rows.length} of ${rowsRun.truncated ? 'many' : lines.length} matching packets; narrow display_filter or raise max_packets_output`);
+    if (cut)
+      notes.push(
+        `showing ${rows.length} of ${rowsRun.truncated ? 'many' : lines.length} matching packets; narrow display_filter or raise max_packets_output`,
+      );
     return {
       packets_captured: captured,
       bytes: data.length,

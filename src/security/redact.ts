@@ -59,10 +59,15 @@ const SHAPES: [RegExp, Replacer][] = [
   // scheme://user:pass@host -> scheme://user:[REDACTED]@host
   [/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@:"'\\]*):([^\s/?#@"'\\]+)@/gi, (_m, scheme, user) => `${scheme}${user}:${REDACTED}@`],
   [
-    new RegExp(`\\b(api[_-]?key|x-api-key|access[_-]?token|refresh[_-]?token|client[_-]?secret|password|passwd|secret)(["']?[ \\t]*[:=][ \\t]*["']?)(?!\\[REDACTED\\])(${TOKEN}{4,})`, 'gi'),
+    new RegExp(
+      `\\b(api[_-]?key|x-api-key|access[_-]?token|refresh[_-]?token|client[_-]?secret|password|passwd|secret)(["']?[ \\t]*[:=][ \\t]*["']?)(?!\\[REDACTED\\])(${TOKEN}{4,})`,
+      'gi',
+    ),
     (m, name, sep, value) =>
       // prose ("a secret: store it") is left alone; `key=v`, `"key": "v"` and credential-looking values are not
-      /^pass/i.test(name) || sep.includes('=') || sep.includes('"') || sep.includes("'") || /[^A-Za-z]/.test(value) ? `${name}${sep}${REDACTED}` : m,
+      /^pass/i.test(name) || sep.includes('=') || sep.includes('"') || sep.includes("'") || /[^A-Za-z]/.test(value)
+        ? `${name}${sep}${REDACTED}`
+        : m,
   ],
 ];
 
@@ -79,7 +84,22 @@ export function redactDeep<T>(value: T): T {
   return mapStrings(value, redact);
 }
 
-const KEYWORDS = ['authorization', 'bearer', 'basic', 'sk-', 'password', 'passwd', 'secret', 'token', 'api_key', 'api-key', 'apikey', 'x-api-key', 'access_token', 'client_secret'];
+const KEYWORDS = [
+  'authorization',
+  'bearer',
+  'basic',
+  'sk-',
+  'password',
+  'passwd',
+  'secret',
+  'token',
+  'api_key',
+  'api-key',
+  'apikey',
+  'x-api-key',
+  'access_token',
+  'client_secret',
+];
 const SUSPICIOUS_LINE = /authorization|bearer|password|passwd|secret|token|api[_-]?key|:\/\/|sk-/i;
 
 /** Could `word` be the first part of a registered secret or of a credential shape? */

@@ -13,5 +13,7 @@ export const TLS_CODES: ReadonlySet<string> = new Set([
 
 /** "TLS handshake failed (is the server plain http?)" for protocol mismatches, else `TLS error CODE (<certHint>)`. */
 export function tlsHint(code: string, certHint: string): string {
-  return code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO' ? 'TLS handshake failed (is the server plain http?)' : `TLS error ${code} (${certHint})`;
+  return code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'EPROTO'
+    ? 'TLS handshake failed (is the server plain http?)'
+    : `TLS error ${code} (${certHint})`;
 }

@@ -19,7 +19,8 @@ const REF = '__copilot_messages';
 interface MessagesRef {
   [REF]: number;
 }
-const isRef = (v: unknown): v is MessagesRef => typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as MessagesRef)[REF] === 'number';
+const isRef = (v: unknown): v is MessagesRef =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as MessagesRef)[REF] === 'number';
 
 /** Token counts per message object: the log stores them so a restart does not re-count. */
 export interface TokenMemo {
@@ -63,7 +64,10 @@ export class DeltaSaver extends SqliteSaver {
       const more = this.log.read(id, have.length, n);
       if (this.tokens) more.messages.forEach((m, i) => more.tokens[i] != null && this.tokens!.prime(m, more.tokens[i]));
       t.messages = [...have, ...more.messages];
-      if (t.messages.length < n) throw new CopilotError(`session ${id}: the messages table holds ${t.messages.length} of the ${n} messages its checkpoint refers to`);
+      if (t.messages.length < n)
+        throw new CopilotError(
+          `session ${id}: the messages table holds ${t.messages.length} of the ${n} messages its checkpoint refers to`,
+        );
     }
     return t.messages.length === n ? t.messages : t.messages.slice(0, n);
   }
@@ -86,7 +90,7 @@ export class DeltaSaver extends SqliteSaver {
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata): Promise<RunnableConfig> {
     const thread_id = config.configurable?.thread_id as string | undefined;
     const checkpoint_ns = (config.configurable?.checkpoint_ns as string | undefined) ?? '';
-    const msgs = (checkpoint.channel_values).messages;
+    const msgs = checkpoint.channel_values.messages;
     if (!thread_id || checkpoint_ns !== '' || !Array.isArray(msgs)) return super.put(config, checkpoint, metadata);
     const messages = msgs as BaseMessage[];
     const t = this.thread(thread_id);
@@ -109,7 +113,11 @@ export class DeltaSaver extends SqliteSaver {
     } catch (err) {
       this.threads.delete(thread_id);
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
-        throw new CopilotError(`session ${thread_id} was written by another process meanwhile; resume it again (or use --fork)`, undefined, { cause: err });
+        throw new CopilotError(
+          `session ${thread_id} was written by another process meanwhile; resume it again (or use --fork)`,
+          undefined,
+          { cause: err },
+        );
       throw err;
     }
     fresh.forEach((m, i) => {

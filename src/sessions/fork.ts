@@ -20,7 +20,10 @@ export function forkSession(db: Database.Database, sourceId: string, newId: stri
        SELECT ?, seq, msg_id, role, content, tool_call_ids, tokens, created_at, extra FROM messages WHERE session_id = ?`,
     ).run(newId, sourceId);
     if (!hasCheckpoints) return;
-    const latest = db.prepare("SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1").pluck().get(sourceId) as string | undefined;
+    const latest = db
+      .prepare("SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1")
+      .pluck()
+      .get(sourceId) as string | undefined;
     if (!latest) return;
     db.prepare(
       `INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata)

@@ -48,13 +48,20 @@ export class SessionLease {
     const token = randomUUID();
     const host = hostname();
     db.transaction(() => {
-      const r = db.prepare('SELECT pid, host, token, heartbeat_at FROM session_leases WHERE session_id = ?').get(sessionId) as LeaseRow | undefined;
+      const r = db.prepare('SELECT pid, host, token, heartbeat_at FROM session_leases WHERE session_id = ?').get(sessionId) as
+        LeaseRow | undefined;
       if (r) {
         // this process may take over its own lease: the TUI opens a session again before closing the old handle
         const stale = now() - r.heartbeat_at > STALE_MS || (r.host === host && (r.pid === process.pid || !processAlive(r.pid)));
         if (!stale) throw new SessionInUseError(r.pid);
       }
-      db.prepare('INSERT OR REPLACE INTO session_leases (session_id, pid, host, token, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(sessionId, process.pid, host, token, now());
+      db.prepare('INSERT OR REPLACE INTO session_leases (session_id, pid, host, token, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(
+        sessionId,
+        process.pid,
+        host,
+        token,
+        now(),
+      );
     }).immediate();
     const lease = new SessionLease(db, sessionId, token);
     lease.timer = setInterval(() => lease.beat(), HEARTBEAT_MS);
@@ -65,7 +72,11 @@ export class SessionLease {
   /** false when the lease was taken over (this process was presumed dead). */
   beat(): boolean {
     try {
-      return this.db.prepare('UPDATE session_leases SET heartbeat_at = ? WHERE session_id = ? AND token = ?').run(Date.now(), this.sessionId, this.token).changes > 0;
+      return (
+        this.db
+          .prepare('UPDATE session_leases SET heartbeat_at = ? WHERE session_id = ? AND token = ?')
+          .run(Date.now(), this.sessionId, this.token).changes > 0
+      );
     } catch {
       return false; // busy or closed: the next beat retries
     }

@@ -115,7 +115,11 @@ export function decodeMessage(r: Pick<MessageRow, 'msg_id' | 'role' | 'content' 
         ...(x.usage_metadata ? { usage_metadata: x.usage_metadata as never } : {}),
       });
     case 'tool':
-      return new ToolMessage({ ...common, tool_call_id: x.tool_call_id ?? '', ...(x.status ? { status: x.status as 'success' | 'error' } : {}) });
+      return new ToolMessage({
+        ...common,
+        tool_call_id: x.tool_call_id ?? '',
+        ...(x.status ? { status: x.status as 'success' | 'error' } : {}),
+      });
     default:
       return new ChatMessage({ ...common, role: x.role ?? r.role });
   }
@@ -150,7 +154,9 @@ export class MessageLog {
       'INSERT INTO messages (session_id, seq, msg_id, role, content, tool_call_ids, tokens, created_at, extra) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.headStmt = db.prepare('SELECT seq, msg_id FROM messages WHERE session_id = ? ORDER BY seq DESC LIMIT 1');
-    this.rangeStmt = db.prepare('SELECT seq, msg_id, role, content, tokens, extra FROM messages WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq');
+    this.rangeStmt = db.prepare(
+      'SELECT seq, msg_id, role, content, tokens, extra FROM messages WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq',
+    );
     this.tokensStmt = db.prepare('UPDATE messages SET tokens = ? WHERE session_id = ? AND seq = ? AND tokens IS NULL');
   }
 
@@ -166,7 +172,17 @@ export class MessageLog {
     messages.forEach((m, i) => {
       const e = encodeMessage(m);
       // The one place message text reaches the disk: known secrets never do.
-      this.insertStmt.run(sessionId, after + i + 1, e.msg_id, e.role, redact(e.content), e.tool_call_ids, tokens?.(m) ?? null, now, e.extra && redact(e.extra));
+      this.insertStmt.run(
+        sessionId,
+        after + i + 1,
+        e.msg_id,
+        e.role,
+        redact(e.content),
+        e.tool_call_ids,
+        tokens?.(m) ?? null,
+        now,
+        e.extra && redact(e.extra),
+      );
     });
   }
 

@@ -59,7 +59,9 @@ export function schemaVersion(db: Database.Database): number {
 export async function migrate(db: Database.Database, file: string): Promise<void> {
   let v = schemaVersion(db);
   if (v > SCHEMA_VERSION)
-    throw new CopilotError(`${file} uses sessions schema ${v}, newer than this gns3-copilot understands (${SCHEMA_VERSION}): upgrade it, or use another --data-dir`);
+    throw new CopilotError(
+      `${file} uses sessions schema ${v}, newer than this gns3-copilot understands (${SCHEMA_VERSION}): upgrade it, or use another --data-dir`,
+    );
   for (const m of MIGRATIONS) {
     if (v >= m.to) continue;
     const data = await m.prepare(db);

@@ -49,7 +49,10 @@ CREATE INDEX IF NOT EXISTS sessions_updated ON sessions(updated_at DESC);
 /** Titles: first line, no quotes/markdown, ≤ 40 chars. */
 export function cleanTitle(raw: string): string {
   let t = (raw.split('\n').find((l) => l.trim()) ?? '').trim();
-  t = t.replace(/^(title\s*:\s*)/i, '').replace(/^[#*\s"'`“”]+|[*\s"'`“”.]+$/g, '').trim();
+  t = t
+    .replace(/^(title\s*:\s*)/i, '')
+    .replace(/^[#*\s"'`“”]+|[*\s"'`“”.]+$/g, '')
+    .trim();
   if (t.length > TITLE_MAX) t = t.slice(0, TITLE_MAX - 1).trimEnd() + '…';
   return t;
 }
@@ -95,7 +98,13 @@ export class SessionStore {
     return new SessionStore(file, db, saver);
   }
 
-  create(meta: { id?: string; copilot_mode: CopilotMode; agent_mode: AgentMode; project_id?: string | null; project_name?: string | null }): SessionRow {
+  create(meta: {
+    id?: string;
+    copilot_mode: CopilotMode;
+    agent_mode: AgentMode;
+    project_id?: string | null;
+    project_name?: string | null;
+  }): SessionRow {
     const now = new Date().toISOString();
     const id = meta.id ?? randomUUID();
     this.db
@@ -123,7 +132,9 @@ export class SessionStore {
   latest(filter: { project?: string } = {}): SessionRow | undefined {
     const r = (
       filter.project
-        ? this.db.prepare('SELECT * FROM sessions WHERE project_id = ? OR project_name = ? ORDER BY updated_at DESC, rowid DESC LIMIT 1').get(filter.project, filter.project)
+        ? this.db
+            .prepare('SELECT * FROM sessions WHERE project_id = ? OR project_name = ? ORDER BY updated_at DESC, rowid DESC LIMIT 1')
+            .get(filter.project, filter.project)
         : this.db.prepare('SELECT * FROM sessions ORDER BY updated_at DESC, rowid DESC LIMIT 1').get()
     ) as DbRow | undefined;
     return r ? rowOf(r) : undefined;
@@ -191,7 +202,9 @@ export class SessionStore {
   pruneCheckpoints(id: string, keep = 4): number {
     const prune = this.db.transaction(() => {
       const old = this.db
-        .prepare("SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT -1 OFFSET ?")
+        .prepare(
+          "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT -1 OFFSET ?",
+        )
         .all(id, keep) as { checkpoint_id: string }[];
       if (old.length === 0) return 0;
       const delC = this.db.prepare("DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id = ?");

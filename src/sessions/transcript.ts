@@ -18,13 +18,23 @@ export function toTranscript(messages: BaseMessage[]): TranscriptEntry[] {
     const content = typeof m.content === 'string' ? m.content : messageText(m);
     if (type === 'human') return { role: 'user', content };
     if (type === 'ai') {
-      const calls = ((m as { tool_calls?: { id?: string; name: string; args: unknown }[] }).tool_calls ?? []).map((c) => ({ id: c.id ?? '', name: c.name, args: c.args }));
+      const calls = ((m as { tool_calls?: { id?: string; name: string; args: unknown }[] }).tool_calls ?? []).map((c) => ({
+        id: c.id ?? '',
+        name: c.name,
+        args: c.args,
+      }));
       return { role: 'assistant', content, ...(calls.length ? { tool_calls: calls } : {}) };
     }
     if (type === 'tool') {
       const t = m as ToolMessage;
       const status = (t.additional_kwargs as { copilot_status?: string } | undefined)?.copilot_status;
-      return { role: 'tool', content, tool_call_id: t.tool_call_id, ...(t.name ? { name: t.name } : {}), status: status ?? t.status ?? 'success' };
+      return {
+        role: 'tool',
+        content,
+        tool_call_id: t.tool_call_id,
+        ...(t.name ? { name: t.name } : {}),
+        status: status ?? t.status ?? 'success',
+      };
     }
     return { role: 'system', content };
   });
@@ -51,7 +61,14 @@ export function transcriptMarkdown(row: SessionRow, entries: TranscriptEntry[], 
       for (const c of e.tool_calls ?? []) lines.push(`- tool call \`${c.name}\` \`${JSON.stringify(c.args)}\``);
       if (e.tool_calls?.length) lines.push('');
     } else if (e.role === 'tool') {
-      lines.push(`### Tool result: ${e.name ?? e.tool_call_id} (${e.status})`, '', '```', opts.clipToolOutput ? clip(e.content, opts.clipToolOutput) : e.content, '```', '');
+      lines.push(
+        `### Tool result: ${e.name ?? e.tool_call_id} (${e.status})`,
+        '',
+        '```',
+        opts.clipToolOutput ? clip(e.content, opts.clipToolOutput) : e.content,
+        '```',
+        '',
+      );
     }
   }
   return lines.join('\n');

@@ -90,10 +90,26 @@ export class TreeStore {
   }
 
   /** Writes the tree row once; an existing row is never changed (the mode is fixed). */
-  create(t: { root_id: string; agent_mode: AgentMode; anchor?: string | null; anchor_hash?: string | null; budget?: string | null }): TreeRow {
+  create(t: {
+    root_id: string;
+    agent_mode: AgentMode;
+    anchor?: string | null;
+    anchor_hash?: string | null;
+    budget?: string | null;
+  }): TreeRow {
     this.db
-      .prepare('INSERT OR IGNORE INTO agent_trees (root_id, agent_mode, mode_revision, depth, anchor, anchor_hash, budget, created_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?)')
-      .run(t.root_id, t.agent_mode, AGENT_MODE_REVISION, t.anchor ?? null, t.anchor_hash ?? null, t.budget ?? null, new Date().toISOString());
+      .prepare(
+        'INSERT OR IGNORE INTO agent_trees (root_id, agent_mode, mode_revision, depth, anchor, anchor_hash, budget, created_at) VALUES (?, ?, ?, 0, ?, ?, ?, ?)',
+      )
+      .run(
+        t.root_id,
+        t.agent_mode,
+        AGENT_MODE_REVISION,
+        t.anchor ?? null,
+        t.anchor_hash ?? null,
+        t.budget ?? null,
+        new Date().toISOString(),
+      );
     return this.get(t.root_id)!;
   }
 
@@ -132,7 +148,9 @@ export class TreeStore {
 
   finish(id: string, f: { status: NodeStatus; report: string; llm_calls: number; input_tokens: number; output_tokens: number }): void {
     this.db
-      .prepare('UPDATE agent_nodes SET status = ?, report = ?, llm_calls = ?, input_tokens = ?, output_tokens = ?, ended_at = ? WHERE id = ?')
+      .prepare(
+        'UPDATE agent_nodes SET status = ?, report = ?, llm_calls = ?, input_tokens = ?, output_tokens = ?, ended_at = ? WHERE id = ?',
+      )
       .run(f.status, f.report, f.llm_calls, f.input_tokens, f.output_tokens, new Date().toISOString(), id);
   }
 

@@ -83,11 +83,15 @@ export function assessCall(call: GateCall, state: GateState, policy: GatePolicy)
     return blocked(`tool "${call.name}" is not in this sub-agent's tool set; it was not executed. Available: ${[...frozen].join(', ')}`);
   const def = tools.get(call.name);
   if (!def || !tools.allowed(state.mode, call.name)) {
-    const available = tools.forMode(state.mode).map((t) => t.name).join(', ');
+    const available = tools
+      .forMode(state.mode)
+      .map((t) => t.name)
+      .join(', ');
     return blocked(`tool "${call.name}" is not available in ${state.mode} mode; it was not executed. Available: ${available}`);
   }
   if (OVERSIZED_ARGS_KEY in call.args) return invalid(oversizedArgsMessage(call.name, Number(call.args[OVERSIZED_ARGS_KEY])));
-  if (INVALID_ARGS_KEY in call.args) return invalid(`arguments for ${call.name} were not valid JSON; send a JSON object matching the schema`);
+  if (INVALID_ARGS_KEY in call.args)
+    return invalid(`arguments for ${call.name} were not valid JSON; send a JSON object matching the schema`);
   const refusal = limitRefusal(call.name, def.risk, state, tools);
   if (refusal) return refusal;
   return approvalVerdict(def, policy.approval);
@@ -99,7 +103,8 @@ function limitRefusal(name: string, risk: ToolRisk, state: GateState, tools: Gat
   if (max !== undefined && count >= max) return { kind: 'limit', reason: toolCallLimitMessage(count, max, name), stop: 'max_tool_calls' };
   const perTool = limits.tool_limits[name];
   const used = counts[name] ?? 0;
-  if (perTool !== undefined && used >= perTool) return { kind: 'limit', reason: perToolLimitMessage(name, used, perTool), stop: 'tool_limit' };
+  if (perTool !== undefined && used >= perTool)
+    return { kind: 'limit', reason: perToolLimitMessage(name, used, perTool), stop: 'tool_limit' };
   const group = groupCapRefusal(name, risk, counts, limits, (n) => tools.get(n)?.risk);
   return group ? { kind: 'limit', reason: group, stop: 'tool_limit' } : undefined;
 }

@@ -96,7 +96,7 @@ export class ToolRegistry {
     if (!s) {
       let parameters: Record<string, unknown>;
       try {
-        parameters = t.jsonSchema ? { ...t.jsonSchema } : (z.toJSONSchema(t.schema, { io: 'input', unrepresentable: 'any' }));
+        parameters = t.jsonSchema ? { ...t.jsonSchema } : z.toJSONSchema(t.schema, { io: 'input', unrepresentable: 'any' });
         delete parameters.$schema;
       } catch {
         parameters = { type: 'object', properties: {}, additionalProperties: true };
@@ -125,7 +125,8 @@ export async function executeTool(def: ToolDef, args: unknown, ctx: ToolContext,
     try {
       return toolResultOf(await def.run(parsed.data, ctx), maxOutputChars);
     } catch (err) {
-      if (ctx.signal.aborted) return { status: 'aborted', output: resultJson('aborted', `${def.name} was cancelled: ${abortReason(ctx.signal)}`) };
+      if (ctx.signal.aborted)
+        return { status: 'aborted', output: resultJson('aborted', `${def.name} was cancelled: ${abortReason(ctx.signal)}`) };
       return toolResultOf(failure(errorMessage(err).split('\n')[0] ?? 'error', {}, isTransientError(err)), maxOutputChars);
     }
   })();

@@ -18,7 +18,7 @@ function summarizeDeviceConfigs(list: unknown[]): string | undefined {
   for (const item of list) {
     if (!isObj(item)) continue;
     const device = str(item.device_name) ?? str(item.name) ?? '?';
-    const cmds = (item.commands ?? item.config_commands ?? item.command);
+    const cmds = item.commands ?? item.config_commands ?? item.command;
     const cmdList = Array.isArray(cmds) ? cmds.map(textOf) : cmds === undefined ? [] : [textOf(cmds)];
     const key = cmdList.join('; ');
     const devices = groups.get(key) ?? [];
@@ -105,7 +105,9 @@ function devicesOf(output: string): DeviceResult[] | undefined {
     return undefined;
   }
   const devices = isObj(parsed) ? parsed.devices : undefined;
-  return Array.isArray(devices) && devices.length > 0 && devices.every((d) => isObj(d) && typeof d.device_name === 'string' && Array.isArray(d.results))
+  return Array.isArray(devices) &&
+    devices.length > 0 &&
+    devices.every((d) => isObj(d) && typeof d.device_name === 'string' && Array.isArray(d.results))
     ? (devices as DeviceResult[])
     : undefined;
 }
@@ -114,7 +116,9 @@ function devicesOf(output: string): DeviceResult[] | undefined {
 export function deviceRows(output: string): DeviceRow[] | undefined {
   return devicesOf(output)?.map((d) => {
     const firstBad = d.results.find((r) => r.status !== 'success');
-    const note = d.error ?? (firstBad ? `${firstBad.command}: ${firstBad.error ?? firstBad.status}` : d.blocked.length ? `blocked: ${d.blocked.join(', ')}` : '');
+    const note =
+      d.error ??
+      (firstBad ? `${firstBad.command}: ${firstBad.error ?? firstBad.status}` : d.blocked.length ? `blocked: ${d.blocked.join(', ')}` : '');
     return { device: d.device_name, status: d.status, commands: d.results.length, duration_ms: d.duration_ms, note };
   });
 }
@@ -122,7 +126,13 @@ export function deviceRows(output: string): DeviceRow[] | undefined {
 /** Every command's output, for the expanded view. */
 export function deviceOutputs(output: string): DeviceCommandOutput[] | undefined {
   return devicesOf(output)?.flatMap((d) =>
-    d.results.map((r) => ({ device: d.device_name, command: r.command, status: r.status, output: r.output, ...(r.error !== undefined ? { error: r.error } : {}) })),
+    d.results.map((r) => ({
+      device: d.device_name,
+      command: r.command,
+      status: r.status,
+      output: r.output,
+      ...(r.error !== undefined ? { error: r.error } : {}),
+    })),
   );
 }
 
@@ -146,7 +156,7 @@ export function resultNote(output: string, display: string | undefined): string 
 export function approvalLines(name: string, args: Record<string, unknown>): { target: string; lines: string[] }[] {
   if (Array.isArray(args.device_configs)) {
     return args.device_configs.filter(isObj).map((d) => {
-      const cmds = (d.config_commands ?? d.commands);
+      const cmds = d.config_commands ?? d.commands;
       return {
         target: str(d.device_name) ?? '?',
         lines: Array.isArray(cmds) ? cmds.map(textOf) : cmds === undefined ? [] : [textOf(cmds)],

@@ -55,7 +55,7 @@ export function editLine(st: EditorState, input: string, key: Key): EditorResult
     return { kind: 'submit', value };
   }
   // Pasted text may carry newlines; a prompt is one line, so they become spaces.
-   
+
   const text = chars(input.replace(/\r\n|\r|\n/g, ' ').replace(/[\u0000-\u001f\u007f]/g, ''));
   if (text.length === 0) return { kind: 'none' };
   return set([...cs.slice(0, at), ...text, ...cs.slice(at)], at + text.length);

@@ -14,7 +14,6 @@ export interface MarkdownOptions {
   color: boolean;
 }
 
- 
 const SGR = /\u001b\[([0-9;]*)m/y;
 const CLOSERS: Record<string, string[]> = { '0': ['*'], '22': ['1', '2'], '23': ['3'], '24': ['4'], '39': ['3x'] };
 

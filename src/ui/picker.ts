@@ -61,6 +61,8 @@ export function sessionItem(s: SessionInfo): PickerItem {
   return {
     id: s.id,
     label: `${s.pinned ? '★ ' : ''}${s.title ?? '(untitled)'}`,
-    detail: [s.projectName ?? 'no project', MODE_SHORT_NAME[s.mode], relativeTime(s.updatedAt), s.id.slice(0, 8)].filter(Boolean).join(' · '),
+    detail: [s.projectName ?? 'no project', MODE_SHORT_NAME[s.mode], relativeTime(s.updatedAt), s.id.slice(0, 8)]
+      .filter(Boolean)
+      .join(' · '),
   };
 }

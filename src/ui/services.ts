@@ -90,17 +90,18 @@ export function createRealServices(log: Logger): UiServices {
   };
 
   // titles and project names come from the DB/controller: printable text only
-  const info = (r: import('../sessions/store.js').SessionRow): SessionInfo => sanitizeDeep({
-    id: r.id,
-    title: r.title,
-    projectId: r.project_id,
-    projectName: r.project_name,
-    mode: r.copilot_mode,
-    pinned: r.pinned,
-    updatedAt: r.updated_at,
-    messageCount: r.message_count,
-    totalTokens: r.total_tokens,
-  } satisfies SessionInfo);
+  const info = (r: import('../sessions/store.js').SessionRow): SessionInfo =>
+    sanitizeDeep({
+      id: r.id,
+      title: r.title,
+      projectId: r.project_id,
+      projectName: r.project_name,
+      mode: r.copilot_mode,
+      pinned: r.pinned,
+      updatedAt: r.updated_at,
+      messageCount: r.message_count,
+      totalTokens: r.total_tokens,
+    } satisfies SessionInfo);
 
   return {
     async checkController(settings, signal) {
@@ -132,9 +133,7 @@ export function createRealServices(log: Logger): UiServices {
       const s = await sessions(settings);
       const rows = s.list({ limit: 500 }).rows.map(info);
       const q = opts.search?.trim().toLowerCase();
-      const hits = q
-        ? rows.filter((r) => `${r.title ?? ''} ${r.projectName ?? ''} ${r.id}`.toLowerCase().includes(q))
-        : rows;
+      const hits = q ? rows.filter((r) => `${r.title ?? ''} ${r.projectName ?? ''} ${r.id}`.toLowerCase().includes(q)) : rows;
       return hits.slice(0, opts.limit ?? 200);
     },
     async getSession(settings, id) {

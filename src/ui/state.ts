@@ -237,9 +237,19 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
     case 'approval':
       return touchCall(ensureLive(s0, at), e, (c) => (FINAL.has(c.state) || c.decision ? c : { ...c, state: 'awaiting_approval' }));
     case 'tool_start':
-      return touchCall(ensureLive(s0, at), { id: e.id, name: e.name }, (c) => (FINAL.has(c.state) ? c : { ...c, state: 'running', startedAt: at }), true);
+      return touchCall(
+        ensureLive(s0, at),
+        { id: e.id, name: e.name },
+        (c) => (FINAL.has(c.state) ? c : { ...c, state: 'running', startedAt: at }),
+        true,
+      );
     case 'tool_end': {
-      const s = touchCall(ensureLive(s0, at), { id: e.id, name: e.name }, (c) => ({ ...c, state: e.status, durationMs: e.duration_ms, output: e.output, display: e.display }), true);
+      const s = touchCall(
+        ensureLive(s0, at),
+        { id: e.id, name: e.name },
+        (c) => ({ ...c, state: e.status, durationMs: e.duration_ms, output: e.output, display: e.display }),
+        true,
+      );
       return { ...s, toolCalls: s.toolCalls + (e.status === 'success' || e.status === 'partial' || e.status === 'error' ? 1 : 0) };
     }
     case 'tool_retry': {
@@ -248,7 +258,11 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
       return { ...s, live: updateCall(s.live!, e.id, (c) => ({ ...c, retry: { attempt: e.attempt, max: e.max_retries } })) };
     }
     case 'notice':
-      return { ...s0, entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text: `⚠ ${e.message}`, tone: 'warn' }], nextKey: s0.nextKey + 1 };
+      return {
+        ...s0,
+        entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text: `⚠ ${e.message}`, tone: 'warn' }],
+        nextKey: s0.nextKey + 1,
+      };
     case 'context':
       return {
         ...s0,
@@ -296,9 +310,17 @@ export function reduce(s: UiState, a: UiAction): UiState {
       return finishLive({ ...base, live: { ...base.live!, error: { type: a.errorType ?? 'internal', message: a.message } } });
     }
     case 'notice':
-      return { ...s, entries: [...s.entries, { kind: 'notice', key: `n${s.nextKey}`, text: a.text, tone: a.tone ?? 'info' }], nextKey: s.nextKey + 1 };
+      return {
+        ...s,
+        entries: [...s.entries, { kind: 'notice', key: `n${s.nextKey}`, text: a.text, tone: a.tone ?? 'info' }],
+        nextKey: s.nextKey + 1,
+      };
     case 'block':
-      return { ...s, entries: [...s.entries, { kind: 'block', key: `b${s.nextKey}`, title: a.title, body: a.body }], nextKey: s.nextKey + 1 };
+      return {
+        ...s,
+        entries: [...s.entries, { kind: 'block', key: `b${s.nextKey}`, title: a.title, body: a.body }],
+        nextKey: s.nextKey + 1,
+      };
     case 'approval_request': {
       const base = touchCall(ensureLive(s, Date.now()), a.request, (c) => (FINAL.has(c.state) ? c : { ...c, state: 'awaiting_approval' }));
       return { ...base, approval: a.request };

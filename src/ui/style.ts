@@ -38,7 +38,6 @@ export function createStyle(color: boolean): Style {
   };
 }
 
- 
 const ANSI = /\u001b\[[0-9;]*m/g;
 export function stripAnsi(s: string): string {
   return s.replace(ANSI, '');

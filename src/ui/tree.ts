@@ -38,7 +38,9 @@ export function applyChildToolEvent(turn: TurnView, e: ChildToolEvent, at: numbe
   for (let i = turn.items.length - 1; i >= 0; i--) {
     const it = turn.items[i]!;
     // the event names the root's `agent` call it belongs to; without it, the last running one
-    const ours = e.root_call_id ? it.kind === 'tool' && it.call.id === e.root_call_id : it.kind === 'tool' && it.call.name === 'agent' && !FINAL.has(it.call.state);
+    const ours = e.root_call_id
+      ? it.kind === 'tool' && it.call.id === e.root_call_id
+      : it.kind === 'tool' && it.call.name === 'agent' && !FINAL.has(it.call.state);
     if (ours) {
       idx = i;
       break;
@@ -49,7 +51,9 @@ export function applyChildToolEvent(turn: TurnView, e: ChildToolEvent, at: numbe
   const kids = parent.children ?? [];
   const at_ = kids.findIndex((k) => k.id === e.id);
   const base: ChildCallView =
-    at_ >= 0 ? kids[at_]! : { id: e.id, name: e.name, args: {}, state: 'pending', summary: '', depth: e.depth ?? 1, agent_id: e.agent_id ?? '' };
+    at_ >= 0
+      ? kids[at_]!
+      : { id: e.id, name: e.name, args: {}, state: 'pending', summary: '', depth: e.depth ?? 1, agent_id: e.agent_id ?? '' };
   const next = apply(e.type === 'tool_call' && at_ < 0 ? { ...base, args: e.args, summary: summarizeArgs(e.name, e.args) } : base, e, at);
   const children = at_ >= 0 ? kids.map((k, i) => (i === at_ ? next : k)) : [...kids, next];
   const items = turn.items.map((it, i) => (i === idx ? { kind: 'tool' as const, call: { ...parent, children } } : it));

@@ -39,7 +39,6 @@ export interface TurnView {
   stats?: RunStats;
 }
 
-
 export interface ChildCallView extends ToolCallView {
   depth: number;
   agent_id: string;

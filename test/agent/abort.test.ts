@@ -73,10 +73,14 @@ describe('abort', () => {
   it('kill -9 of the process mid-turn, then --continue works with nothing lost', async () => {
     const dir = tempDir('gc-kill-');
     llm = await startLlm([{ text: 'Checking R1.', tool_calls: [showCall('R1', 'k1')] }, { text: 'Picked up where we left off.' }]);
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/child-turn.ts', import.meta.url)), llm.url, dir.dir, 'check R1 routes'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./fixtures/child-turn.ts', import.meta.url)), llm.url, dir.dir, 'check R1 routes'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      },
+    );
     await new Promise<void>((resolve, reject) => {
       let buf = '';
       child.stdout.on('data', (d: Buffer) => {

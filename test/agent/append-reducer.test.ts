@@ -15,7 +15,9 @@ describe('appendMessagesReducer', () => {
     expect(kept).toHaveLength(2); // earlier results are never mutated
 
     const replaced = appendMessagesReducer(s, [new AIMessage({ content: 'TWO', id: 'a2' })]);
-    expect(replaced.map((m) => m.content)).toEqual(messagesStateReducer(s, [new AIMessage({ content: 'TWO', id: 'a2' })]).map((m) => m.content));
+    expect(replaced.map((m) => m.content)).toEqual(
+      messagesStateReducer(s, [new AIMessage({ content: 'TWO', id: 'a2' })]).map((m) => m.content),
+    );
     expect(replaced.map((m) => m.content)).toEqual(['one', 'TWO', 'three']);
     // an older array used again still knows its own ids
     expect(appendMessagesReducer(kept, [new AIMessage({ content: 'x', id: 'a2' })]).map((m) => m.content)).toEqual(['one', 'x']);
@@ -27,6 +29,10 @@ describe('appendMessagesReducer', () => {
     expect(chunk.at(-1)).toBeInstanceOf(AIMessage);
     // two new messages with one id in a single write: the later one wins, as in LangGraph
     const dup = appendMessagesReducer(chunk, [new HumanMessage({ content: 'p', id: 'd' }), new HumanMessage({ content: 'q', id: 'd' })]);
-    expect(dup.map((m) => m.content)).toEqual(messagesStateReducer(chunk, [new HumanMessage({ content: 'p', id: 'd' }), new HumanMessage({ content: 'q', id: 'd' })]).map((m) => m.content));
+    expect(dup.map((m) => m.content)).toEqual(
+      messagesStateReducer(chunk, [new HumanMessage({ content: 'p', id: 'd' }), new HumanMessage({ content: 'q', id: 'd' })]).map(
+        (m) => m.content,
+      ),
+    );
   });
 });

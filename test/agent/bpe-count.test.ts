@@ -10,7 +10,7 @@ import { readRanks } from '../../src/agent/tokens.js';
 /** deterministic pseudo-random text: mixed scripts, digits, punctuation, whitespace runs, lone surrogates */
 function randomText(seed: number, length: number): string {
   let x = seed;
-  const next = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 8);
+  const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 8;
   const pools = [
     'abcdefghijklmnopqrstuvwxyz',
     'ABCDEFGHIJKLMNOPQRSTUVWXYZ',

@@ -24,7 +24,16 @@ function history(turns = 10): BaseMessage[] {
   const out: BaseMessage[] = [];
   for (let t = 0; t < turns; t++) {
     out.push(new HumanMessage({ content: `question ${t} ${filler(150)}`, id: `h${t}` }));
-    out.push(new AIMessage({ content: '', id: `a${t}`, tool_calls: [{ id: `t${t}a`, name: 'x', args: {} }, { id: `t${t}b`, name: 'x', args: {} }] }));
+    out.push(
+      new AIMessage({
+        content: '',
+        id: `a${t}`,
+        tool_calls: [
+          { id: `t${t}a`, name: 'x', args: {} },
+          { id: `t${t}b`, name: 'x', args: {} },
+        ],
+      }),
+    );
     out.push(new ToolMessage({ content: filler(200), tool_call_id: `t${t}a`, id: `ta${t}` }));
     out.push(new ToolMessage({ content: filler(200), tool_call_id: `t${t}b`, id: `tb${t}` }));
     out.push(new AIMessage({ content: `answer ${t} ${filler(100)}`, id: `r${t}` }));
@@ -49,27 +58,32 @@ function assertPairsIntact(msgs: BaseMessage[]): void {
 }
 
 describe('context trimming', () => {
-  it.each(['conservative', 'balanced', 'aggressive'] as ContextStrategy[])('%s keeps system, the latest user message and tool pairs', async (strategy) => {
-    const counter = await TokenCounter.create('cl100k_base');
-    const h = history();
-    const plan = await prepareContext({ system: 'SYS', history: h, summary: null, toolsTokens: 300 }, { limitK: 4, strategy, counter });
-    expect(plan.budget).toBe(Math.floor(4000 * STRATEGY_RATIO[strategy]) - 300);
-    expect(plan.trimmed).toBeGreaterThan(0);
-    expect(plan.tokens).toBeLessThanOrEqual(plan.budget);
-    expect(plan.system).toBe('SYS');
-    expect(plan.messages.at(-1)!.id).toBe('latest');
-    assertPairsIntact(plan.messages);
-    // oldest dropped first: what is kept is a suffix of the history
-    const firstKept = h.findIndex((m) => m.id === plan.messages[0]!.id);
-    expect(plan.messages.map((m) => m.id)).toEqual(h.slice(firstKept).map((m) => m.id));
-    expect(plan.percent).toBeCloseTo(((plan.tokens + 300) / 4000) * 100, 0);
-  });
+  it.each(['conservative', 'balanced', 'aggressive'] as ContextStrategy[])(
+    '%s keeps system, the latest user message and tool pairs',
+    async (strategy) => {
+      const counter = await TokenCounter.create('cl100k_base');
+      const h = history();
+      const plan = await prepareContext({ system: 'SYS', history: h, summary: null, toolsTokens: 300 }, { limitK: 4, strategy, counter });
+      expect(plan.budget).toBe(Math.floor(4000 * STRATEGY_RATIO[strategy]) - 300);
+      expect(plan.trimmed).toBeGreaterThan(0);
+      expect(plan.tokens).toBeLessThanOrEqual(plan.budget);
+      expect(plan.system).toBe('SYS');
+      expect(plan.messages.at(-1)!.id).toBe('latest');
+      assertPairsIntact(plan.messages);
+      // oldest dropped first: what is kept is a suffix of the history
+      const firstKept = h.findIndex((m) => m.id === plan.messages[0]!.id);
+      expect(plan.messages.map((m) => m.id)).toEqual(h.slice(firstKept).map((m) => m.id));
+      expect(plan.percent).toBeCloseTo(((plan.tokens + 300) / 4000) * 100, 0);
+    },
+  );
 
   it('a larger ratio keeps more history', async () => {
     const counter = await TokenCounter.create('cl100k_base');
     const kept = await Promise.all(
-      (['conservative', 'balanced', 'aggressive'] as const).map(async (strategy) =>
-        (await prepareContext({ system: 'S', history: history(), summary: null, toolsTokens: 0 }, { limitK: 4, strategy, counter })).messages.length,
+      (['conservative', 'balanced', 'aggressive'] as const).map(
+        async (strategy) =>
+          (await prepareContext({ system: 'S', history: history(), summary: null, toolsTokens: 0 }, { limitK: 4, strategy, counter }))
+            .messages.length,
       ),
     );
     expect(kept[0]!).toBeLessThan(kept[2]!);
@@ -79,7 +93,10 @@ describe('context trimming', () => {
   it('keeps the latest user message even when it alone exceeds the budget', async () => {
     const counter = await TokenCounter.create('cl100k_base');
     const h = [...history(2), new HumanMessage({ content: filler(3000), id: 'huge' })];
-    const plan = await prepareContext({ system: 'S', history: h, summary: null, toolsTokens: 0 }, { limitK: 1, strategy: 'balanced', counter });
+    const plan = await prepareContext(
+      { system: 'S', history: h, summary: null, toolsTokens: 0 },
+      { limitK: 1, strategy: 'balanced', counter },
+    );
     expect(plan.messages.map((m) => m.id)).toEqual(['huge']);
     expect(plan.warning).toMatch(/over budget/);
   });
@@ -93,13 +110,19 @@ describe('context trimming', () => {
       expect(dropped[0]!.id).toBe('h0');
       return 'SUMMARY: the user asked ten questions';
     };
-    const plan = await prepareContext({ system: 'SYS', history: h, summary: null, toolsTokens: 0 }, { limitK: 4, strategy: 'balanced', counter, summarizer });
+    const plan = await prepareContext(
+      { system: 'SYS', history: h, summary: null, toolsTokens: 0 },
+      { limitK: 4, strategy: 'balanced', counter, summarizer },
+    );
     expect(calls).toBe(1);
     expect(plan.summary).not.toBeNull();
     expect(plan.system).toContain('SUMMARY: the user asked ten questions');
     expect(plan.tokens).toBeLessThanOrEqual(plan.budget);
     // next call with the stored summary does not summarize again
-    const again = await prepareContext({ system: 'SYS', history: h, summary: plan.summary, toolsTokens: 0 }, { limitK: 4, strategy: 'balanced', counter, summarizer });
+    const again = await prepareContext(
+      { system: 'SYS', history: h, summary: plan.summary, toolsTokens: 0 },
+      { limitK: 4, strategy: 'balanced', counter, summarizer },
+    );
     expect(calls).toBe(1);
     expect(again.summary).toBeNull();
     expect(again.system).toContain('SUMMARY');
@@ -130,7 +153,9 @@ describe('context trimming', () => {
 describe('context_limit', () => {
   it('is required for unknown models, with an error naming the setting', () => {
     expect(() => resolveContextLimitK({ model: 'my-local-model', context_limit: undefined })).toThrow(UsageError);
-    expect(() => resolveContextLimitK({ model: 'my-local-model', context_limit: undefined })).toThrow(/context_limit is required.*--context-limit/);
+    expect(() => resolveContextLimitK({ model: 'my-local-model', context_limit: undefined })).toThrow(
+      /context_limit is required.*--context-limit/,
+    );
     expect(() => resolveContextLimitK({ model: 'x', context_limit: 0 })).toThrow(/context_limit must be an integer 1\.\.10000/);
     expect(resolveContextLimitK({ model: 'gpt-4o-mini', context_limit: undefined })).toBe(128);
     expect(resolveContextLimitK({ model: 'anything', context_limit: 8 })).toBe(8);
@@ -184,7 +209,10 @@ describe('context_limit', () => {
     const h = history();
     let trimmedPlans = 0;
     for (let scale = 0.3; scale <= 1.6; scale += 0.05) {
-      const plan = await prepareContext({ system: 'S', history: h, summary: null, toolsTokens: 0 }, { limitK: 4, strategy: 'balanced', counter, ratioScale: scale });
+      const plan = await prepareContext(
+        { system: 'S', history: h, summary: null, toolsTokens: 0 },
+        { limitK: 4, strategy: 'balanced', counter, ratioScale: scale },
+      );
       if (plan.trimmed === 0) continue;
       trimmedPlans++;
       expect(plan.messages[0]!.getType()).toBe('human');
@@ -196,11 +224,18 @@ describe('context_limit', () => {
 
   it('through the graph: every trimmed request sends system, then a user message first', async () => {
     const rounds = 6;
-    const turns = Array.from({ length: rounds }, (_, i) => [{ tool_calls: [showCall(`R${i}`, `c${i}`)] }, { text: `answer ${i} ${filler(80)}` }]).flat();
+    const turns = Array.from({ length: rounds }, (_, i) => [
+      { tool_calls: [showCall(`R${i}`, `c${i}`)] },
+      { text: `answer ${i} ${filler(80)}` },
+    ]).flat();
     llm = await startLlm(turns);
-    const s = await session(testSettings(llm.url, tmp.dir, { context_limit: 2, context_summarize: false }), testTools({ calls: [] }, { bigOutput: 1200 }));
+    const s = await session(
+      testSettings(llm.url, tmp.dir, { context_limit: 2, context_summarize: false }),
+      testTools({ calls: [] }, { bigOutput: 1200 }),
+    );
     let trimmed = 0;
-    for (let i = 0; i < rounds; i++) trimmed += ofType(await collect(s.send(`question ${i} ${filler(60)}`)), 'context').filter((c) => c.trimmed > 0).length;
+    for (let i = 0; i < rounds; i++)
+      trimmed += ofType(await collect(s.send(`question ${i} ${filler(60)}`)), 'context').filter((c) => c.trimmed > 0).length;
     expect(trimmed).toBeGreaterThan(2);
     for (const r of llm.requests.filter((x) => x.purpose === null)) {
       expect(r.body.messages[0]!.role).toBe('system');

@@ -11,7 +11,6 @@ import { jsonResultSchema } from '../e2e/oneshot-schema.js';
 const { tmp, startLlm } = useFakeLlm('gc-cost-');
 let llm: FakeLlm | undefined;
 
-
 describe('cost', () => {
   it('a priced model: stats.cost_usd in done and --json, the status bar and sessions list', async () => {
     llm = await startLlm([{ text: 'answer', usage: { prompt_tokens: 100_000, completion_tokens: 20_000 } }], { title: 'Priced' });
@@ -36,7 +35,9 @@ describe('cost', () => {
     expect(ui.costUsd).toBe(expected);
     expect(statusSegments(ui).map((x) => x.text)).toContain(`$${expected.toFixed(2)}`);
 
-    const listed = JSON.parse(await captureStdout(() => sessionsCommand('list', [], { json: true }, settings))) as { sessions: { id: string; cost_usd: number | null }[] };
+    const listed = JSON.parse(await captureStdout(() => sessionsCommand('list', [], { json: true }, settings))) as {
+      sessions: { id: string; cost_usd: number | null }[];
+    };
     expect(listed.sessions.find((r) => r.id === s.id)!.cost_usd).toBe(expected);
     const table = await captureStdout(() => sessionsCommand('list', [], {}, settings));
     expect(table).toMatch(/\bCOST\b/);

@@ -52,7 +52,14 @@ export async function captureStdout(fn: () => Promise<unknown>): Promise<string>
 }
 
 export function testSettings(llmUrl: string, dataDir: string, extra: Record<string, unknown> = {}): Settings {
-  return settingsSchema.parse({ provider: 'custom', base_url: llmUrl, model: 'fake-model', context_limit: 32, data_dir: dataDir, ...extra });
+  return settingsSchema.parse({
+    provider: 'custom',
+    base_url: llmUrl,
+    model: 'fake-model',
+    context_limit: 32,
+    data_dir: dataDir,
+    ...extra,
+  });
 }
 
 /** Records every execution so tests can prove what ran (and what did not). */
@@ -78,7 +85,10 @@ export function testTools(log: ToolLog, opts: { slowMs?: number; bigOutput?: num
         });
       }
       const out = opts.bigOutput ? 'x'.repeat(opts.bigOutput) : 'ok';
-      return { status: 'success', data: JSON.stringify(args.device_configs.map((d) => ({ device_name: d.device_name, status: 'success', output: out }))) };
+      return {
+        status: 'success',
+        data: JSON.stringify(args.device_configs.map((d) => ({ device_name: d.device_name, status: 'success', output: out }))),
+      };
     },
   });
   const config = defineTool({
@@ -121,7 +131,9 @@ export function ofType<T extends AgentEvent['type']>(events: AgentEvent[], t: T)
 }
 
 export function text(events: AgentEvent[]): string {
-  return ofType(events, 'content').map((e) => e.delta).join('');
+  return ofType(events, 'content')
+    .map((e) => e.delta)
+    .join('');
 }
 
 export function fakeProject(topology?: Partial<Topology>): ProjectScope {

@@ -13,7 +13,11 @@ const { tmp, startLlm } = useFakeLlm('gc-logs-');
 let llm: FakeLlm | undefined;
 
 type Line = { level: string; msg: string } & Record<string, unknown>;
-const readLines = (file: string): Line[] => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
+const readLines = (file: string): Line[] =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Line);
 const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i % 50}`).join(' ');
 
 describe('log lines at the default level', () => {
@@ -35,7 +39,10 @@ describe('log lines at the default level', () => {
     const tools = [...testTools({ calls: [] }).filter((t) => t.name !== 'get_gns3_templates'), failing] as ToolDef[];
     llm = await startLlm([
       { text: `first ${filler(400)}` },
-      { tool_calls: [{ id: 'g', name: 'get_gns3_templates', args: {} }, showCall('R1', 'a'), showCall('R2', 'b')], usage: { prompt_tokens: 11, completion_tokens: 7 } },
+      {
+        tool_calls: [{ id: 'g', name: 'get_gns3_templates', args: {} }, showCall('R1', 'a'), showCall('R2', 'b')],
+        usage: { prompt_tokens: 11, completion_tokens: 7 },
+      },
       { text: 'answer' },
     ]);
     const settings = testSettings(llm.url, tmp.dir, { max_tool_calls: 2, context_limit: 1, context_summarize: false });
@@ -50,10 +57,23 @@ describe('log lines at the default level', () => {
     expect(req[0]!.level).toBe('info');
     expect(req[0]!.limits).toMatchObject({ max_tool_calls: 2, on_limit: 'warn', max_parallel_tools: 5 });
     expect(lines.find((l) => l.msg === 'topology injected')).toMatchObject({ level: 'info' });
-    expect(lines.find((l) => l.msg === 'context ready')).toMatchObject({ level: 'info', strategy: 'balanced', limit: 1000, budget: expect.any(Number) });
-    expect(lines.find((l) => l.msg === 'context prepared')).toMatchObject({ level: 'info', tokens: expect.any(Number), percent: expect.any(Number) });
+    expect(lines.find((l) => l.msg === 'context ready')).toMatchObject({
+      level: 'info',
+      strategy: 'balanced',
+      limit: 1000,
+      budget: expect.any(Number),
+    });
+    expect(lines.find((l) => l.msg === 'context prepared')).toMatchObject({
+      level: 'info',
+      tokens: expect.any(Number),
+      percent: expect.any(Number),
+    });
     expect(msgs.some((m) => /^messages trimmed \d+→\d+$/.test(m))).toBe(true);
-    expect(lines.find((l) => l.msg === 'LLM call completed' && l.input_tokens === 11)).toMatchObject({ level: 'info', output_tokens: 7, tool_calls: 3 });
+    expect(lines.find((l) => l.msg === 'LLM call completed' && l.input_tokens === 11)).toMatchObject({
+      level: 'info',
+      output_tokens: 7,
+      tool_calls: 3,
+    });
     expect(lines.find((l) => l.msg === 'Tool call limit exceeded')).toMatchObject({ level: 'warn', reason: 'max_tool_calls', refused: 1 });
     expect(lines.find((l) => l.msg === 'tool call failed')).toMatchObject({ level: 'error', tool: 'get_gns3_templates' });
     expect(String(lines.find((l) => l.msg === 'tool call failed')!.output)).toContain('controller exploded');
@@ -70,13 +90,21 @@ describe('log lines at the default level', () => {
 
   it('tools alone exceeding the budget is an error naming --context-limit and the numbers', async () => {
     const file = join(tmp.dir, 'c.log');
-    const huge = defineTool({ name: 'device_skills', description: filler(2000), risk: 'read', schema: z.object({}), run: async () => ({ status: 'success', data: '{}' }) });
+    const huge = defineTool({
+      name: 'device_skills',
+      description: filler(2000),
+      risk: 'read',
+      schema: z.object({}),
+      run: async () => ({ status: 'success', data: '{}' }),
+    });
     llm = await startLlm([{ text: 'hi' }]);
     const s = await session(testSettings(llm.url, tmp.dir, { context_limit: 1 }), [huge] as ToolDef[], { log: createLogger('info', file) });
     await collect(s.send('hello'));
     await s.close();
     const err = readLines(file).find((l) => l.msg.startsWith('Tools alone exceed the budget'))!;
     expect(err.level).toBe('error');
-    expect(err.msg).toMatch(/tool schemas take \d+ tokens of the 750 the balanced strategy allows from --context-limit 1 \(1000 tokens\); raise --context-limit/);
+    expect(err.msg).toMatch(
+      /tool schemas take \d+ tokens of the 750 the balanced strategy allows from --context-limit 1 \(1000 tokens\); raise --context-limit/,
+    );
   });
 });

@@ -19,12 +19,22 @@ describe('limits', () => {
   it('defaults are unchanged when no flag is given', async () => {
     llm = await startLlm([]);
     const s = await session(testSettings(llm.url, tmp.dir), []);
-    expect(s.limits).toEqual({ max_iterations: 20, tool_limits: {}, on_limit: 'warn', max_parallel_tools: 5, max_retries_per_tool: 1, retry_on_tool_error: true });
+    expect(s.limits).toEqual({
+      max_iterations: 20,
+      tool_limits: {},
+      on_limit: 'warn',
+      max_parallel_tools: 5,
+      max_retries_per_tool: 1,
+      retry_on_tool_error: true,
+    });
     await s.close();
   });
 
-  it('max_iterations=1 (warn): the last iteration\'s calls get ToolMessages and one tools-free call answers', async () => {
-    llm = await startLlm([{ text: 'Let me look.', tool_calls: [showCall('R1', 'i1')] }, { text: 'I could not check R1 within the limit.' }]);
+  it("max_iterations=1 (warn): the last iteration's calls get ToolMessages and one tools-free call answers", async () => {
+    llm = await startLlm([
+      { text: 'Let me look.', tool_calls: [showCall('R1', 'i1')] },
+      { text: 'I could not check R1 within the limit.' },
+    ]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_iterations: 1 }), testTools(log));
     const ev = await collect(s.send('check R1'));
@@ -34,7 +44,9 @@ describe('limits', () => {
     expect(reqs[1]!.body.tools).toBeUndefined();
     const toolMsgs = reqs[1]!.body.messages.filter((m) => m.role === 'tool');
     expect(toolMsgs.map((m) => m.tool_call_id)).toEqual(['i1']);
-    expect(String(toolMsgs[0]!.content)).toContain('Iteration limit reached (1/1): execute_multiple_device_commands was not run. Answer with the results you have.');
+    expect(String(toolMsgs[0]!.content)).toContain(
+      'Iteration limit reached (1/1): execute_multiple_device_commands was not run. Answer with the results you have.',
+    );
     expect(log.calls).toHaveLength(0);
     const done = ofType(ev, 'done')[0]!;
     expect(done.stopped_reason).toBe('max_iterations');
@@ -56,9 +68,16 @@ describe('limits', () => {
     const ends = ofType(ev, 'tool_end');
     expect(ends.map((e) => e.status).sort()).toEqual(['limit', 'limit', 'success', 'success', 'success']);
     for (const e of ends.filter((x) => x.status === 'limit'))
-      expect(e.output).toContain(`Tool call limit reached (3/3): execute_multiple_device_commands was not run. Answer with the results you have.`);
+      expect(e.output).toContain(
+        `Tool call limit reached (3/3): execute_multiple_device_commands was not run. Answer with the results you have.`,
+      );
     // executed ones are the first three in call order
-    expect(ends.filter((e) => e.status === 'success').map((e) => e.id).sort()).toEqual(['c0', 'c1', 'c2']);
+    expect(
+      ends
+        .filter((e) => e.status === 'success')
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual(['c0', 'c1', 'c2']);
     const reqs = chatRequests(llm);
     expect(reqs).toHaveLength(2);
     expect(reqs[1]!.body.tools).toBeUndefined();
@@ -87,7 +106,9 @@ describe('limits', () => {
     expect(log.calls.map((c) => c.name).sort()).toEqual(['execute_multiple_device_commands', 'get_gns3_templates']);
     const limited = ofType(ev, 'tool_end').find((e) => e.id === 'b')!;
     expect(limited.status).toBe('limit');
-    expect(limited.output).toContain('Tool call limit reached for execute_multiple_device_commands (1/1, --tool-limit execute_multiple_device_commands=1)');
+    expect(limited.output).toContain(
+      'Tool call limit reached for execute_multiple_device_commands (1/1, --tool-limit execute_multiple_device_commands=1)',
+    );
     const reqs = chatRequests(llm);
     expect(reqs).toHaveLength(2);
     expect(reqs[1]!.body.tools).toBeUndefined();
@@ -98,9 +119,21 @@ describe('limits', () => {
   });
 
   it('named caps: max_diagnostic_calls counts read tools, max_device_config_calls config tools', async () => {
-    const cfg = (d: string, id: string) => ({ id, name: 'execute_multiple_device_config_commands', args: { device_configs: [{ device_name: d, config_commands: ['router ospf 1'] }] } });
+    const cfg = (d: string, id: string) => ({
+      id,
+      name: 'execute_multiple_device_config_commands',
+      args: { device_configs: [{ device_name: d, config_commands: ['router ospf 1'] }] },
+    });
     llm = await startLlm([
-      { tool_calls: [showCall('R1', 'r1'), { id: 'r2', name: 'get_gns3_templates', args: {} }, showCall('R2', 'r3'), cfg('R1', 'k1'), cfg('R2', 'k2')] },
+      {
+        tool_calls: [
+          showCall('R1', 'r1'),
+          { id: 'r2', name: 'get_gns3_templates', args: {} },
+          showCall('R2', 'r3'),
+          cfg('R1', 'k1'),
+          cfg('R2', 'k2'),
+        ],
+      },
       { text: 'partly done' },
     ]);
     const log: ToolLog = { calls: [] };
@@ -108,8 +141,16 @@ describe('limits', () => {
     const s = await session(settings, testTools(log));
     const ev = await collect(s.send('check and fix'));
     const byId = Object.fromEntries(ofType(ev, 'tool_end').map((e) => [e.id, e]));
-    expect([byId.r1!.status, byId.r2!.status, byId.r3!.status, byId.k1!.status, byId.k2!.status]).toEqual(['success', 'success', 'limit', 'success', 'limit']);
-    expect(byId.r3!.output).toContain('Diagnostic call limit reached (2/2, max_diagnostic_calls): execute_multiple_device_commands was not run. Answer with the results you have.');
+    expect([byId.r1!.status, byId.r2!.status, byId.r3!.status, byId.k1!.status, byId.k2!.status]).toEqual([
+      'success',
+      'success',
+      'limit',
+      'success',
+      'limit',
+    ]);
+    expect(byId.r3!.output).toContain(
+      'Diagnostic call limit reached (2/2, max_diagnostic_calls): execute_multiple_device_commands was not run. Answer with the results you have.',
+    );
     expect(byId.k2!.output).toContain('Device config call limit reached (1/1, max_device_config_calls)');
     expect(log.calls).toHaveLength(3);
     const reqs = chatRequests(llm);
@@ -179,7 +220,11 @@ describe('limits', () => {
   });
 
   it('--on-limit fail reports a limit error (exit 5); warn exits 0', async () => {
-    llm = await startLlm([{ tool_calls: [showCall('R1'), showCall('R2')] }, { tool_calls: [showCall('R1'), showCall('R2')] }, { text: 'partial answer' }]);
+    llm = await startLlm([
+      { tool_calls: [showCall('R1'), showCall('R2')] },
+      { tool_calls: [showCall('R1'), showCall('R2')] },
+      { text: 'partial answer' },
+    ]);
     const s = await session(testSettings(llm.url, tmp.dir, { max_tool_calls: 1, on_limit: 'fail' }), testTools({ calls: [] }));
     const ev = await collect(s.send('x'));
     expect(ofType(ev, 'error')[0]!.error.type).toBe('limit');
@@ -198,7 +243,12 @@ describe('limits', () => {
 
   it('limits are per request and the recursion limit never reaches the user', async () => {
     const loop = Array.from({ length: 3 }, (_, i) => ({ tool_calls: [showCall('R1', `l${i}`)] }));
-    llm = await startLlm([...loop, { text: 'first answer' }, ...loop.map((_t, i) => ({ tool_calls: [showCall('R1', `m${i}`)] })), { text: 'second answer' }]);
+    llm = await startLlm([
+      ...loop,
+      { text: 'first answer' },
+      ...loop.map((_t, i) => ({ tool_calls: [showCall('R1', `m${i}`)] })),
+      { text: 'second answer' },
+    ]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_iterations: 3 }), testTools(log));
     for (const prompt of ['first', 'second']) {
@@ -256,15 +306,24 @@ describe('tool execution', () => {
     expect(wall).toBeGreaterThanOrEqual(4 * 150 - 20);
     const sent = chatRequests(llm)[1]!.body.messages.filter((m) => m.role === 'tool');
     expect(sent.map((m) => m.tool_call_id)).toEqual(ids);
-    expect(log.calls.map((c) => (c.args as { device_configs: { device_name: string }[] }).device_configs[0]!.device_name)).toEqual(ids.map((_, i) => `R${i}`));
+    expect(log.calls.map((c) => (c.args as { device_configs: { device_name: string }[] }).device_configs[0]!.device_name)).toEqual(
+      ids.map((_, i) => `R${i}`),
+    );
     await s.close();
   });
 
   it('logs the effective limits of every request', async () => {
     llm = await startLlm([{ text: 'a' }, { text: 'b' }]);
     const lines: { msg: string; data?: Record<string, unknown> }[] = [];
-    const capture = { error() {}, warn() {}, debug() {}, info: (msg: string, data?: Record<string, unknown>) => void lines.push({ msg, data }) };
-    const s = await session(testSettings(llm.url, tmp.dir, { max_tool_calls: 7, tool_limits: { get_gns3_templates: 2 } }), [], { log: capture });
+    const capture = {
+      error() {},
+      warn() {},
+      debug() {},
+      info: (msg: string, data?: Record<string, unknown>) => void lines.push({ msg, data }),
+    };
+    const s = await session(testSettings(llm.url, tmp.dir, { max_tool_calls: 7, tool_limits: { get_gns3_templates: 2 } }), [], {
+      log: capture,
+    });
     await collect(s.send('one'));
     s.setLimits({ max_iterations: 5 });
     await collect(s.send('two'));

@@ -27,7 +27,11 @@ describe('modes', () => {
         .sort();
       expect(names).toEqual(expected);
       expect(String(llm.requests[0]!.body.messages[0]!.content)).toContain(
-        { teaching_assistant: 'teaching assistant', lab_automation_assistant: 'lab automation', troubleshooting_injection: 'troubleshooting injection' }[mode],
+        {
+          teaching_assistant: 'teaching assistant',
+          lab_automation_assistant: 'lab automation',
+          troubleshooting_injection: 'troubleshooting injection',
+        }[mode],
       );
       await s.close();
       await llm.close();
@@ -104,7 +108,13 @@ describe('approvals', () => {
   });
 
   it('ask: the Approver decides, emits approval, and allow_session sticks', async () => {
-    llm = await startLlm([{ tool_calls: [configCall('a1')] }, { tool_calls: [configCall('a2')] }, { text: 'ok' }, { tool_calls: [configCall('a3')] }, { text: 'denied' }]);
+    llm = await startLlm([
+      { tool_calls: [configCall('a1')] },
+      { tool_calls: [configCall('a2')] },
+      { text: 'ok' },
+      { tool_calls: [configCall('a3')] },
+      { text: 'denied' },
+    ]);
     const log: ToolLog = { calls: [] };
     const decisions: ApprovalDecision[] = [{ kind: 'allow_session' }];
     let asked = 0;
@@ -145,7 +155,10 @@ describe('approvals', () => {
   });
 
   it('invalid arguments become an error result, not a crash', async () => {
-    llm = await startLlm([{ tool_calls: [{ id: 'bad', name: 'execute_multiple_device_commands', args: { device_configs: 'R1' } }] }, { text: 'ok' }]);
+    llm = await startLlm([
+      { tool_calls: [{ id: 'bad', name: 'execute_multiple_device_commands', args: { device_configs: 'R1' } }] },
+      { text: 'ok' },
+    ]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir), testTools(log));
     const ev = await collect(s.send('x'));

@@ -27,6 +27,8 @@ describe('model prices', () => {
 
   it('model_prices is validated like every setting', () => {
     expect(validateSetting('model_prices', { m: { input: 1, output: 2 } }, 'config.json')).toEqual({ m: { input: 1, output: 2 } });
-    expect(() => validateSetting('model_prices', { m: { input: -1, output: 2 } }, 'config.json')).toThrow(/model_prices|config.json: must be a JSON object \{model/);
+    expect(() => validateSetting('model_prices', { m: { input: -1, output: 2 } }, 'config.json')).toThrow(
+      /model_prices|config.json: must be a JSON object \{model/,
+    );
   });
 });

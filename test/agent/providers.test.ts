@@ -20,9 +20,15 @@ describe('provider endpoints', () => {
     expect(resolveProviderEndpoint({ provider: 'ollama', model: 'qwen3', base_url: undefined }).baseURL).toBe('http://127.0.0.1:11434/v1');
     expect(resolveProviderEndpoint({ provider: 'lmstudio', model: 'm', base_url: undefined }).baseURL).toBe('http://127.0.0.1:1234/v1');
     expect(resolveProviderEndpoint({ provider: 'vllm', model: 'm', base_url: undefined }).baseURL).toBe('http://127.0.0.1:8000/v1');
-    expect(resolveProviderEndpoint({ provider: 'deepseek', model: 'deepseek-chat', base_url: undefined }).baseURL).toBe('https://api.deepseek.com/v1');
-    expect(resolveProviderEndpoint({ provider: 'openrouter', model: 'm', base_url: undefined }).baseURL).toBe('https://openrouter.ai/api/v1');
-    expect(resolveProviderEndpoint({ provider: 'openai', model: 'm', base_url: 'http://127.0.0.1:9/v1/' }).baseURL).toBe('http://127.0.0.1:9/v1');
+    expect(resolveProviderEndpoint({ provider: 'deepseek', model: 'deepseek-chat', base_url: undefined }).baseURL).toBe(
+      'https://api.deepseek.com/v1',
+    );
+    expect(resolveProviderEndpoint({ provider: 'openrouter', model: 'm', base_url: undefined }).baseURL).toBe(
+      'https://openrouter.ai/api/v1',
+    );
+    expect(resolveProviderEndpoint({ provider: 'openai', model: 'm', base_url: 'http://127.0.0.1:9/v1/' }).baseURL).toBe(
+      'http://127.0.0.1:9/v1',
+    );
     expect(() => resolveProviderEndpoint({ provider: 'custom', model: 'm', base_url: undefined })).toThrow(/--base-url/);
     expect(knownContextLimitK('deepseek-chat')).toBe(64);
     expect(knownContextLimitK('gpt-4o-mini-2024')).toBe(128);

@@ -46,9 +46,16 @@ describe('session store', () => {
   });
 
   it('generates a title after the first turn and stores token usage', async () => {
-    llm = await startLlm([{ tool_calls: [showCall('R1')], usage: { prompt_tokens: 100, completion_tokens: 10 } }, { text: 'R1 is up.', usage: { prompt_tokens: 150, completion_tokens: 20 } }, { text: 'again', usage: { prompt_tokens: 10, completion_tokens: 1 } }], {
-      title: '"OSPF adjacency check on R1 and its neighbours, very long title"',
-    });
+    llm = await startLlm(
+      [
+        { tool_calls: [showCall('R1')], usage: { prompt_tokens: 100, completion_tokens: 10 } },
+        { text: 'R1 is up.', usage: { prompt_tokens: 150, completion_tokens: 20 } },
+        { text: 'again', usage: { prompt_tokens: 10, completion_tokens: 1 } },
+      ],
+      {
+        title: '"OSPF adjacency check on R1 and its neighbours, very long title"',
+      },
+    );
     const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }));
     await collect(s.send('is R1 ok?'));
     let row = s.info()!;
@@ -118,7 +125,8 @@ describe('session store', () => {
       const idB = gns3.addProject({ name: 'labB' });
       llm = await startLlm(['one', 'two', 'three', 'four', 'five'].map((t) => ({ text: t })));
       const settings = (project?: string) => testSettings(llm!.url, d.dir, { server: gns3.url, ...(project ? { project } : {}) });
-      const projectOf = async (s: Awaited<ReturnType<typeof session>>, prompt: string) => ofType(await collect(s.send(prompt)), 'init')[0]!.project_id;
+      const projectOf = async (s: Awaited<ReturnType<typeof session>>, prompt: string) =>
+        ofType(await collect(s.send(prompt)), 'init')[0]!.project_id;
 
       const first = await session(settings('labA'), []);
       expect(await projectOf(first, 'q1')).toBe(idA);

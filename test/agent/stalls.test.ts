@@ -19,7 +19,8 @@ import { cliScope } from '../helpers/cli-scope.js';
 
 const scope = cliScope({ GNS3_COPILOT_API_KEY: 'sk-test-stalls-0000000' });
 
-const sse = (text: string) => `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`;
+const sse = (text: string) =>
+  `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: { content: text }, finish_reason: null }] })}\n\n`;
 const done = `data: ${JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
 
 async function serve(handler: (req: IncomingMessage, res: ServerResponse, n: number) => void): Promise<string> {
@@ -37,7 +38,10 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse, n: num
 describe('LLM stream stalls', () => {
   it('no bytes for llm_idle_timeout_ms: retried, then exit 4 naming the setting', async () => {
     const e = scope.fresh({ GNS3_COPILOT_LLM_IDLE_TIMEOUT_MS: '1000', GNS3_COPILOT_LLM_RETRIES: '2' });
-    const llm = await scope.startLlm([{ delay_ms: 60_000, text: 'late' }, { delay_ms: 60_000, text: 'late' }]);
+    const llm = await scope.startLlm([
+      { delay_ms: 60_000, text: 'late' },
+      { delay_ms: 60_000, text: 'late' },
+    ]);
     const t0 = Date.now();
     const r = await runCli(['-p', 'hi', ...llmFlags(llm.url)], e.env);
     expect(r.code).toBe(4);
@@ -65,7 +69,9 @@ describe('LLM stream stalls', () => {
     const r = await runCli(['-p', 'hi', ...llmFlags(url)], e.env);
     expect(r.code).toBe(4);
     expect(r.stdout).toContain('half an ans');
-    expect(r.stderr).toMatch(/^error: LLM stream was cut off mid-response \(connection reset by custom at http:\/\/127\.0\.0\.1:\d+\/v1\)/m);
+    expect(r.stderr).toMatch(
+      /^error: LLM stream was cut off mid-response \(connection reset by custom at http:\/\/127\.0\.0\.1:\d+\/v1\)/m,
+    );
   });
 
   it('429 with Retry-After waits that long before retrying', async () => {
@@ -104,8 +110,28 @@ describe('TLS and the controller probe', () => {
   it('an untrusted certificate of the LLM endpoint is named as a TLS error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gc-tls-'));
     scope.onCleanup(() => rmSync(dir, { recursive: true, force: true }));
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
-    const server = createHttpsServer({ key: readFileSync(join(dir, 'k.pem')), cert: readFileSync(join(dir, 'c.pem')) }, (_req, res) => res.end('{}'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, 'k.pem'),
+        '-out',
+        join(dir, 'c.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    const server = createHttpsServer({ key: readFileSync(join(dir, 'k.pem')), cert: readFileSync(join(dir, 'c.pem')) }, (_req, res) =>
+      res.end('{}'),
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     scope.onCleanup(() => new Promise((r) => server.close(r)));
     const e = scope.fresh();
@@ -125,7 +151,20 @@ describe('TLS and the controller probe', () => {
     const e = scope.fresh();
     const llm = await scope.startLlm([{ text: 'never' }]);
     const t0 = Date.now();
-    const r = await runCli(['-p', 'hi', '--max-time', '2', '--project', 'p1', '-s', `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, ...llmFlags(llm.url)], e.env);
+    const r = await runCli(
+      [
+        '-p',
+        'hi',
+        '--max-time',
+        '2',
+        '--project',
+        'p1',
+        '-s',
+        `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        ...llmFlags(llm.url),
+      ],
+      e.env,
+    );
     expect(Date.now() - t0).toBeLessThan(12_000);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/did not answer within --max-time \(2 s\)/);

@@ -35,8 +35,14 @@ const tmp = (p: string) => {
   return d.dir;
 };
 
-function child(script: string, args: string[]): { proc: ChildProcess; out: () => string; waitFor(text: string, ms?: number): Promise<void>; exit: Promise<number | null> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./fixtures/${script}`, import.meta.url)), ...args], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
+function child(
+  script: string,
+  args: string[],
+): { proc: ChildProcess; out: () => string; waitFor(text: string, ms?: number): Promise<void>; exit: Promise<number | null> } {
+  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./fixtures/${script}`, import.meta.url)), ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: ROOT,
+  });
   let buf = '';
   proc.stdout.on('data', (d: Buffer) => (buf += d.toString()));
   const exit = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
@@ -56,18 +62,27 @@ function child(script: string, args: string[]): { proc: ChildProcess; out: () =>
 }
 
 const latestCheckpointBlob = (store: SessionStore, id: string) =>
-  Buffer.from(store.db.prepare("SELECT checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1").pluck().get(id) as Uint8Array).toString('utf8');
+  Buffer.from(
+    store.db
+      .prepare("SELECT checkpoint FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1")
+      .pluck()
+      .get(id) as Uint8Array,
+  ).toString('utf8');
 
 describe('messages table and delta checkpoints', () => {
   it('stores each message once; checkpoints hold a reference, not the history', async () => {
     const dir = tmp('gc-delta-');
-    llm = await startFakeLlm([{ tool_calls: [showCall('R1', 'd1')] }, { text: 'R1 is fine.' }, { text: 'second answer' }], { title: 'Delta' });
+    llm = await startFakeLlm([{ tool_calls: [showCall('R1', 'd1')] }, { text: 'R1 is fine.' }, { text: 'second answer' }], {
+      title: 'Delta',
+    });
     const s = await session(testSettings(llm.url, dir), testTools({ calls: [] }));
     await collect(s.send('first question about R1'));
     await collect(s.send('second question'));
     await s.close();
     const store = await SessionStore.open(dir);
-    const rows = store.db.prepare('SELECT seq, role, content, tool_call_ids, tokens FROM messages WHERE session_id = ? ORDER BY seq').all(s.id) as { seq: number; role: string; content: string; tool_call_ids: string | null; tokens: number | null }[];
+    const rows = store.db
+      .prepare('SELECT seq, role, content, tool_call_ids, tokens FROM messages WHERE session_id = ? ORDER BY seq')
+      .all(s.id) as { seq: number; role: string; content: string; tool_call_ids: string | null; tokens: number | null }[];
     expect(rows.map((r) => r.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant']);
     expect(rows.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(JSON.parse(rows[1]!.tool_call_ids!)).toEqual(['d1']);
@@ -115,12 +130,17 @@ describe('messages table and delta checkpoints', () => {
     const store = await SessionStore.open(dir);
     store.db.prepare('UPDATE schema_version SET version = ?').run(SCHEMA_VERSION + 1);
     store.close();
-    await expect(SessionStore.open(dir)).rejects.toThrow(new RegExp(`${join(dir, 'sessions.db').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} uses sessions schema ${SCHEMA_VERSION + 1}`));
+    await expect(SessionStore.open(dir)).rejects.toThrow(
+      new RegExp(`${join(dir, 'sessions.db').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} uses sessions schema ${SCHEMA_VERSION + 1}`),
+    );
   });
 
   it('kill -9 inside the write transaction, then --continue keeps every completed turn', async () => {
     const dir = tmp('gc-killwrite-');
-    llm = await startFakeLlm(Array.from({ length: 6 }, (_, i) => ({ text: `answer ${i + 1}` })), { title: 'Kill test' });
+    llm = await startFakeLlm(
+      Array.from({ length: 6 }, (_, i) => ({ text: `answer ${i + 1}` })),
+      { title: 'Kill test' },
+    );
     const c = child('child-write.ts', [llm.url, dir, '4', '1']);
     await c.waitFor('TURN_DONE 3');
     await c.waitFor('IN_WRITE');
@@ -131,7 +151,9 @@ describe('messages table and delta checkpoints', () => {
     const s = await session(testSettings(llm.url, dir), testTools({ calls: [] }), { continueLatest: true });
     expect(s.id).toBe(id);
     const kept = await s.transcript();
-    expect(kept.map((e) => e.content)).toEqual(['turn 1', 'answer 1', 'turn 2', 'answer 2', 'turn 3', 'answer 3'].map((t) => (t.startsWith('turn') ? `${t} of ${c.proc.pid}` : t)));
+    expect(kept.map((e) => e.content)).toEqual(
+      ['turn 1', 'answer 1', 'turn 2', 'answer 2', 'turn 3', 'answer 3'].map((t) => (t.startsWith('turn') ? `${t} of ${c.proc.pid}` : t)),
+    );
     const ev = await collect(s.send('go on'));
     expect(ofType(ev, 'error')).toHaveLength(0);
     expect((await s.transcript()).map((e) => e.content).slice(-2)).toEqual(['go on', 'answer 4']);
@@ -142,7 +164,11 @@ describe('messages table and delta checkpoints', () => {
   it('kill -9 mid-turn: the repaired session row gets its title and message count', async () => {
     const dir = tmp('gc-killrow-');
     llm = await startFakeLlm([{ text: 'Checking R1.', tool_calls: [showCall('R1', 'k1')] }]);
-    const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/child-turn.ts', import.meta.url)), llm.url, dir, 'check R1 routes please'], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./fixtures/child-turn.ts', import.meta.url)), llm.url, dir, 'check R1 routes please'],
+      { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT },
+    );
     await new Promise<void>((resolve, reject) => {
       let buf = '';
       proc.stdout.on('data', (d: Buffer) => (buf += d.toString()) && buf.includes('TOOL_STARTED') && resolve());
@@ -194,13 +220,18 @@ describe('messages table and delta checkpoints', () => {
     await s.close();
     const check = await SessionStore.open(dir);
     expect((await check.messages(row.id)).length).toBe(4002);
-    expect((check.db.prepare('SELECT COUNT(*) FROM messages WHERE session_id = ? AND tokens IS NULL').pluck().get(row.id) as number)).toBeLessThanOrEqual(2);
+    expect(
+      check.db.prepare('SELECT COUNT(*) FROM messages WHERE session_id = ? AND tokens IS NULL').pluck().get(row.id) as number,
+    ).toBeLessThanOrEqual(2);
     check.close();
   }, 400_000);
 
   it('two processes appending to one file at once lose nothing', async () => {
     const dir = tmp('gc-concurrent-');
-    llm = await startFakeLlm(Array.from({ length: 40 }, (_, i) => ({ text: `answer ${i}` })), { title: 'Concurrent' });
+    llm = await startFakeLlm(
+      Array.from({ length: 40 }, (_, i) => ({ text: `answer ${i}` })),
+      { title: 'Concurrent' },
+    );
     const a = child('child-write.ts', [llm.url, dir, '20', '0']);
     const b = child('child-write.ts', [llm.url, dir, '20', '0']);
     expect(await a.exit).toBe(0);
@@ -211,7 +242,9 @@ describe('messages table and delta checkpoints', () => {
     for (const c of [a, b]) {
       const id = /TURN_DONE 20 (\S+)/.exec(c.out())![1]!;
       const msgs = toTranscript(await store.messages(id));
-      expect(msgs.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(Array.from({ length: 20 }, (_, k) => `turn ${k + 1} of ${c.proc.pid}`));
+      expect(msgs.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(
+        Array.from({ length: 20 }, (_, k) => `turn ${k + 1} of ${c.proc.pid}`),
+      );
       expect(msgs).toHaveLength(40);
       expect(store.get(id)!.message_count).toBe(40);
     }
@@ -230,7 +263,9 @@ describe('one writer per session', () => {
     const holder = spawn('sleep', ['30']);
     try {
       const store = await SessionStore.open(dir);
-      store.db.prepare('INSERT INTO session_leases (session_id, pid, host, token, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(s.id, holder.pid, (await import('node:os')).hostname(), 'other', Date.now());
+      store.db
+        .prepare('INSERT INTO session_leases (session_id, pid, host, token, heartbeat_at) VALUES (?, ?, ?, ?, ?)')
+        .run(s.id, holder.pid, (await import('node:os')).hostname(), 'other', Date.now());
       store.close();
       const err = await session(testSettings(llm.url, dir), [], { sessionId: s.id }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(SessionInUseError);
@@ -256,7 +291,9 @@ describe('one writer per session', () => {
     await again.close();
     // a live pid whose heartbeat stopped long ago (hung, or on another host) is stale too
     const store = await SessionStore.open(dir);
-    store.db.prepare('INSERT OR REPLACE INTO session_leases (session_id, pid, host, token, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(s.id, process.ppid, 'other-host', 'other', Date.now() - 10 * 60_000);
+    store.db
+      .prepare('INSERT OR REPLACE INTO session_leases (session_id, pid, host, token, heartbeat_at) VALUES (?, ?, ?, ?, ?)')
+      .run(s.id, process.ppid, 'other-host', 'other', Date.now() - 10 * 60_000);
     store.close();
     const stale = await session(testSettings(llm.url, dir), [], { sessionId: s.id });
     await stale.close();
@@ -273,7 +310,9 @@ describe('one writer per session', () => {
     for (let i = 0; i < 20; i++) {
       // slow enough that the winner still holds the lease when the loser starts
       llm.push({ text: `run ${i}`, delay_ms: 2500 });
-      const [a, b] = await Promise.all([0, 1].map((k) => runCli(['-p', `run ${i}.${k}`, '-r', id, ...llmFlags(llm!.url)], e.env, { timeoutMs: 30_000 })));
+      const [a, b] = await Promise.all(
+        [0, 1].map((k) => runCli(['-p', `run ${i}.${k}`, '-r', id, ...llmFlags(llm!.url)], e.env, { timeoutMs: 30_000 })),
+      );
       const codes = [a!.code, b!.code].sort();
       expect(codes, `${a!.stderr}\n${b!.stderr}`).toEqual([0, 1]);
       const loser = a!.code === 1 ? a! : b!;

@@ -36,7 +36,8 @@ const START = /\/nodes\/[^/]+\/start$/;
 const startCall = (node: string) => ({ id: 's1', name: 'start_gns3_node', args: { nodes: [node] } });
 const tools = [startGns3Node] as ToolDef[];
 const starts = () => gns3.requests.filter((r) => r.method === 'POST' && START.test(r.path));
-const toolMessage = (l: FakeLlm) => String(l.requests.filter((r) => r.purpose === null)[1]!.body.messages.find((m) => m.role === 'tool')!.content);
+const toolMessage = (l: FakeLlm) =>
+  String(l.requests.filter((r) => r.purpose === null)[1]!.body.messages.find((m) => m.role === 'tool')!.content);
 
 describe('tool retries', () => {
   it('the controller drops the first connection: one tool_retry, the retry succeeds, nothing else is counted', async () => {
@@ -85,7 +86,10 @@ describe('tool retries', () => {
 
   it('a non-transient failure (unknown node, controller 4xx) is never retried', async () => {
     gns3.inject({ method: 'POST', path: START, status: 409, body: '{"message":"conflict","status":409}' });
-    llm = await startFakeLlm([{ tool_calls: [startCall('R1'), { id: 's2', name: 'start_gns3_node', args: { nodes: ['NOPE'] } }] }, { text: 'failed' }]);
+    llm = await startFakeLlm([
+      { tool_calls: [startCall('R1'), { id: 's2', name: 'start_gns3_node', args: { nodes: ['NOPE'] } }] },
+      { text: 'failed' },
+    ]);
     const s = await session(testSettings(llm.url, tmp.dir, { server: gns3.url, project: 'lab', max_retries_per_tool: 5 }), tools);
     const ev = await collect(s.send('start R1 and NOPE'));
     expect(ofType(ev, 'tool_retry')).toHaveLength(0);
@@ -113,7 +117,12 @@ function renderedByAllPrinters(ev: AgentEvent[]): void {
   const retry = lines.map((l) => streamEventSchema.parse(JSON.parse(l))).find((e) => e.type === 'tool_retry');
   expect(retry).toMatchObject({ type: 'tool_retry', id: 's1', attempt: 1 });
 
-  let ui = initialState({ server: 'http://127.0.0.1:3080', mode: 'teaching_assistant', model: 'fake', limits: { max_iterations: 20, tool_limits: {}, on_limit: 'warn' } });
+  let ui = initialState({
+    server: 'http://127.0.0.1:3080',
+    mode: 'teaching_assistant',
+    model: 'fake',
+    limits: { max_iterations: 20, tool_limits: {}, on_limit: 'warn' },
+  });
   ui = reduce(ui, { type: 'user_prompt', prompt: 'start R1', at: 0 });
   for (const e of ev.filter((x) => x.type !== 'done')) ui = reduce(ui, { type: 'agent', event: e, at: 1 });
   expect(findToolCall(ui, 's1')!.retry).toEqual({ attempt: 1, max: 1 });

@@ -50,7 +50,10 @@ describe('auth with a real Secret Service (gnome-keyring on a private D-Bus)', (
     expect(r.stdout).toMatch(/^GNS3 user\s+✓ set \(keychain\)$/m);
     expect(r.stdout).toMatch(/^GNS3 password\s+✓ set \(keychain\)$/m);
     const json = await runCli(['auth', 'status', '--json'], { env });
-    expect(JSON.parse(json.stdout)).toMatchObject({ keychain: { available: true }, secrets: { llm_api_key: { stored: true, source: 'keychain' } } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      keychain: { available: true },
+      secrets: { llm_api_key: { stored: true, source: 'keychain' } },
+    });
     for (const out of [r.stdout, r.stderr, json.stdout, json.stderr]) {
       expect(out).not.toContain(KEY);
       expect(out).not.toContain(PASSWORD);
@@ -58,7 +61,10 @@ describe('auth with a real Secret Service (gnome-keyring on a private D-Bus)', (
 
     // The secret is in the keyring (secret-tool reads it back), and in no plaintext file anywhere.
     const { execFileSync } = await import('node:child_process');
-    const fromKeyring = execFileSync('secret-tool', ['lookup', 'service', 'gns3-copilot', 'username', 'llm_api_key'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    const fromKeyring = execFileSync('secret-tool', ['lookup', 'service', 'gns3-copilot', 'username', 'llm_api_key'], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
     expect(fromKeyring).toBe(KEY);
     expect(filesContaining(env.HOME!, KEY)).toEqual([]);
     expect(filesContaining(ss.root, KEY)).toEqual([]);
@@ -102,7 +108,9 @@ describe('auth without a Secret Service', () => {
     expect(r.code).toBe(1);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^error: No usable OS keychain \(no Secret Service on the D-Bus session bus\); nothing was stored\. Set GNS3_COPILOT_API_KEY \(or OPENAI_API_KEY\)/);
+    expect(lines[0]).toMatch(
+      /^error: No usable OS keychain \(no Secret Service on the D-Bus session bus\); nothing was stored\. Set GNS3_COPILOT_API_KEY \(or OPENAI_API_KEY\)/,
+    );
     expect(filesContaining(env.HOME!, 'sk-nowhere-0123456789')).toEqual([]);
   });
 

@@ -81,13 +81,22 @@ describe('config get|set|unset|list|path', () => {
   });
 });
 
-describe('concurrent writers keep each other\'s keys', () => {
+describe("concurrent writers keep each other's keys", () => {
   it('two `config set` processes started together, many rounds', async () => {
     const env = isolatedEnv();
     const pairs: [string, string][] = [
-      ['model', 'm'], ['project', 'p'], ['provider', 'ollama'], ['max_iterations', '7'], ['context_strategy', 'aggressive'],
-      ['on_limit', 'fail'], ['max_time', '60'], ['temperature', '0.5'], ['log_level', 'debug'], ['device_concurrency', '8'],
-      ['command_timeout_ms', '3000'], ['max_tokens', '500'],
+      ['model', 'm'],
+      ['project', 'p'],
+      ['provider', 'ollama'],
+      ['max_iterations', '7'],
+      ['context_strategy', 'aggressive'],
+      ['on_limit', 'fail'],
+      ['max_time', '60'],
+      ['temperature', '0.5'],
+      ['log_level', 'debug'],
+      ['device_concurrency', '8'],
+      ['command_timeout_ms', '3000'],
+      ['max_tokens', '500'],
     ];
     // Each round two processes set different keys at the same moment; nothing they wrote may be lost.
     for (let round = 0; round < pairs.length; round += 2) {
@@ -112,7 +121,9 @@ describe('concurrent writers keep each other\'s keys', () => {
         });
         let out = '';
         child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as { retries: number }) : reject(new Error(`writer exited ${code}`))));
+        child.on('close', (code) =>
+          code === 0 ? resolve(JSON.parse(out) as { retries: number }) : reject(new Error(`writer exited ${code}`)),
+        );
       });
     const [a, b] = await Promise.all([writer('a'), writer('b')]);
     const final = JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>;

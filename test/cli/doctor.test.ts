@@ -14,7 +14,9 @@ async function startModelsServer(key: string): Promise<{ url: string; close(): P
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Incorrect API key provided' } }));
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model' }] }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model' }] }));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as AddressInfo).port;
@@ -88,7 +90,9 @@ describe('doctor', () => {
     let r = await runCli(['doctor', '-s', gns3.url, '--base-url', llm.url], { env: isolatedEnv() });
     expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/^✗ LLM endpoint .*: no API key/m);
-    r = await runCli(['doctor', '-s', gns3.url, '--base-url', `http://127.0.0.1:${await closedPort()}/v1`], { env: isolatedEnv({ OPENAI_API_KEY: KEY }) });
+    r = await runCli(['doctor', '-s', gns3.url, '--base-url', `http://127.0.0.1:${await closedPort()}/v1`], {
+      env: isolatedEnv({ OPENAI_API_KEY: KEY }),
+    });
     expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/^✗ LLM endpoint .*: unreachable \(ECONNREFUSED\)$/m);
   });

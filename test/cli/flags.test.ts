@@ -26,13 +26,39 @@ describe('--version and --help', () => {
   it('--help lists every flag, the commands and examples', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
-    for (const flag of ['--server', '--project', '--mode', '--max-iterations', '--max-tool-calls', '--max-time', '--tool-limit', '--on-limit',
-      '--max-parallel-tools', '--max-retries-per-tool', '--max-device-config-calls', '--max-diagnostic-calls',
-      '--provider', '--model', '--base-url', '--temperature', '--context-limit', '--context-strategy', '--continue', '--resume',
-      '--approve', '--json', '--stream-json', '--insecure', '--no-color', '--verbose', '--prompt']) {
+    for (const flag of [
+      '--server',
+      '--project',
+      '--mode',
+      '--max-iterations',
+      '--max-tool-calls',
+      '--max-time',
+      '--tool-limit',
+      '--on-limit',
+      '--max-parallel-tools',
+      '--max-retries-per-tool',
+      '--max-device-config-calls',
+      '--max-diagnostic-calls',
+      '--provider',
+      '--model',
+      '--base-url',
+      '--temperature',
+      '--context-limit',
+      '--context-strategy',
+      '--continue',
+      '--resume',
+      '--approve',
+      '--json',
+      '--stream-json',
+      '--insecure',
+      '--no-color',
+      '--verbose',
+      '--prompt',
+    ]) {
       expect(r.stdout).toContain(flag);
     }
-    for (const cmd of ['inject', 'sessions', 'auth', 'config', 'skills', 'doctor']) expect(r.stdout).toMatch(new RegExp(`^  ${cmd}\\b`, 'm'));
+    for (const cmd of ['inject', 'sessions', 'auth', 'config', 'skills', 'doctor'])
+      expect(r.stdout).toMatch(new RegExp(`^  ${cmd}\\b`, 'm'));
     expect(r.stdout).toContain('Examples:');
     expect(r.stdout).toContain('Exit codes:');
   });
@@ -66,7 +92,10 @@ describe('bad flags: one line naming the flag and the range, exit 2', () => {
     [['--tool-limit', 'x'], /^error: --tool-limit: expected <tool>=<n> with n 1\.\.1000 \(got x\)$/],
     [['--tool-limit', 'execute_vpcs_commands='], /^error: --tool-limit: expected <tool>=<n>/],
     [['--tool-limit', 'nosuchtool=3'], /^error: --tool-limit: unknown tool "nosuchtool"/],
-    [['--tool-limit', 'execute_vpcs_commands=0'], /^error: --tool-limit: expected <tool>=<n> with n 1\.\.1000 \(got execute_vpcs_commands=0\)$/],
+    [
+      ['--tool-limit', 'execute_vpcs_commands=0'],
+      /^error: --tool-limit: expected <tool>=<n> with n 1\.\.1000 \(got execute_vpcs_commands=0\)$/,
+    ],
     [['--tool-limit', 'execute_vpcs_commands=1001'], /^error: --tool-limit: expected <tool>=<n> with n 1\.\.1000/],
     [['--tool-limit', 'execute_vpcs_commands=2.5'], /^error: --tool-limit: expected <tool>=<n> with n 1\.\.1000/],
     [['--temperature', '3'], /^error: --temperature: must be a number 0\.\.2 \(got 3\)$/],
@@ -86,16 +115,27 @@ describe('bad flags: one line naming the flag and the range, exit 2', () => {
 
   it('an unknown command is a usage error', async () => expectUsage(['frobnicate'], /^error: unknown command 'frobnicate'/));
   it('an empty -p is a usage error', async () => expectUsage(['-p', ''], /^error: --prompt: must not be empty$/));
-  it('no prompt and no terminal is a usage error', async () => expectUsage([], /^error: no prompt: pass -p "<prompt>" or pipe one on stdin/));
+  it('no prompt and no terminal is a usage error', async () =>
+    expectUsage([], /^error: no prompt: pass -p "<prompt>" or pipe one on stdin/));
   it('bad values in env name the variable', async () =>
-    expectUsage(['-p', 'x'], /^error: GNS3_COPILOT_MAX_ITERATIONS: must be an integer 1\.\.100 \(got 0\)$/, isolatedEnv({ GNS3_COPILOT_MAX_ITERATIONS: '0' })));
-  it('inject validates the same flags', async () => expectUsage(['inject', 'break it', '--max-tool-calls', '51'], /^error: --max-tool-calls: must be an integer 1\.\.50/));
-  it('program flags before inject apply to it', async () => expectUsage(['--max-tool-calls', '51', 'inject', 'break it'], /^error: --max-tool-calls: must be an integer 1\.\.50/));
+    expectUsage(
+      ['-p', 'x'],
+      /^error: GNS3_COPILOT_MAX_ITERATIONS: must be an integer 1\.\.100 \(got 0\)$/,
+      isolatedEnv({ GNS3_COPILOT_MAX_ITERATIONS: '0' }),
+    ));
+  it('inject validates the same flags', async () =>
+    expectUsage(['inject', 'break it', '--max-tool-calls', '51'], /^error: --max-tool-calls: must be an integer 1\.\.50/));
+  it('program flags before inject apply to it', async () =>
+    expectUsage(['--max-tool-calls', '51', 'inject', 'break it'], /^error: --max-tool-calls: must be an integer 1\.\.50/));
   it('inject refuses a mode lock that forbids it', async () => {
     const env = isolatedEnv();
     const sys = join(env.HOME!, 'sys.json');
     (await import('node:fs')).writeFileSync(sys, JSON.stringify({ mode: 'teaching', locked: ['mode'] }));
-    await expectUsage(['inject', 'break it'], /^error: inject: "mode" is locked to "teaching_assistant" by the system config .*sys\.json \(classroom lock\)/, { ...env, GNS3_COPILOT_SYSTEM_CONFIG: sys });
+    await expectUsage(
+      ['inject', 'break it'],
+      /^error: inject: "mode" is locked to "teaching_assistant" by the system config .*sys\.json \(classroom lock\)/,
+      { ...env, GNS3_COPILOT_SYSTEM_CONFIG: sys },
+    );
   });
 });
 
@@ -104,7 +144,9 @@ describe('subcommand options are not settings flags', () => {
     const env = isolatedEnv();
     const sys = join(env.HOME!, 'sys.json');
     (await import('node:fs')).writeFileSync(sys, JSON.stringify({ mode: 'teaching', locked: ['mode'] }));
-    const r = await runCli(['sessions', 'list', '--mode', 'lab', '--project', 'p1', '--json'], { env: { ...env, GNS3_COPILOT_SYSTEM_CONFIG: sys } });
+    const r = await runCli(['sessions', 'list', '--mode', 'lab', '--project', 'p1', '--json'], {
+      env: { ...env, GNS3_COPILOT_SYSTEM_CONFIG: sys },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ sessions: [] });
   });

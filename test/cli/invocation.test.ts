@@ -3,7 +3,13 @@ import { resolveInvocation, applyApprovalPolicy } from '../../src/commands/main.
 import { settingsSchema } from '../../src/config/schema.js';
 import { UsageError } from '../../src/errors.js';
 
-const base = { stdinIsTTY: true, stdoutIsTTY: true, readStdin: async () => { throw new Error('stdin must not be read'); } };
+const base = {
+  stdinIsTTY: true,
+  stdoutIsTTY: true,
+  readStdin: async () => {
+    throw new Error('stdin must not be read');
+  },
+};
 
 describe('resolveInvocation', () => {
   it('is interactive with no prompt on a terminal', async () => {
@@ -16,7 +22,13 @@ describe('resolveInvocation', () => {
   });
 
   it('reads the prompt from piped stdin', async () => {
-    const inv = await resolveInvocation({ ...base, stdinIsTTY: false, readStdin: async () => '  why is R2 down?\n', streamJson: true, resumeId: 'abc' });
+    const inv = await resolveInvocation({
+      ...base,
+      stdinIsTTY: false,
+      readStdin: async () => '  why is R2 down?\n',
+      streamJson: true,
+      resumeId: 'abc',
+    });
     expect(inv).toEqual({ prompt: 'why is R2 down?', output: 'stream-json', continueLatest: false, resumeId: 'abc', interactive: false });
   });
 

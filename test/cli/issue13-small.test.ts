@@ -45,7 +45,8 @@ describe('signals during a one-shot run', () => {
 
 describe('mode table', () => {
   it('gns3_topology_reader is allowed in teaching (and lab and inject) mode', () => {
-    for (const m of ['teaching_assistant', 'lab_automation_assistant', 'troubleshooting_injection'] as const) expect(toolAllowed(m, 'gns3_topology_reader'), m).toBe(true);
+    for (const m of ['teaching_assistant', 'lab_automation_assistant', 'troubleshooting_injection'] as const)
+      expect(toolAllowed(m, 'gns3_topology_reader'), m).toBe(true);
     expect(MODE_TOOLS.teaching_assistant).not.toContain('stop_gns3_node');
   });
 });

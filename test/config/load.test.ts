@@ -52,7 +52,14 @@ describe('loadSettings precedence', () => {
 
   it('reads typed values from env strings (booleans, numbers, lists, NO_COLOR)', async () => {
     const { settings, origins } = await load({
-      env: { GNS3_COPILOT_INSECURE: 'false', GNS3_COPILOT_MAX_TOOL_CALLS: '12', GNS3_COPILOT_APPROVAL_TOOLS: 'create_gns3_node,start_gns3_node', NO_COLOR: '1', GNS3_COPILOT_LOG: 'debug', GNS3_COPILOT_MODE: 'lab' },
+      env: {
+        GNS3_COPILOT_INSECURE: 'false',
+        GNS3_COPILOT_MAX_TOOL_CALLS: '12',
+        GNS3_COPILOT_APPROVAL_TOOLS: 'create_gns3_node,start_gns3_node',
+        NO_COLOR: '1',
+        GNS3_COPILOT_LOG: 'debug',
+        GNS3_COPILOT_MODE: 'lab',
+      },
     });
     expect(settings.insecure).toBe(false);
     expect(settings.max_tool_calls).toBe(12);
@@ -96,16 +103,27 @@ describe('loadSettings validation', () => {
   }
 
   it('names the env var and the file for bad values there', async () => {
-    await expect(load({ env: { GNS3_COPILOT_MAX_ITERATIONS: '500' } })).rejects.toThrow(/^GNS3_COPILOT_MAX_ITERATIONS: must be an integer 1\.\.100/);
+    await expect(load({ env: { GNS3_COPILOT_MAX_ITERATIONS: '500' } })).rejects.toThrow(
+      /^GNS3_COPILOT_MAX_ITERATIONS: must be an integer 1\.\.100/,
+    );
     write(user, { max_iterations: 0 });
     await expect(load()).rejects.toThrow(`max_iterations in ${user}: must be an integer 1..100 (got 0)`);
   });
 
   it('validates the limit settings of env and files like the rest', async () => {
-    await expect(load({ env: { GNS3_COPILOT_MAX_PARALLEL_TOOLS: '0' } })).rejects.toThrow(/^GNS3_COPILOT_MAX_PARALLEL_TOOLS: must be an integer 1\.\.20 \(got 0\)$/);
-    await expect(load({ env: { GNS3_COPILOT_RETRY_ON_TOOL_ERROR: 'maybe' } })).rejects.toThrow(/^GNS3_COPILOT_RETRY_ON_TOOL_ERROR: must be true or false/);
+    await expect(load({ env: { GNS3_COPILOT_MAX_PARALLEL_TOOLS: '0' } })).rejects.toThrow(
+      /^GNS3_COPILOT_MAX_PARALLEL_TOOLS: must be an integer 1\.\.20 \(got 0\)$/,
+    );
+    await expect(load({ env: { GNS3_COPILOT_RETRY_ON_TOOL_ERROR: 'maybe' } })).rejects.toThrow(
+      /^GNS3_COPILOT_RETRY_ON_TOOL_ERROR: must be true or false/,
+    );
     const ok = await load({ env: { GNS3_COPILOT_RETRY_ON_TOOL_ERROR: 'off', GNS3_COPILOT_MAX_DIAGNOSTIC_CALLS: '7' } });
-    expect(ok.settings).toMatchObject({ retry_on_tool_error: false, max_diagnostic_calls: 7, max_parallel_tools: 5, max_retries_per_tool: 1 });
+    expect(ok.settings).toMatchObject({
+      retry_on_tool_error: false,
+      max_diagnostic_calls: 7,
+      max_parallel_tools: 5,
+      max_retries_per_tool: 1,
+    });
     write(user, { max_device_config_calls: 0 });
     await expect(load()).rejects.toThrow(`max_device_config_calls in ${user}: must be an integer 1..1000 (got 0)`);
     // a boolean written as a string in a file is read as the word, not as "non-empty = true"
@@ -131,7 +149,15 @@ describe('loadSettings validation', () => {
 });
 
 describe('classroom locks', () => {
-  beforeEach(() => write(sys, { mode: 'teaching', max_tool_calls: 10, base_url: 'http://127.0.0.1:11434/v1', model: 'llama3', locked: ['mode', 'max_tool_calls', 'base_url'] }));
+  beforeEach(() =>
+    write(sys, {
+      mode: 'teaching',
+      max_tool_calls: 10,
+      base_url: 'http://127.0.0.1:11434/v1',
+      model: 'llama3',
+      locked: ['mode', 'max_tool_calls', 'base_url'],
+    }),
+  );
 
   it('applies locked values and reports them as locked', async () => {
     const { settings, origins, locked } = await load();
@@ -146,7 +172,9 @@ describe('classroom locks', () => {
     await expect(load({ flags: { mode: 'lab' } })).rejects.toThrow(
       `--mode: "mode" is locked to "teaching_assistant" by the system config ${sys} (classroom lock)`,
     );
-    await expect(load({ env: { GNS3_COPILOT_MAX_TOOL_CALLS: '40' } })).rejects.toThrow(/^GNS3_COPILOT_MAX_TOOL_CALLS: "max_tool_calls" is locked to 10/);
+    await expect(load({ env: { GNS3_COPILOT_MAX_TOOL_CALLS: '40' } })).rejects.toThrow(
+      /^GNS3_COPILOT_MAX_TOOL_CALLS: "max_tool_calls" is locked to 10/,
+    );
     write(user, { base_url: 'https://api.openai.com/v1' });
     await expect(load()).rejects.toThrow(/^base_url in .*user\.json: "base_url" is locked/);
   });

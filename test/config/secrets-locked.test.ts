@@ -15,7 +15,9 @@ afterAll(async () => {
 describe('keychain store with a locked Secret Service', () => {
   it('refuses to store, fast, and says the keyring is locked', async () => {
     const t0 = Date.now();
-    const err = await openSecretStore({ env: {} }).set('llm_api_key', 'sk-x').catch((e: unknown) => e);
+    const err = await openSecretStore({ env: {} })
+      .set('llm_api_key', 'sk-x')
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(KeychainUnavailableError);
     expect((err as Error).message).toMatch(/no unlocked keyring.*nothing was stored/);
     expect(Date.now() - t0).toBeLessThan(3_500);

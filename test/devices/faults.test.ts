@@ -80,21 +80,35 @@ describe('paging', () => {
     while (!seen.includes('r1# ') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     raw.destroy();
 
-    const s = await DeviceSession.open(await TelnetTransport.connect({ host: '127.0.0.1', port: lab.device('r1').consolePort, timeoutMs: 2_000 }), {
-      platform: 'frr',
-      openTimeoutMs: 3_000,
-      commandTimeoutMs: 5_000,
-      confirmAllow: [],
-      disablePaging: false,
-    });
+    const s = await DeviceSession.open(
+      await TelnetTransport.connect({ host: '127.0.0.1', port: lab.device('r1').consolePort, timeoutMs: 2_000 }),
+      {
+        platform: 'frr',
+        openTimeoutMs: 3_000,
+        commandTimeoutMs: 5_000,
+        confirmAllow: [],
+        disablePaging: false,
+      },
+    );
     try {
       const r = await s.run('show interface');
       expect(r.status).toBe('success');
       expect(r.output).not.toMatch(/More|\x08/);
       for (const i of ['Interface eth0 is up', 'Interface eth1 is up', 'Interface lo is up']) expect(r.output).toContain(i);
       // Same text as vtysh prints without a pager (IPv6 link-locals come and go with DAD).
-      const noV6 = (t: string) => t.split('\n').filter((l) => !l.includes('inet6')).join('\n');
-      expect(noV6(r.output)).toBe(noV6(lab.vtysh('r1', 'show interface').replace(/\s+$/, '').replace(/[ \t]+\n/g, '\n')));
+      const noV6 = (t: string) =>
+        t
+          .split('\n')
+          .filter((l) => !l.includes('inet6'))
+          .join('\n');
+      expect(noV6(r.output)).toBe(
+        noV6(
+          lab
+            .vtysh('r1', 'show interface')
+            .replace(/\s+$/, '')
+            .replace(/[ \t]+\n/g, '\n'),
+        ),
+      );
     } finally {
       s.close();
     }
@@ -108,11 +122,14 @@ describe('paging', () => {
     const deadline = Date.now() + 5_000;
     while (!seen.includes('--More--') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     raw.destroy(); // walks away at --More--
-    const s = await DeviceSession.open(await TelnetTransport.connect({ host: '127.0.0.1', port: lab.device('r2').consolePort, timeoutMs: 2_000 }), {
-      openTimeoutMs: 3_000,
-      commandTimeoutMs: 5_000,
-      confirmAllow: [],
-    });
+    const s = await DeviceSession.open(
+      await TelnetTransport.connect({ host: '127.0.0.1', port: lab.device('r2').consolePort, timeoutMs: 2_000 }),
+      {
+        openTimeoutMs: 3_000,
+        commandTimeoutMs: 5_000,
+        confirmAllow: [],
+      },
+    );
     try {
       expect(s.prompt).toBe('r2# ');
       const r = await s.run('show version');
@@ -125,7 +142,11 @@ describe('paging', () => {
   it('disables paging when the tool opens a session (terminal length 0)', async () => {
     const ctx = ctxFor(settingsWith(), lab.topology());
     try {
-      const out = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'r1', commands: ['show interface'] }] }, ctx);
+      const out = await runTool(
+        executeMultipleDeviceCommands,
+        { device_configs: [{ device_name: 'r1', commands: ['show interface'] }] },
+        ctx,
+      );
       expect(out.devices[0].results[0].output).toContain('Interface lo is up');
       expect(out.devices[0].results[0].output).not.toContain('More');
     } finally {
@@ -142,7 +163,12 @@ describe('faults', () => {
     try {
       const out = await runTool(
         executeMultipleDeviceCommands,
-        { device_configs: [{ device_name: 'mute', commands: ['show version'] }, ...['r1', 'r2', 'r3'].map((r) => ({ device_name: r, commands: ['show version'] }))] },
+        {
+          device_configs: [
+            { device_name: 'mute', commands: ['show version'] },
+            ...['r1', 'r2', 'r3'].map((r) => ({ device_name: r, commands: ['show version'] })),
+          ],
+        },
         ctx,
       );
       const elapsed = Date.now() - t0;
@@ -161,9 +187,16 @@ describe('faults', () => {
 
   it('a command that never returns is interrupted with Ctrl-C and the session goes on', async () => {
     const ios = await track(iosLike());
-    const ctx = ctxFor(settingsWith({ command_timeout_ms: 700 }), withNodes(extraNode('R9', ios.port, { tags: ['device_type:cisco_ios_telnet'] })));
+    const ctx = ctxFor(
+      settingsWith({ command_timeout_ms: 700 }),
+      withNodes(extraNode('R9', ios.port, { tags: ['device_type:cisco_ios_telnet'] })),
+    );
     try {
-      const out = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'R9', commands: ['show tech-support', 'show clock', 'show bogus'] }] }, ctx);
+      const out = await runTool(
+        executeMultipleDeviceCommands,
+        { device_configs: [{ device_name: 'R9', commands: ['show tech-support', 'show clock', 'show bogus'] }] },
+        ctx,
+      );
       const d = out.devices[0];
       expect(d.platform).toBe('cisco_ios');
       expect(d.results[0]).toMatchObject({ status: 'timeout' });
@@ -182,14 +215,22 @@ describe('faults', () => {
     const ios = await track(iosLike('R8#'));
     const ctx = ctxFor(settingsWith(), withNodes(extraNode('R8', ios.port, { template_name: 'Cisco IOSv' })));
     try {
-      const out = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'R8', commands: ['show clock', 'show running-config', 'show clock'] }] }, ctx);
+      const out = await runTool(
+        executeMultipleDeviceCommands,
+        { device_configs: [{ device_name: 'R8', commands: ['show clock', 'show running-config', 'show clock'] }] },
+        ctx,
+      );
       const d = out.devices[0];
       expect(d.results.map((r: any) => r.status)).toEqual(['success', 'error', 'error']);
       expect(d.results[1].error).toContain('connection lost during the command');
       expect(d.results[1].output).toContain('Current configuration : 1234 bytes');
       expect(d.results[2].error).toContain('not sent');
       expect(d.error).toContain('session lost');
-      const again = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'R8', commands: ['show clock'] }] }, ctx);
+      const again = await runTool(
+        executeMultipleDeviceCommands,
+        { device_configs: [{ device_name: 'R8', commands: ['show clock'] }] },
+        ctx,
+      );
       expect(again.devices[0].status).toBe('success');
       expect(ios.connections).toBe(2);
     } finally {
@@ -222,7 +263,11 @@ describe('faults', () => {
     const topo = withNodes(extraNode('R7', asks.port, { tags: ['device_type:cisco_ios_telnet'] }));
     const deny = ctxFor(settingsWith({ confirm_allow: [] }), topo);
     try {
-      const out = await runTool(executeMultipleDeviceConfigCommands, { device_configs: [{ device_name: 'R7', config_commands: ['clear counters', 'crypto key zeroize rsa'] }] }, deny);
+      const out = await runTool(
+        executeMultipleDeviceConfigCommands,
+        { device_configs: [{ device_name: 'R7', config_commands: ['clear counters', 'crypto key zeroize rsa'] }] },
+        deny,
+      );
       const d = out.devices[0];
       expect(d.results[0].status).toBe('aborted');
       expect(d.results[0].error).toContain('settings.confirm_allow');
@@ -233,7 +278,11 @@ describe('faults', () => {
     }
     const allow = ctxFor(settingsWith({ confirm_allow: ['clear counters', 'crypto key zeroize'] }), topo);
     try {
-      const out = await runTool(executeMultipleDeviceConfigCommands, { device_configs: [{ device_name: 'R7', config_commands: ['clear counters', 'crypto key zeroize rsa'] }] }, allow);
+      const out = await runTool(
+        executeMultipleDeviceConfigCommands,
+        { device_configs: [{ device_name: 'R7', config_commands: ['clear counters', 'crypto key zeroize rsa'] }] },
+        allow,
+      );
       const d = out.devices[0];
       expect(d.results.map((r: any) => r.status)).toEqual(['success', 'success']);
       expect(d.results[0].output).toContain('Cleared');
@@ -251,7 +300,11 @@ describe('faults', () => {
     try {
       setTimeout(() => ac.abort(), 300);
       const t0 = Date.now();
-      const out = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'R6', commands: ['show tech-support', 'show clock'] }] }, ctx);
+      const out = await runTool(
+        executeMultipleDeviceCommands,
+        { device_configs: [{ device_name: 'R6', commands: ['show tech-support', 'show clock'] }] },
+        ctx,
+      );
       expect(Date.now() - t0).toBeLessThan(2_000);
       expect(out.devices[0].results.map((r: any) => r.status)).toEqual(['aborted', 'aborted']);
     } finally {
@@ -261,10 +314,17 @@ describe('faults', () => {
 
   it('the session deadline bounds a device batch', async () => {
     const ios = await track(iosLike('R5#'));
-    const ctx = ctxFor(settingsWith({ session_timeout_ms: 1_000, command_timeout_ms: 20_000 }), withNodes(extraNode('R5', ios.port, { tags: ['device_type:cisco_ios'] })));
+    const ctx = ctxFor(
+      settingsWith({ session_timeout_ms: 1_000, command_timeout_ms: 20_000 }),
+      withNodes(extraNode('R5', ios.port, { tags: ['device_type:cisco_ios'] })),
+    );
     try {
       const t0 = Date.now();
-      const out = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'R5', commands: ['show tech-support', 'show clock'] }] }, ctx);
+      const out = await runTool(
+        executeMultipleDeviceCommands,
+        { device_configs: [{ device_name: 'R5', commands: ['show tech-support', 'show clock'] }] },
+        ctx,
+      );
       expect(Date.now() - t0).toBeLessThan(2_500);
       const d = out.devices[0];
       expect(d.results[0].status).toBe('timeout');
@@ -276,11 +336,17 @@ describe('faults', () => {
   });
 
   it('a stopped node or a non-telnet console is refused before connecting', async () => {
-    const ctx = ctxFor(
-      settingsWith(),
-      withNodes(extraNode('off', 1, { status: 'stopped' }), extraNode('vnc', 2, { console_type: 'vnc' })),
+    const ctx = ctxFor(settingsWith(), withNodes(extraNode('off', 1, { status: 'stopped' }), extraNode('vnc', 2, { console_type: 'vnc' })));
+    const out = await runTool(
+      executeMultipleDeviceCommands,
+      {
+        device_configs: [
+          { device_name: 'off', commands: ['show clock'] },
+          { device_name: 'vnc', commands: ['show clock'] },
+        ],
+      },
+      ctx,
     );
-    const out = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'off', commands: ['show clock'] }, { device_name: 'vnc', commands: ['show clock'] }] }, ctx);
     expect(out.status).toBe('error');
     expect(out.devices[0].error).toContain('node off is stopped; start it first');
     expect(out.devices[1].error).toContain('vnc console, not telnet');

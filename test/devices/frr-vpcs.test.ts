@@ -48,7 +48,13 @@ function ospfLines(router: string): string[] {
     ' network 10.255.255.0/24 area 0',
     ' network 192.168.0.0/16 area 0',
     'exit',
-    ...ifaces.flatMap((f) => [`interface ${f}`, ' ip ospf network point-to-point', ' ip ospf hello-interval 1', ' ip ospf dead-interval 4', 'exit']),
+    ...ifaces.flatMap((f) => [
+      `interface ${f}`,
+      ' ip ospf network point-to-point',
+      ' ip ospf hello-interval 1',
+      ' ip ospf dead-interval 4',
+      'exit',
+    ]),
   ];
 }
 
@@ -91,7 +97,11 @@ describe('device tools on real FRR and VPCS', () => {
   });
 
   it('reports the FRR error line of a bad command and keeps the others', async () => {
-    const out = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'r1', commands: ['show ip bogus', 'show ip route summary'] }] }, ctx);
+    const out = await runTool(
+      executeMultipleDeviceCommands,
+      { device_configs: [{ device_name: 'r1', commands: ['show ip bogus', 'show ip route summary'] }] },
+      ctx,
+    );
     const d = out.devices[0];
     expect(d.status).toBe('partial');
     expect(d.results[0].status).toBe('error');
@@ -122,7 +132,12 @@ describe('device tools on real FRR and VPCS', () => {
   it('fails one unknown device without hiding the others', async () => {
     const out = await runTool(
       executeMultipleDeviceCommands,
-      { device_configs: [{ device_name: 'r9', commands: ['show version'] }, { device_name: 'R3', commands: ['show version'] }] },
+      {
+        device_configs: [
+          { device_name: 'r9', commands: ['show version'] },
+          { device_name: 'R3', commands: ['show version'] },
+        ],
+      },
       ctx,
     );
     expect(out.status).toBe('partial');
@@ -146,7 +161,11 @@ describe('device tools on real FRR and VPCS', () => {
     const deadline = Date.now() + 45_000;
     let neighbors: any;
     for (;;) {
-      neighbors = await runTool(executeMultipleDeviceCommands, { device_configs: ['r1', 'r2', 'r3'].map((r) => ({ device_name: r, commands: ['show ip ospf neighbor'] })) }, ctx);
+      neighbors = await runTool(
+        executeMultipleDeviceCommands,
+        { device_configs: ['r1', 'r2', 'r3'].map((r) => ({ device_name: r, commands: ['show ip ospf neighbor'] })) },
+        ctx,
+      );
       const full = neighbors.devices.map((d: any) => (d.results[0].output.match(/Full\//g) ?? []).length);
       if (full.every((n: number) => n === 2)) break;
       if (Date.now() > deadline) throw new Error(`OSPF did not converge: ${JSON.stringify(neighbors)}`);
@@ -157,7 +176,11 @@ describe('device tools on real FRR and VPCS', () => {
     const deadlineRoutes = Date.now() + 20_000;
     let routes = '';
     while (Date.now() < deadlineRoutes) {
-      const r = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'r1', commands: ['show ip route ospf'] }] }, ctx);
+      const r = await runTool(
+        executeMultipleDeviceCommands,
+        { device_configs: [{ device_name: 'r1', commands: ['show ip route ospf'] }] },
+        ctx,
+      );
       routes = r.devices[0].results[0].output;
       if (/O>\* 10\.0\.2\.0\/24/.test(routes) && /O>\* 192\.168\.2\.0\/24 \[110\/\d+\] via 10\.0\.3\.2/.test(routes)) break;
       await new Promise((res) => setTimeout(res, 300));
@@ -169,7 +192,11 @@ describe('device tools on real FRR and VPCS', () => {
 
   it('stops config at the first error unless continue_on_error, and returns to exec mode', async () => {
     const lines = ['interface eth0', ' ip ospf cost notanumber', ' description set-after-error'];
-    const stop = await runTool(executeMultipleDeviceConfigCommands, { device_configs: [{ device_name: 'r2', config_commands: lines }] }, ctx);
+    const stop = await runTool(
+      executeMultipleDeviceConfigCommands,
+      { device_configs: [{ device_name: 'r2', config_commands: lines }] },
+      ctx,
+    );
     const d = stop.devices[0];
     expect(d.status).toBe('partial');
     expect(d.results.map((r: any) => r.status)).toEqual(['success', 'error', 'aborted']);
@@ -177,11 +204,19 @@ describe('device tools on real FRR and VPCS', () => {
     expect(d.results[2].error).toContain('not sent');
     expect(lab.vtysh('r2', 'show running-config')).not.toContain('set-after-error');
 
-    const cont = await runTool(executeMultipleDeviceConfigCommands, { device_configs: [{ device_name: 'r2', config_commands: lines }], continue_on_error: true }, ctx);
+    const cont = await runTool(
+      executeMultipleDeviceConfigCommands,
+      { device_configs: [{ device_name: 'r2', config_commands: lines }], continue_on_error: true },
+      ctx,
+    );
     expect(cont.devices[0].results.map((r: any) => r.status)).toEqual(['success', 'error', 'success']);
     expect(lab.vtysh('r2', 'show running-config')).toContain('description set-after-error');
     // The console is back at `r2# `: an exec command runs as such.
-    const show = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'r2', commands: ['show interface eth0'] }] }, ctx);
+    const show = await runTool(
+      executeMultipleDeviceCommands,
+      { device_configs: [{ device_name: 'r2', commands: ['show interface eth0'] }] },
+      ctx,
+    );
     expect(show.devices[0].results[0].output).toContain('Description: set-after-error');
   });
 
@@ -205,10 +240,18 @@ describe('device tools on real FRR and VPCS', () => {
     // Both PCs configured in parallel: about one `ip` (~3 s duplicate check), not two.
     expect(Math.max(...set.devices.map((d: any) => d.duration_ms))).toBeLessThan(6_000);
 
-    const ping = await runTool(executeVpcsCommands, { device_configs: [{ device_name: 'PC1', commands: ['ping 192.168.2.10 -c 3'] }] }, ctx);
+    const ping = await runTool(
+      executeVpcsCommands,
+      { device_configs: [{ device_name: 'PC1', commands: ['ping 192.168.2.10 -c 3'] }] },
+      ctx,
+    );
     expect(ping.devices[0].results[0].output).toMatch(/192\.168\.2\.10 icmp_seq=\d ttl=\d+ time=/);
     // The read tool accepts VPCS show/ping too.
-    const read = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'PC2', commands: ['show ip', 'ip 1.2.3.4/24'] }] }, ctx);
+    const read = await runTool(
+      executeMultipleDeviceCommands,
+      { device_configs: [{ device_name: 'PC2', commands: ['show ip', 'ip 1.2.3.4/24'] }] },
+      ctx,
+    );
     expect(read.devices[0].results.map((r: any) => r.status)).toEqual(['success', 'blocked']);
     // VPCS tool refuses routers.
     const wrong = await runTool(executeVpcsCommands, { device_configs: [{ device_name: 'r1', commands: ['show ip'] }] }, ctx);
@@ -220,11 +263,17 @@ describe('device tools on real FRR and VPCS', () => {
     const ssh = lab.ssh!;
     const port = lab.device('r1').sshPort!;
     const keyCtx = ctxFor(
-      settingsWith({ devices: { r1: { transport: 'ssh', host: '127.0.0.1', port, username: ssh.username, key_file: ssh.privateKeyPath } } }),
+      settingsWith({
+        devices: { r1: { transport: 'ssh', host: '127.0.0.1', port, username: ssh.username, key_file: ssh.privateKeyPath } },
+      }),
       lab.topology(),
     );
     try {
-      const out = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'r1', commands: ['show version', 'show ip ospf neighbor'] }] }, keyCtx);
+      const out = await runTool(
+        executeMultipleDeviceCommands,
+        { device_configs: [{ device_name: 'r1', commands: ['show version', 'show ip ospf neighbor'] }] },
+        keyCtx,
+      );
       const d = out.devices[0];
       expect(d).toMatchObject({ status: 'success', transport: 'ssh' });
       expect(d.results[0].output).toContain('FRRouting 8.4.4 (r1)');
@@ -234,9 +283,16 @@ describe('device tools on real FRR and VPCS', () => {
       closePool(keyCtx);
     }
     process.env[DEVICE_PASSWORD_ENV] = ssh.password;
-    const pwCtx = ctxFor(settingsWith({ devices: { r3: { transport: 'ssh', host: '127.0.0.1', port: lab.device('r3').sshPort!, username: ssh.username } } }), lab.topology());
+    const pwCtx = ctxFor(
+      settingsWith({ devices: { r3: { transport: 'ssh', host: '127.0.0.1', port: lab.device('r3').sshPort!, username: ssh.username } } }),
+      lab.topology(),
+    );
     try {
-      const out = await runTool(executeMultipleDeviceConfigCommands, { device_configs: [{ device_name: 'r3', config_commands: ['interface lo', ' description via-ssh'] }] }, pwCtx);
+      const out = await runTool(
+        executeMultipleDeviceConfigCommands,
+        { device_configs: [{ device_name: 'r3', config_commands: ['interface lo', ' description via-ssh'] }] },
+        pwCtx,
+      );
       expect(out.devices[0]).toMatchObject({ status: 'success', transport: 'ssh' });
       expect(lab.vtysh('r3', 'show running-config')).toContain('description via-ssh');
     } finally {
@@ -244,8 +300,25 @@ describe('device tools on real FRR and VPCS', () => {
       closePool(pwCtx);
     }
     // Wrong key material: a clear per-device failure.
-    const badCtx = ctxFor(settingsWith({ devices: { r2: { transport: 'ssh', host: '127.0.0.1', port: lab.device('r2').sshPort!, username: ssh.username, key_file: '/nonexistent/key' } } }), lab.topology());
-    const bad = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'r2', commands: ['show version'] }] }, badCtx);
+    const badCtx = ctxFor(
+      settingsWith({
+        devices: {
+          r2: {
+            transport: 'ssh',
+            host: '127.0.0.1',
+            port: lab.device('r2').sshPort!,
+            username: ssh.username,
+            key_file: '/nonexistent/key',
+          },
+        },
+      }),
+      lab.topology(),
+    );
+    const bad = await runTool(
+      executeMultipleDeviceCommands,
+      { device_configs: [{ device_name: 'r2', commands: ['show version'] }] },
+      badCtx,
+    );
     expect(bad.devices[0].status).toBe('error');
     expect(bad.devices[0].error).toContain('key_file');
   }, 30_000);

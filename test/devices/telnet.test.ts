@@ -3,7 +3,13 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TelnetTransport } from '../../src/devices/telnet.js';
 
-const IAC = 255, DONT = 254, DO = 253, WONT = 252, WILL = 251, SB = 250, SE = 240;
+const IAC = 255,
+  DONT = 254,
+  DO = 253,
+  WONT = 252,
+  WILL = 251,
+  SB = 250,
+  SE = 240;
 
 let server: net.Server | undefined;
 const open = new Set<net.Socket>();
@@ -73,6 +79,8 @@ describe('telnet client', () => {
   it('reports refused and timed-out connections clearly', async () => {
     const port = await peer((s) => s.destroy());
     await new Promise<void>((r) => server!.close(() => r()));
-    await expect(TelnetTransport.connect({ host: '127.0.0.1', port, timeoutMs: 500 })).rejects.toThrow(/cannot connect to 127\.0\.0\.1:\d+: ECONNREFUSED/);
+    await expect(TelnetTransport.connect({ host: '127.0.0.1', port, timeoutMs: 500 })).rejects.toThrow(
+      /cannot connect to 127\.0\.0\.1:\d+: ECONNREFUSED/,
+    );
   });
 });

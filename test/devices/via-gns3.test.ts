@@ -28,21 +28,66 @@ describe.each(['v2', 'v3'] as const)('device tools through a GNS3 %s controller'
     const users = api === 'v3' ? { admin: 'pw' } : undefined;
     const fake = await startFakeGns3({ api, ...(users ? { users } : {}) });
     const settings = settingsSchema.parse({ server: fake.url, connect_timeout_ms: 3_000 });
-    const client = createGns3Client({ settings, log: nullLogger, credentials: async () => ({ username: 'admin', password: 'pw' }), tokenStore: memoryTokenStore() });
+    const client = createGns3Client({
+      settings,
+      log: nullLogger,
+      credentials: async () => ({ username: 'admin', password: 'pw' }),
+      tokenStore: memoryTokenStore(),
+    });
     let ctx: ToolContext | undefined;
     try {
       fake.addProject({ name: 'ospf-lab' });
       // Platform from the node tag for R1, from the template name for R2, node type for PC1.
-      fake.addNode({ name: 'R1', node_type: 'qemu', console_host: '127.0.0.1', console: lab.device('R1').consolePort, console_type: 'telnet', status: 'started', tags: ['device_type:cisco_ios_telnet'], project: 'ospf-lab' });
-      fake.addNode({ name: 'R2', node_type: 'qemu', console_host: '0.0.0.0', console: lab.device('R2').consolePort, console_type: 'telnet', status: 'started', template_name: 'FRR 8.4', project: 'ospf-lab' });
-      fake.addNode({ name: 'PC1', node_type: 'vpcs', console_host: '127.0.0.1', console: lab.device('PC1').consolePort, console_type: 'telnet', status: 'started', project: 'ospf-lab' });
-      fake.addNode({ name: 'R3', node_type: 'qemu', console_host: '127.0.0.1', console: 1, console_type: 'telnet', status: 'stopped', project: 'ospf-lab' });
+      fake.addNode({
+        name: 'R1',
+        node_type: 'qemu',
+        console_host: '127.0.0.1',
+        console: lab.device('R1').consolePort,
+        console_type: 'telnet',
+        status: 'started',
+        tags: ['device_type:cisco_ios_telnet'],
+        project: 'ospf-lab',
+      });
+      fake.addNode({
+        name: 'R2',
+        node_type: 'qemu',
+        console_host: '0.0.0.0',
+        console: lab.device('R2').consolePort,
+        console_type: 'telnet',
+        status: 'started',
+        template_name: 'FRR 8.4',
+        project: 'ospf-lab',
+      });
+      fake.addNode({
+        name: 'PC1',
+        node_type: 'vpcs',
+        console_host: '127.0.0.1',
+        console: lab.device('PC1').consolePort,
+        console_type: 'telnet',
+        status: 'started',
+        project: 'ospf-lab',
+      });
+      fake.addNode({
+        name: 'R3',
+        node_type: 'qemu',
+        console_host: '127.0.0.1',
+        console: 1,
+        console_type: 'telnet',
+        status: 'stopped',
+        project: 'ospf-lab',
+      });
       const project = await client.openProject('ospf-lab');
       ctx = { settings, signal: new AbortController().signal, log: nullLogger, project: async () => project, services: new Map() };
 
       const read = await runTool(
         tool('execute_multiple_device_commands'),
-        { device_configs: [{ device_name: 'R1', commands: ['show ip route connected'] }, { device_name: 'r2', commands: ['show version'] }, { device_name: 'R3', commands: ['show version'] }] },
+        {
+          device_configs: [
+            { device_name: 'R1', commands: ['show ip route connected'] },
+            { device_name: 'r2', commands: ['show version'] },
+            { device_name: 'R3', commands: ['show version'] },
+          ],
+        },
         ctx,
       );
       expect(read.status).toBe('partial');
@@ -53,7 +98,11 @@ describe.each(['v2', 'v3'] as const)('device tools through a GNS3 %s controller'
       expect(read.devices[2]).toMatchObject({ device_name: 'R3', status: 'error' });
       expect(read.devices[2].error).toContain('start it first');
 
-      const cfg = await runTool(tool('execute_multiple_device_config_commands'), { device_configs: [{ device_name: 'R2', config_commands: ['interface lo', ` description via-${api}`] }] }, ctx);
+      const cfg = await runTool(
+        tool('execute_multiple_device_config_commands'),
+        { device_configs: [{ device_name: 'R2', config_commands: ['interface lo', ` description via-${api}`] }] },
+        ctx,
+      );
       expect(cfg.status).toBe('success');
       expect(lab.vtysh('R2', 'show running-config')).toContain(`description via-${api}`);
 

@@ -41,7 +41,11 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], env: NodeJS.ProcessEnv, opts: { stdin?: string; onSpawn?: (c: ChildProcess) => void; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  opts: { stdin?: string; onSpawn?: (c: ChildProcess) => void; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env, cwd: env.HOME, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

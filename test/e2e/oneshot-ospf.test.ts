@@ -36,21 +36,52 @@ describe('one-shot e2e: configure OSPF on R1–R3 and verify', () => {
     const script: FakeTurn[] = [
       {
         text: 'Plan: look at the interfaces, enable OSPF area 0 on all three routers, verify the adjacencies.',
-        tool_calls: [{ id: 'look', name: 'execute_multiple_device_commands', args: { device_configs: ROUTERS.map((r) => ({ device_name: r, commands: ['show interface brief'] })) } }],
+        tool_calls: [
+          {
+            id: 'look',
+            name: 'execute_multiple_device_commands',
+            args: { device_configs: ROUTERS.map((r) => ({ device_name: r, commands: ['show interface brief'] })) },
+          },
+        ],
       },
       {
-        tool_calls: [{ id: 'cfg', name: 'execute_multiple_device_config_commands', args: { device_configs: ROUTERS.map((r) => ({ device_name: r, config_commands: ospfConfig(lab, r) })) } }],
+        tool_calls: [
+          {
+            id: 'cfg',
+            name: 'execute_multiple_device_config_commands',
+            args: { device_configs: ROUTERS.map((r) => ({ device_name: r, config_commands: ospfConfig(lab, r) })) },
+          },
+        ],
       },
       // give the adjacencies a few hello intervals before verifying
       {
         delay_ms: 8000,
-        tool_calls: [{ id: 'verify', name: 'execute_multiple_device_commands', args: { device_configs: ROUTERS.map((r) => ({ device_name: r, commands: ['show ip ospf neighbor'] })) } }],
+        tool_calls: [
+          {
+            id: 'verify',
+            name: 'execute_multiple_device_commands',
+            args: { device_configs: ROUTERS.map((r) => ({ device_name: r, commands: ['show ip ospf neighbor'] })) },
+          },
+        ],
       },
       { text: 'OSPF area 0 is configured on R1, R2 and R3; every router has two neighbours in state Full.' },
     ];
     const llm = await startLlm(script, { title: 'OSPF on R1-R3' });
     const r = await runCli(
-      ['-p', 'configure OSPF on R1–R3 and verify', '--json', '-m', 'lab', '--approve', 'config', '--server', gns3.url, '--project', 'ospf-lab', ...llmFlags(llm.url)],
+      [
+        '-p',
+        'configure OSPF on R1–R3 and verify',
+        '--json',
+        '-m',
+        'lab',
+        '--approve',
+        'config',
+        '--server',
+        gns3.url,
+        '--project',
+        'ospf-lab',
+        ...llmFlags(llm.url),
+      ],
       env.env,
       { timeoutMs: 120_000 },
     );

@@ -37,7 +37,11 @@ describe('one-shot output', () => {
     const j = parseJsonResult(r.stdout);
     expect(j.response).toBe('R1 could not be reached.');
     expect(j.tool_calls).toHaveLength(1);
-    expect(j.tool_calls[0]).toMatchObject({ id: 'c1', name: 'execute_multiple_device_commands', args: { device_configs: [{ device_name: 'R1', commands: ['show version'] }] } });
+    expect(j.tool_calls[0]).toMatchObject({
+      id: 'c1',
+      name: 'execute_multiple_device_commands',
+      args: { device_configs: [{ device_name: 'R1', commands: ['show version'] }] },
+    });
     expect(j.stats).toMatchObject({ llm_calls: 2, iterations: 2 });
     expect(j.stopped_reason).toBe('done');
     expect(j.error).toBeNull();
@@ -53,7 +57,12 @@ describe('one-shot output', () => {
     const types = ev.map((e) => e.type);
     expect(types).toEqual(expect.arrayContaining(['context', 'tool_call', 'tool_start', 'tool_end', 'content', 'done']));
     expect(types.indexOf('tool_call')).toBeLessThan(types.indexOf('tool_start'));
-    expect(ev.filter((e) => e.type === 'content').map((e) => (e as { delta: string }).delta).join('')).toBe('Done streaming.');
+    expect(
+      ev
+        .filter((e) => e.type === 'content')
+        .map((e) => (e as { delta: string }).delta)
+        .join(''),
+    ).toBe('Done streaming.');
   });
 
   it('a prompt piped on stdin runs one-shot', async () => {
@@ -92,7 +101,9 @@ describe('resuming and the project', () => {
     expect(a.project_id).toBe(alpha);
     const id = a.session_id!;
     // GNS3_PROJECT names another project: the session still talks about alpha
-    const b = parseJsonResult((await runCli(['-p', 'again', '--json', '--resume', id, ...flags], { ...e.env, GNS3_PROJECT: 'beta' })).stdout);
+    const b = parseJsonResult(
+      (await runCli(['-p', 'again', '--json', '--resume', id, ...flags], { ...e.env, GNS3_PROJECT: 'beta' })).stdout,
+    );
     expect(b.project_id).toBe(alpha);
     // a --project typed on the command line wins
     const c = parseJsonResult((await runCli(['-p', 'move', '--json', '--resume', id, '--project', 'beta', ...flags], e.env)).stdout);
@@ -123,7 +134,7 @@ describe('one-shot exit codes', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('--on-limit fail → exit 5; default warn → exit 0 with the model\'s tools-free answer', async () => {
+  it("--on-limit fail → exit 5; default warn → exit 0 with the model's tools-free answer", async () => {
     llm = await startLlm([
       { tool_calls: [show('R1', 'a'), show('R2', 'b')] },
       { tool_calls: [show('R1', 'c'), show('R2', 'd')] },
@@ -152,7 +163,11 @@ describe('one-shot exit codes', () => {
   });
 
   it('config tool without --approve → blocked result explaining --approve config, exit 6', async () => {
-    const cfg = { id: 'k', name: 'execute_multiple_device_config_commands', args: { device_configs: [{ device_name: 'R1', config_commands: ['router ospf 1'] }] } };
+    const cfg = {
+      id: 'k',
+      name: 'execute_multiple_device_config_commands',
+      args: { device_configs: [{ device_name: 'R1', config_commands: ['router ospf 1'] }] },
+    };
     llm = await startLlm([{ tool_calls: [cfg] }, { text: 'I need approval for that.' }]);
     const r = await runCli(['-p', 'configure', '--json', '-m', 'lab', ...llmFlags(llm.url)], env.env);
     expect(r.code).toBe(6);

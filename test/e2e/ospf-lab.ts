@@ -30,7 +30,17 @@ export async function startOspfLab(projectName: string): Promise<OspfLab> {
   const projectId = gns3.addProject({ name: projectName });
   for (const name of ROUTERS) {
     const d = lab.device(name);
-    gns3.addNode({ name, node_type: 'qemu', console_host: d.consoleHost, console: d.consolePort, console_type: 'telnet', status: 'started', template_name: 'FRR', tags: ['device_type:frr'], ports: 4 });
+    gns3.addNode({
+      name,
+      node_type: 'qemu',
+      console_host: d.consoleHost,
+      console: d.consolePort,
+      console_type: 'telnet',
+      status: 'started',
+      template_name: 'FRR',
+      tags: ['device_type:frr'],
+      ports: 4,
+    });
   }
   const stop = async () => {
     await gns3.close();
@@ -49,12 +59,21 @@ export function ospfConfig(lab: Lab, router: string): string[] {
     'network 10.0.0.0/16 area 0',
     'network 10.255.255.0/24 area 0',
     'exit',
-    ...ifaces.flatMap((f) => [`interface ${f}`, 'ip ospf network point-to-point', 'ip ospf hello-interval 1', 'ip ospf dead-interval 4', 'exit']),
+    ...ifaces.flatMap((f) => [
+      `interface ${f}`,
+      'ip ospf network point-to-point',
+      'ip ospf hello-interval 1',
+      'ip ospf dead-interval 4',
+      'exit',
+    ]),
   ];
 }
 
 export function fullNeighbours(lab: Lab, router: string): number {
-  return lab.vtysh(router, 'show ip ospf neighbor').split('\n').filter((l) => /Full/.test(l)).length;
+  return lab
+    .vtysh(router, 'show ip ospf neighbor')
+    .split('\n')
+    .filter((l) => /Full/.test(l)).length;
 }
 
 /** Waits (up to timeoutMs) until every router has both neighbours Full. */

@@ -23,7 +23,11 @@ describe('tree settings on the command line', () => {
       [['--child-execution-mode', 'fast'], {}, 'error: --child-execution-mode: must be one of sequential|parallel (got fast)'],
       [[], { AGENT_MODE: 'tree' }, 'error: AGENT_MODE must be one of legacy|recursive (got "tree")'],
       [[], { AGENT_RECURSION_ENABLED: '1' }, 'error: AGENT_RECURSION_ENABLED was removed; use AGENT_MODE=recursive'],
-      [[], { AGENT_MODE: 'recursive', AGENT_MAX_TOTAL_COST_USD: '-1' }, 'error: AGENT_MAX_TOTAL_COST_USD must be a positive number (got "-1")'],
+      [
+        [],
+        { AGENT_MODE: 'recursive', AGENT_MAX_TOTAL_COST_USD: '-1' },
+        'error: AGENT_MAX_TOTAL_COST_USD must be a positive number (got "-1")',
+      ],
     ] as const) {
       const r = await runCli(['-p', 'hi', ...flags, ...args], { ...env.env, ...extra });
       expect(r.code).toBe(2);
@@ -36,7 +40,9 @@ describe('tree settings on the command line', () => {
     expect(parseJsonResult(first.stdout).resource_usage).toMatchObject({ agents: 1, llm_calls: 1 });
     const again = await runCli(['-p', 'again', '-c', '--json', ...flags], { ...env.env, AGENT_MODE: 'legacy' });
     expect(again.code).toBe(0);
-    expect(again.stderr).toMatch(/^notice: AGENT_MODE=legacy in the environment was ignored: session [0-9a-f]{8} keeps its agent mode recursive$/m);
+    expect(again.stderr).toMatch(
+      /^notice: AGENT_MODE=legacy in the environment was ignored: session [0-9a-f]{8} keeps its agent mode recursive$/m,
+    );
     expect(parseJsonResult(again.stdout).resource_usage).toMatchObject({ llm_calls: 2 });
   }, 90_000);
 });

@@ -34,13 +34,27 @@ afterAll(async () => {
 });
 
 const show = (id: string, routers: string[]) => ({
-  tool_calls: [{ id, name: 'execute_multiple_device_commands', args: { device_configs: routers.map((r) => ({ device_name: r, commands: ['show ip ospf neighbor'] })) } }],
+  tool_calls: [
+    {
+      id,
+      name: 'execute_multiple_device_commands',
+      args: { device_configs: routers.map((r) => ({ device_name: r, commands: ['show ip ospf neighbor'] })) },
+    },
+  ],
 });
 
 describe('recursive e2e: two children verify OSPF on the real routers', () => {
   it('the root delegates R1 and R2/R3; its final request cites both reports', async () => {
     const script: FakeTurn[] = [
-      { tool_calls: [{ id: 'split', name: 'agent', args: { task_brief: [{ goal: 'verify OSPF on R1', constraints: ['read-only'] }, { goal: 'verify OSPF on R2/R3' }] } }] },
+      {
+        tool_calls: [
+          {
+            id: 'split',
+            name: 'agent',
+            args: { task_brief: [{ goal: 'verify OSPF on R1', constraints: ['read-only'] }, { goal: 'verify OSPF on R2/R3' }] },
+          },
+        ],
+      },
       { when: 'verify OSPF on R1', ...show('v1', ['R1']) },
       { when: '"v1"', text: 'R1: two OSPF neighbours, both Full.' },
       { when: 'verify OSPF on R2/R3', ...show('v23', ['R2', 'R3']) },
@@ -48,7 +62,11 @@ describe('recursive e2e: two children verify OSPF on the real routers', () => {
       { text: 'Per the R1 report and the R2/R3 report, every router has two Full OSPF neighbours.' },
     ];
     const llm = await startLlm(script, { title: 'OSPF tree' });
-    const r = await runCli(['-p', 'verify OSPF on R1, R2 and R3', '--json', '--server', gns3.url, '--project', 'ospf-tree', ...llmFlags(llm.url)], env.env, { timeoutMs: 120_000 });
+    const r = await runCli(
+      ['-p', 'verify OSPF on R1, R2 and R3', '--json', '--server', gns3.url, '--project', 'ospf-tree', ...llmFlags(llm.url)],
+      env.env,
+      { timeoutMs: 120_000 },
+    );
     if (r.code !== 0) throw new Error(`exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
     const j = parseJsonResult(r.stdout);
     expect(j.agents!.map((a) => [a.goal, a.status, a.depth])).toEqual([

@@ -10,12 +10,28 @@ import { startTuiEnv, Tmux, ROOT } from './tui-env.js';
 const env = await startTuiEnv([
   {
     text: 'Let me look at the OSPF neighbors on both routers.',
-    tool_calls: [{ name: 'execute_multiple_device_commands', args: { device_configs: ['R1', 'R2'].map((d) => ({ device_name: d, commands: ['show ip ospf neighbor', 'show ip route connected'] })) } }],
+    tool_calls: [
+      {
+        name: 'execute_multiple_device_commands',
+        args: {
+          device_configs: ['R1', 'R2'].map((d) => ({ device_name: d, commands: ['show ip ospf neighbor', 'show ip route connected'] })),
+        },
+      },
+    ],
   },
-  { text: '## Findings\n\n- **R1** and **R2** have no OSPF neighbors: OSPF is not running.\n- Both see the shared link `10.0.1.0/24` as connected.\n\n| Router | OSPF | Link 10.0.1.0/24 |\n|---|---|---|\n| R1 | off | connected |\n| R2 | off | connected |\n\nSwitch to lab mode (`/mode lab`) and I can enable OSPF for you.' },
+  {
+    text: '## Findings\n\n- **R1** and **R2** have no OSPF neighbors: OSPF is not running.\n- Both see the shared link `10.0.1.0/24` as connected.\n\n| Router | OSPF | Link 10.0.1.0/24 |\n|---|---|---|\n| R1 | off | connected |\n| R2 | off | connected |\n\nSwitch to lab mode (`/mode lab`) and I can enable OSPF for you.',
+  },
   {
     text: 'I will enable OSPF area 0 on both routers.',
-    tool_calls: [{ name: 'execute_multiple_device_config_commands', args: { device_configs: ['R1', 'R2'].map((d) => ({ device_name: d, config_commands: ['router ospf', 'network 10.0.1.0/24 area 0'] })) } }],
+    tool_calls: [
+      {
+        name: 'execute_multiple_device_config_commands',
+        args: {
+          device_configs: ['R1', 'R2'].map((d) => ({ device_name: d, config_commands: ['router ospf', 'network 10.0.1.0/24 area 0'] })),
+        },
+      },
+    ],
   },
   { text: 'OSPF is enabled on R1 and R2 for `10.0.1.0/24`; the adjacency should reach **Full** within a few seconds.' },
 ]);

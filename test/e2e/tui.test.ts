@@ -18,7 +18,9 @@ const script: FakeTurn[] = [
       },
     ],
   },
-  { text: 'No OSPF neighbors yet: OSPF is not configured on **R1** or **R2**.\n\n| Router | OSPF |\n|---|---|\n| R1 | off |\n| R2 | off |' },
+  {
+    text: 'No OSPF neighbors yet: OSPF is not configured on **R1** or **R2**.\n\n| Router | OSPF |\n|---|---|\n| R1 | off |\n| R2 | off |',
+  },
   {
     tool_calls: [
       {
@@ -127,4 +129,3 @@ describe('TUI in a real terminal', () => {
     }
   }, 60_000);
 });
-

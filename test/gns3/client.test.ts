@@ -85,7 +85,9 @@ describe('probeController', () => {
   it('explains a TLS handshake against a plain-http port', async () => {
     const s = await plainServer((_q, r) => r.end('x'));
     try {
-      await expect(probeController(s.url.replace('http:', 'https:'))).rejects.toThrow(/TLS handshake failed \(is the server plain http\?\)/);
+      await expect(probeController(s.url.replace('http:', 'https:'))).rejects.toThrow(
+        /TLS handshake failed \(is the server plain http\?\)/,
+      );
     } finally {
       await s.close();
     }
@@ -117,7 +119,12 @@ describe('v3 authentication', () => {
     expect(last.headers.authorization).toBe(`Bearer ${token}`);
 
     // a second client with the stored token does not log in again
-    const again = createGns3Client({ settings: current.settings, log: nullLogger, credentials: async () => ADMIN, tokenStore: current.tokens });
+    const again = createGns3Client({
+      settings: current.settings,
+      log: nullLogger,
+      credentials: async () => ADMIN,
+      tokenStore: current.tokens,
+    });
     await again.listProjects();
     await again.close();
     expect(current.fake.requests.filter((r) => r.path === '/v3/access/users/authenticate')).toHaveLength(1);
@@ -225,7 +232,8 @@ describe.each(['v2', 'v3'] as const)('projects and errors (%s)', (api) => {
     current = await rig(api);
     await current.client.api();
     const tb = JSON.stringify({
-      message: 'Traceback (most recent call last):\n  File "/usr/share/gns3/gns3server/controller/project.py", line 9, in x\nFileNotFoundError: [Errno 2] No such file: \'/home/gns3/GNS3/projects/x/y.gns3\'',
+      message:
+        'Traceback (most recent call last):\n  File "/usr/share/gns3/gns3server/controller/project.py", line 9, in x\nFileNotFoundError: [Errno 2] No such file: \'/home/gns3/GNS3/projects/x/y.gns3\'',
       status: 500,
     });
     current.fake.inject({ path: `/${api}/projects`, status: 500, body: tb });
@@ -274,16 +282,21 @@ describe.each(['v2', 'v3'] as const)('server validation errors (%s)', (api) => {
     current = await rig(api);
     const pid = current.fake.addProject({ name: 'p' });
     const vpcs = (await current.client.listTemplates()).find((t) => t.name === 'VPCS')!;
-    const err = (await current.client.call('POST', `/projects/${pid}/templates/${vpcs.template_id}`, { body: { y: 1, compute_id: 'local' } }).catch((e: unknown) => e)) as Gns3ApiError;
+    const err = (await current.client
+      .call('POST', `/projects/${pid}/templates/${vpcs.template_id}`, { body: { y: 1, compute_id: 'local' } })
+      .catch((e: unknown) => e)) as Gns3ApiError;
     expect(err.status).toBe(api === 'v2' ? 400 : 422);
-    expect(err.serverMessage).toBe(api === 'v2' ? "invalid request: 'x' is a required property" : 'invalid request: body.x: Field required');
+    expect(err.serverMessage).toBe(
+      api === 'v2' ? "invalid request: 'x' is a required property" : 'invalid request: body.x: Field required',
+    );
   });
 });
 
 describe('secrets stay out of logs', () => {
   it('never logs the password or the token', async () => {
     const lines: string[] = [];
-    const rec = (level: string) => (msg: string, data?: Record<string, unknown>) => lines.push(`${level} ${msg} ${JSON.stringify(data ?? {})}`);
+    const rec = (level: string) => (msg: string, data?: Record<string, unknown>) =>
+      lines.push(`${level} ${msg} ${JSON.stringify(data ?? {})}`);
     current = await rig('v3');
     const log = { error: rec('error'), warn: rec('warn'), info: rec('info'), debug: rec('debug') };
     const c = createGns3Client({ settings: current.settings, log, credentials: async () => ADMIN, tokenStore: current.tokens });
@@ -305,7 +318,8 @@ describe('error body parsing', () => {
     const body = JSON.stringify({ message: "[{'type': 'missing', 'loc': ('body', 'name'), 'msg': 'Field required', 'input': {}}]" });
     expect(errorBodyMessage(422, body, 'application/json')).toBe('invalid request: body.name: Field required');
     const two = JSON.stringify({
-      message: "[{'type': 'missing', 'loc': ('body',), 'msg': 'Field required', 'input': None}, {'type': 'int_parsing', 'loc': ('body', 'x'), 'msg': \"Input should be a valid integer, unable to parse string as an integer\", 'input': 'a'}]",
+      message:
+        "[{'type': 'missing', 'loc': ('body',), 'msg': 'Field required', 'input': None}, {'type': 'int_parsing', 'loc': ('body', 'x'), 'msg': \"Input should be a valid integer, unable to parse string as an integer\", 'input': 'a'}]",
     });
     expect(errorBodyMessage(422, two, 'application/json')).toBe(
       'invalid request: body: Field required; body.x: Input should be a valid integer, unable to parse string as an integer',
@@ -321,7 +335,11 @@ describe('error body parsing', () => {
     expect(
       errorBodyMessage(
         400,
-        JSON.stringify({ message: "JSON schema error with API request '/v2/projects/x/nodes' and JSON data '{'a': 1}': 'compute_id' is a required property", status: 400 }),
+        JSON.stringify({
+          message:
+            "JSON schema error with API request '/v2/projects/x/nodes' and JSON data '{'a': 1}': 'compute_id' is a required property",
+          status: 400,
+        }),
         'application/json',
       ),
     ).toBe("invalid request: 'compute_id' is a required property");

@@ -112,7 +112,12 @@ describe.each(targets)('GNS3 API contract: $label', (target) => {
     const sw = await project.resolveNode('SW1');
     const used = (await project
       .call('POST', '/links', {
-        body: { nodes: [{ node_id: pc1.node_id, adapter_number: 0, port_number: 0 }, { node_id: sw.node_id, adapter_number: 0, port_number: 1 }] },
+        body: {
+          nodes: [
+            { node_id: pc1.node_id, adapter_number: 0, port_number: 0 },
+            { node_id: sw.node_id, adapter_number: 0, port_number: 1 },
+          ],
+        },
       })
       .catch((e: unknown) => e)) as Gns3ApiError;
     expect(used.status).toBe(409);
@@ -120,7 +125,12 @@ describe.each(targets)('GNS3 API contract: $label', (target) => {
     const pc2 = await project.resolveNode('PC2');
     const bad = (await project
       .call('POST', '/links', {
-        body: { nodes: [{ node_id: pc2.node_id, adapter_number: 0, port_number: 5 }, { node_id: sw.node_id, adapter_number: 0, port_number: 2 }] },
+        body: {
+          nodes: [
+            { node_id: pc2.node_id, adapter_number: 0, port_number: 5 },
+            { node_id: sw.node_id, adapter_number: 0, port_number: 2 },
+          ],
+        },
       })
       .catch((e: unknown) => e)) as Gns3ApiError;
     expect(bad.status).toBe(404);
@@ -158,7 +168,9 @@ describe.each(targets)('GNS3 API contract: $label', (target) => {
       const res = await client.http.send('GET', '/v3/projects');
       expect(res.status).toBe(401);
       expect(JSON.parse(res.text)).toEqual({ message: 'Not authenticated' });
-      const cross = await client.call('POST', `/projects/${project.projectId}/links/00000000-0000-4000-8000-000000000000/start_capture`).catch((e: unknown) => e);
+      const cross = await client
+        .call('POST', `/projects/${project.projectId}/links/00000000-0000-4000-8000-000000000000/start_capture`)
+        .catch((e: unknown) => e);
       expect((cross as Gns3ApiError).status).toBe(404);
     } else {
       const res = await client.http.send('GET', '/v2/nothing-here');

@@ -28,7 +28,13 @@ export async function rig(
   const fake = await startFakeGns3({ api, users: api === 'v3' ? { [ADMIN.username]: ADMIN.password } : undefined, ...fakeOpts });
   const settings = settingsSchema.parse({ server: fake.url, request_timeout_ms: 5_000, connect_timeout_ms: 2_000, ...settingsOver });
   const tokens = memoryTokenStore();
-  const client = createGns3Client({ settings, log: nullLogger, credentials: async () => creds ?? undefined, tokenStore: tokens, maxAttempts: 2 });
+  const client = createGns3Client({
+    settings,
+    log: nullLogger,
+    credentials: async () => creds ?? undefined,
+    tokenStore: tokens,
+    maxAttempts: 2,
+  });
   return {
     fake,
     client,

@@ -17,7 +17,12 @@ afterEach(async () => {
 
 describe('port matching', () => {
   const eth = ['Ethernet0', 'Ethernet1', 'Ethernet2'].map((name, i) => ({ name, short_name: `e${i}`, adapter_number: i, port_number: 0 }));
-  const cisco = ['GigabitEthernet0/0', 'GigabitEthernet0/1'].map((name, i) => ({ name, short_name: `Gi0/${i}`, adapter_number: i, port_number: 0 }));
+  const cisco = ['GigabitEthernet0/0', 'GigabitEthernet0/1'].map((name, i) => ({
+    name,
+    short_name: `Gi0/${i}`,
+    adapter_number: i,
+    port_number: 0,
+  }));
   const sw = Array.from({ length: 8 }, (_, i) => ({ name: `Ethernet${i}`, short_name: `e${i}`, adapter_number: 0, port_number: i }));
   it.each([
     [eth, 'e1', 'Ethernet1'],
@@ -47,13 +52,31 @@ describe('port matching', () => {
 
 describe('renderTopologyText', () => {
   const node = (name: string, host: string | null, port: number | null, type: string | null) => ({
-    node_id: name, name, node_type: 'qemu', status: 'started', console: port, console_host: host, console_type: type,
-    template_id: null, template_name: null, tags: [], ports: [], x: 0, y: 0,
+    node_id: name,
+    name,
+    node_type: 'qemu',
+    status: 'started',
+    console: port,
+    console_host: host,
+    console_type: type,
+    template_id: null,
+    template_name: null,
+    tags: [],
+    ports: [],
+    x: 0,
+    y: 0,
   });
   it('states the common console host once and shows the exceptions in full', () => {
     const text = renderTopologyText({
-      project_id: 'p', project_name: 'mixed', links: [],
-      nodes: [node('A', '10.0.0.5', 5000, 'telnet'), node('B', '10.0.0.5', 5001, 'telnet'), node('C', '10.0.0.9', 5902, 'vnc'), node('D', null, null, null)],
+      project_id: 'p',
+      project_name: 'mixed',
+      links: [],
+      nodes: [
+        node('A', '10.0.0.5', 5000, 'telnet'),
+        node('B', '10.0.0.5', 5001, 'telnet'),
+        node('C', '10.0.0.9', 5902, 'vnc'),
+        node('D', null, null, null),
+      ],
     });
     expect(text.split('\n')).toEqual([
       'Project mixed: 4 nodes, 0 links',
@@ -134,8 +157,13 @@ describe.each(['v2', 'v3'] as const)('project scope on %s', (api) => {
     expect(c.packets).toBe(3);
     expect(bytes.length).toBe(24 + 3 * 76);
     expect(current!.fake.project().links.get(link.link_id)!.capturing).toBe(false);
-    const paths = current!.fake.requests.map((r) => `${r.method} ${r.path.replace(/^.*\/links\/[^/]+/, '')}`).filter((p) => !p.includes('/'.repeat(2)));
-    const expected = api === 'v2' ? ['POST /start_capture', 'GET /pcap', 'POST /stop_capture'] : ['POST /capture/start', 'GET /capture/stream', 'POST /capture/stop'];
+    const paths = current!.fake.requests
+      .map((r) => `${r.method} ${r.path.replace(/^.*\/links\/[^/]+/, '')}`)
+      .filter((p) => !p.includes('/'.repeat(2)));
+    const expected =
+      api === 'v2'
+        ? ['POST /start_capture', 'GET /pcap', 'POST /stop_capture']
+        : ['POST /capture/start', 'GET /capture/stream', 'POST /capture/stop'];
     expect(paths.filter((p) => expected.includes(p))).toEqual(expected);
     if (api === 'v3') {
       const start = current!.fake.requests.find((r) => r.path.endsWith('/capture/start'))!;
@@ -175,7 +203,12 @@ describe.each(['v2', 'v3'] as const)('project scope on %s', (api) => {
 
   it('stops the capture even when the stream fails', async () => {
     const { project, link } = await lab();
-    current!.fake.inject({ path: new RegExp(`/links/${link.link_id}/(pcap|capture/stream)$`), status: 500, body: 'Internal Server Error', contentType: 'text/plain' });
+    current!.fake.inject({
+      path: new RegExp(`/links/${link.link_id}/(pcap|capture/stream)$`),
+      status: 500,
+      body: 'Internal Server Error',
+      contentType: 'text/plain',
+    });
     await expect(project.capture('PC1 SW1', { seconds: 1 })).rejects.toThrow(/Internal Server Error \(HTTP 500 on GET/);
     expect(current!.fake.project().links.get(link.link_id)!.capturing).toBe(false);
   });
@@ -190,7 +223,9 @@ describe.each(['v2', 'v3'] as const)('project scope on %s', (api) => {
 
   it('renders a compact text topology', async () => {
     const { project } = await lab();
-    await project.call('PUT', `/links/${(await project.resolveLink('PC1 SW1')).link_id}`, { body: { filters: { delay: [50, 5], bpf: ['icmp\nudp'] } } });
+    await project.call('PUT', `/links/${(await project.resolveLink('PC1 SW1')).link_id}`, {
+      body: { filters: { delay: [50, 5], bpf: ['icmp\nudp'] } },
+    });
     const text = renderTopologyText(await project.getTopology());
     expect(text).toBe(
       [

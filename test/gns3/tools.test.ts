@@ -34,7 +34,12 @@ it('exports every GNS3 tool with its risk', () => {
 });
 
 it('reports a scope that is not a GNS3 project as a JSON error', async () => {
-  const ctx = toolCtx({} as never, async () => ({ projectId: 'x', projectName: 'x', getTopology: async () => ({}) as never, capture: async () => new Uint8Array() }));
+  const ctx = toolCtx({} as never, async () => ({
+    projectId: 'x',
+    projectName: 'x',
+    getTopology: async () => ({}) as never,
+    capture: async () => new Uint8Array(),
+  }));
   const out = await runTool(tool('gns3_topology_reader'), {}, ctx);
   expect(out.status).toBe('error');
   expect(out.error).toMatch(/needs a project opened through the GNS3 client/);
@@ -67,14 +72,27 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     const lean = await runTool(tool('get_gns3_templates'), { hide_infrastructure: true }, ctx);
     expect(lean.templates.map((t: { name: string }) => t.name)).toEqual(['Ethernet switch', 'FRR', 'VPCS']);
     const switches = await runTool(tool('get_gns3_templates'), { category: 'Switch' }, ctx);
-    expect(switches.templates.map((t: { name: string }) => t.name)).toEqual(['ATM switch', 'Ethernet hub', 'Ethernet switch', 'Frame Relay switch']);
+    expect(switches.templates.map((t: { name: string }) => t.name)).toEqual([
+      'ATM switch',
+      'Ethernet hub',
+      'Ethernet switch',
+      'Frame Relay switch',
+    ]);
   });
 
   it('create_gns3_node places nodes clear of others, reports de-duplicated names and per-item errors', async () => {
     const { ctx, project } = await lab();
     const out = await runTool(
       tool('create_gns3_node'),
-      { nodes: [{ template: 'vpcs', name: 'PC1' }, { template: '  VPCS', name: 'PC1' }, { template: 'VPCS' }, { template: 'Juniper' }, { template: 'FRR', name: 'R3', x: 500, y: 500 }] },
+      {
+        nodes: [
+          { template: 'vpcs', name: 'PC1' },
+          { template: '  VPCS', name: 'PC1' },
+          { template: 'VPCS' },
+          { template: 'Juniper' },
+          { template: 'FRR', name: 'R3', x: 500, y: 500 },
+        ],
+      },
       ctx,
     );
     expect(out.status).toBe('partial');
@@ -170,13 +188,24 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     current!.fake.statusDelayMs = 5_000;
     const out = await runTool(tool('stop_gns3_node'), { nodes: ['R1'], wait_seconds: 1 }, ctx);
     expect(out.status).toBe('error');
-    expect(out.results[0]).toMatchObject({ status: 'error', node: 'R1', node_status: 'started', error: 'still started after 1 s (wanted stopped)' });
+    expect(out.results[0]).toMatchObject({
+      status: 'error',
+      node: 'R1',
+      node_status: 'started',
+      error: 'still started after 1 s (wanted stopped)',
+    });
   });
 
   it('a 500 in the middle of a bulk start fails only that node', async () => {
     const { ctx } = await lab();
     const r2 = current!.fake.node('R2');
-    current!.fake.inject({ method: 'POST', path: new RegExp(`/nodes/${r2.node_id}/start$`), status: 500, body: 'Internal Server Error', contentType: 'text/plain' });
+    current!.fake.inject({
+      method: 'POST',
+      path: new RegExp(`/nodes/${r2.node_id}/start$`),
+      status: 500,
+      body: 'Internal Server Error',
+      contentType: 'text/plain',
+    });
     const out = await runTool(tool('start_gns3_node'), { nodes: ['R1', 'R2'] }, ctx);
     expect(out.status).toBe('partial');
     expect(out.results[0]).toMatchObject({ status: 'success', node: 'R1', node_status: 'started' });
@@ -189,7 +218,11 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     const stop = await runTool(tool('stop_gns3_node'), { nodes: ['R1', 'SW1', 'nope'] }, ctx);
     expect(stop.status).toBe('partial');
     expect(stop.results[0]).toMatchObject({ status: 'success', node_status: 'stopped' });
-    expect(stop.results[1]).toMatchObject({ status: 'success', node_status: 'started', note: 'ethernet_switch nodes are always running; stop has no effect' });
+    expect(stop.results[1]).toMatchObject({
+      status: 'success',
+      node_status: 'started',
+      note: 'ethernet_switch nodes are always running; stop has no effect',
+    });
     expect(stop.results[2]).toMatchObject({ status: 'error', node: 'nope' });
     await runTool(tool('start_gns3_node'), { nodes: ['R1'] }, ctx);
     const susp = await runTool(tool('suspend_gns3_node'), { nodes: ['R1'] }, ctx);
@@ -197,12 +230,25 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     current!.fake.addNode({ name: 'PC1', node_type: 'vpcs', status: 'started' });
     project.invalidate();
     const vpcs = await runTool(tool('suspend_gns3_node'), { nodes: ['PC1'] }, ctx);
-    expect(vpcs.results[0]).toMatchObject({ status: 'success', node_status: 'started', note: 'vpcs nodes cannot be suspended; it keeps running' });
+    expect(vpcs.results[0]).toMatchObject({
+      status: 'success',
+      node_status: 'started',
+      note: 'vpcs nodes cannot be suspended; it keeps running',
+    });
   });
 
   it('update_gns3_node_name verifies the stored name; v3 refuses running nodes clearly', async () => {
     const { ctx } = await lab();
-    const out = await runTool(tool('update_gns3_node_name'), { nodes: [{ node: 'R2', new_name: 'Core 2' }, { node: 'R1', new_name: 'Core2' }] }, ctx);
+    const out = await runTool(
+      tool('update_gns3_node_name'),
+      {
+        nodes: [
+          { node: 'R2', new_name: 'Core 2' },
+          { node: 'R1', new_name: 'Core2' },
+        ],
+      },
+      ctx,
+    );
     expect(out.results[0]).toMatchObject({ status: 'success', old_name: 'R2', name: 'Core2' });
     expect(out.results[0].note).toMatch(/spaces removed/);
     expect(out.results[1]).toMatchObject({ status: 'success', old_name: 'R1', name: 'Core1' });
@@ -242,7 +288,11 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     expect(avail.available.map((f: { type: string }) => f.type)).toEqual(['frequency_drop', 'packet_loss', 'delay', 'corrupt', 'bpf']);
     expect(avail.available[1].parameters[0]).toEqual({ name: 'Chance', type: 'int', min: 0, max: 100, unit: '%' });
 
-    const bad = await runTool(pf, { link: 'R1:e0 R2:e0', action: 'set', filters: { packet_loss: [150], jitter: [1], delay: [1, 2, 3] } }, ctx);
+    const bad = await runTool(
+      pf,
+      { link: 'R1:e0 R2:e0', action: 'set', filters: { packet_loss: [150], jitter: [1], delay: [1, 2, 3] } },
+      ctx,
+    );
     expect(bad.status).toBe('error');
     expect(bad.error).toBe(
       'packet_loss Chance must be between 0 and 100 %, got 150; unknown filter "jitter" (available: frequency_drop, packet_loss, delay, corrupt, bpf); delay takes 1 to 2 values (Latency, Jitter (-/+))',

@@ -59,7 +59,13 @@ export function stubGraph(saver: BaseCheckpointSaver, o: { model: never; counter
       approval: { policy: 'never', approvalTools: [], sessionAllowed: new Set(), interactive: false },
       maxOutputChars: 16_000,
       topologyText: async () => undefined,
-      toolContext: (signal) => ({ settings, signal, log: nullLogger, project: () => Promise.reject(new Error('none')), services: new Map() }),
+      toolContext: (signal) => ({
+        settings,
+        signal,
+        log: nullLogger,
+        project: () => Promise.reject(new Error('none')),
+        services: new Map(),
+      }),
       needsTitle: () => false,
       saveTitle: () => undefined,
       run: () => current!,
@@ -67,12 +73,26 @@ export function stubGraph(saver: BaseCheckpointSaver, o: { model: never; counter
     saver,
   );
   /** One request on thread `threadId`; resolves with the final state. */
-  async function send(threadId: string, prompt: string, opts: { maxIterations?: number; emit?: (e: AgentEvent) => void } = {}): Promise<AgentStateType> {
+  async function send(
+    threadId: string,
+    prompt: string,
+    opts: { maxIterations?: number; emit?: (e: AgentEvent) => void } = {},
+  ): Promise<AgentStateType> {
     const max = opts.maxIterations ?? 20;
     current = { emit: opts.emit ?? (() => undefined), signal: new AbortController().signal, approvalBlocked: 0 };
     let final: AgentStateType | undefined;
     const stream = await graph.stream(
-      { messages: [new HumanMessage(prompt)], llm_calls: 0, remaining_iterations: max, tool_calls_count: 0, tool_counts: {}, limits: { max_iterations: max, tool_limits: {}, on_limit: 'warn' }, stop: null, limit_reason: null, final_pass: false },
+      {
+        messages: [new HumanMessage(prompt)],
+        llm_calls: 0,
+        remaining_iterations: max,
+        tool_calls_count: 0,
+        tool_counts: {},
+        limits: { max_iterations: max, tool_limits: {}, on_limit: 'warn' },
+        stop: null,
+        limit_reason: null,
+        final_pass: false,
+      },
       { configurable: { thread_id: threadId }, recursionLimit: max * 3 + 10, streamMode: 'values' },
     );
     for await (const v of stream) final = v;

@@ -43,7 +43,8 @@ function createInputFilter() {
           out.push(IAC);
           state = 'data';
         } else if (b === SB) state = 'sb';
-        else if (b >= WILL) state = 'opt'; // WILL WONT DO DONT carry one option byte
+        else if (b >= WILL)
+          state = 'opt'; // WILL WONT DO DONT carry one option byte
         else state = 'data';
         continue;
       }

@@ -101,7 +101,10 @@ describe('lab harness', () => {
       const { Client } = await import('ssh2');
       const c = new Client();
       await new Promise<void>((res, rej) =>
-        c.on('ready', () => res()).on('error', rej).connect({ host: '127.0.0.1', port: lab.device('edge').sshPort!, username: lab.ssh!.username, password: lab.ssh!.password }),
+        c
+          .on('ready', () => res())
+          .on('error', rej)
+          .connect({ host: '127.0.0.1', port: lab.device('edge').sshPort!, username: lab.ssh!.username, password: lab.ssh!.password }),
       );
       const out = await new Promise<string>((res) =>
         c.shell({ term: 'vt100' }, (err, st) => {

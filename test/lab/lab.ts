@@ -395,7 +395,26 @@ export async function startLab(spec: LabSpec): Promise<Lab> {
         const conf = join(dir, `${d}.conf`);
         writeFileSync(conf, `hostname ${r}\n`);
         chownSync(conf, uid, gid);
-        const daemon = [join(FRR_DIR, d), '-d', '-u', 'frr', '-g', 'frr', '--vty_socket', dir, '-z', join(dir, 'zserv.api'), '-A', '127.0.0.1', '-P', '0', '-f', conf, '-i', join(dir, `${d}.pid`)]
+        const daemon = [
+          join(FRR_DIR, d),
+          '-d',
+          '-u',
+          'frr',
+          '-g',
+          'frr',
+          '--vty_socket',
+          dir,
+          '-z',
+          join(dir, 'zserv.api'),
+          '-A',
+          '127.0.0.1',
+          '-P',
+          '0',
+          '-f',
+          conf,
+          '-i',
+          join(dir, `${d}.pid`),
+        ]
           .map(quote)
           .join(' ');
         sh('ip', ['netns', 'exec', ns, 'unshare', '--uts', 'sh', '-c', `hostname ${quote(r)} && exec ${daemon}`]);
@@ -415,7 +434,18 @@ export async function startLab(spec: LabSpec): Promise<Lab> {
       chmodSync(dir, 0o755);
       writeFileSync(join(dir, 'startup.vpc'), `set pcname ${pc.name}\n`, { mode: 0o644 });
       // VPCS runs host commands on `!`; never as root.
-      spawnDetached('ip', ['netns', 'exec', ns, 'setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', 'sh', '-c', `cd ${quote(dir)} && exec vpcs -i 1 -p 5000 -s 20000 -c 20001 -m ${n + 1}`]);
+      spawnDetached('ip', [
+        'netns',
+        'exec',
+        ns,
+        'setpriv',
+        '--reuid=65534',
+        '--regid=65534',
+        '--clear-groups',
+        'sh',
+        '-c',
+        `cd ${quote(dir)} && exec vpcs -i 1 -p 5000 -s 20000 -c 20001 -m ${n + 1}`,
+      ]);
       spawnDetached('ip', ['netns', 'exec', ns, 'socat', 'UDP-DATAGRAM:127.0.0.1:20000,bind=127.0.0.1:20001', 'INTERFACE:eth0']);
       const sock = join(base, `${pc.name}.console.sock`);
       spawnDetached('ip', ['netns', 'exec', ns, 'socat', `UNIX-LISTEN:${sock},fork,mode=600`, 'TCP:127.0.0.1:5000']);
@@ -457,7 +487,16 @@ export async function startLab(spec: LabSpec): Promise<Lab> {
             '',
           ].join('\n'),
         );
-        spawnDetached('ip', ['netns', 'exec', ns, 'unshare', '--uts', 'sh', '-c', `hostname ${quote(r)} && exec /usr/sbin/sshd -D -f ${quote(cfg)}`]);
+        spawnDetached('ip', [
+          'netns',
+          'exec',
+          ns,
+          'unshare',
+          '--uts',
+          'sh',
+          '-c',
+          `hostname ${quote(r)} && exec /usr/sbin/sshd -D -f ${quote(cfg)}`,
+        ]);
         const sock = join(base, `${r}.ssh.sock`);
         spawnDetached('ip', ['netns', 'exec', ns, 'socat', `UNIX-LISTEN:${sock},fork,mode=600`, 'TCP:127.0.0.1:22']);
         sshSockets.set(r, sock);
@@ -512,7 +551,17 @@ export async function startLab(spec: LabSpec): Promise<Lab> {
       vtysh(router, ...commands) {
         const ns = nsOf.get(router);
         if (!ns) throw new Error(`lab: no router ${router}`);
-        const args = ['netns', 'exec', ns, 'unshare', '--uts', 'sh', '-c', `hostname ${quote(router)}; exec vtysh --vty_socket ${quote(dirOf.get(router)!)} "$@"`, 'sh'];
+        const args = [
+          'netns',
+          'exec',
+          ns,
+          'unshare',
+          '--uts',
+          'sh',
+          '-c',
+          `hostname ${quote(router)}; exec vtysh --vty_socket ${quote(dirOf.get(router)!)} "$@"`,
+          'sh',
+        ];
         for (const c of commands) args.push('-c', c);
         return execFileSync('ip', args, { encoding: 'utf8', env: { ...process.env, VTYSH_PAGER: 'cat' } });
       },

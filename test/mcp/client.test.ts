@@ -21,11 +21,18 @@ function netbox(extra: Record<string, unknown> = {}, env: Record<string, string>
   return {
     callLog,
     calls: () => (existsSync(callLog) ? readFileSync(callLog, 'utf8').trim().split('\n') : []),
-    cfg: { command: process.execPath, args: ['--import', 'tsx', 'test/fakes/mcp/server.ts'], cwd: ROOT, env: { FAKE_MCP_CALL_LOG: callLog, ...env }, ...extra },
+    cfg: {
+      command: process.execPath,
+      args: ['--import', 'tsx', 'test/fakes/mcp/server.ts'],
+      cwd: ROOT,
+      env: { FAKE_MCP_CALL_LOG: callLog, ...env },
+      ...extra,
+    },
   };
 }
 
-const toolNames = (l: FakeLlm, i: number) => (l.requests.filter((r) => r.purpose === null)[i]?.body.tools ?? []).map((t) => t.function.name);
+const toolNames = (l: FakeLlm, i: number) =>
+  (l.requests.filter((r) => r.purpose === null)[i]?.body.tools ?? []).map((t) => t.function.name);
 
 describe('mcp_servers in the agent', () => {
   it('the model calls a server tool (server__tool, its JSON Schema) and gets its structured result', async () => {
@@ -38,8 +45,14 @@ describe('mcp_servers in the agent', () => {
     const tool = req.body.tools!.find((t) => t.function.name === 'netbox__query')!;
     expect(tool.function.description).toContain('[MCP server netbox]');
     expect(tool.function.parameters).toMatchObject({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] });
-    expect(toolNames(llm, 0)).toEqual(expect.arrayContaining(['execute_multiple_device_commands', 'netbox__query', 'netbox__set_vlan', 'netbox__crash']));
-    expect(ofType(ev, 'tool_end')[0]).toMatchObject({ name: 'netbox__query', status: 'success', output: JSON.stringify({ rows: [{ name: 'R1-core', site: 'lab', role: 'router' }] }) });
+    expect(toolNames(llm, 0)).toEqual(
+      expect.arrayContaining(['execute_multiple_device_commands', 'netbox__query', 'netbox__set_vlan', 'netbox__crash']),
+    );
+    expect(ofType(ev, 'tool_end')[0]).toMatchObject({
+      name: 'netbox__query',
+      status: 'success',
+      output: JSON.stringify({ rows: [{ name: 'R1-core', site: 'lab', role: 'router' }] }),
+    });
     expect(nb.calls()).toEqual(['query R1']);
     expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('done');
     await s.close();
@@ -83,7 +96,15 @@ describe('mcp_servers in the agent', () => {
     llm = await startLlm([
       { tool_calls: [{ id: 'x', name: 'netbox__crash', args: {} }] },
       { text: 'The inventory server crashed.' },
-      { tool_calls: [{ id: 'y', name: 'execute_multiple_device_commands', args: { device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] } }] },
+      {
+        tool_calls: [
+          {
+            id: 'y',
+            name: 'execute_multiple_device_commands',
+            args: { device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] },
+          },
+        ],
+      },
       { text: 'R1 routes are fine.' },
     ]);
     const log: ToolLog = { calls: [] };
@@ -93,7 +114,9 @@ describe('mcp_servers in the agent', () => {
     expect(end).toMatchObject({ name: 'netbox__crash', status: 'error' });
     expect(end.output).toContain('MCP server netbox stopped during the call');
     const notices = ofType(ev, 'notice').map((e) => e.message);
-    expect(notices.join('\n')).toMatch(/MCP server netbox stopped \(connection closed.*\); removed its tools \(netbox__query, netbox__set_vlan, netbox__crash\), the session goes on/);
+    expect(notices.join('\n')).toMatch(
+      /MCP server netbox stopped \(connection closed.*\); removed its tools \(netbox__query, netbox__set_vlan, netbox__crash\), the session goes on/,
+    );
     expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('done');
 
     const ev2 = await collect(s.send('now check R1'));
@@ -120,7 +143,10 @@ describe('mcp_servers in the agent', () => {
     const nb = netbox();
     process.env.GC_MCP_TEST_LOG = nb.callLog;
     llm = await startLlm([{ tool_calls: [{ id: 'q', name: 'netbox__query', args: { q: 'R9' } }] }, { text: 'ok' }]);
-    const s = await session(testSettings(llm.url, tmp.dir, { mcp_servers: { netbox: { ...nb.cfg, env: { FAKE_MCP_CALL_LOG: '${GC_MCP_TEST_LOG}' } } } }), []);
+    const s = await session(
+      testSettings(llm.url, tmp.dir, { mcp_servers: { netbox: { ...nb.cfg, env: { FAKE_MCP_CALL_LOG: '${GC_MCP_TEST_LOG}' } } } }),
+      [],
+    );
     await collect(s.send('R9?'));
     expect(nb.calls()).toEqual(['query R9']);
     await s.close();
@@ -134,9 +160,13 @@ describe('mcp_servers in the agent', () => {
     const user = join(dir, 'user.json');
     writeFileSync(system, JSON.stringify({ mcp_servers: {}, locked: ['mcp_servers'] }));
     writeFileSync(user, JSON.stringify({ mcp_servers: { netbox: netbox().cfg } }));
-    await expect(loadSettings({ env: {}, cwd: dir, systemConfigFile: system, userConfigFile: user })).rejects.toThrow(/"mcp_servers" is locked/);
+    await expect(loadSettings({ env: {}, cwd: dir, systemConfigFile: system, userConfigFile: user })).rejects.toThrow(
+      /"mcp_servers" is locked/,
+    );
     writeFileSync(user, JSON.stringify({ mcp_servers: { netbox: { args: [] } } }));
-    await expect(loadSettings({ env: {}, cwd: dir, userConfigFile: user, systemConfigFile: join(dir, 'none.json') })).rejects.toThrow(/command, url or httpUrl/);
+    await expect(loadSettings({ env: {}, cwd: dir, userConfigFile: user, systemConfigFile: join(dir, 'none.json') })).rejects.toThrow(
+      /command, url or httpUrl/,
+    );
   });
 
   it('--tool-limit accepts server__tool names on the command line', async () => {
@@ -153,7 +183,10 @@ describe('mcp_servers in the agent', () => {
     const cfgDir = join(env.XDG_CONFIG_HOME!, 'gns3-copilot');
     mkdirSync(cfgDir, { recursive: true });
     const ok = netbox();
-    writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ mcp_servers: { netbox: ok.cfg, broken: netbox({}, { FAKE_MCP_FAIL_START: '1' }).cfg } }));
+    writeFileSync(
+      join(cfgDir, 'config.json'),
+      JSON.stringify({ mcp_servers: { netbox: ok.cfg, broken: netbox({}, { FAKE_MCP_FAIL_START: '1' }).cfg } }),
+    );
     llm = await startLlm([
       { tool_calls: [{ id: 'q', name: 'netbox__query', args: { q: 'R1' } }] },
       { text: 'R1-core.' },
@@ -179,7 +212,10 @@ describe('mcp_servers in the agent', () => {
     const ok = netbox();
     const broken = netbox({}, { FAKE_MCP_FAIL_START: '1' });
     writeFileSync(join(cfgDir, 'config.json'), JSON.stringify({ mcp_servers: { netbox: ok.cfg, broken: broken.cfg } }));
-    const r = await runCli(['doctor', '-s', 'http://127.0.0.1:9', '--base-url', 'http://127.0.0.1:9/v1', '--provider', 'custom'], { env, timeoutMs: 30_000 });
+    const r = await runCli(['doctor', '-s', 'http://127.0.0.1:9', '--base-url', 'http://127.0.0.1:9/v1', '--provider', 'custom'], {
+      env,
+      timeoutMs: 30_000,
+    });
     expect(r.stdout).toContain('✓ MCP server netbox: connected, 3 tools (netbox__query, netbox__set_vlan, netbox__crash)');
     expect(r.stdout).toMatch(/✗ MCP server broken: .*cannot reach the inventory database/);
   });

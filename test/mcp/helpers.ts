@@ -34,8 +34,26 @@ export async function startMcpLab(lab: Lab): Promise<McpLab> {
   Object.defineProperty(hung, 'ctrlC', { get: () => state.ctrlC });
   Object.defineProperty(hung, 'hungLines', { get: () => state.hungLines });
   const projectId = fake.addProject({ name: 'mcp-lab' });
-  fake.addNode({ name: 'R1', node_type: 'qemu', console_host: '127.0.0.1', console: lab.device('R1').consolePort, console_type: 'telnet', status: 'started', template_name: 'FRR 8.4', project: 'mcp-lab' });
-  fake.addNode({ name: 'HUNG', node_type: 'qemu', console_host: '127.0.0.1', console: hung.port, console_type: 'telnet', status: 'started', tags: ['device_type:cisco_ios_telnet'], project: 'mcp-lab' });
+  fake.addNode({
+    name: 'R1',
+    node_type: 'qemu',
+    console_host: '127.0.0.1',
+    console: lab.device('R1').consolePort,
+    console_type: 'telnet',
+    status: 'started',
+    template_name: 'FRR 8.4',
+    project: 'mcp-lab',
+  });
+  fake.addNode({
+    name: 'HUNG',
+    node_type: 'qemu',
+    console_host: '127.0.0.1',
+    console: hung.port,
+    console_type: 'telnet',
+    status: 'started',
+    tags: ['device_type:cisco_ios_telnet'],
+    project: 'mcp-lab',
+  });
   return {
     fake,
     hung,
@@ -56,7 +74,11 @@ export function serverArgs(fake: FakeGns3, mode: string, extra: string[] = []): 
 }
 
 /** The SDK client on `gns3-copilot mcp` over stdio. */
-export async function stdioClient(args: string[], env: Record<string, string>, capabilities: Record<string, unknown> = {}): Promise<{ client: Client; stderr: () => string }> {
+export async function stdioClient(
+  args: string[],
+  env: Record<string, string>,
+  capabilities: Record<string, unknown> = {},
+): Promise<{ client: Client; stderr: () => string }> {
   const transport = new StdioClientTransport({ command: process.execPath, args, env, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
@@ -66,7 +88,10 @@ export async function stdioClient(args: string[], env: Record<string, string>, c
 }
 
 /** Starts `gns3-copilot mcp --http …` and resolves with the URL it prints (or its exit). */
-export function startHttpBinary(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url?: string; code?: number | null; stderr: string }> {
+export function startHttpBinary(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url?: string; code?: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

@@ -27,10 +27,19 @@ afterAll(async () => {
   await lab?.stop();
 });
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '0' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '0' } },
+};
 
 async function post(url: string, headers: Record<string, string>) {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(initialize) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(initialize),
+  });
 }
 
 describe('gns3-copilot mcp --http', () => {
@@ -47,15 +56,25 @@ describe('gns3-copilot mcp --http', () => {
     expect((await post(s.url!, { authorization: 'Bearer wrong' })).status).toBe(401);
 
     const client = new Client({ name: 'test-http', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(s.url!), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(s.url!), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }),
+    );
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(servedTools('lab_automation_assistant'));
-    const r = await client.callTool({ name: 'execute_multiple_device_commands', arguments: { device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] } });
+    const r = await client.callTool({
+      name: 'execute_multiple_device_commands',
+      arguments: { device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] },
+    });
     expect(structured(r).devices[0]).toMatchObject({ device_name: 'R1', status: 'success' });
     // a second client (own MCP session) reuses the server's device pool
     const second = new Client({ name: 'test-http-2', version: '1.0.0' });
-    await second.connect(new StreamableHTTPClientTransport(new URL(s.url!), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
-    const r2 = await second.callTool({ name: 'execute_multiple_device_commands', arguments: { device_configs: [{ device_name: 'R1', commands: ['show version'] }] } });
+    await second.connect(
+      new StreamableHTTPClientTransport(new URL(s.url!), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }),
+    );
+    const r2 = await second.callTool({
+      name: 'execute_multiple_device_commands',
+      arguments: { device_configs: [{ device_name: 'R1', commands: ['show version'] }] },
+    });
     expect(structured(r2).devices[0]).toMatchObject({ status: 'success' });
     await client.close();
     await second.close();
@@ -95,7 +114,9 @@ describe('gns3-copilot mcp --http with the token in the OS keychain', () => {
     const url = s.url!;
     expect((await post(url, {})).status).toBe(401);
     const client = new Client({ name: 'kc', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }),
+    );
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(servedTools('teaching_assistant'));
     await client.close();
     const logout = await runCli(['auth', 'logout'], { env: envs });

@@ -21,7 +21,16 @@ let fake: FakeGns3;
 beforeAll(async () => {
   fake = await startFakeGns3({ api: 'v2' });
   fake.addProject({ name: 'ospf-lab' });
-  fake.addNode({ name: 'R1', node_type: 'qemu', console_host: '127.0.0.1', console: 5000, console_type: 'telnet', status: 'started', template_name: 'FRR 8.4', project: 'ospf-lab' });
+  fake.addNode({
+    name: 'R1',
+    node_type: 'qemu',
+    console_host: '127.0.0.1',
+    console: 5000,
+    console_type: 'telnet',
+    status: 'started',
+    template_name: 'FRR 8.4',
+    project: 'ospf-lab',
+  });
 });
 afterAll(async () => {
   await fake?.close();

@@ -13,7 +13,15 @@ const roundTrip = (o: ToolOutcome) => outcomeOfCallResult(toCallToolResult(toolR
 
 describe('MCP result shape', () => {
   it('success and partial are results, error is isError; each comes back with its status and data', () => {
-    const partial: ToolOutcome = { status: 'partial', data: { results: [{ node: 'R1', status: 'success' }, { node: 'R9', status: 'error', error: 'no node R9' }] } };
+    const partial: ToolOutcome = {
+      status: 'partial',
+      data: {
+        results: [
+          { node: 'R1', status: 'success' },
+          { node: 'R9', status: 'error', error: 'no node R9' },
+        ],
+      },
+    };
     expect(toCallToolResult(toolResultOf(partial, 16_000)).isError).toBeUndefined();
     expect(roundTrip(partial)).toEqual({ status: 'partial', data: partial.data });
     expect(outcomeText(roundTrip(partial))).toBe(outcomeText(partial));
@@ -25,12 +33,19 @@ describe('MCP result shape', () => {
     const served = toCallToolResult(toolResultOf(bad, 16_000));
     expect(served.isError).toBe(true);
     expect(served.structuredContent).toEqual({ status: 'error', error: 'no project is open', hint: 'pass --project' });
-    expect(roundTrip(bad)).toEqual({ status: 'error', data: { error: 'no project is open', hint: 'pass --project' }, display: 'no project is open' });
+    expect(roundTrip(bad)).toEqual({
+      status: 'error',
+      data: { error: 'no project is open', hint: 'pass --project' },
+      display: 'no project is open',
+    });
   });
 
   it("another server's results: its structured content as sent, its text, or its error text", () => {
     expect(outcomeOfCallResult({ content: [], structuredContent: { rows: [1] } })).toEqual({ status: 'success', data: '{"rows":[1]}' });
     expect(outcomeOfCallResult({ content: [{ type: 'text', text: 'hello' }] })).toEqual({ status: 'success', data: 'hello' });
-    expect(outcomeOfCallResult({ content: [{ type: 'text', text: 'quota exceeded' }], isError: true })).toMatchObject({ status: 'error', display: 'quota exceeded' });
+    expect(outcomeOfCallResult({ content: [{ type: 'text', text: 'quota exceeded' }], isError: true })).toMatchObject({
+      status: 'error',
+      display: 'quota exceeded',
+    });
   });
 });

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 let lab: Lab;
 let env: McpLab;
 const clients: Client[] = [];
-const resourceText = (r: { contents: ({ text: string } | { blob: string })[] }) => r.contents.map((c) => ('text' in c ? c.text : '')).join('\n');
+const resourceText = (r: { contents: ({ text: string } | { blob: string })[] }) =>
+  r.contents.map((c) => ('text' in c ? c.text : '')).join('\n');
 
 beforeAll(async () => {
   lab = await startLab({ routers: ['R1'], links: [] });
@@ -75,10 +76,22 @@ describe('gns3-copilot mcp over stdio', () => {
 
   it('maps a batch to isError from its status: some devices failed is a partial result, all failed is an error', async () => {
     const { client } = await connect('teaching');
-    const some = await client.callTool({ name: 'execute_multiple_device_commands', arguments: { device_configs: ['R1', 'NOPE'].map((device_name) => ({ device_name, commands: ['show ip route'] })) } });
+    const some = await client.callTool({
+      name: 'execute_multiple_device_commands',
+      arguments: { device_configs: ['R1', 'NOPE'].map((device_name) => ({ device_name, commands: ['show ip route'] })) },
+    });
     expect(some.isError).toBeFalsy();
-    expect(structured(some)).toMatchObject({ status: 'partial', devices: [{ device_name: 'R1', status: 'success' }, { device_name: 'NOPE', status: 'error' }] });
-    const all = await client.callTool({ name: 'execute_multiple_device_commands', arguments: { device_configs: [{ device_name: 'NOPE', commands: ['show ip route'] }] } });
+    expect(structured(some)).toMatchObject({
+      status: 'partial',
+      devices: [
+        { device_name: 'R1', status: 'success' },
+        { device_name: 'NOPE', status: 'error' },
+      ],
+    });
+    const all = await client.callTool({
+      name: 'execute_multiple_device_commands',
+      arguments: { device_configs: [{ device_name: 'NOPE', commands: ['show ip route'] }] },
+    });
     expect(all.isError).toBe(true);
     expect(structured(all)).toMatchObject({ status: 'error', devices: [{ device_name: 'NOPE', status: 'error' }] });
   });
@@ -110,7 +123,10 @@ describe('gns3-copilot mcp over stdio', () => {
       asked.push(String(req.params.message));
       return { action: 'accept', content: { approve: true } };
     });
-    const r3 = await ask.client.callTool({ name: 'execute_multiple_device_config_commands', arguments: { device_configs: [{ device_name: 'R1', config_commands: ['interface lo', ' description approved-over-mcp'] }] } });
+    const r3 = await ask.client.callTool({
+      name: 'execute_multiple_device_config_commands',
+      arguments: { device_configs: [{ device_name: 'R1', config_commands: ['interface lo', ' description approved-over-mcp'] }] },
+    });
     expect(r3.isError).toBeFalsy();
     expect(asked[0]).toContain('execute_multiple_device_config_commands');
     expect(lab.vtysh('R1', 'show running-config')).toContain('approved-over-mcp');
@@ -121,13 +137,23 @@ describe('gns3-copilot mcp over stdio', () => {
     const progress: { progress: number; total?: number; message?: string }[] = [];
     const ac = new AbortController();
     const call = client.callTool(
-      { name: 'execute_multiple_device_commands', arguments: { device_configs: [{ device_name: 'HUNG', commands: ['show hang'] }, { device_name: 'R1', commands: ['show ip route'] }] } },
+      {
+        name: 'execute_multiple_device_commands',
+        arguments: {
+          device_configs: [
+            { device_name: 'HUNG', commands: ['show hang'] },
+            { device_name: 'R1', commands: ['show ip route'] },
+          ],
+        },
+      },
       undefined,
       { signal: ac.signal, onprogress: (p) => void progress.push(p) },
     );
     await expect.poll(() => env.hung.hungLines, { timeout: 10_000 }).toBe(1);
     // R1 finishes while HUNG hangs: a device notification with the total, then heartbeats
-    await expect.poll(() => progress.some((p) => p.message === 'R1: success (1/2 devices)' && p.total === 2), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => progress.some((p) => p.message === 'R1: success (1/2 devices)' && p.total === 2), { timeout: 10_000 })
+      .toBe(true);
     await expect.poll(() => progress.filter((p) => p.message?.includes('running')).length, { timeout: 5_000 }).toBeGreaterThanOrEqual(1);
     expect(progress[0]!.message).toBe('execute_multiple_device_commands started');
     const values = progress.map((p) => p.progress);

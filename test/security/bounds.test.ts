@@ -51,7 +51,11 @@ describe('the built binary', () => {
 
   it('a 1 MB tool argument is not executed and not stored; the run goes on', async () => {
     const e = scope.fresh();
-    const huge = { id: 'big', name: 'execute_multiple_device_commands', args: { device_configs: [{ device_name: 'R1', commands: ['x'.repeat(1_000_000)] }] } };
+    const huge = {
+      id: 'big',
+      name: 'execute_multiple_device_commands',
+      args: { device_configs: [{ device_name: 'R1', commands: ['x'.repeat(1_000_000)] }] },
+    };
     const llm = await scope.startLlm([{ tool_calls: [huge] }, { text: 'split it' }]);
     const t0 = Date.now();
     const r = await runCli(['-p', 'go', '--json', ...llmFlags(llm.url)], e.env);
@@ -69,7 +73,10 @@ describe('the built binary', () => {
 
   it('SIGINT and --max-time stay responsive with a 250 KB prompt of one character', async () => {
     const e = scope.fresh();
-    const llm = await scope.startLlm([{ hang: true, text: 'thinking' }, { hang: true, text: 'thinking' }]);
+    const llm = await scope.startLlm([
+      { hang: true, text: 'thinking' },
+      { hang: true, text: 'thinking' },
+    ]);
     let child: ChildProcess | undefined;
     const t0 = Date.now();
     const run = runCli([...llmFlags(llm.url)], e.env, { stdin: 'b'.repeat(250_000), onSpawn: (c) => (child = c) });

@@ -45,7 +45,9 @@ describe('a locked mode wins over the stored session', () => {
     expect(b.session_id).toBe(a.session_id);
     expect(b.mode).toBe('teaching_assistant');
     expect(b.tool_calls[0]).toMatchObject({ name: 'stop_gns3_node', status: 'blocked' });
-    expect(r.stderr).toMatch(/notice: "mode" is locked to "teaching_assistant" by the system config .*config\.json \(classroom lock\): this session runs in teaching_assistant mode, not lab_automation_assistant/);
+    expect(r.stderr).toMatch(
+      /notice: "mode" is locked to "teaching_assistant" by the system config .*config\.json \(classroom lock\): this session runs in teaching_assistant mode, not lab_automation_assistant/,
+    );
     const sent = llm.requests.filter((q) => q.purpose === null)[1]!.body.tools!.map((t) => t.function.name);
     expect(sent).not.toContain('stop_gns3_node');
     const shown = JSON.parse((await runCli(['sessions', 'show', a.session_id!, '--json'], env)).stdout);
@@ -72,7 +74,10 @@ describe('a locked mode wins over the stored session', () => {
     const env = { ...e.env, GNS3_SERVER: gns3.url };
     const a = parseJsonResult((await runCli(['-p', 'first', '--project', 'p1', '--json', ...llmFlags(llm.url)], env)).stdout);
     const sys = rootSystemConfig(e.home, { project: 'p2', locked: ['project'] });
-    const r = await runCli(['-p', 'second', '--json', '-r', a.session_id!, ...llmFlags(llm.url)], { ...env, GNS3_COPILOT_SYSTEM_CONFIG: sys });
+    const r = await runCli(['-p', 'second', '--json', '-r', a.session_id!, ...llmFlags(llm.url)], {
+      ...env,
+      GNS3_COPILOT_SYSTEM_CONFIG: sys,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(parseJsonResult(r.stdout).project_id).toBe(p2);
   });
@@ -82,7 +87,9 @@ describe('a locked mode wins over the stored session', () => {
     const sys = rootSystemConfig(e.home, { mode: 'teaching', locked: ['mode'] });
     const r = await runCli(['inject', 'break it', '--json'], { ...e.env, GNS3_COPILOT_SYSTEM_CONFIG: sys });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: inject: "mode" is locked to "teaching_assistant" by the system config .*config\.json \(classroom lock\)/);
+    expect(r.stderr).toMatch(
+      /^error: inject: "mode" is locked to "teaching_assistant" by the system config .*config\.json \(classroom lock\)/,
+    );
     expect(r.stderr).not.toContain('--mode');
   });
 
@@ -92,9 +99,13 @@ describe('a locked mode wins over the stored session', () => {
     scope.onCleanup(() => d.cleanup());
     const sys = rootSystemConfig(e.home, { mode: 'teaching', locked: ['mode'] });
     const llm = await scope.startLlm([]);
-    const s = await session(testSettings(llm.url, d.dir), testTools({ calls: [] }), { env: { ...process.env, GNS3_COPILOT_SYSTEM_CONFIG: sys } });
+    const s = await session(testSettings(llm.url, d.dir), testTools({ calls: [] }), {
+      env: { ...process.env, GNS3_COPILOT_SYSTEM_CONFIG: sys },
+    });
     try {
-      expect(() => s.setMode('lab_automation_assistant')).toThrow(/"mode" is locked to "teaching_assistant" by the system config .* \(classroom lock\)/);
+      expect(() => s.setMode('lab_automation_assistant')).toThrow(
+        /"mode" is locked to "teaching_assistant" by the system config .* \(classroom lock\)/,
+      );
       expect(s.mode).toBe('teaching_assistant');
       s.setMode('teaching_assistant');
     } finally {
@@ -128,7 +139,9 @@ describe('GNS3_COPILOT_SYSTEM_CONFIG is honoured only for a root-owned, admin-on
     const r = await runCli(['-p', 'hello', '--json', ...llmFlags(llm.url)], env);
     expect(r.code, r.stderr).toBe(0);
     expect(parseJsonResult(r.stdout).mode).toBe('teaching_assistant');
-    expect(r.stderr).toMatch(/^warning: ignored GNS3_COPILOT_SYSTEM_CONFIG=.*config\.json: it is not owned by root or is writable by group\/others \(classroom locks are read only from a root-owned file\)/);
+    expect(r.stderr).toMatch(
+      /^warning: ignored GNS3_COPILOT_SYSTEM_CONFIG=.*config\.json: it is not owned by root or is writable by group\/others \(classroom locks are read only from a root-owned file\)/,
+    );
   });
 
   it('a root-owned file in a user-writable directory is ignored', () => {

@@ -14,7 +14,11 @@ const scope = cliScope();
 const mode = (p: string) => statSync(p).mode & 0o777;
 
 function paths(home: string) {
-  const dirs = { config: join(home, 'config/gns3-copilot'), data: join(home, 'data/gns3-copilot'), state: join(home, 'state/gns3-copilot') };
+  const dirs = {
+    config: join(home, 'config/gns3-copilot'),
+    data: join(home, 'data/gns3-copilot'),
+    state: join(home, 'state/gns3-copilot'),
+  };
   const files = {
     config: join(dirs.config, 'config.json'),
     db: join(dirs.data, 'sessions.db'),

@@ -34,7 +34,9 @@ function expectNowhere(secret: string, ...texts: string[]): void {
 describe('a provider error echoing the Authorization header', () => {
   it('is redacted in --json error.message, stderr, the sessions DB and the log', async () => {
     const e = scope.fresh();
-    const llm = await scope.startLlm([{ error: { status: 500, message: `upstream failed; request headers: Authorization: Bearer ${KEY}; key=${KEY}` } }]);
+    const llm = await scope.startLlm([
+      { error: { status: 500, message: `upstream failed; request headers: Authorization: Bearer ${KEY}; key=${KEY}` } },
+    ]);
     const r = await runCli(['-p', 'hello', '--json', '--verbose', ...llmFlags(llm.url)], e.env);
     expect(r.code).toBe(4);
     const j = parseJsonResult(r.stdout);
@@ -49,7 +51,10 @@ describe('a provider error echoing the Authorization header', () => {
 
   it('is redacted in text mode and --stream-json', async () => {
     const e = scope.fresh();
-    const llm = await scope.startLlm([{ error: { status: 500, message: `Authorization: Bearer ${KEY}` } }, { error: { status: 500, message: `echo ${KEY}` } }]);
+    const llm = await scope.startLlm([
+      { error: { status: 500, message: `Authorization: Bearer ${KEY}` } },
+      { error: { status: 500, message: `echo ${KEY}` } },
+    ]);
     const t = await runCli(['-p', 'hello', ...llmFlags(llm.url)], e.env);
     expect(t.code).toBe(4);
     const s = await runCli(['-p', 'hello', '--stream-json', ...llmFlags(llm.url)], e.env);
@@ -62,8 +67,15 @@ describe('a provider error echoing the Authorization header', () => {
 describe('model text and tool arguments', () => {
   it('a key or device password repeated by the model never reaches stdout, --json or the DB', async () => {
     const e = scope.fresh();
-    const call = { id: 'c1', name: 'execute_multiple_device_commands', args: { device_configs: [{ device_name: 'R1', commands: [`show run | include ${DEVICE_PW}`] }] } };
-    const llm = await scope.startLlm([{ text: `Your key is ${KEY} and the device password is ${DEVICE_PW}.`, tool_calls: [call] }, { text: `Done; the password ${DEVICE_PW} works.` }]);
+    const call = {
+      id: 'c1',
+      name: 'execute_multiple_device_commands',
+      args: { device_configs: [{ device_name: 'R1', commands: [`show run | include ${DEVICE_PW}`] }] },
+    };
+    const llm = await scope.startLlm([
+      { text: `Your key is ${KEY} and the device password is ${DEVICE_PW}.`, tool_calls: [call] },
+      { text: `Done; the password ${DEVICE_PW} works.` },
+    ]);
     const r = await runCli(['-p', 'tell me secrets', '--json', ...llmFlags(llm.url)], e.env);
     expect(r.code, r.stderr).toBe(0);
     const j = parseJsonResult(r.stdout);
@@ -86,7 +98,10 @@ describe('URLs with user:password@', () => {
     expect(set.code).toBe(2);
     expect(set.stderr).toMatch(/must not contain user:password@/);
     expectNowhere('s3cretpass', set.stderr, set.stdout);
-    const flag = await runCli(['-p', 'x', '--base-url', 'http://bob:s3cretpass@127.0.0.1:9/v1', '--provider', 'custom', '--model', 'm', '--context-limit', '8'], e.env);
+    const flag = await runCli(
+      ['-p', 'x', '--base-url', 'http://bob:s3cretpass@127.0.0.1:9/v1', '--provider', 'custom', '--model', 'm', '--context-limit', '8'],
+      e.env,
+    );
     expect(flag.code).toBe(2);
     expectNowhere('s3cretpass', flag.stderr, flag.stdout);
     for (const f of allFiles(e.home)) expect(f.text).not.toContain('s3cretpass');
@@ -96,14 +111,17 @@ describe('URLs with user:password@', () => {
 describe('redact()', () => {
   it('removes registered values, header/bearer/sk-/userinfo/key=value shapes, also split across stream deltas', () => {
     registerSecret('hunter2-long');
-    expect(redact('Authorization: Basic dXNlcjpwYXNz and x-api-key=abcdef12')).toBe('Authorization: Basic [REDACTED] and x-api-key=[REDACTED]');
+    expect(redact('Authorization: Basic dXNlcjpwYXNz and x-api-key=abcdef12')).toBe(
+      'Authorization: Basic [REDACTED] and x-api-key=[REDACTED]',
+    );
     expect(redact('{"authorization":"Bearer abc.def.ghi"}')).toBe('{"authorization":"Bearer [REDACTED]"}');
     expect(redact('see http://alice:pw1234@10.0.0.1:3080/v3')).toBe('see http://alice:[REDACTED]@10.0.0.1:3080/v3');
     expect(redact('token sk-proj-abcdefghijklmnopqrstuv')).toBe('token sk-[REDACTED]');
     expect(redact('enable hunter2-long now')).toBe('enable [REDACTED] now');
     expect(redact('JSON "hunter2-long"')).toBe('JSON "[REDACTED]"');
     const s = new StreamRedactor();
-    const out = ['the word hun', 'ter2-', 'long is it. Authoriz', 'ation: Bearer abcdefgh', '12345 ok'].map((d) => s.push(d)).join('') + s.flush();
+    const out =
+      ['the word hun', 'ter2-', 'long is it. Authoriz', 'ation: Bearer abcdefgh', '12345 ok'].map((d) => s.push(d)).join('') + s.flush();
     expect(out).toBe('the word [REDACTED] is it. Authorization: Bearer [REDACTED] ok');
   });
 });
@@ -117,7 +135,10 @@ describe('held-back words', () => {
     q.end();
     const out: unknown[] = [];
     for await (const e of q) out.push(e);
-    expect(out).toEqual([{ type: 'content', delta: 'the last word is ' }, { type: 'content', delta: 'test' }]);
+    expect(out).toEqual([
+      { type: 'content', delta: 'the last word is ' },
+      { type: 'content', delta: 'test' },
+    ]);
   });
 });
 

@@ -16,15 +16,22 @@ import { cliScope } from '../helpers/cli-scope.js';
 
 const scope = cliScope({ GNS3_COPILOT_API_KEY: 'sk-test-sanitize-000000', GNS3_COPILOT_LLM_RETRIES: '1' });
 
-const NASTY = '\x1b]0;PWNED-TITLE\x07\x1b]8;;http://evil.example/\x1b\\click\x1b]8;;\x1b\\\x1b[2J\x1b[?1049h\x9b31mred\x1b[0m\rOVER\bX\u202e';
+const NASTY =
+  '\x1b]0;PWNED-TITLE\x07\x1b]8;;http://evil.example/\x1b\\click\x1b]8;;\x1b\\\x1b[2J\x1b[?1049h\x9b31mred\x1b[0m\rOVER\bX\u202e';
 /** anything a terminal would interpret, except newline */
 const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 
 describe('one-shot text mode and sessions subcommands', () => {
   it('model text, tool arguments, the title and tool output print as plain text', async () => {
     const e = scope.fresh();
-    const call = { id: 'c1', name: 'execute_multiple_device_commands', args: { device_configs: [{ device_name: `R1${NASTY}`, commands: [`show ${NASTY}`] }] } };
-    const llm = await scope.startLlm([{ text: `Hello ${NASTY} world.\n`, tool_calls: [call] }, { text: `bye ${NASTY}` }], { title: `Title ${NASTY}` });
+    const call = {
+      id: 'c1',
+      name: 'execute_multiple_device_commands',
+      args: { device_configs: [{ device_name: `R1${NASTY}`, commands: [`show ${NASTY}`] }] },
+    };
+    const llm = await scope.startLlm([{ text: `Hello ${NASTY} world.\n`, tool_calls: [call] }, { text: `bye ${NASTY}` }], {
+      title: `Title ${NASTY}`,
+    });
     const r = await runCli(['-p', 'hi', ...llmFlags(llm.url)], e.env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Hello clickredOVERX world.');
@@ -36,7 +43,10 @@ describe('one-shot text mode and sessions subcommands', () => {
     expect(list.stdout).toMatch(/Title click/);
     expect(list.stdout).not.toMatch(CONTROL);
     const id = /^([0-9a-f]{8})/m.exec(list.stdout.split('\n')[1]!)![1]!;
-    for (const args of [['sessions', 'show', id], ['sessions', 'export', id]]) {
+    for (const args of [
+      ['sessions', 'show', id],
+      ['sessions', 'export', id],
+    ]) {
       const out = await runCli(args, e.env);
       expect(out.code, out.stderr).toBe(0);
       expect(out.stdout).toContain('Hello clickredOVERX world.');

@@ -39,7 +39,15 @@ beforeEach(async () => {
   gns3 = await startFakeGns3({ api: 'v2' });
   gns3.addProject({ name: 'lab' });
   for (const name of ['R1', 'R2']) {
-    gns3.addNode({ name, node_type: 'qemu', console_host: '127.0.0.1', console: await closedPort(), console_type: 'telnet', status: 'started', template_name: 'FRR 8.4' });
+    gns3.addNode({
+      name,
+      node_type: 'qemu',
+      console_host: '127.0.0.1',
+      console: await closedPort(),
+      console_type: 'telnet',
+      status: 'started',
+      template_name: 'FRR 8.4',
+    });
   }
 });
 afterEach(async () => {
@@ -74,21 +82,35 @@ describe('a device batch where every device fails', () => {
 
   it('a GNS3 batch with one item of two failing is partial, for the model too', async () => {
     gns3.addNode({ name: 'PC1', node_type: 'vpcs', status: 'stopped' });
-    const llm = await startLlm([{ tool_calls: [{ id: 's1', name: 'start_gns3_node', args: { nodes: ['PC1', 'NOPE'] } }] }, { text: 'done' }]);
+    const llm = await startLlm([
+      { tool_calls: [{ id: 's1', name: 'start_gns3_node', args: { nodes: ['PC1', 'NOPE'] } }] },
+      { text: 'done' },
+    ]);
     const s = await session(settingsFor(llm), [startGns3Node] as ToolDef[]);
     const ev = await collect(s.send('start PC1 and NOPE'));
     await s.close();
     const end = ofType(ev, 'tool_end')[0]!;
     expect(end.status).toBe('partial');
     expect(end.display).toMatch(/^1 of 2 nodes failed: /);
-    expect(JSON.parse(end.output)).toMatchObject({ status: 'partial', results: [{ node: 'PC1', status: 'success' }, { node: 'NOPE', status: 'error' }] });
+    expect(JSON.parse(end.output)).toMatchObject({
+      status: 'partial',
+      results: [
+        { node: 'PC1', status: 'success' },
+        { node: 'NOPE', status: 'error' },
+      ],
+    });
   });
 
   it('--json: the call is status "error" with its display line', async () => {
     const llm = await startLlm([{ tool_calls: [showOn('R1', 'R2')] }, { text: 'Both consoles are unreachable.' }]);
     let code: number | undefined;
     const stdout = await captureStdout(async () => {
-      code = await runOneShot(settingsFor(llm), { prompt: 'show routes on R1 and R2', output: 'json', continueLatest: false, interactive: false });
+      code = await runOneShot(settingsFor(llm), {
+        prompt: 'show routes on R1 and R2',
+        output: 'json',
+        continueLatest: false,
+        interactive: false,
+      });
     });
     expect(code).toBe(0);
     const result = jsonResultSchema.parse(JSON.parse(stdout));
@@ -100,7 +122,15 @@ describe('a device batch where every device fails', () => {
   it('the TUI marks the call ✗ and each device row as error', async () => {
     const llm = await startLlm([{ tool_calls: [showOn('R1', 'R2')] }, { text: 'Both consoles are unreachable.' }]);
     const r = render(
-      <App settings={settingsFor(llm)} invocation={tuiInvocation()} services={createRealServices(nullLogger)} color={false} onExit={() => undefined} retryMs={150} flushMs={5} />,
+      <App
+        settings={settingsFor(llm)}
+        invocation={tuiInvocation()}
+        services={createRealServices(nullLogger)}
+        color={false}
+        onExit={() => undefined}
+        retryMs={150}
+        flushMs={5}
+      />,
     );
     const frame = () => stripAnsi(r.lastFrame() ?? '');
     try {
@@ -109,7 +139,11 @@ describe('a device batch where every device fails', () => {
       await new Promise((resolve) => setTimeout(resolve, 25));
       r.stdin.write('\r');
       // the finished turn (with its per-device table) is printed when `done` arrives
-      await until(() => frame().includes('Both consoles are unreachable.') && !frame().includes('working…'), 20_000, `the finished turn\n${frame()}`);
+      await until(
+        () => frame().includes('Both consoles are unreachable.') && !frame().includes('working…'),
+        20_000,
+        `the finished turn\n${frame()}`,
+      );
       const f = frame();
       expect(f).toContain('✗ execute_multiple_device_commands R1, R2: show ip route');
       expect(f).not.toContain('✓ execute_multiple_device_commands');

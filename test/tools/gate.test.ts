@@ -50,7 +50,11 @@ const rows: Row[] = [
     name: 'outside a sub-agent frozen set (even when the mode has it)',
     call: { name: CREATE },
     frozen: [SHOW, TOPO],
-    want: { kind: 'blocked', status: 'blocked', reason: /not in this sub-agent's tool set.*Available: execute_multiple_device_commands, gns3_topology_reader/ },
+    want: {
+      kind: 'blocked',
+      status: 'blocked',
+      reason: /not in this sub-agent's tool set.*Available: execute_multiple_device_commands, gns3_topology_reader/,
+    },
   },
   { name: 'inside a sub-agent frozen set', call: { name: TOPO }, frozen: [SHOW, TOPO], want: { kind: 'run' } },
   {
@@ -60,37 +64,71 @@ const rows: Row[] = [
     want: { kind: 'blocked', status: 'blocked', reason: /sub-agent's tool set/ },
   },
   // a stopped run starts nothing, whatever else holds
-  { name: 'aborted run', call: { name: SHOW }, state: { stopped: 'aborted' }, want: { kind: 'blocked', status: 'aborted', reason: /user stopped the run/ } },
-  { name: '--max-time ran out', call: { name: 'rm_rf' }, state: { stopped: 'max_time' }, want: { kind: 'blocked', status: 'aborted', reason: /time budget/ } },
+  {
+    name: 'aborted run',
+    call: { name: SHOW },
+    state: { stopped: 'aborted' },
+    want: { kind: 'blocked', status: 'aborted', reason: /user stopped the run/ },
+  },
+  {
+    name: '--max-time ran out',
+    call: { name: 'rm_rf' },
+    state: { stopped: 'max_time' },
+    want: { kind: 'blocked', status: 'aborted', reason: /time budget/ },
+  },
   // arguments
   {
     name: 'oversized arguments',
     call: { name: SHOW, args: { [OVERSIZED_ARGS_KEY]: 100_000 } },
     want: { kind: 'blocked', status: 'error', reason: /98 KB, over the 64 KB limit/ },
   },
-  { name: 'arguments that were not JSON', call: { name: SHOW, args: { [INVALID_ARGS_KEY]: '{"dev' } }, want: { kind: 'blocked', status: 'error', reason: /not valid JSON/ } },
+  {
+    name: 'arguments that were not JSON',
+    call: { name: SHOW, args: { [INVALID_ARGS_KEY]: '{"dev' } },
+    want: { kind: 'blocked', status: 'error', reason: /not valid JSON/ },
+  },
   {
     name: 'mode checked before arguments',
     call: { name: CONFIG, args: { [INVALID_ARGS_KEY]: '' } },
     want: { kind: 'blocked', status: 'blocked', reason: /not available/ },
   },
   // count limits
-  { name: 'max_tool_calls reached', call: { name: SHOW }, state: { count: 3, limits: { max_tool_calls: 3 } }, want: { kind: 'limit', stop: 'max_tool_calls', reason: /\(3\/3\)/ } },
-  { name: 'max_tool_calls not yet reached', call: { name: SHOW }, state: { count: 2, limits: { max_tool_calls: 3 } }, want: { kind: 'run' } },
+  {
+    name: 'max_tool_calls reached',
+    call: { name: SHOW },
+    state: { count: 3, limits: { max_tool_calls: 3 } },
+    want: { kind: 'limit', stop: 'max_tool_calls', reason: /\(3\/3\)/ },
+  },
+  {
+    name: 'max_tool_calls not yet reached',
+    call: { name: SHOW },
+    state: { count: 2, limits: { max_tool_calls: 3 } },
+    want: { kind: 'run' },
+  },
   {
     name: 'per-tool limit reached',
     call: { name: SHOW },
     state: { count: 2, counts: { [SHOW]: 2 }, limits: { tool_limits: { [SHOW]: 2 } } },
     want: { kind: 'limit', stop: 'tool_limit', reason: /--tool-limit execute_multiple_device_commands=2/ },
   },
-  { name: 'per-tool limit of another tool', call: { name: TOPO }, state: { count: 2, counts: { [SHOW]: 2 }, limits: { tool_limits: { [SHOW]: 2 } } }, want: { kind: 'run' } },
+  {
+    name: 'per-tool limit of another tool',
+    call: { name: TOPO },
+    state: { count: 2, counts: { [SHOW]: 2 }, limits: { tool_limits: { [SHOW]: 2 } } },
+    want: { kind: 'run' },
+  },
   {
     name: 'diagnostic cap counts every read tool',
     call: { name: TOPO },
     state: { count: 2, counts: { [SHOW]: 1, device_skills: 1 }, limits: { max_diagnostic_calls: 2 } },
     want: { kind: 'limit', stop: 'tool_limit', reason: /Diagnostic call limit reached \(2\/2/ },
   },
-  { name: 'diagnostic cap does not count lab tools', call: { name: CREATE }, state: { count: 2, counts: { [SHOW]: 2 }, limits: { max_diagnostic_calls: 2 } }, want: { kind: 'run' } },
+  {
+    name: 'diagnostic cap does not count lab tools',
+    call: { name: CREATE },
+    state: { count: 2, counts: { [SHOW]: 2 }, limits: { max_diagnostic_calls: 2 } },
+    want: { kind: 'run' },
+  },
   {
     name: 'device config cap',
     call: { name: CONFIG },
@@ -115,15 +153,13 @@ const rows: Row[] = [
       ['config', true, true, 'run', undefined],
       ['all', false, false, 'run', undefined],
     ] as const
-  ).map(
-    ([policy, interactive, approver, kind, reason]): Row => ({
-      name: `config tool, policy ${policy}${interactive ? ', interactive' : ''}${approver ? ', approver' : ''}`,
-      call: { name: CONFIG },
-      state: { mode: 'lab_automation_assistant' },
-      approval: { policy, interactive, ...(approver ? { approver: true } : {}) },
-      want: { kind, ...(kind === 'blocked' ? { status: 'blocked', needsApproval: true } : {}), ...(reason ? { reason } : {}) },
-    }),
-  ),
+  ).map(([policy, interactive, approver, kind, reason]): Row => ({
+    name: `config tool, policy ${policy}${interactive ? ', interactive' : ''}${approver ? ', approver' : ''}`,
+    call: { name: CONFIG },
+    state: { mode: 'lab_automation_assistant' },
+    approval: { policy, interactive, ...(approver ? { approver: true } : {}) },
+    want: { kind, ...(kind === 'blocked' ? { status: 'blocked', needsApproval: true } : {}), ...(reason ? { reason } : {}) },
+  })),
   {
     name: 'config tool allowed for the session',
     call: { name: CONFIG },
@@ -136,11 +172,31 @@ const rows: Row[] = [
     name: 'approval_tools read tool, policy config, nobody to ask',
     call: { name: SHOW },
     approval: { policy: 'config', approvalTools: [SHOW] },
-    want: { kind: 'blocked', status: 'blocked', needsApproval: true, reason: /is on the approval list \(approval_tools\).*--approve all to allow it/ },
+    want: {
+      kind: 'blocked',
+      status: 'blocked',
+      needsApproval: true,
+      reason: /is on the approval list \(approval_tools\).*--approve all to allow it/,
+    },
   },
-  { name: 'approval_tools read tool, policy config, approver', call: { name: SHOW }, approval: { policy: 'config', approvalTools: [SHOW], approver: true }, want: { kind: 'ask' } },
-  { name: 'approval_tools read tool, policy all', call: { name: SHOW }, approval: { policy: 'all', approvalTools: [SHOW] }, want: { kind: 'run' } },
-  { name: 'approval_tools lists another tool', call: { name: SHOW }, approval: { policy: 'never', approvalTools: [CREATE] }, want: { kind: 'run' } },
+  {
+    name: 'approval_tools read tool, policy config, approver',
+    call: { name: SHOW },
+    approval: { policy: 'config', approvalTools: [SHOW], approver: true },
+    want: { kind: 'ask' },
+  },
+  {
+    name: 'approval_tools read tool, policy all',
+    call: { name: SHOW },
+    approval: { policy: 'all', approvalTools: [SHOW] },
+    want: { kind: 'run' },
+  },
+  {
+    name: 'approval_tools lists another tool',
+    call: { name: SHOW },
+    approval: { policy: 'never', approvalTools: [CREATE] },
+    want: { kind: 'run' },
+  },
 ];
 
 describe('assessCall', () => {
@@ -162,7 +218,12 @@ describe('assessCall', () => {
   it('does not change the counts or the session allowances it is given', () => {
     const counts = Object.freeze({ [SHOW]: 1 });
     const sessionAllowed = new Set<string>();
-    const state: GateState = { mode: 'lab_automation_assistant', count: 1, counts, limits: { max_iterations: 5, tool_limits: {}, on_limit: 'warn' } };
+    const state: GateState = {
+      mode: 'lab_automation_assistant',
+      count: 1,
+      counts,
+      limits: { max_iterations: 5, tool_limits: {}, on_limit: 'warn' },
+    };
     const approval: ApprovalRules = { policy: 'ask', approvalTools: [], sessionAllowed, interactive: true, approver: true };
     expect(assessCall({ name: CONFIG, args: {} }, state, { tools: registry, approval })).toEqual({ kind: 'ask' });
     expect(counts).toEqual({ [SHOW]: 1 });

@@ -14,7 +14,14 @@ const deviceOutput = JSON.stringify({
   devices: ['R1', 'R2', 'R3'].map((d) => ({
     device_name: d,
     status: 'success',
-    results: [{ command: 'show ip ospf neighbor', status: 'success', output: `Neighbor ID     Pri State\n2.2.2.2           1 Full/DR   (${d})`, duration_ms: 30 }],
+    results: [
+      {
+        command: 'show ip ospf neighbor',
+        status: 'success',
+        output: `Neighbor ID     Pri State\n2.2.2.2           1 Full/DR   (${d})`,
+        duration_ms: 30,
+      },
+    ],
     blocked: [],
     duration_ms: 41,
   })),
@@ -34,7 +41,14 @@ describe('App: streaming and tool calls', () => {
           { type: 'tool_call', id: 'c1', name: 'execute_multiple_device_commands', args: ospf },
           { type: 'tool_start', id: 'c1', name: 'execute_multiple_device_commands' },
           { type: 'wait', ms: 300 },
-          { type: 'tool_end', id: 'c1', name: 'execute_multiple_device_commands', status: 'success', duration_ms: 41, output: deviceOutput },
+          {
+            type: 'tool_end',
+            id: 'c1',
+            name: 'execute_multiple_device_commands',
+            status: 'success',
+            duration_ms: 41,
+            output: deviceOutput,
+          },
           { type: 'content', delta: '\n\n| Router | State |\n|---|---|\n| R1 | Full |\n' },
           done({ iterations: 2, tool_calls: 1, input_tokens: 900, output_tokens: 120 }),
         ],
@@ -87,7 +101,12 @@ describe('App: streaming and tool calls', () => {
 
   it('shows a provider error as one line', async () => {
     const t = mount({
-      scripts: [[{ type: 'error', error: { type: 'provider', message: 'LLM provider rejected the API key (401)' } }, { type: 'done', stopped_reason: 'error', stats: stats() }]],
+      scripts: [
+        [
+          { type: 'error', error: { type: 'provider', message: 'LLM provider rejected the API key (401)' } },
+          { type: 'done', stopped_reason: 'error', stats: stats() },
+        ],
+      ],
     });
     await t.ready();
     await t.type('hi');
@@ -99,7 +118,14 @@ describe('App: streaming and tool calls', () => {
       scripts: [
         [
           { type: 'tool_call', id: 'c1', name: 'execute_multiple_device_commands', args: ospf },
-          { type: 'tool_end', id: 'c1', name: 'execute_multiple_device_commands', status: 'success', duration_ms: 41, output: deviceOutput },
+          {
+            type: 'tool_end',
+            id: 'c1',
+            name: 'execute_multiple_device_commands',
+            status: 'success',
+            duration_ms: 41,
+            output: deviceOutput,
+          },
           done(),
         ],
       ],
@@ -134,10 +160,18 @@ describe('App: streaming and tool calls', () => {
   it('re-lays out on resize', async () => {
     const t = mount({ columns: 120, rows: 30 });
     await t.ready();
-    expect(t.frame().split('\n').filter((l) => l.includes('│')).length).toBe(1);
+    expect(
+      t
+        .frame()
+        .split('\n')
+        .filter((l) => l.includes('│')).length,
+    ).toBe(1);
     t.resize(40, 20);
     await sleep(50);
-    const status = t.frame().split('\n').filter((l) => l.includes(' │ ') || l.includes('iter '));
+    const status = t
+      .frame()
+      .split('\n')
+      .filter((l) => l.includes(' │ ') || l.includes('iter '));
     expect(status.length).toBeGreaterThan(1);
     for (const l of t.frame().split('\n')) expect(displayWidth(l)).toBeLessThanOrEqual(40);
   });
@@ -155,7 +189,16 @@ describe('App: approvals', () => {
         { type: 'tool_start', id, name: 'execute_multiple_device_config_commands' },
         { type: 'tool_end', id, name: 'execute_multiple_device_config_commands', status: 'success', duration_ms: 9, output: '[]' },
       ] as AgentEvent[],
-      onDeny: [{ type: 'tool_end', id, name: 'execute_multiple_device_config_commands', status: 'blocked', duration_ms: 0, output: 'denied by the user' }] as AgentEvent[],
+      onDeny: [
+        {
+          type: 'tool_end',
+          id,
+          name: 'execute_multiple_device_config_commands',
+          status: 'blocked',
+          duration_ms: 0,
+          output: 'denied by the user',
+        },
+      ] as AgentEvent[],
     },
     done(),
   ];
@@ -237,7 +280,15 @@ describe('App: keys', () => {
   });
 
   it('Ctrl-C once aborts, twice exits with 130', async () => {
-    const t = mount({ scripts: [[{ type: 'tool_call', id: 'a', name: 'gns3_topology_reader', args: {} }, { type: 'tool_start', id: 'a', name: 'gns3_topology_reader' }, { type: 'hang' }]] });
+    const t = mount({
+      scripts: [
+        [
+          { type: 'tool_call', id: 'a', name: 'gns3_topology_reader', args: {} },
+          { type: 'tool_start', id: 'a', name: 'gns3_topology_reader' },
+          { type: 'hang' },
+        ],
+      ],
+    });
     await t.ready();
     await t.type('go');
     await t.waitFor('gns3_topology_reader');
@@ -268,7 +319,11 @@ describe('App: keys', () => {
     await t.press(KEY.up);
     await t.waitFor('› show ip route');
     await t.press(KEY.up);
-    const inputLine = () => t.frame().split('\n').find((l) => l.includes('█')) ?? '';
+    const inputLine = () =>
+      t
+        .frame()
+        .split('\n')
+        .find((l) => l.includes('█')) ?? '';
     expect(inputLine()).toBe('› show ip route█');
     await t.press(KEY.down);
     await t.waitFor('Ask about your lab');
@@ -355,7 +410,17 @@ describe('App: slash commands', () => {
 
   it('/delete removes a session by id, and /delete current starts a new one', async () => {
     const rows = [
-      { id: 'bbbb2222-0000', title: 'BGP peering', projectId: 'p2', projectName: 'bgp-lab', mode: 'teaching_assistant' as const, pinned: false, updatedAt: new Date().toISOString(), messageCount: 4, totalTokens: 100 },
+      {
+        id: 'bbbb2222-0000',
+        title: 'BGP peering',
+        projectId: 'p2',
+        projectName: 'bgp-lab',
+        mode: 'teaching_assistant' as const,
+        pinned: false,
+        updatedAt: new Date().toISOString(),
+        messageCount: 4,
+        totalTokens: 100,
+      },
     ];
     const t = mount({ sessions: rows });
     await t.ready();
@@ -375,7 +440,9 @@ describe('App: slash commands', () => {
   });
 
   it('/help, /context, /clear and unknown commands', async () => {
-    const t = mount({ scripts: [[{ type: 'context', tokens: 5000, tools_tokens: 1000, limit: 128_000, percent: 4.7, trimmed: 2 }, done()]] });
+    const t = mount({
+      scripts: [[{ type: 'context', tokens: 5000, tools_tokens: 1000, limit: 128_000, percent: 4.7, trimmed: 2 }, done()]],
+    });
     await t.ready();
     await t.type('/help');
     await t.waitFor('/sessions [search]');
@@ -394,8 +461,28 @@ describe('App: slash commands', () => {
 
   it('/sessions opens a searchable picker and Enter resumes the chosen session', async () => {
     const rows = [
-      { id: 'aaaa1111-0000', title: 'OSPF area 0 lab', projectId: 'p1', projectName: 'ospf-lab', mode: 'lab_automation_assistant' as const, pinned: true, updatedAt: new Date().toISOString(), messageCount: 12, totalTokens: 900 },
-      { id: 'bbbb2222-0000', title: 'BGP peering', projectId: 'p2', projectName: 'bgp-lab', mode: 'teaching_assistant' as const, pinned: false, updatedAt: new Date().toISOString(), messageCount: 4, totalTokens: 100 },
+      {
+        id: 'aaaa1111-0000',
+        title: 'OSPF area 0 lab',
+        projectId: 'p1',
+        projectName: 'ospf-lab',
+        mode: 'lab_automation_assistant' as const,
+        pinned: true,
+        updatedAt: new Date().toISOString(),
+        messageCount: 12,
+        totalTokens: 900,
+      },
+      {
+        id: 'bbbb2222-0000',
+        title: 'BGP peering',
+        projectId: 'p2',
+        projectName: 'bgp-lab',
+        mode: 'teaching_assistant' as const,
+        pinned: false,
+        updatedAt: new Date().toISOString(),
+        messageCount: 4,
+        totalTokens: 100,
+      },
     ];
     const t = mount({ sessions: rows });
     await t.ready();
@@ -413,7 +500,12 @@ describe('App: slash commands', () => {
   });
 
   it('/new, /rename, /pin, /model and /project', async () => {
-    const t = mount({ projects: [{ id: 'p1', name: 'ospf-lab' }, { id: 'p2', name: 'bgp-lab' }] });
+    const t = mount({
+      projects: [
+        { id: 'p1', name: 'ospf-lab' },
+        { id: 'p2', name: 'bgp-lab' },
+      ],
+    });
     await t.ready();
     await t.type('/rename OSPF day 1');
     await t.waitFor('Renamed to “OSPF day 1”');
@@ -440,20 +532,46 @@ describe('App: slash commands', () => {
   });
 
   it('/topology shows nodes and links as a table', async () => {
-    const port = (n: string, link: string | null) => ({ name: `Ethernet${n}`, short_name: `e${n}`, adapter_number: Number(n), port_number: 0, link_id: link });
+    const port = (n: string, link: string | null) => ({
+      name: `Ethernet${n}`,
+      short_name: `e${n}`,
+      adapter_number: Number(n),
+      port_number: 0,
+      link_id: link,
+    });
     const node = (name: string, consolePort: number) => ({
-      node_id: name, name, node_type: 'qemu', status: 'started', console: consolePort, console_host: '127.0.0.1', console_type: 'telnet',
-      template_id: null, template_name: 'FRR', tags: [], ports: [port('0', 'l1'), port('1', null)], x: 0, y: 0,
+      node_id: name,
+      name,
+      node_type: 'qemu',
+      status: 'started',
+      console: consolePort,
+      console_host: '127.0.0.1',
+      console_type: 'telnet',
+      template_id: null,
+      template_name: 'FRR',
+      tags: [],
+      ports: [port('0', 'l1'), port('1', null)],
+      x: 0,
+      y: 0,
     });
     const t = mount({
       topology: {
         project_id: 'p1',
         project_name: 'ospf-lab',
         nodes: [node('R2', 5001), node('R1', 5000)],
-        links: [{ link_id: 'l1', link_type: 'ethernet', suspend: false, capturing: false, filters: { packet_loss: [30] }, ends: [
-          { node_id: 'R1', node_name: 'R1', adapter_number: 0, port_number: 0, port_name: 'e0' },
-          { node_id: 'R2', node_name: 'R2', adapter_number: 0, port_number: 0, port_name: 'e0' },
-        ] }],
+        links: [
+          {
+            link_id: 'l1',
+            link_type: 'ethernet',
+            suspend: false,
+            capturing: false,
+            filters: { packet_loss: [30] },
+            ends: [
+              { node_id: 'R1', node_name: 'R1', adapter_number: 0, port_number: 0, port_name: 'e0' },
+              { node_id: 'R2', node_name: 'R2', adapter_number: 0, port_number: 0, port_name: 'e0' },
+            ],
+          },
+        ],
       },
     });
     await t.ready();
@@ -469,7 +587,13 @@ describe('App: slash commands', () => {
 
 describe('App: start-up', () => {
   it('offers a project picker when no project is set', async () => {
-    const t = mount({ settings: testSettings({ project: undefined }), projects: [{ id: 'p1', name: 'ospf-lab', status: 'opened' }, { id: 'p2', name: 'bgp-lab', status: 'closed' }] });
+    const t = mount({
+      settings: testSettings({ project: undefined }),
+      projects: [
+        { id: 'p1', name: 'ospf-lab', status: 'opened' },
+        { id: 'p2', name: 'bgp-lab', status: 'closed' },
+      ],
+    });
     await t.waitFor('GNS3 projects');
     expect(t.frame()).toContain('ospf-lab');
     await t.press('b', 'g');
@@ -510,12 +634,30 @@ describe('App: start-up', () => {
     const t = mount({
       invocation: { continueLatest: true },
       settings: testSettings({ project: undefined }),
-      sessions: [{ id: 'cccc3333-x', title: 'Yesterday', projectId: 'p9', projectName: 'campus', mode: 'lab_automation_assistant', pinned: false, updatedAt: new Date().toISOString(), messageCount: 6, totalTokens: 10 }],
+      sessions: [
+        {
+          id: 'cccc3333-x',
+          title: 'Yesterday',
+          projectId: 'p9',
+          projectName: 'campus',
+          mode: 'lab_automation_assistant',
+          pinned: false,
+          updatedAt: new Date().toISOString(),
+          messageCount: 6,
+          totalTokens: 10,
+        },
+      ],
       history: {
         'cccc3333-x': [
           { role: 'user', content: 'is R1 up?' },
           { role: 'assistant', content: '', tool_calls: [{ id: 'x1', name: 'start_gns3_node', args: { nodes: ['R1'] } }] },
-          { role: 'tool', content: '{"status":"error","error":"R1 is locked"}', tool_call_id: 'x1', name: 'start_gns3_node', status: 'error' },
+          {
+            role: 'tool',
+            content: '{"status":"error","error":"R1 is locked"}',
+            tool_call_id: 'x1',
+            name: 'start_gns3_node',
+            status: 'error',
+          },
           { role: 'assistant', content: 'R1 could **not** be started.' },
         ],
       },
@@ -558,17 +700,28 @@ describe('terminal without raw mode', () => {
     const frames: string[] = [];
     const stdout = Object.assign(new EventEmitter(), { columns: 80, rows: 24, write: (s: string) => frames.push(s) });
     // A pipe: no isTTY, no setRawMode — Ink's useInput would throw if it were active.
-    const stdin = Object.assign(new EventEmitter(), { isTTY: false, setEncoding() {}, resume() {}, pause() {}, ref() {}, unref() {}, read: () => null });
-    const services = new FakeServices();
-    const inst = render(React.createElement(App, { settings: testSettings(), invocation: tuiInvocation(), services, color: false, onExit: () => undefined }), {
-      // eslint-disable-next-line no-restricted-syntax -- a test double standing in for a Node stream: only the members Ink uses exist
-      stdout: stdout as unknown as NodeJS.WriteStream,
-      // eslint-disable-next-line no-restricted-syntax -- a test double standing in for a Node stream: only the members Ink uses exist
-      stdin: stdin as unknown as NodeJS.ReadStream,
-      debug: true,
-      patchConsole: false,
-      exitOnCtrlC: false,
+    const stdin = Object.assign(new EventEmitter(), {
+      isTTY: false,
+      setEncoding() {},
+      resume() {},
+      pause() {},
+      ref() {},
+      unref() {},
+      read: () => null,
     });
+    const services = new FakeServices();
+    const inst = render(
+      React.createElement(App, { settings: testSettings(), invocation: tuiInvocation(), services, color: false, onExit: () => undefined }),
+      {
+        // eslint-disable-next-line no-restricted-syntax -- a test double standing in for a Node stream: only the members Ink uses exist
+        stdout: stdout as unknown as NodeJS.WriteStream,
+        // eslint-disable-next-line no-restricted-syntax -- a test double standing in for a Node stream: only the members Ink uses exist
+        stdin: stdin as unknown as NodeJS.ReadStream,
+        debug: true,
+        patchConsole: false,
+        exitOnCtrlC: false,
+      },
+    );
     await until(() => frames.some((f) => f.includes('stdin is not a terminal: input disabled')));
     inst.unmount();
   });
@@ -579,7 +732,7 @@ describe('terminal without raw mode', () => {
     const { PassThrough } = await import('node:stream');
     const errs: string[] = [];
     const orig = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((s: string) => (errs.push(String(s)), true));
+    process.stderr.write = (s: string) => (errs.push(String(s)), true);
     try {
       // eslint-disable-next-line no-restricted-syntax -- a test double standing in for a Node stream: only the members Ink uses exist
       const code = await startTui(testSettings(), tuiInvocation(), { stdin: new PassThrough() as unknown as NodeJS.ReadStream });

@@ -80,7 +80,11 @@ export function mount(o: MountOptions = {}) {
       }
     },
     async waitFor(text: string | RegExp, timeoutMs = 3000) {
-      await until(() => (typeof text === 'string' ? frame().includes(text) : text.test(frame())), timeoutMs, `frame to show ${String(text)}\n--- last frame ---\n${frame()}`);
+      await until(
+        () => (typeof text === 'string' ? frame().includes(text) : text.test(frame())),
+        timeoutMs,
+        `frame to show ${String(text)}\n--- last frame ---\n${frame()}`,
+      );
     },
     async ready() {
       await until(() => services.sessionsMade.length > 0 && frame().includes('›'), 3000, 'session ready');

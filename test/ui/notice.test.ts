@@ -4,7 +4,12 @@ import { TextPrinter } from '../../src/output/text.js';
 
 describe('notice events (e.g. an MCP server stopped)', () => {
   it('the TUI shows a warning notice and the live turn goes on', () => {
-    let s = initialState({ server: 'http://127.0.0.1:3080', mode: 'teaching_assistant', model: 'm', limits: { max_iterations: 20, tool_limits: {}, on_limit: 'warn' } });
+    let s = initialState({
+      server: 'http://127.0.0.1:3080',
+      mode: 'teaching_assistant',
+      model: 'm',
+      limits: { max_iterations: 20, tool_limits: {}, on_limit: 'warn' },
+    });
     s = reduce(s, { type: 'user_prompt', prompt: 'hi', at: 0 });
     s = reduce(s, { type: 'agent', event: { type: 'notice', message: 'MCP server netbox stopped' }, at: 1 });
     expect(s.entries.at(-1)).toMatchObject({ kind: 'notice', text: '⚠ MCP server netbox stopped', tone: 'warn' });

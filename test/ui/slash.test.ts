@@ -30,7 +30,11 @@ describe('slash commands', () => {
       errors: [],
     });
     expect(limits('time=0 retries=6 tool=device_skills')).toMatchObject({
-      errors: ['time must be an integer 1..86400 or off', 'retries must be an integer 0..5', 'tool must be tool=<name>:<n> (n 1..1000 or off)'],
+      errors: [
+        'time must be an integer 1..86400 or off',
+        'retries must be an integer 0..5',
+        'tool must be tool=<name>:<n> (n 1..1000 or off)',
+      ],
     });
     expect(limits('iterations=0')).toMatchObject({ errors: ['iterations must be an integer 1..100'] });
     expect(limits('tool=device_skills:0 on-limit=stop')).toMatchObject({

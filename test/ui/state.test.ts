@@ -58,7 +58,10 @@ describe('ui state reducer', () => {
     s = reduce(s, ev({ type: 'tool_start', id: 'c1', name: 'execute_multiple_device_commands' }, 2000));
     expect(call().state).toBe('running');
     expect(call().startedAt).toBe(2000);
-    s = reduce(s, ev({ type: 'tool_end', id: 'c1', name: 'execute_multiple_device_commands', status: 'success', duration_ms: 42, output: '[]' }));
+    s = reduce(
+      s,
+      ev({ type: 'tool_end', id: 'c1', name: 'execute_multiple_device_commands', status: 'success', duration_ms: 42, output: '[]' }),
+    );
     expect(call().state).toBe('success');
     expect(call().durationMs).toBe(42);
     expect(s.toolCalls).toBe(1);

@@ -105,7 +105,9 @@ describe('tool summaries', () => {
     expect(summarizeArgs('execute_multiple_device_commands', args)).toBe('R1, R2, R3: show ip ospf neighbor');
     const cfg = { device_configs: [{ device_name: 'R1', config_commands: ['router ospf 1', 'network 10.0.0.0/8 area 0'] }] };
     expect(summarizeArgs('execute_multiple_device_config_commands', cfg)).toBe('R1: router ospf 1; network 10.0.0.0/8 area 0');
-    expect(summarizeArgs('create_gns3_link', { links: [{ node_a: 'R1', port_a: 'e0', node_b: 'R2', port_b: 'e1' }] })).toBe('R1 e0 ↔ R2 e1');
+    expect(summarizeArgs('create_gns3_link', { links: [{ node_a: 'R1', port_a: 'e0', node_b: 'R2', port_b: 'e1' }] })).toBe(
+      'R1 e0 ↔ R2 e1',
+    );
     expect(summarizeArgs('create_gns3_node', { nodes: [{ template: 'VPCS', name: 'PC1' }] })).toBe('PC1 (VPCS)');
     expect(summarizeArgs('start_gns3_node', { nodes: ['R1', 'R2'] })).toBe('R1, R2');
     expect(summarizeArgs('x', { q: 'a'.repeat(200) }, 20)).toHaveLength(20);
@@ -113,7 +115,13 @@ describe('tool summaries', () => {
 
   it('turns per-device output into table rows and command outputs', () => {
     const devices = [
-      { device_name: 'R1', status: 'success', results: [{ command: 'show ip ospf neighbor', status: 'success', output: 'Neighbor ID ...', duration_ms: 40 }], blocked: [], duration_ms: 52 },
+      {
+        device_name: 'R1',
+        status: 'success',
+        results: [{ command: 'show ip ospf neighbor', status: 'success', output: 'Neighbor ID ...', duration_ms: 40 }],
+        blocked: [],
+        duration_ms: 52,
+      },
       { device_name: 'R2', status: 'error', results: [], blocked: [], error: 'connection refused', duration_ms: 3 },
     ];
     const out = JSON.stringify({ status: 'partial', devices });
@@ -155,9 +163,27 @@ describe('format', () => {
 
 describe('line editor', () => {
   const k = (over: Partial<import('ink').Key> = {}) => ({
-    upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-    return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
-    super: false, hyper: false, capsLock: false, numLock: false, ...over,
+    upArrow: false,
+    downArrow: false,
+    leftArrow: false,
+    rightArrow: false,
+    pageDown: false,
+    pageUp: false,
+    home: false,
+    end: false,
+    return: false,
+    escape: false,
+    ctrl: false,
+    shift: false,
+    tab: false,
+    backspace: false,
+    delete: false,
+    meta: false,
+    super: false,
+    hyper: false,
+    capsLock: false,
+    numLock: false,
+    ...over,
   });
   it('inserts, moves, deletes and kills', async () => {
     const { editLine } = await import('../../src/ui/editor.js');

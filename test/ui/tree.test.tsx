@@ -8,7 +8,14 @@ import { COMMANDS, findCommand, helpText } from '../../src/ui/slash/index.js';
 import type { AgentEvent } from '../../src/core/events.js';
 
 const base = () =>
-  initialState({ server: 'http://127.0.0.1:3080', projectName: 'lab1', mode: 'teaching_assistant', model: 'm', limits: { max_iterations: 20, tool_limits: {}, on_limit: 'warn' }, agentMode: 'recursive' });
+  initialState({
+    server: 'http://127.0.0.1:3080',
+    projectName: 'lab1',
+    mode: 'teaching_assistant',
+    model: 'm',
+    limits: { max_iterations: 20, tool_limits: {}, on_limit: 'warn' },
+    agentMode: 'recursive',
+  });
 const ev = (event: AgentEvent, at = 1000): UiAction => ({ type: 'agent', event, at });
 const show = (d: string) => ({ device_configs: [{ device_name: d, commands: ['show ip ospf neighbor'] }] });
 
@@ -20,9 +27,27 @@ describe('tui task tree', () => {
       ev({ type: 'tool_start', id: 'a', name: 'agent' }),
       ev({ type: 'tool_call', id: 'c1', name: 'execute_multiple_device_commands', args: show('R1'), agent_id: 'kid-1', depth: 1 }),
       ev({ type: 'tool_start', id: 'c1', name: 'execute_multiple_device_commands', agent_id: 'kid-1', depth: 1 }),
-      ev({ type: 'tool_end', id: 'c1', name: 'execute_multiple_device_commands', status: 'success', duration_ms: 12, output: '[]', agent_id: 'kid-1', depth: 1 }),
+      ev({
+        type: 'tool_end',
+        id: 'c1',
+        name: 'execute_multiple_device_commands',
+        status: 'success',
+        duration_ms: 12,
+        output: '[]',
+        agent_id: 'kid-1',
+        depth: 1,
+      }),
       ev({ type: 'tool_call', id: 'g1', name: 'agent', args: {}, agent_id: 'kid-1', depth: 1 }),
-      ev({ type: 'tool_end', id: 'g1', name: 'agent', status: 'blocked', duration_ms: 0, output: '{"status":"blocked"}', agent_id: 'kid-1', depth: 1 }),
+      ev({
+        type: 'tool_end',
+        id: 'g1',
+        name: 'agent',
+        status: 'blocked',
+        duration_ms: 0,
+        output: '{"status":"blocked"}',
+        agent_id: 'kid-1',
+        depth: 1,
+      }),
     ].reduce(reduce, base());
     const items = s.live!.items;
     expect(items).toHaveLength(1); // only the root's own call is a top-level line
@@ -47,9 +72,33 @@ describe('tui task tree', () => {
       ev({ type: 'tool_call', id: 'b', name: 'agent', args: { task: 'R2' } }),
       ev({ type: 'tool_start', id: 'a', name: 'agent' }),
       ev({ type: 'tool_start', id: 'b', name: 'agent' }),
-      ev({ type: 'tool_call', id: 'c1', name: 'execute_multiple_device_commands', args: show('R1'), agent_id: 'kid-1', depth: 1, root_call_id: 'a' }),
-      ev({ type: 'tool_call', id: 'c2', name: 'execute_multiple_device_commands', args: show('R2'), agent_id: 'kid-2', depth: 1, root_call_id: 'b' }),
-      ev({ type: 'tool_call', id: 'c3', name: 'execute_multiple_device_commands', args: show('R1'), agent_id: 'kid-3', depth: 2, root_call_id: 'a' }),
+      ev({
+        type: 'tool_call',
+        id: 'c1',
+        name: 'execute_multiple_device_commands',
+        args: show('R1'),
+        agent_id: 'kid-1',
+        depth: 1,
+        root_call_id: 'a',
+      }),
+      ev({
+        type: 'tool_call',
+        id: 'c2',
+        name: 'execute_multiple_device_commands',
+        args: show('R2'),
+        agent_id: 'kid-2',
+        depth: 1,
+        root_call_id: 'b',
+      }),
+      ev({
+        type: 'tool_call',
+        id: 'c3',
+        name: 'execute_multiple_device_commands',
+        args: show('R1'),
+        agent_id: 'kid-3',
+        depth: 2,
+        root_call_id: 'a',
+      }),
     ].reduce(reduce, base());
     const calls = s.live!.items.map((it) => (it.kind === 'tool' ? it.call : undefined));
     expect(calls.map((c) => [c!.id, (c!.children ?? []).map((k) => k.id)])).toEqual([

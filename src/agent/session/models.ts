@@ -7,7 +7,11 @@ import type { Settings } from '../../config/schema.js';
 import type { ChatModels } from '../graph-deps.js';
 import { createChatModel, type ProviderEndpoint } from '../providers.js';
 
-export function lazyChatModels(endpoint: ProviderEndpoint, apiKey: string | undefined, settings: Pick<Settings, 'temperature' | 'max_tokens'>): () => Promise<ChatModels> {
+export function lazyChatModels(
+  endpoint: ProviderEndpoint,
+  apiKey: string | undefined,
+  settings: Pick<Settings, 'temperature' | 'max_tokens'>,
+): () => Promise<ChatModels> {
   let modelsPromise: Promise<ChatModels> | undefined;
   return () => {
     modelsPromise ??= Promise.all(

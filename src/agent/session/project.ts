@@ -24,10 +24,14 @@ export function sessionProject(settings: Settings, log: Logger, inject?: () => P
   let pending = false;
   const open = (): Promise<ProjectScope> => {
     if (inject) return (promise ??= inject());
-    if (!settings.project) return Promise.reject(new ControllerError('no GNS3 project selected: pass --project <name|id> (or set GNS3_PROJECT)'));
+    if (!settings.project)
+      return Promise.reject(new ControllerError('no GNS3 project selected: pass --project <name|id> (or set GNS3_PROJECT)'));
     const project = settings.project;
     promise ??= (async () => {
-      const [{ createKeychainGns3Client }, { openProjectScope }] = await Promise.all([import('../../gns3/keychain-client.js'), import('../../gns3/client.js')]);
+      const [{ createKeychainGns3Client }, { openProjectScope }] = await Promise.all([
+        import('../../gns3/keychain-client.js'),
+        import('../../gns3/client.js'),
+      ]);
       const c = createKeychainGns3Client(settings, log);
       client = c;
       return openProjectScope(c, project);

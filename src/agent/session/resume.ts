@@ -92,6 +92,10 @@ function projectOfRow(row: SessionRow | undefined, explicit: boolean, settings: 
   if (!row || !rowProject || (explicit && settings.project) || lockedSetting('project', env)) return settings;
   const matches = settings.project === row.project_id || settings.project === row.project_name;
   if (settings.project && !matches)
-    log.info('resuming a session of another project; opening its project', { session_id: row.id, project: row.project_name ?? rowProject, settings_project: settings.project });
+    log.info('resuming a session of another project; opening its project', {
+      session_id: row.id,
+      project: row.project_name ?? rowProject,
+      settings_project: settings.project,
+    });
   return matches ? settings : { ...settings, project: rowProject };
 }

@@ -50,7 +50,10 @@ export interface RequestHost {
   rowCreated(): boolean;
 }
 
-export const graphConfig = (sessionId: string, l: RequestLimits) => ({ configurable: { thread_id: sessionId }, recursionLimit: recursionLimitFor(l) });
+export const graphConfig = (sessionId: string, l: RequestLimits) => ({
+  configurable: { thread_id: sessionId },
+  recursionLimit: recursionLimitFor(l),
+});
 
 /**
  * A process killed mid-turn leaves tool calls without results: answer them so the history is valid.
@@ -78,14 +81,23 @@ export class HistoryRepair {
     if (dangling.length === 0) return;
     log.warn('previous run was interrupted; marking its pending tool calls as aborted', { count: dangling.length });
     const repaired = dangling.map((c) =>
-      toolMessage(c, { status: 'aborted', output: resultJson('aborted', 'aborted: the previous run was interrupted before this tool call finished') }),
+      toolMessage(c, {
+        status: 'aborted',
+        output: resultJson('aborted', 'aborted: the previous run was interrupted before this tool call finished'),
+      }),
     );
     await graph.updateState(config, { messages: repaired, stop: 'aborted' }, 'limit');
     recordRepair(store, sessionId, [...messages, ...repaired]);
   }
 }
 
-export async function runRequest(host: RequestHost, repair: HistoryRepair, prompt: string, q: EventQueue<AgentEvent>, userSignal?: AbortSignal): Promise<void> {
+export async function runRequest(
+  host: RequestHost,
+  repair: HistoryRepair,
+  prompt: string,
+  q: EventQueue<AgentEvent>,
+  userSignal?: AbortSignal,
+): Promise<void> {
   const { sessionId, store, graph, log, endpoint } = host;
   const t0 = performance.now();
   const mcp = await host.mcpReady;
@@ -104,7 +116,14 @@ export async function runRequest(host: RequestHost, repair: HistoryRepair, promp
     ...(reqLimits.max_time ? { deadline: Date.now() + reqLimits.max_time * 1000 } : {}),
   };
   host.setCurrent(run);
-  const init = (projectId: string | null): AgentEvent => ({ type: 'init', session_id: sessionId, project_id: projectId, mode, agent_mode: host.agentMode, model: endpoint.model });
+  const init = (projectId: string | null): AgentEvent => ({
+    type: 'init',
+    session_id: sessionId,
+    project_id: projectId,
+    mode,
+    agent_mode: host.agentMode,
+    model: endpoint.model,
+  });
   let stopped: StoppedReason = 'done';
   let final: AgentStateType | undefined;
   try {
@@ -131,7 +150,13 @@ export async function runRequest(host: RequestHost, repair: HistoryRepair, promp
     if (project) store.setProject(sessionId, project.projectId, project.projectName);
     q.push(init(projectId));
     for (const message of mcp?.notices.splice(0) ?? []) q.push({ type: 'notice', message });
-    log.info('request', { session_id: sessionId, mode, limits: describeLimits(reqLimits), model: endpoint.model, provider: endpoint.provider });
+    log.info('request', {
+      session_id: sessionId,
+      mode,
+      limits: describeLimits(reqLimits),
+      model: endpoint.model,
+      provider: endpoint.provider,
+    });
     await repair.run();
     const input = requestInput(new HumanMessage(prompt), reqLimits, mode);
     const stream = await graph.stream(input, { ...graphConfig(sessionId, reqLimits), streamMode: 'values' });
@@ -165,11 +190,15 @@ export async function runRequest(host: RequestHost, repair: HistoryRepair, promp
 function endErrors(stopped: StoppedReason, limits: RequestLimits, approvalBlocked: number, hasApprover: boolean): AgentEvent[] {
   const out: AgentEvent[] = [];
   if (stopped === 'aborted') out.push({ type: 'error', error: { type: 'aborted', message: 'aborted by the user' } });
-  else if (stopped !== 'done' && limits.on_limit === 'fail') out.push({ type: 'error', error: { type: 'limit', message: `limit reached: ${stopped} (--on-limit fail)` } });
+  else if (stopped !== 'done' && limits.on_limit === 'fail')
+    out.push({ type: 'error', error: { type: 'limit', message: `limit reached: ${stopped} (--on-limit fail)` } });
   if (approvalBlocked > 0 && !hasApprover)
     out.push({
       type: 'error',
-      error: { type: 'approval', message: `${approvalBlocked} tool call(s) needed approval that this run cannot give: rerun with --approve config (or --approve all)` },
+      error: {
+        type: 'approval',
+        message: `${approvalBlocked} tool call(s) needed approval that this run cannot give: rerun with --approve config (or --approve all)`,
+      },
     });
   return out;
 }

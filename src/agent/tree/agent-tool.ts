@@ -13,7 +13,12 @@ import type { TaskReport } from './report.js';
 const legacySchema = z
   .object({
     task: z.string().trim().min(1).optional().describe('the task for one sub-agent'),
-    messages: z.array(z.string().trim().min(1)).min(1).max(10).optional().describe('several independent tasks: one sub-agent each, run in parallel'),
+    messages: z
+      .array(z.string().trim().min(1))
+      .min(1)
+      .max(10)
+      .optional()
+      .describe('several independent tasks: one sub-agent each, run in parallel'),
   })
   .refine((a) => a.task !== undefined || a.messages !== undefined, 'give task or messages');
 
@@ -22,7 +27,10 @@ const recursiveSchema = z.object({
 });
 
 function legacyText(reports: TaskReport[]): string {
-  const one = (r: TaskReport) => (r.status === 'completed' ? r.result || '(no answer)' : `[${r.status}${r.stopped_reason ? `: ${r.stopped_reason}` : ''}] ${r.result}`.trim());
+  const one = (r: TaskReport) =>
+    r.status === 'completed'
+      ? r.result || '(no answer)'
+      : `[${r.status}${r.stopped_reason ? `: ${r.stopped_reason}` : ''}] ${r.result}`.trim();
   if (reports.length === 1) return one(reports[0]!);
   return reports.map((r, i) => `Sub-agent ${i + 1} (${r.goal}):\n${one(r)}`).join('\n\n');
 }

@@ -51,7 +51,10 @@ export function normaliseBrief(input: TaskBriefInput, inherited: readonly string
     goal: norm(input.goal),
     constraints,
     expected_report: norm(input.expected_report ?? '') || DEFAULT_REPORT,
-    refs: refs.map((r) => ({ ...r, content: r.content.length > REF_MAX_CHARS ? `${r.content.slice(0, REF_MAX_CHARS)}…[truncated]` : r.content })),
+    refs: refs.map((r) => ({
+      ...r,
+      content: r.content.length > REF_MAX_CHARS ? `${r.content.slice(0, REF_MAX_CHARS)}…[truncated]` : r.content,
+    })),
   };
 }
 

@@ -10,7 +10,10 @@ export interface CallBudget {
   book(usage: { input_tokens?: number; output_tokens?: number }): boolean;
 }
 
-export function callBudget(ledger: BudgetLedger, o: { root: boolean; cost(u: { input_tokens: number; output_tokens: number }): number }): CallBudget {
+export function callBudget(
+  ledger: BudgetLedger,
+  o: { root: boolean; cost(u: { input_tokens: number; output_tokens: number }): number },
+): CallBudget {
   return {
     reserve: (final) => ledger.reserveCall({ root: o.root, final }),
     book: (u) => {

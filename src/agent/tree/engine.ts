@@ -111,7 +111,16 @@ export class TreeEngine {
     const added = this.d.trees.addChildren(
       parentId,
       p.quotaPerParent,
-      prepared.map((c) => ({ id: c.id, root_id: rootId, parent_id: parentId, depth, goal: c.goal, brief: JSON.stringify(c.brief ?? { task: c.goal }), tools: JSON.stringify(tools), status: 'queued' as const })),
+      prepared.map((c) => ({
+        id: c.id,
+        root_id: rootId,
+        parent_id: parentId,
+        depth,
+        goal: c.goal,
+        brief: JSON.stringify(c.brief ?? { task: c.goal }),
+        tools: JSON.stringify(tools),
+        status: 'queued' as const,
+      })),
       this.d.reserveAgents ? () => this.d.reserveAgents!(prepared.length) : undefined,
     );
     if (added === 'reserve')
@@ -178,7 +187,16 @@ export class TreeEngine {
           return report;
         },
         (c) => {
-          const report: TaskReport = { agent_id: c.id, depth, goal: c.goal, status: 'stopped', stopped_reason: 'aborted', result: '', evidence: [], open_issues: ['stopped before it started'] };
+          const report: TaskReport = {
+            agent_id: c.id,
+            depth,
+            goal: c.goal,
+            status: 'stopped',
+            stopped_reason: 'aborted',
+            result: '',
+            evidence: [],
+            open_issues: ['stopped before it started'],
+          };
           this.d.trees.finish(c.id, { status: 'stopped', report: JSON.stringify(report), llm_calls: 0, input_tokens: 0, output_tokens: 0 });
           return report;
         },

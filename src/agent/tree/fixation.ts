@@ -25,7 +25,11 @@ export interface ModeFixation {
 
 /** The RootTaskAnchor: the user's request with whitespace normalised. */
 export function normaliseAnchor(request: string): string {
-  return request.replace(/\r\n?/g, '\n').replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim();
+  return request
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 export function anchorHash(anchor: string): string {

@@ -45,7 +45,10 @@ export class BudgetLedger {
 
   /** The root's row, written once with the root (the root counts as one agent). */
   static init(db: Database.Database, rootId: string): void {
-    db.prepare('INSERT OR IGNORE INTO tree_usage (root_id, agents, llm_calls, tokens, cost_usd, started_ms) VALUES (?, 1, 0, 0, 0, ?)').run(rootId, Date.now());
+    db.prepare('INSERT OR IGNORE INTO tree_usage (root_id, agents, llm_calls, tokens, cost_usd, started_ms) VALUES (?, 1, 0, 0, 0, ?)').run(
+      rootId,
+      Date.now(),
+    );
   }
 
   usage(): TreeUsage {
@@ -54,10 +57,18 @@ export class BudgetLedger {
 
   private read(): TreeUsage {
     const r = this.sel.get(this.rootId) as TreeUsage | undefined;
-    if (!r) throw new BudgetLedgerError(`the budget usage record of task tree ${this.rootId.slice(0, 8)} is missing; refusing to continue (start a new session)`);
+    if (!r)
+      throw new BudgetLedgerError(
+        `the budget usage record of task tree ${this.rootId.slice(0, 8)} is missing; refusing to continue (start a new session)`,
+      );
     const nums = [r.agents, r.llm_calls, r.tokens, r.cost_usd, r.started_ms];
-    if (!nums.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0) || (r.exhausted !== null && typeof r.exhausted !== 'string'))
-      throw new BudgetLedgerError(`the budget usage record of task tree ${this.rootId.slice(0, 8)} is corrupt; refusing to continue (start a new session)`);
+    if (
+      !nums.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0) ||
+      (r.exhausted !== null && typeof r.exhausted !== 'string')
+    )
+      throw new BudgetLedgerError(
+        `the budget usage record of task tree ${this.rootId.slice(0, 8)} is corrupt; refusing to continue (start a new session)`,
+      );
     return r;
   }
 
@@ -109,7 +120,13 @@ export class BudgetLedger {
       }
       const b = this.budget;
       const crossed: BudgetKind | null =
-        next.tokens >= b.max_total_tokens ? 'tokens' : this.costKnown && next.cost_usd >= b.max_total_cost_usd ? 'cost' : (Date.now() - u.started_ms) / 1000 >= b.max_duration_seconds ? 'duration' : null;
+        next.tokens >= b.max_total_tokens
+          ? 'tokens'
+          : this.costKnown && next.cost_usd >= b.max_total_cost_usd
+            ? 'cost'
+            : (Date.now() - u.started_ms) / 1000 >= b.max_duration_seconds
+              ? 'duration'
+              : null;
       next.exhausted = u.exhausted ?? crossed;
       this.write(next);
       return crossed === null && u.exhausted === null;

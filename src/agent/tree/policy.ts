@@ -62,7 +62,10 @@ export function policyFor(mode: AgentMode): TreePolicy {
  * allowed to children ∩ tools allowed at the child's depth ∩ the copilot mode's tools.
  * Order follows the parent's list (the schema order the model sees).
  */
-export function childToolSet(p: TreePolicy, a: { parentTools: readonly string[]; registered: ReadonlySet<string>; mode: CopilotMode; depth: number }): string[] {
+export function childToolSet(
+  p: TreePolicy,
+  a: { parentTools: readonly string[]; registered: ReadonlySet<string>; mode: CopilotMode; depth: number },
+): string[] {
   return a.parentTools.filter(
     (t) => a.registered.has(t) && p.childAllowed(t) && p.allowedAtDepth(t, a.depth) && a.depth <= p.maxDepth && toolAllowed(a.mode, t),
   );

@@ -58,7 +58,12 @@ export function buildReport(a: {
   for (const m of msgs)
     if (m.getType() === 'ai')
       for (const c of (m as AIMessage).tool_calls ?? [])
-        evidence.push({ tool_call_id: c.id ?? '', tool: c.name, devices: devicesOf((c.args ?? {}) as Record<string, unknown>), status: statusOf.get(c.id ?? '') ?? 'not_run' });
+        evidence.push({
+          tool_call_id: c.id ?? '',
+          tool: c.name,
+          devices: devicesOf((c.args ?? {}) as Record<string, unknown>),
+          status: statusOf.get(c.id ?? '') ?? 'not_run',
+        });
   const last = [...msgs].reverse().find((m) => m.getType() === 'ai' && messageText(m).trim());
   const open: string[] = [];
   for (const e of evidence) if (e.status !== 'success') open.push(`${e.tool} (${e.tool_call_id}) ${e.status}`);

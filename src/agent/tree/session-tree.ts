@@ -55,7 +55,9 @@ export class SessionTree {
   constructor(private readonly d: SessionTreeDeps) {
     const budgeted = policyFor(d.mode).budgeted && d.budget !== undefined;
     if (budgeted && d.budget!.enabled && !priceOf(d.model, d.modelPrices))
-      this.notices.push(`no price known for model ${d.model}: the tree's cost budget (AGENT_MAX_TOTAL_COST_USD) is not enforced; set model_prices to enforce it`);
+      this.notices.push(
+        `no price known for model ${d.model}: the tree's cost budget (AGENT_MAX_TOTAL_COST_USD) is not enforced; set model_prices to enforce it`,
+      );
     this.engine = new TreeEngine({
       policy: policyFor(d.mode),
       trees: d.trees,
@@ -65,9 +67,11 @@ export class SessionTree {
       registered: new Set([...d.registered, 'agent']),
       modeTools: d.modeTools,
       schedule: d.schedule,
-      currentRun: () => this.current() ?? (() => {
-        throw new Error('agent tool used outside a request');
-      })(),
+      currentRun: () =>
+        this.current() ??
+        (() => {
+          throw new Error('agent tool used outside a request');
+        })(),
       runChild: (c) => this.outside(() => this.runs.run(c.run, () => this.runChild(c.threadId, c.prompt, c.mode))),
       ...(budgeted
         ? {
@@ -75,7 +79,8 @@ export class SessionTree {
             childBudget: () => this.callBudget(false),
           }
         : {}),
-      threadMessages: async (threadId) => ((await d.graph().getState({ configurable: { thread_id: threadId } })).values as AgentStateType | undefined)?.messages ?? [],
+      threadMessages: async (threadId) =>
+        ((await d.graph().getState({ configurable: { thread_id: threadId } })).values as AgentStateType | undefined)?.messages ?? [],
     });
     this.tool = agentTool(this.engine);
   }
@@ -88,7 +93,12 @@ export class SessionTree {
   /** The recursive tree's budget ledger (undefined for legacy trees). */
   ledger(): BudgetLedger | undefined {
     if (!policyFor(this.d.mode).budgeted || !this.d.budget) return undefined;
-    return (this.ledgerCache ??= new BudgetLedger(this.d.trees.db, this.d.rootId(), this.d.budget, priceOf(this.d.model, this.d.modelPrices) !== undefined));
+    return (this.ledgerCache ??= new BudgetLedger(
+      this.d.trees.db,
+      this.d.rootId(),
+      this.d.budget,
+      priceOf(this.d.model, this.d.modelPrices) !== undefined,
+    ));
   }
 
   usage(): TreeUsage | undefined {
@@ -134,7 +144,9 @@ export class SessionTree {
     const limits = this.d.limits();
     const input = requestInput(new HumanMessage(prompt), limits, mode);
     let final: AgentStateType | undefined;
-    const stream = await this.d.graph().stream(input, { configurable: { thread_id: threadId }, recursionLimit: recursionLimitFor(limits), streamMode: 'values' });
+    const stream = await this.d
+      .graph()
+      .stream(input, { configurable: { thread_id: threadId }, recursionLimit: recursionLimitFor(limits), streamMode: 'values' });
     for await (const v of stream) final = v;
     const signal = this.runs.getStore()!.signal;
     const messages: BaseMessage[] = final?.messages ?? [];

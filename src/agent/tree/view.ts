@@ -70,12 +70,16 @@ export function budgetLine(r: ResourceUsage | null): string | undefined {
 
 /** The tree as indented text (`sessions show`, TUI `/tree`). */
 export function renderTree(rootId: string, mode: string, agents: AgentView[], usage: ResourceUsage | null): string[] {
-  const lines = [`task tree (${mode}) ${rootId.slice(0, 8)}${usage ? ` — ${budgetLine(usage) ?? ''}${usage.exhausted ? ` · stopped: budget (${usage.exhausted})` : ''}` : ''}`];
+  const lines = [
+    `task tree (${mode}) ${rootId.slice(0, 8)}${usage ? ` — ${budgetLine(usage) ?? ''}${usage.exhausted ? ` · stopped: budget (${usage.exhausted})` : ''}` : ''}`,
+  ];
   const kids = new Map<string, AgentView[]>();
   for (const a of agents) kids.set(a.parent_id, [...(kids.get(a.parent_id) ?? []), a]);
   const walk = (parent: string, indent: string): void => {
     for (const a of kids.get(parent) ?? []) {
-      lines.push(`${indent}└ [${a.depth}] ${a.id.slice(0, 8)} ${a.status} — ${a.goal} (llm ${a.usage.llm_calls}, tokens ${a.usage.input_tokens + a.usage.output_tokens})`);
+      lines.push(
+        `${indent}└ [${a.depth}] ${a.id.slice(0, 8)} ${a.status} — ${a.goal} (llm ${a.usage.llm_calls}, tokens ${a.usage.input_tokens + a.usage.output_tokens})`,
+      );
       if (a.report?.result) lines.push(`${indent}   report: ${a.report.result.replace(/\s+/g, ' ').slice(0, 160)}`);
       walk(a.id, `${indent}  `);
     }

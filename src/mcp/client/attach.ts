@@ -43,7 +43,12 @@ export async function connectMcpServers(
         const cfg: McpServerConfig = expandConfig(mcpServerSchema.parse(raw));
         const conn = await McpConnection.connect(name, cfg, log, onDeath);
         out.connections.push(conn);
-        out.status.push({ name, ok: true, tools: conn.tools.map((t) => t.name), detail: `MCP server ${name}: connected, ${conn.tools.length} tool${conn.tools.length === 1 ? '' : 's'}` });
+        out.status.push({
+          name,
+          ok: true,
+          tools: conn.tools.map((t) => t.name),
+          detail: `MCP server ${name}: connected, ${conn.tools.length} tool${conn.tools.length === 1 ? '' : 's'}`,
+        });
       } catch (err) {
         const why = errorMessage(err).split('\n')[0] ?? 'failed';
         const notice = `MCP server ${name} did not start (${why}); going on without its tools`;
@@ -58,15 +63,25 @@ export async function connectMcpServers(
 }
 
 /** Also registers the clients in `services` (when given), whose close() the session calls. */
-export async function attachMcpServers(registry: ToolRegistry, servers: Record<string, unknown>, log: Logger, services?: Map<string, unknown>): Promise<McpClients> {
+export async function attachMcpServers(
+  registry: ToolRegistry,
+  servers: Record<string, unknown>,
+  log: Logger,
+  services?: Map<string, unknown>,
+): Promise<McpClients> {
   const clients = new McpClients();
   services?.set(MCP_SERVICE_KEY, clients);
-  await connectMcpServers(servers, log, (conn, why) => {
-    const removed = registry.removeExternal(`${conn.name}${TOOL_SEPARATOR}`);
-    const notice = `MCP server ${conn.name} stopped (${why}); removed its tools (${removed.join(', ') || 'none'}), the session goes on`;
-    clients.notices.push(notice);
-    log.warn(notice);
-  }, clients);
+  await connectMcpServers(
+    servers,
+    log,
+    (conn, why) => {
+      const removed = registry.removeExternal(`${conn.name}${TOOL_SEPARATOR}`);
+      const notice = `MCP server ${conn.name} stopped (${why}); removed its tools (${removed.join(', ') || 'none'}), the session goes on`;
+      clients.notices.push(notice);
+      log.warn(notice);
+    },
+    clients,
+  );
   for (const c of clients.connections) registry.addExternal(c.tools);
   return clients;
 }

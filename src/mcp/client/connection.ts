@@ -55,7 +55,12 @@ export class McpConnection {
     private readonly client: Client,
   ) {}
 
-  static async connect(name: string, cfg: McpServerConfig, log: Logger, onDeath: (c: McpConnection, why: string) => void): Promise<McpConnection> {
+  static async connect(
+    name: string,
+    cfg: McpServerConfig,
+    log: Logger,
+    onDeath: (c: McpConnection, why: string) => void,
+  ): Promise<McpConnection> {
     const client = new Client({ name: 'gns3-copilot', version: pkg.version });
     const conn = new McpConnection(name, cfg, client);
     let stderrTail = '';
@@ -108,11 +113,17 @@ export class McpConnection {
       run: async (args, ctx) => {
         if (this.dead) return failure(`MCP server ${this.name} is not running (${this.dead}); its tools were removed`);
         try {
-          const res = await this.client.callTool({ name: t.name, arguments: args }, undefined, { signal: ctx.signal, timeout: this.cfg.timeout });
+          const res = await this.client.callTool({ name: t.name, arguments: args }, undefined, {
+            signal: ctx.signal,
+            timeout: this.cfg.timeout,
+          });
           return outcomeOfCallResult(res as CallToolResult);
         } catch (err) {
           if (ctx.signal.aborted) throw err;
-          if (this.dead) return failure(`MCP server ${this.name} stopped during the call (${this.dead}); its tools were removed, the session goes on without them`);
+          if (this.dead)
+            return failure(
+              `MCP server ${this.name} stopped during the call (${this.dead}); its tools were removed, the session goes on without them`,
+            );
           return failure(`MCP server ${this.name}: ${errorMessage(err).split('\n')[0]}`);
         }
       },

@@ -36,7 +36,9 @@ export async function resolveMcpToken(env: NodeJS.ProcessEnv): Promise<string | 
   const fromEnv = env[MCP_TOKEN_ENV]?.trim();
   if (fromEnv) return fromEnv;
   const { openSecretStore } = await import('../../config/secrets.js');
-  return openSecretStore({ env }).get('mcp_token').catch(() => undefined);
+  return openSecretStore({ env })
+    .get('mcp_token')
+    .catch(() => undefined);
 }
 
 function gateOf(settings: Settings): ToolGateOptions {
@@ -56,7 +58,9 @@ export async function runMcpCommand(settings: Settings, opts: McpCommandOptions 
       throw new UsageError(`--http ${opts.http}: not a loopback address; add --listen to serve other hosts (with a bearer token)`);
     const token = await resolveMcpToken(env);
     if (!isLoopback(host) && !token)
-      throw new UsageError(`--http ${opts.http} --listen: refusing to serve a non-loopback address without a bearer token: set ${MCP_TOKEN_ENV} or store mcp_token in the keychain`);
+      throw new UsageError(
+        `--http ${opts.http} --listen: refusing to serve a non-loopback address without a bearer token: set ${MCP_TOKEN_ENV} or store mcp_token in the keychain`,
+      );
     if (token) registerSecret(token);
     listen = { host, port, ...(token ? { token } : {}) };
   }
@@ -69,7 +73,9 @@ export async function runMcpCommand(settings: Settings, opts: McpCommandOptions 
     if (listen) {
       const { startHttpServer } = await import('./http.js');
       const http = await startHttpServer(rt, gate, listen);
-      process.stderr.write(`gns3-copilot MCP server (${gate.mode} mode, --approve ${gate.policy}) on ${http.url}${listen.token ? ' (bearer token required)' : ''}\n`);
+      process.stderr.write(
+        `gns3-copilot MCP server (${gate.mode} mode, --approve ${gate.policy}) on ${http.url}${listen.token ? ' (bearer token required)' : ''}\n`,
+      );
       if (!listen.token) process.stderr.write(`warning: no bearer token (${MCP_TOKEN_ENV}): any local process can call the tools\n`);
       await stopped;
       await http.close();

@@ -58,7 +58,9 @@ export async function startHttpServer(rt: McpRuntime, gate: ToolGateOptions, opt
   const httpServer = http.createServer((req, res) => {
     void (async () => {
       if (opts.token !== undefined && !tokenMatches(req.headers.authorization, opts.token)) {
-        reply(res, 401, 'missing or wrong bearer token (Authorization: Bearer <GNS3_COPILOT_MCP_TOKEN>)', { 'www-authenticate': 'Bearer realm="gns3-copilot"' });
+        reply(res, 401, 'missing or wrong bearer token (Authorization: Bearer <GNS3_COPILOT_MCP_TOKEN>)', {
+          'www-authenticate': 'Bearer realm="gns3-copilot"',
+        });
         return;
       }
       const path = (req.url ?? '/').split('?')[0];

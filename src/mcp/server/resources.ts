@@ -15,8 +15,18 @@ export const SKILL_URI = /^skill:\/\/(device|packet|injection)\/(.+)$/;
 export const topologyUri = (projectId: string) => `gns3://project/${projectId}/topology`;
 
 export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
-  { uriTemplate: 'gns3://project/{project_id}/topology', name: 'topology', description: 'Compact text of the GNS3 project topology (nodes, status, consoles, links), as the copilot agent sees it', mimeType: 'text/plain' },
-  { uriTemplate: 'skill://{kind}/{name}', name: 'skill', description: 'One skill of the library: kind device (platform commands), packet (protocol analysis) or injection (fault scenario)', mimeType: 'application/yaml' },
+  {
+    uriTemplate: 'gns3://project/{project_id}/topology',
+    name: 'topology',
+    description: 'Compact text of the GNS3 project topology (nodes, status, consoles, links), as the copilot agent sees it',
+    mimeType: 'text/plain',
+  },
+  {
+    uriTemplate: 'skill://{kind}/{name}',
+    name: 'skill',
+    description: 'One skill of the library: kind device (platform commands), packet (protocol analysis) or injection (fault scenario)',
+    mimeType: 'application/yaml',
+  },
 ];
 
 export async function listResources(rt: McpRuntime): Promise<Resource[]> {
@@ -24,14 +34,20 @@ export async function listResources(rt: McpRuntime): Promise<Resource[]> {
   if (rt.hasProject) {
     try {
       const p = await rt.openProject();
-      out.push({ uri: topologyUri(p.projectId), name: `${p.projectName} topology`, description: `Topology of GNS3 project ${p.projectName}`, mimeType: 'text/plain' });
+      out.push({
+        uri: topologyUri(p.projectId),
+        name: `${p.projectName} topology`,
+        description: `Topology of GNS3 project ${p.projectName}`,
+        mimeType: 'text/plain',
+      });
     } catch (err) {
       rt.log.warn('mcp: project not available for resources', { error: errorMessage(err) });
     }
   }
   const lib = loadSkills(rt.settings);
   for (const kind of SKILL_KINDS)
-    for (const name of lib[kind].keys()) out.push({ uri: `skill://${kind}/${name}`, name: `${kind} skill ${name}`, mimeType: 'application/yaml' });
+    for (const name of lib[kind].keys())
+      out.push({ uri: `skill://${kind}/${name}`, name: `${kind} skill ${name}`, mimeType: 'application/yaml' });
   return out;
 }
 
@@ -42,7 +58,9 @@ export async function readResource(rt: McpRuntime, uri: string, signal: AbortSig
   if (topo) {
     const p = await rt.openProject();
     if (decodeURIComponent(topo[1]!) !== p.projectId && decodeURIComponent(topo[1]!) !== p.projectName)
-      throw new ResourceNotFound(`this server serves project ${p.projectName} (${p.projectId}) only; start another with --project to read ${topo[1]}`);
+      throw new ResourceNotFound(
+        `this server serves project ${p.projectName} (${p.projectId}) only; start another with --project to read ${topo[1]}`,
+      );
     return { contents: [{ uri, mimeType: 'text/plain', text: await rt.topologyText(signal) }] };
   }
   const skill = SKILL_URI.exec(uri);

@@ -49,9 +49,15 @@ export class McpRuntime {
   /** The configured project, opened on first use; a failed open is retried next time. */
   openProject = (): Promise<ProjectScope> => {
     const name = this.settings.project;
-    if (!name) return Promise.reject(new ControllerError('no GNS3 project selected: start the server with --project <name|id> (or set GNS3_PROJECT)'));
+    if (!name)
+      return Promise.reject(
+        new ControllerError('no GNS3 project selected: start the server with --project <name|id> (or set GNS3_PROJECT)'),
+      );
     this.projectPromise ??= (async () => {
-      const [{ createKeychainGns3Client }, { openProjectScope }] = await Promise.all([import('../../gns3/keychain-client.js'), import('../../gns3/client.js')]);
+      const [{ createKeychainGns3Client }, { openProjectScope }] = await Promise.all([
+        import('../../gns3/keychain-client.js'),
+        import('../../gns3/client.js'),
+      ]);
       const client = createKeychainGns3Client(this.settings, this.log);
       this.client = client;
       return openProjectScope(client, name);
@@ -68,7 +74,14 @@ export class McpRuntime {
   }
 
   toolContext(signal: AbortSignal, progress?: ToolContext['progress']): ToolContext {
-    return { settings: this.settings, signal, log: this.log, project: () => this.openProject(), services: this.services, ...(progress ? { progress } : {}) };
+    return {
+      settings: this.settings,
+      signal,
+      log: this.log,
+      project: () => this.openProject(),
+      services: this.services,
+      ...(progress ? { progress } : {}),
+    };
   }
 
   async close(): Promise<void> {

@@ -30,7 +30,7 @@ export function createMcpServer(rt: McpRuntime, gate: ToolGateOptions): Server {
       capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions:
         `GNS3 lab tools from gns3-copilot in ${gate.mode} mode. Device commands run on all listed devices in parallel through their consoles; ` +
-        'read the topology resource first to learn node names. Config-changing tools follow the server\'s approval policy.',
+        "read the topology resource first to learn node names. Config-changing tools follow the server's approval policy.",
     },
   );
 
@@ -62,7 +62,11 @@ export function createMcpServer(rt: McpRuntime, gate: ToolGateOptions): Server {
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: listPrompts() }));
   server.setRequestHandler(GetPromptRequestSchema, async (req, extra) => {
     const p = await getPrompt(rt, req.params.name, extra.signal);
-    if (!p) throw new McpError(ErrorCode.InvalidParams, `unknown prompt "${req.params.name}" (teaching_assistant, lab_automation_assistant, troubleshooting_injection)`);
+    if (!p)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown prompt "${req.params.name}" (teaching_assistant, lab_automation_assistant, troubleshooting_injection)`,
+      );
     return p;
   });
   return server;

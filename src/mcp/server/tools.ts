@@ -8,7 +8,14 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CopilotMode } from '../../core/modes.js';
 import type { Approver } from '../../core/api.js';
-import { decideApproval, executeTool, resultJson, DEFAULT_MAX_OUTPUT_CHARS, type ApprovePolicy, type ToolResult } from '../../tools/registry.js';
+import {
+  decideApproval,
+  executeTool,
+  resultJson,
+  DEFAULT_MAX_OUTPUT_CHARS,
+  type ApprovePolicy,
+  type ToolResult,
+} from '../../tools/registry.js';
 import type { ToolDef } from '../../tools/types.js';
 import type { McpRuntime } from './runtime.js';
 import { elicitationApprover } from './approval.js';
@@ -74,8 +81,14 @@ export async function callTool(
 ): Promise<ToolResult> {
   const def = rt.registry.get(name);
   if (!def || !rt.registry.allowed(gate.mode, name)) {
-    const available = rt.registry.forMode(gate.mode).map((t) => t.name).join(', ');
-    return { status: 'blocked', output: resultJson('blocked', `tool "${name}" is not available in ${gate.mode} mode; it was not executed. Available: ${available}`) };
+    const available = rt.registry
+      .forMode(gate.mode)
+      .map((t) => t.name)
+      .join(', ');
+    return {
+      status: 'blocked',
+      output: resultJson('blocked', `tool "${name}" is not available in ${gate.mode} mode; it was not executed. Available: ${available}`),
+    };
   }
   const approver: Approver | undefined = gate.policy === 'ask' ? elicitationApprover(server) : undefined;
   const decision = await decideApproval(
@@ -98,7 +111,9 @@ export async function callTool(
   }
   const t0 = performance.now();
   rt.log.info('mcp: tool call', { tool: name });
-  const r = await withProgress(extra.progress, name, (device) => executeTool(def, args, rt.toolContext(extra.signal, device), DEFAULT_MAX_OUTPUT_CHARS));
+  const r = await withProgress(extra.progress, name, (device) =>
+    executeTool(def, args, rt.toolContext(extra.signal, device), DEFAULT_MAX_OUTPUT_CHARS),
+  );
   rt.log.info('mcp: tool done', { tool: name, status: r.status, duration_ms: Math.round(performance.now() - t0) });
   return r;
 }

@@ -12,7 +12,9 @@ const schema = z.object({
           .array(z.string())
           .min(1)
           .max(200)
-          .describe('configuration lines as typed in config mode, e.g. ["router ospf", "network 10.0.0.0/24 area 0"]; do not include "configure terminal" or "end"'),
+          .describe(
+            'configuration lines as typed in config mode, e.g. ["router ospf", "network 10.0.0.0/24 area 0"]; do not include "configure terminal" or "end"',
+          ),
       }),
     )
     .min(1)

@@ -39,7 +39,12 @@ export async function runBatch(
     signal: ctx.signal,
     log: ctx.log,
     ...(opts.continueOnError !== undefined ? { continueOnError: opts.continueOnError } : {}),
-    ...(ctx.progress ? { onResult: (r: DeviceResult, done: number, total: number) => ctx.progress!({ done, total, message: `${r.device_name}: ${r.status} (${done}/${total} devices)` }) } : {}),
+    ...(ctx.progress
+      ? {
+          onResult: (r: DeviceResult, done: number, total: number) =>
+            ctx.progress!({ done, total, message: `${r.device_name}: ${r.status} (${done}/${total} devices)` }),
+        }
+      : {}),
   });
   return formatResults(results);
 }

@@ -42,7 +42,12 @@ export function bulkTool<S extends z.ZodType, I>(spec: BulkToolSpec<S, I>): Tool
       guarded(async () => {
         const project = await projectOf(ctx);
         const items = await spec.items(args, project, ctx);
-        const results = await runItems(items, async (item) => ({ ...(await spec.run(item, project, ctx)) }), (item) => spec.describe(item), spec.concurrency);
+        const results = await runItems(
+          items,
+          async (item) => ({ ...(await spec.run(item, project, ctx)) }),
+          (item) => spec.describe(item),
+          spec.concurrency,
+        );
         for (const r of results) {
           const error = r.status === 'success' ? spec.failure?.(r) : undefined;
           if (error) Object.assign(r, { status: 'error', error });

@@ -12,7 +12,7 @@ const linkSpec = z.object({
 export const createGns3Link = bulkTool({
   name: 'create_gns3_link',
   description:
-    'Create links between node ports in the current GNS3 project. Ports by name (e0, Ethernet0, eth0, Gi0/0) or adapter/port. An unknown or used port is reported with the node\'s free ports.',
+    "Create links between node ports in the current GNS3 project. Ports by name (e0, Ethernet0, eth0, Gi0/0) or adapter/port. An unknown or used port is reported with the node's free ports.",
   risk: 'lab',
   ...listArgs('links', linkSpec, 100),
   run: (l, project, ctx) => project.createLink(l, ctx.signal),

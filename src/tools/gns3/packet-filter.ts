@@ -17,7 +17,9 @@ export const managePacketFilterSchema = z.object({
   filters: z
     .record(z.string(), filterValue)
     .optional()
-    .describe('set: e.g. {"packet_loss":[30]}, {"delay":[100,10]}, {"bpf":["icmp","udp"]} — merged into the current filters. clear: types to remove (all when absent)'),
+    .describe(
+      'set: e.g. {"packet_loss":[30]}, {"delay":[100,10]}, {"bpf":["icmp","udp"]} — merged into the current filters. clear: types to remove (all when absent)',
+    ),
 });
 
 /** Checks one filter against its definition; returns the value list to send or an error text. */
@@ -27,12 +29,17 @@ export function validateFilter(type: string, value: unknown, available: Availabl
   const list = Array.isArray(value) ? value : [value];
   if (def.parameters.length === 1 && def.parameters[0]!.type === 'text') {
     // BPF: one string, one expression per line (a list of strings would be rejected by uBridge).
-    const text = list.map((v) => String(v).trim()).filter((v) => v !== '').join('\n');
+    const text = list
+      .map((v) => String(v).trim())
+      .filter((v) => v !== '')
+      .join('\n');
     if (text === '') return { error: `${type} needs at least one expression` };
     return { values: [text] };
   }
   if (list.length === 0 || list.length > def.parameters.length) {
-    return { error: `${type} takes ${def.parameters.length === 1 ? '1 value' : `1 to ${def.parameters.length} values`} (${def.parameters.map((p) => p.name).join(', ')})` };
+    return {
+      error: `${type} takes ${def.parameters.length === 1 ? '1 value' : `1 to ${def.parameters.length} values`} (${def.parameters.map((p) => p.name).join(', ')})`,
+    };
   }
   const values: number[] = [];
   for (let i = 0; i < list.length; i++) {
@@ -69,17 +76,23 @@ export const manageGns3PacketFilter = defineTool({
         return {
           status: 'success',
           data: {
-          ...base,
-          available: available.map((f) => ({
-            type: f.type,
-            description: f.description,
-            parameters: f.parameters.map((p) => ({ name: p.name, type: p.type, ...(p.minimum !== undefined ? { min: p.minimum, max: p.maximum } : {}), ...(p.unit ? { unit: p.unit } : {}) })),
-          })),
+            ...base,
+            available: available.map((f) => ({
+              type: f.type,
+              description: f.description,
+              parameters: f.parameters.map((p) => ({
+                name: p.name,
+                type: p.type,
+                ...(p.minimum !== undefined ? { min: p.minimum, max: p.maximum } : {}),
+                ...(p.unit ? { unit: p.unit } : {}),
+              })),
+            })),
           },
         };
       }
       const current = link.filters ?? {};
-      if (args.action === 'get') return { status: 'success', data: { ...base, filters: current }, display: `${label}: ${filterLine(current)}` };
+      if (args.action === 'get')
+        return { status: 'success', data: { ...base, filters: current }, display: `${label}: ${filterLine(current)}` };
 
       let next: Record<string, unknown[]>;
       const notes: string[] = [];
@@ -105,6 +118,10 @@ export const manageGns3PacketFilter = defineTool({
       const stored = await project.putFilters(link.link_id, next, ctx.signal);
       const result = stored?.filters ?? {};
       for (const k of Object.keys(next)) if (!(k in result) && next[k]?.[0] !== 0) notes.push(`the server dropped ${k}`);
-      return { status: 'success', data: { ...base, filters: result, ...(notes.length ? { notes } : {}) }, display: `${label}: ${filterLine(result)}` };
+      return {
+        status: 'success',
+        data: { ...base, filters: result, ...(notes.length ? { notes } : {}) },
+        display: `${label}: ${filterLine(result)}`,
+      };
     }),
 });

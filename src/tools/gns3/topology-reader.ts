@@ -20,7 +20,8 @@ export function topologyJson(t: Topology): Record<string, unknown> {
       type: n.node_type,
       ...(n.template_name ? { template: n.template_name } : {}),
       status: n.status,
-      console: n.console !== null && n.console_type && n.console_type !== 'none' ? `${n.console_type} ${n.console_host}:${n.console}` : null,
+      console:
+        n.console !== null && n.console_type && n.console_type !== 'none' ? `${n.console_type} ${n.console_host}:${n.console}` : null,
       ...(n.tags.length ? { tags: n.tags } : {}),
       // port -> "Peer:port" (null when free): the model addresses everything by name
       ports: Object.fromEntries(n.ports.map((p) => [p.short_name, peer(n.node_id, p.adapter_number, p.port_number, p.link_id)])),

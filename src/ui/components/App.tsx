@@ -233,7 +233,11 @@ export function App(props: AppProps) {
               candidates={input.candidates}
             />
           )}
-          <StatusBar state={state} width={width} hint={hint ?? (isRawModeSupported ? undefined : 'stdin is not a terminal: input disabled')} />
+          <StatusBar
+            state={state}
+            width={width}
+            hint={hint ?? (isRawModeSupported ? undefined : 'stdin is not a terminal: input disabled')}
+          />
         </Box>
       ) : null}
     </ColorProvider>

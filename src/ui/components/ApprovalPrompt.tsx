@@ -55,7 +55,7 @@ export function ApprovalPrompt({
               {l}
             </Text>
           ))}
-          {g.more > 0 ? <Tone tone="muted">  … {g.more} more lines</Tone> : null}
+          {g.more > 0 ? <Tone tone="muted"> … {g.more} more lines</Tone> : null}
         </Box>
       ))}
       {hiddenGroups > 0 ? <Tone tone="muted">… {hiddenGroups} more devices</Tone> : null}

@@ -44,7 +44,7 @@ export function InputLine({
           </>
         )}
       </Text>
-      {candidates && candidates.length > 1 ? <Tone tone="muted">  {candidates.map((c) => '/' + c).join('  ')}</Tone> : null}
+      {candidates && candidates.length > 1 ? <Tone tone="muted"> {candidates.map((c) => '/' + c).join('  ')}</Tone> : null}
     </Box>
   );
 }

@@ -32,9 +32,23 @@ function failureNote(call: ToolCallView): string | undefined {
   return resultNote(call.output, call.display);
 }
 
-export function ToolCallLine({ call, now, width, showTable = false }: { call: ToolCallView; now: number; width: number; showTable?: boolean }) {
+export function ToolCallLine({
+  call,
+  now,
+  width,
+  showTable = false,
+}: {
+  call: ToolCallView;
+  now: number;
+  width: number;
+  showTable?: boolean;
+}) {
   const st = stateGlyph(call, now);
-  const right = [st.label, call.retry ? `retry ${call.retry.attempt}/${call.retry.max}` : undefined, call.durationMs !== undefined && call.state !== 'running' ? formatDuration(call.durationMs) : undefined]
+  const right = [
+    st.label,
+    call.retry ? `retry ${call.retry.attempt}/${call.retry.max}` : undefined,
+    call.durationMs !== undefined && call.state !== 'running' ? formatDuration(call.durationMs) : undefined,
+  ]
     .filter(Boolean)
     .join(' · ');
   const budget = Math.max(10, width - call.name.length - right.length - 8);

@@ -104,10 +104,16 @@ export function LiveTurn({ turn, width, maxRows, now }: { turn: TurnView; width:
   const budget = Math.max(1, maxRows - 1 - (working ? 1 : 0));
   const hidden = Math.max(0, rows.length - budget);
   const shown = hidden > 0 ? rows.slice(hidden) : rows;
-  const runningTool = turn.items.some((i) => i.kind === 'tool' && (i.call.state === 'running' || i.call.state === 'pending' || i.call.state === 'awaiting_approval'));
+  const runningTool = turn.items.some(
+    (i) => i.kind === 'tool' && (i.call.state === 'running' || i.call.state === 'pending' || i.call.state === 'awaiting_approval'),
+  );
   return (
     <Box flexDirection="column">
-      {hidden > 0 ? <Tone tone="muted">… {hidden} more lines above (printed in full when the turn ends)</Tone> : <PromptLine prompt={turn.prompt} />}
+      {hidden > 0 ? (
+        <Tone tone="muted">… {hidden} more lines above (printed in full when the turn ends)</Tone>
+      ) : (
+        <PromptLine prompt={turn.prompt} />
+      )}
       {shown.map((r, i) =>
         r.kind === 'text' ? (
           <Text key={i} wrap="truncate-end">

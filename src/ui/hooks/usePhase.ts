@@ -3,9 +3,7 @@ import { useRefState } from './useRefState.js';
 
 /** Where the TUI is: connecting to the controller, showing it down (with retries), or ready. */
 export type Phase =
-  | { kind: 'connecting' }
-  | { kind: 'down'; message: string; attempts: number; retryAt: number | null }
-  | { kind: 'ready' };
+  { kind: 'connecting' } | { kind: 'down'; message: string; attempts: number; retryAt: number | null } | { kind: 'ready' };
 
 export interface PhaseControl {
   phase: Phase;

@@ -9,7 +9,11 @@ export const deleteCommand: SlashCommand = {
     const current = ctx.state.sessionId ?? ctx.session?.id;
     if (!target) return ctx.notice('Usage: /delete <id> (see /sessions) or /delete current', 'error');
     const meta =
-      target === 'current' ? (current ? { id: current } : undefined) : await ctx.services.getSession(ctx.settings(), target).catch(() => undefined);
+      target === 'current'
+        ? current
+          ? { id: current }
+          : undefined
+        : await ctx.services.getSession(ctx.settings(), target).catch(() => undefined);
     if (!meta) return ctx.notice(target === 'current' ? 'No session yet' : `No session "${target}"`, 'error');
     const isCurrent = meta.id === current;
     if (isCurrent && ctx.needsIdle('/delete')) return;

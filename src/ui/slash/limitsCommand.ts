@@ -112,7 +112,10 @@ export function isLimitsQuery(c: LimitsCommand): boolean {
 /** The limits after the command; cleared optional limits are absent. */
 export function applyLimitsCommand(l: RequestLimits, c: LimitsCommand): RequestLimits {
   const next: RequestLimits = { ...l, tool_limits: { ...l.tool_limits } };
-  const opt = <K extends 'max_tool_calls' | 'max_time' | 'max_device_config_calls' | 'max_diagnostic_calls'>(k: K, v: number | null | undefined) => {
+  const opt = <K extends 'max_tool_calls' | 'max_time' | 'max_device_config_calls' | 'max_diagnostic_calls'>(
+    k: K,
+    v: number | null | undefined,
+  ) => {
     if (v === null) delete next[k];
     else if (v !== undefined) next[k] = v;
   };
@@ -168,7 +171,8 @@ export const limitsCommand: SlashCommand = {
   run(args, ctx) {
     const cmd = parseLimitsArgs(args.split(/\s+/).filter(Boolean));
     if (cmd.errors.length) return ctx.notice(`/limits: ${cmd.errors.join('; ')}`, 'error');
-    if (isLimitsQuery(cmd)) return ctx.notice(`Limits per request: ${limitsLine(ctx.state.limits)}\nSet with /limits key=value (${LIMIT_KEYS}; off clears)`);
+    if (isLimitsQuery(cmd))
+      return ctx.notice(`Limits per request: ${limitsLine(ctx.state.limits)}\nSet with /limits key=value (${LIMIT_KEYS}; off clears)`);
     const next = applyLimitsCommand(ctx.session?.limits ?? ctx.state.limits, cmd);
     ctx.session?.setLimits(limitsPatch(next));
     ctx.dispatch({ type: 'set_limits', limits: next });

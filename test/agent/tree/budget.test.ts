@@ -20,7 +20,9 @@ const priced = { model_prices: { 'fake-model': { input: 1, output: 1 } } };
 async function run(envExtra: Record<string, string>, script: FakeTurn[], settingsExtra: Record<string, unknown> = {}) {
   llm = await startLlm(script);
   const log: ToolLog = { calls: [] };
-  const s = await session(testSettings(llm.url, tmp.dir, { ...priced, ...settingsExtra }), testTools(log), { env: { AGENT_MODE: 'recursive', ...envExtra } });
+  const s = await session(testSettings(llm.url, tmp.dir, { ...priced, ...settingsExtra }), testTools(log), {
+    env: { AGENT_MODE: 'recursive', ...envExtra },
+  });
   const ev = await collect(s.send('verify the lab'));
   return { s, ev, log, reqs: chat(llm) };
 }
@@ -52,7 +54,11 @@ describe('tree budget', () => {
       const { s, ev, log, reqs } = await run(
         env,
         [
-          { tool_calls: [showCall('R1', 'x1'), showCall('R2', 'x2')], usage: { prompt_tokens: 100, completion_tokens: 10 }, ...(name === 'duration' ? { delay_ms: 1100 } : {}) },
+          {
+            tool_calls: [showCall('R1', 'x1'), showCall('R2', 'x2')],
+            usage: { prompt_tokens: 100, completion_tokens: 10 },
+            ...(name === 'duration' ? { delay_ms: 1100 } : {}),
+          },
           { text: `Answer after the ${name} budget.` },
         ],
         extra,
@@ -68,7 +74,10 @@ describe('tree budget', () => {
     });
 
   it('agents: a batch over AGENT_MAX_TOTAL_AGENTS is refused and the tree stops with the final call', async () => {
-    const { s, ev, reqs } = await run({ AGENT_MAX_TOTAL_AGENTS: '2' }, [delegate('b', [{ goal: 'one' }, { goal: 'two' }]), { text: 'answered anyway' }]);
+    const { s, ev, reqs } = await run({ AGENT_MAX_TOTAL_AGENTS: '2' }, [
+      delegate('b', [{ goal: 'one' }, { goal: 'two' }]),
+      { text: 'answered anyway' },
+    ]);
     expect(ofType(ev, 'tool_end')[0]!.output).toMatch(/tree budget reached \(agents/);
     expect(reqs).toHaveLength(2);
     expect(reqs[1]!.body.tools).toBeUndefined();
@@ -96,12 +105,17 @@ describe('tree budget', () => {
     const store = await SessionStore.open(tmp.dir);
     store.db.prepare("UPDATE tree_usage SET llm_calls = 'lots' WHERE root_id = ?").run(id);
     const ev = await collect(s.send('again'));
-    expect(ofType(ev, 'error')[0]!.error).toMatchObject({ type: 'limit', message: expect.stringMatching(/budget usage record of task tree .* is corrupt; refusing to continue/) });
+    expect(ofType(ev, 'error')[0]!.error).toMatchObject({
+      type: 'limit',
+      message: expect.stringMatching(/budget usage record of task tree .* is corrupt; refusing to continue/),
+    });
     expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('error');
     await s.close();
     store.db.prepare('DELETE FROM tree_usage WHERE root_id = ?').run(id);
     store.close();
-    const err = await session(testSettings(llm!.url, tmp.dir, priced), [], { sessionId: id, env: {} }).catch((e: unknown) => e as Error & { exitCode: number });
+    const err = await session(testSettings(llm!.url, tmp.dir, priced), [], { sessionId: id, env: {} }).catch(
+      (e: unknown) => e as Error & { exitCode: number },
+    );
     expect((err as Error).message).toMatch(/budget usage record of task tree .* is missing; refusing to continue/);
     expect((err as { exitCode: number }).exitCode).toBe(ExitCode.Limit);
   });
@@ -118,7 +132,9 @@ describe('tree budget', () => {
     const go = () => procs.forEach((p) => p.stdin!.write('go\n'));
     const worker = () =>
       new Promise<number[]>((resolve, reject) => {
-        const p = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'race-worker.ts'), file, ...roots], { stdio: ['pipe', 'pipe', 'pipe'] });
+        const p = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'race-worker.ts'), file, ...roots], {
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
         procs.push(p);
         let out = '';
         let err = '';

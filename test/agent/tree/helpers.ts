@@ -23,7 +23,12 @@ export function timedShowTool(spans: { device: string; start: number; end: numbe
         });
       });
       spans.push({ device, start, end: performance.now() });
-      return { status: 'success', data: JSON.stringify(args.device_configs.map((d) => ({ device_name: d.device_name, status: 'success', output: `routes of ${d.device_name}` }))) };
+      return {
+        status: 'success',
+        data: JSON.stringify(
+          args.device_configs.map((d) => ({ device_name: d.device_name, status: 'success', output: `routes of ${d.device_name}` })),
+        ),
+      };
     },
   });
 }

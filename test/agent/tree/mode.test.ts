@@ -24,14 +24,22 @@ describe('AGENT_MODE', () => {
   it('invalid AGENT_MODE and AGENT_RECURSION_ENABLED refuse a new session (exit 2, one line) before any LLM call', async () => {
     llm = await startLlm([]);
     const settings = testSettings(llm.url, tmp.dir);
-    expect((await refusal(session(settings, [], { env: { AGENT_MODE: 'tree' } }))).message).toBe('AGENT_MODE must be one of legacy|recursive (got "tree")');
+    expect((await refusal(session(settings, [], { env: { AGENT_MODE: 'tree' } }))).message).toBe(
+      'AGENT_MODE must be one of legacy|recursive (got "tree")',
+    );
     expect((await refusal(session(settings, [], { env: { AGENT_RECURSION_ENABLED: 'false' } }))).message).toBe(
       'AGENT_RECURSION_ENABLED was removed; use AGENT_MODE=recursive',
     );
-    expect((await refusal(session(settings, [], { env: { AGENT_MODE: 'recursive', AGENT_MAX_LLM_CALLS: '0' } }))).message).toMatch(/^AGENT_MAX_LLM_CALLS must be a positive integer/);
-    expect((await refusal(session(settings, [], { env: { AGENT_MODE: 'recursive', AGENT_RESERVED_FINAL_CALLS: '5', AGENT_MAX_LLM_CALLS: '5' } }))).message).toMatch(
-      /AGENT_RESERVED_FINAL_CALLS must be less than AGENT_MAX_LLM_CALLS/,
+    expect((await refusal(session(settings, [], { env: { AGENT_MODE: 'recursive', AGENT_MAX_LLM_CALLS: '0' } }))).message).toMatch(
+      /^AGENT_MAX_LLM_CALLS must be a positive integer/,
     );
+    expect(
+      (
+        await refusal(
+          session(settings, [], { env: { AGENT_MODE: 'recursive', AGENT_RESERVED_FINAL_CALLS: '5', AGENT_MAX_LLM_CALLS: '5' } }),
+        )
+      ).message,
+    ).toMatch(/AGENT_RESERVED_FINAL_CALLS must be less than AGENT_MAX_LLM_CALLS/);
     // legacy does not parse the budget variables
     const s = await session(settings, [], { env: { AGENT_MAX_LLM_CALLS: 'lots' } });
     expect(s.agentMode).toBe('legacy');
@@ -50,16 +58,24 @@ describe('AGENT_MODE', () => {
     expect(root.anchor_hash).toBe(anchorHash('Verify OSPF on R1'));
     expect(JSON.parse(root.budget!)).toMatchObject({ enabled: true, max_total_agents: 7, max_llm_calls: 150 });
     // the agent_budget setting sets the defaults of a new root; the environment wins over it
-    const fromSettings = await session({ ...settings, agent_budget: { max_total_agents: 9, max_llm_calls: 40 } }, [], { env: { AGENT_MODE: 'recursive', AGENT_MAX_TOTAL_AGENTS: '7' } });
+    const fromSettings = await session({ ...settings, agent_budget: { max_total_agents: 9, max_llm_calls: 40 } }, [], {
+      env: { AGENT_MODE: 'recursive', AGENT_MAX_TOTAL_AGENTS: '7' },
+    });
     await collect(fromSettings.send('budget from the settings'));
-    expect(JSON.parse(fromSettings.tree().root!.budget!)).toMatchObject({ max_total_agents: 7, max_llm_calls: 40, max_total_tokens: 1_500_000 });
+    expect(JSON.parse(fromSettings.tree().root!.budget!)).toMatchObject({
+      max_total_agents: 7,
+      max_llm_calls: 40,
+      max_total_tokens: 1_500_000,
+    });
     await fromSettings.close();
     expect(s.notices).toEqual([]);
     await s.close();
 
     const r1 = await session(settings, [], { sessionId: s.id, env: { AGENT_MODE: 'legacy' } });
     expect(r1.agentMode).toBe('recursive');
-    expect(r1.notices).toEqual([`AGENT_MODE=legacy in the environment was ignored: session ${s.id.slice(0, 8)} keeps its agent mode recursive`]);
+    expect(r1.notices).toEqual([
+      `AGENT_MODE=legacy in the environment was ignored: session ${s.id.slice(0, 8)} keeps its agent mode recursive`,
+    ]);
     await collect(r1.send('again'));
     expect(r1.tree().root!.anchor).toBe('Verify OSPF on R1'); // immutable
     await r1.close();

@@ -64,7 +64,15 @@ describe('recursive agent tool', () => {
   it('a forged config tool in a child of a teaching-mode root is blocked at dispatch and never runs', async () => {
     llm = await startLlm([
       delegate('a', brief('look at R1')),
-      { tool_calls: [{ id: 'cfg', name: 'execute_multiple_device_config_commands', args: { device_configs: [{ device_name: 'R1', config_commands: ['no router ospf 1'] }] } }] },
+      {
+        tool_calls: [
+          {
+            id: 'cfg',
+            name: 'execute_multiple_device_config_commands',
+            args: { device_configs: [{ device_name: 'R1', config_commands: ['no router ospf 1'] }] },
+          },
+        ],
+      },
       { text: 'could not configure' },
       { text: 'ok' },
     ]);
@@ -102,7 +110,9 @@ describe('recursive agent tool', () => {
     expect(seen).toContain('routes of R1');
     expect(seen).not.toContain('ROOT-PRIVATE-THOUGHT');
     expect(seen).not.toContain('R9');
-    expect((JSON.parse(toolResult(reqs[3]!, 'bad')) as { error: string }).error).toMatch(/context_ref "r9" is not a tool result or context ref you hold/);
+    expect((JSON.parse(toolResult(reqs[3]!, 'bad')) as { error: string }).error).toMatch(
+      /context_ref "r9" is not a tool result or context ref you hold/,
+    );
     const grand = String(reqs[4]!.body.messages[1]!.content);
     expect(grand).toContain('- read-only: no config changes\n- only R3'); // inherited first
     expect(grand).toContain('routes of R1'); // re-granted edge by edge
@@ -142,10 +152,14 @@ describe('scheduling and stop', () => {
   });
 
   it('parallel 2 overlaps and keeps input order; 3 is rejected by validation', async () => {
-    expect(() => validateSetting('max_parallel_children', 3, 'GNS3_COPILOT_MAX_PARALLEL_CHILDREN')).toThrow(/must be an integer 1\.\.2 \(got 3\)/);
+    expect(() => validateSetting('max_parallel_children', 3, 'GNS3_COPILOT_MAX_PARALLEL_CHILDREN')).toThrow(
+      /must be an integer 1\.\.2 \(got 3\)/,
+    );
     const b = batchOf({ RA: 300, RB: 20 });
     llm = await startLlm(b.turns);
-    const s = await session(testSettings(llm.url, tmp.dir, { child_execution_mode: 'parallel', max_parallel_children: 2 }), [b.tool], { env });
+    const s = await session(testSettings(llm.url, tmp.dir, { child_execution_mode: 'parallel', max_parallel_children: 2 }), [b.tool], {
+      env,
+    });
     const ev = await collect(s.send('both'));
     const [a, bb] = ['RA', 'RB'].map((d) => b.spans.find((x) => x.device === d)!);
     expect(a!.start < bb!.end && bb!.start < a!.end).toBe(true);
@@ -156,11 +170,7 @@ describe('scheduling and stop', () => {
   });
 
   it('a user abort of the root stops every descendant; the history stays valid and resumable', async () => {
-    llm = await startLlm([
-      delegate('top', brief('SLOW child')),
-      { tool_calls: [showCall('RSLOW', 'slow')] },
-      { text: 'after resume' },
-    ]);
+    llm = await startLlm([delegate('top', brief('SLOW child')), { tool_calls: [showCall('RSLOW', 'slow')] }, { text: 'after resume' }]);
     const spans: { device: string; start: number; end: number }[] = [];
     const settings = testSettings(llm.url, tmp.dir);
     const s = await session(settings, [timedShowTool(spans, { RSLOW: 5000 })], { env });

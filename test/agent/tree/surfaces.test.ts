@@ -13,7 +13,6 @@ import { TreeStore } from '../../../src/sessions/tree-store.js';
 const { tmp, startLlm } = useFakeLlm('gc-tree-surf-');
 let llm: FakeLlm | undefined;
 
-
 describe('tree surfaces', () => {
   it('--json has agents and resource_usage; --stream-json tags every event; sessions show/export print the tree', async () => {
     llm = await startLlm([
@@ -36,7 +35,13 @@ describe('tree surfaces', () => {
     expect(result.response).toBe('All good: R1 has 2 full neighbours.');
     expect(result.tool_calls.map((c) => c.id)).toEqual(['a']); // the child's own call is under agents
     expect(result.agents).toHaveLength(1);
-    expect(result.agents![0]).toMatchObject({ parent_id: s.id, depth: 1, goal: 'verify OSPF on R1', status: 'completed', usage: { llm_calls: 2 } });
+    expect(result.agents![0]).toMatchObject({
+      parent_id: s.id,
+      depth: 1,
+      goal: 'verify OSPF on R1',
+      status: 'completed',
+      usage: { llm_calls: 2 },
+    });
     expect((result.agents![0]!.report as { result: string }).result).toBe('R1: 2 full neighbours');
     expect(result.resource_usage).toMatchObject({ agents: 2, llm_calls: 4, exhausted: null }); // root 2 + child 2
     expect(result.resource_usage!.cost_usd).toBeGreaterThan(0);
@@ -53,7 +58,9 @@ describe('tree surfaces', () => {
     expect(show).toMatch(/agents 2\/50 · llm 4\/150/);
     expect(show).toMatch(/└ \[1\] [0-9a-f]{8} completed — verify OSPF on R1/);
     expect(show).toContain('report: R1: 2 full neighbours');
-    const exported = JSON.parse(await captureStdout(() => sessionsCommand('export', [s.id], { format: 'json' }, settings))) as { tree: { agents: unknown[] } };
+    const exported = JSON.parse(await captureStdout(() => sessionsCommand('export', [s.id], { format: 'json' }, settings))) as {
+      tree: { agents: unknown[] };
+    };
     expect(exported.tree.agents).toHaveLength(1);
 
     // deleting the session deletes its tree and the children's threads

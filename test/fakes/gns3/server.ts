@@ -117,18 +117,65 @@ const BUILTINS: [name: string, type: string, category: string, fmt: string, v2: 
   ['Cloud', 'cloud', 'guest', 'Cloud{0}', '39e257dc-8412-3174-b6b3-0ee3ed6a43e9', 'b6ed2e82-d5aa-5a86-b6dd-8b9dd1c66800'],
   ['NAT', 'nat', 'guest', 'NAT{0}', 'df8f4ea9-33b7-3e96-86a2-c39bc9bb649c', '2d7eb722-90e8-56c1-8dfa-a30d79847984'],
   ['VPCS', 'vpcs', 'guest', 'PC{0}', '19021f99-e36f-394d-b4a1-8aaa902ab9cc', '52136454-1f50-590a-94e4-816bd02d1062'],
-  ['Ethernet switch', 'ethernet_switch', 'switch', 'Switch{0}', '1966b864-93e7-32d5-965f-001384eec461', '92a43283-9c7e-5a68-9695-1f05a2e8dd05'],
+  [
+    'Ethernet switch',
+    'ethernet_switch',
+    'switch',
+    'Switch{0}',
+    '1966b864-93e7-32d5-965f-001384eec461',
+    '92a43283-9c7e-5a68-9695-1f05a2e8dd05',
+  ],
   ['Ethernet hub', 'ethernet_hub', 'switch', 'Hub{0}', 'b4503ea9-d6b6-3695-9fe4-1db3b39290b0', '8ed8d072-b183-541c-81ec-6e106c3a5a2a'],
-  ['Frame Relay switch', 'frame_relay_switch', 'switch', 'FRSW{0}', 'dd0f6f3a-ba58-3249-81cb-a1dd88407a47', '6ae48470-232f-50a4-a0df-5fb07e6ecba7'],
+  [
+    'Frame Relay switch',
+    'frame_relay_switch',
+    'switch',
+    'FRSW{0}',
+    'dd0f6f3a-ba58-3249-81cb-a1dd88407a47',
+    '6ae48470-232f-50a4-a0df-5fb07e6ecba7',
+  ],
   ['ATM switch', 'atm_switch', 'switch', 'ATMSW{0}', 'aaa764e2-b383-300f-8a0e-3493bbfdb7d2', 'fe3f642f-1398-562b-a3a8-bb93d4b2ee16'],
 ];
 
-export const AVAILABLE_FILTERS: { type: string; name: string; description: string; parameters: { name: string; type: string; minimum?: number; maximum?: number; unit?: string }[] }[] = [
-  { type: 'frequency_drop', name: 'Frequency drop', description: 'It will drop everything with a -1 frequency, drop every Nth packet with a positive frequency, or drop nothing', parameters: [{ name: 'Frequency', minimum: -1, maximum: 32767, type: 'int', unit: 'th packet' }] },
-  { type: 'packet_loss', name: 'Packet loss', description: 'The percentage represents the chance for a packet to be lost', parameters: [{ name: 'Chance', minimum: 0, maximum: 100, type: 'int', unit: '%' }] },
-  { type: 'delay', name: 'Delay', description: 'Delay packets in milliseconds. You can add jitter in milliseconds (+/-) of the delay', parameters: [{ name: 'Latency', minimum: 0, maximum: 32767, unit: 'ms', type: 'int' }, { name: 'Jitter (-/+)', minimum: 0, maximum: 32767, unit: 'ms', type: 'int' }] },
-  { type: 'corrupt', name: 'Corrupt', description: 'The percentage represents the chance for a packet to be corrupted', parameters: [{ name: 'Chance', minimum: 0, maximum: 100, unit: '%', type: 'int' }] },
-  { type: 'bpf', name: 'Berkeley Packet Filter (BPF)', description: 'This filter will drop any packet matching a BPF expression. Put one expression per line', parameters: [{ name: 'Filters', type: 'text' }] },
+export const AVAILABLE_FILTERS: {
+  type: string;
+  name: string;
+  description: string;
+  parameters: { name: string; type: string; minimum?: number; maximum?: number; unit?: string }[];
+}[] = [
+  {
+    type: 'frequency_drop',
+    name: 'Frequency drop',
+    description: 'It will drop everything with a -1 frequency, drop every Nth packet with a positive frequency, or drop nothing',
+    parameters: [{ name: 'Frequency', minimum: -1, maximum: 32767, type: 'int', unit: 'th packet' }],
+  },
+  {
+    type: 'packet_loss',
+    name: 'Packet loss',
+    description: 'The percentage represents the chance for a packet to be lost',
+    parameters: [{ name: 'Chance', minimum: 0, maximum: 100, type: 'int', unit: '%' }],
+  },
+  {
+    type: 'delay',
+    name: 'Delay',
+    description: 'Delay packets in milliseconds. You can add jitter in milliseconds (+/-) of the delay',
+    parameters: [
+      { name: 'Latency', minimum: 0, maximum: 32767, unit: 'ms', type: 'int' },
+      { name: 'Jitter (-/+)', minimum: 0, maximum: 32767, unit: 'ms', type: 'int' },
+    ],
+  },
+  {
+    type: 'corrupt',
+    name: 'Corrupt',
+    description: 'The percentage represents the chance for a packet to be corrupted',
+    parameters: [{ name: 'Chance', minimum: 0, maximum: 100, unit: '%', type: 'int' }],
+  },
+  {
+    type: 'bpf',
+    name: 'Berkeley Packet Filter (BPF)',
+    description: 'This filter will drop any packet matching a BPF expression. Put one expression per line',
+    parameters: [{ name: 'Filters', type: 'text' }],
+  },
 ];
 
 const ALWAYS_ON = new Set(['ethernet_switch', 'ethernet_hub', 'cloud', 'nat', 'frame_relay_switch', 'atm_switch']);
@@ -153,7 +200,14 @@ export interface FakeGns3 {
   api: FakeApi;
   requests: RecordedRequest[];
   addProject(p: { name: string; status?: 'opened' | 'closed'; project_id?: string; auto_close?: boolean }): string;
-  addTemplate(t: { name: string; template_type: string; category?: string; default_name_format?: string; adapters?: number; usage?: string }): string;
+  addTemplate(t: {
+    name: string;
+    template_type: string;
+    category?: string;
+    default_name_format?: string;
+    adapters?: number;
+    usage?: string;
+  }): string;
   addNode(n: SeedNode): Node;
   addLink(l: { a: string; b: string; filters?: Record<string, unknown[]>; project?: string }): Link;
   project(nameOrId?: string): Project;
@@ -175,7 +229,16 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
   const projects = new Map<string, Project>();
   let lastProject: string | undefined;
   const templates: Template[] = BUILTINS.map(([name, type, category, fmt, id2, id3]) => {
-    const t: Template = { template_id: v2 ? id2 : id3, name, template_type: type, category, default_name_format: fmt, builtin: true, compute_id: null, symbol: `:/symbols/${type}.svg` };
+    const t: Template = {
+      template_id: v2 ? id2 : id3,
+      name,
+      template_type: type,
+      category,
+      default_name_format: fmt,
+      builtin: true,
+      compute_id: null,
+      symbol: `:/symbols/${type}.svg`,
+    };
     if (type === 'ethernet_switch') t.console_type = 'none';
     if (type === 'vpcs') {
       if (v2) t.properties = { base_script_file: 'vpcs_base_config.txt' };
@@ -218,14 +281,19 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
   };
   /** A missing required field: v2 400 schema error, v3 422 pydantic repr. */
   const required = (field: string, where: string[], body: unknown): never => {
-    if (v2) fail(400, `JSON schema error with API request '${where.join('/')}' and JSON data '${JSON.stringify(body)}': '${field}' is a required property`);
+    if (v2)
+      fail(
+        400,
+        `JSON schema error with API request '${where.join('/')}' and JSON data '${JSON.stringify(body)}': '${field}' is a required property`,
+      );
     return fail(422, pyRepr('missing', ['body', field], 'Field required', JSON.stringify(body ?? {}).replace(/"/g, "'")));
   };
 
   const getProject = (id: string): Project => {
     const p = projects.get(id);
     if (!p) {
-      if (!v2 && !/^[0-9a-f-]{36}$/i.test(id)) fail(422, pyRepr('uuid_parsing', ['path', 'project_id'], 'Input should be a valid UUID', `'${id}'`));
+      if (!v2 && !/^[0-9a-f-]{36}$/i.test(id))
+        fail(422, pyRepr('uuid_parsing', ['path', 'project_id'], 'Input should be a valid UUID', `'${id}'`));
       fail(404, `Project ID ${id} doesn't exist`);
     }
     return p!;
@@ -250,7 +318,10 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
 
   const makePorts = (nodeType: string, spec?: number | string[], fmt = 'Ethernet{0}'): Port[] => {
     const shortOf = (name: string) =>
-      name.replace(/^Ethernet(?=\d)/, 'e').replace(/^GigabitEthernet(?=\d)/, 'Gi').replace(/^FastEthernet(?=\d)/, 'f');
+      name
+        .replace(/^Ethernet(?=\d)/, 'e')
+        .replace(/^GigabitEthernet(?=\d)/, 'Gi')
+        .replace(/^FastEthernet(?=\d)/, 'f');
     const switchLike = nodeType === 'ethernet_switch' || nodeType === 'ethernet_hub';
     const eth = (names: string[]): Port[] =>
       names.map((name, i) => ({
@@ -264,12 +335,35 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
     if (Array.isArray(spec)) return eth(spec);
     const count =
       spec ??
-      (nodeType === 'vpcs' ? 1 : nodeType === 'ethernet_switch' || nodeType === 'ethernet_hub' ? 8 : nodeType === 'cloud' ? 0 : ['frame_relay_switch', 'atm_switch', 'nat'].includes(nodeType) ? 0 : 4);
+      (nodeType === 'vpcs'
+        ? 1
+        : nodeType === 'ethernet_switch' || nodeType === 'ethernet_hub'
+          ? 8
+          : nodeType === 'cloud'
+            ? 0
+            : ['frame_relay_switch', 'atm_switch', 'nat'].includes(nodeType)
+              ? 0
+              : 4);
     if (nodeType === 'cloud' && spec === undefined) return eth(['eth0']);
     return eth(Array.from({ length: count }, (_, i) => fmt.replace('{0}', String(i))));
   };
 
-  const newNode = (p: Project, spec: { name: string; node_type: string; template_id?: string | null; x?: number; y?: number; ports?: number | string[]; status?: string; console?: number | null; console_host?: string | null; console_type?: string | null; usage?: string }): Node => {
+  const newNode = (
+    p: Project,
+    spec: {
+      name: string;
+      node_type: string;
+      template_id?: string | null;
+      x?: number;
+      y?: number;
+      ports?: number | string[];
+      status?: string;
+      console?: number | null;
+      console_host?: string | null;
+      console_type?: string | null;
+      usage?: string;
+    },
+  ): Node => {
     const t = spec.node_type;
     const alwaysOn = ALWAYS_ON.has(t);
     const hasConsole = !(t === 'ethernet_hub' || t === 'cloud' || t === 'nat' || t === 'frame_relay_switch' || t === 'atm_switch');
@@ -323,7 +417,8 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
   const createLink = (p: Project, body: Json): Link => {
     const ends = body.nodes;
     if (!Array.isArray(ends)) return required('nodes', ['projects', p.data.project_id, 'links'], body);
-    if (!v2 && ends.length < 2) fail(422, pyRepr('too_short', ['body', 'nodes'], 'List should have at least 2 items after validation, not 1', '[...]'));
+    if (!v2 && ends.length < 2)
+      fail(422, pyRepr('too_short', ['body', 'nodes'], 'List should have at least 2 items after validation, not 1', '[...]'));
     const resolved = ends.map((e: Json) => {
       const n = getNode(p, String(e.node_id));
       const a = Number(e.adapter_number);
@@ -343,7 +438,9 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
       link_type: 'ethernet',
       nodes: resolved.map((r) => ({
         adapter_number: r.a,
-        label: r.label ? { ...r.label, ...(v2 ? {} : { style: null, rotation: null }) } : { style: 'font-family: TypeWriter;font-size: 10.0;font-weight: bold;fill: #000000;fill-opacity: 1.0;', text: `${r.a}/${r.pn}` },
+        label: r.label
+          ? { ...r.label, ...(v2 ? {} : { style: null, rotation: null }) }
+          : { style: 'font-family: TypeWriter;font-size: 10.0;font-weight: bold;fill: #000000;fill-opacity: 1.0;', text: `${r.a}/${r.pn}` },
         node_id: r.n.node_id,
         port_number: r.pn,
       })),
@@ -374,9 +471,19 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
         const def = AVAILABLE_FILTERS.find((f) => f.type === k);
         const bad =
           !def ||
-          (k === 'bpf' ? v.length !== 1 || typeof v[0] !== 'string' : v.some((x, i) => typeof x === 'number' && def.parameters[i] && (x < (def.parameters[i].minimum ?? -Infinity) || x > (def.parameters[i].maximum ?? Infinity))));
+          (k === 'bpf'
+            ? v.length !== 1 || typeof v[0] !== 'string'
+            : v.some(
+                (x, i) =>
+                  typeof x === 'number' &&
+                  def.parameters[i] &&
+                  (x < (def.parameters[i].minimum ?? -Infinity) || x > (def.parameters[i].maximum ?? Infinity)),
+              ));
         if (bad) {
-          fail(409, `Error while sending command 'bridge add_packet_filter LINK-${l.link_id.slice(0, 8)} filter0 ${k} ${v.join(' ')}': Failed to add filter 'filter0': ${def ? 'invalid value' : `Filter type '${k}' doesn't exist`}`);
+          fail(
+            409,
+            `Error while sending command 'bridge add_packet_filter LINK-${l.link_id.slice(0, 8)} filter0 ${k} ${v.join(' ')}': Failed to add filter 'filter0': ${def ? 'invalid value' : `Filter type '${k}' doesn't exist`}`,
+          );
         }
       }
     }
@@ -432,14 +539,17 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
     const method = req.method ?? 'GET';
     const prefix = `/${api}`;
     if (!url.pathname.startsWith(prefix + '/')) routeNotFound();
-    const parts = url.pathname.slice(prefix.length + 1).split('/').filter(Boolean);
+    const parts = url.pathname
+      .slice(prefix.length + 1)
+      .split('/')
+      .filter(Boolean);
     const parseBody = (): Json | undefined => {
       if (rawBody.trim() === '') return undefined;
       try {
         return JSON.parse(rawBody) as Json;
       } catch {
         if (v2) fail(400, `Invalid JSON Expecting property name enclosed in double quotes: line 1 column 2 (char 1)`);
-        return fail(422, pyRepr('json_invalid', ['body', '1'], 'JSON decode error', "{}"));
+        return fail(422, pyRepr('json_invalid', ['body', '1'], 'JSON decode error', '{}'));
       }
     };
     const body = parseBody();
@@ -464,7 +574,11 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
     if (!v2) checkAuth(req, url);
 
     if (a === 'computes' && parts.length === 1 && method === 'GET') {
-      return send(res, 200, v2 ? [{ compute_id: 'local', name: 'vm', host: '127.0.0.1', port: 3080, protocol: 'http', connected: true }] : []);
+      return send(
+        res,
+        200,
+        v2 ? [{ compute_id: 'local', name: 'vm', host: '127.0.0.1', port: 3080, protocol: 'http', connected: true }] : [],
+      );
     }
     if (a === 'templates') {
       if (parts.length === 1 && method === 'GET') return send(res, 200, templates);
@@ -475,7 +589,12 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
     }
     if (a !== 'projects') return routeNotFound();
     if (parts.length === 1) {
-      if (method === 'GET') return send(res, 200, [...projects.values()].map((p) => p.data));
+      if (method === 'GET')
+        return send(
+          res,
+          200,
+          [...projects.values()].map((p) => p.data),
+        );
       if (method === 'POST') {
         if (typeof body?.name !== 'string') return required('name', ['projects'], body);
         if ([...projects.values()].some((p) => p.data.name === body.name)) fail(409, `Project "${body.name}" already exists`);
@@ -506,7 +625,8 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
       return send(res, 204);
     }
     if (c === 'templates' && parts.length === 4 && method === 'POST') {
-      const t = templates.find((x) => x.template_id === d) ?? fail(404, v2 ? `Template ID ${d} doesn't exist` : `Template '${d}' not found`);
+      const t =
+        templates.find((x) => x.template_id === d) ?? fail(404, v2 ? `Template ID ${d} doesn't exist` : `Template '${d}' not found`);
       if (typeof body?.x !== 'number') return required('x', ['projects', p.data.project_id, 'templates', d!], body);
       if (typeof body?.y !== 'number') return required('y', ['projects', p.data.project_id, 'templates', d!], body);
       if (v2 && !body.compute_id && t.compute_id == null) fail(404, `Compute ID None doesn't exist`);
@@ -548,7 +668,8 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
           }
           if (typeof upd.name === 'string') {
             if (v2 && upd.name === '') fail(400, `'' is too short`);
-            if (!v2 && n.status === 'started' && !ALWAYS_ON.has(n.node_type)) fail(409, 'Sorry, it is not possible to rename a node that is already powered on');
+            if (!v2 && n.status === 'started' && !ALWAYS_ON.has(n.node_type))
+              fail(409, 'Sorry, it is not possible to rename a node that is already powered on');
             n.name = upd.name === '' ? '' : allocateName(p, upd.name, n.node_id);
             (n.label as Json).text = n.name;
           }
@@ -559,7 +680,12 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
       }
       if (parts.length === 5 && ['start', 'stop', 'suspend', 'reload'].includes(e!) && method === 'POST') {
         if (!v2 && e === 'start' && (body === undefined || typeof body !== 'object' || Array.isArray(body))) {
-          fail(422, body === undefined ? pyRepr('missing', ['body'], 'Field required', 'None') : pyRepr('dict_type', ['body'], 'Input should be a valid dictionary', '[]'));
+          fail(
+            422,
+            body === undefined
+              ? pyRepr('missing', ['body'], 'Field required', 'None')
+              : pyRepr('dict_type', ['body'], 'Input should be a valid dictionary', '[]'),
+          );
         }
         requireOpened(p);
         const before = { ...n };
@@ -590,7 +716,11 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
       }
       if (parts.length === 5 && e === 'available_filters' && method === 'GET') return send(res, 200, AVAILABLE_FILTERS);
       const capture = v2
-        ? { start: e === 'start_capture' && parts.length === 5, stop: e === 'stop_capture' && parts.length === 5, stream: e === 'pcap' && parts.length === 5 }
+        ? {
+            start: e === 'start_capture' && parts.length === 5,
+            stop: e === 'stop_capture' && parts.length === 5,
+            stream: e === 'pcap' && parts.length === 5,
+          }
         : { start: e === 'capture' && f === 'start', stop: e === 'capture' && f === 'stop', stream: e === 'capture' && f === 'stream' };
       if (capture.start && method === 'POST') {
         if (!v2 && body === undefined) fail(422, pyRepr('missing', ['body'], 'Field required', 'None'));
@@ -608,7 +738,12 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
       }
       if (capture.stream && method === 'GET') {
         if (!l.capturing) fail(409, 'This link has no active packet capture');
-        res.writeHead(200, { 'content-type': 'application/vnd.tcpdump.pcap', ...(v2 ? { 'x-route': '/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/pcap' } : {}) });
+        res.writeHead(200, {
+          'content-type': 'application/vnd.tcpdump.pcap',
+          ...(v2
+            ? { 'x-route': '/v2/compute/projects/{project_id}/vpcs/nodes/{node_id}/adapters/{adapter_number}/ports/{port_number}/pcap' }
+            : {}),
+        });
         res.flushHeaders();
         const set = streams.get(l.link_id) ?? new Set();
         set.add(res);
@@ -650,7 +785,10 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
       requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.search, headers: req.headers, body: rawBody });
       void (async () => {
         const rule = injections.find(
-          (r) => r.left > 0 && (!r.method || r.method === req.method) && (typeof r.path === 'string' ? r.path === url.pathname : r.path.test(url.pathname)),
+          (r) =>
+            r.left > 0 &&
+            (!r.method || r.method === req.method) &&
+            (typeof r.path === 'string' ? r.path === url.pathname : r.path.test(url.pathname)),
         );
         if (rule) {
           rule.left--;
@@ -744,7 +882,17 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
     addProject: api_addProject,
     addTemplate(t) {
       const id = randomUUID();
-      templates.push({ template_id: id, name: t.name, template_type: t.template_type, category: t.category ?? 'router', default_name_format: t.default_name_format ?? `${t.name.replace(/\s+/g, '')}-{0}`, builtin: false, compute_id: 'local', symbol: ':/symbols/router.svg', ...(t.usage ? { usage: t.usage } : {}) });
+      templates.push({
+        template_id: id,
+        name: t.name,
+        template_type: t.template_type,
+        category: t.category ?? 'router',
+        default_name_format: t.default_name_format ?? `${t.name.replace(/\s+/g, '')}-{0}`,
+        builtin: false,
+        compute_id: 'local',
+        symbol: ':/symbols/router.svg',
+        ...(t.usage ? { usage: t.usage } : {}),
+      });
       if (t.adapters !== undefined) templateAdapters.set(id, t.adapters);
       return id;
     },

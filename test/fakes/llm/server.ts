@@ -152,11 +152,17 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]!;
-    const authorization = (req.headers.authorization) ?? null;
+    const authorization = req.headers.authorization ?? null;
     if (opts.apiKey && authorization !== `Bearer ${opts.apiKey}`) {
       const raw = await readBody(req);
       if (path === '/v1/chat/completions')
-        requests.push({ path, purpose: (req.headers['x-copilot-purpose'] as string | undefined) ?? null, authorization, body: raw ? (JSON.parse(raw) as FakeRequest['body']) : { messages: [] }, turn: -1 });
+        requests.push({
+          path,
+          purpose: (req.headers['x-copilot-purpose'] as string | undefined) ?? null,
+          authorization,
+          body: raw ? (JSON.parse(raw) as FakeRequest['body']) : { messages: [] },
+          turn: -1,
+        });
       return sendError(res, 401, 'Incorrect API key provided', 'invalid_api_key');
     }
     if (req.method === 'GET' && path === '/v1/models') {
@@ -190,7 +196,10 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
     const id = opts.fixedCompletionId ?? `chatcmpl-fake-${seq}-${randomUUID().slice(0, 8)}`;
     const model = body.model ?? 'fake-model';
     const calls = (turn.tool_calls ?? []).map((c, i) => ({ id: c.id ?? `call_${seq}_${i}`, name: c.name, args: JSON.stringify(c.args) }));
-    const usage = turn.usage ?? { prompt_tokens: estimateTokens(body), completion_tokens: Math.ceil(((turn.text ?? '').length + calls.reduce((n, c) => n + c.args.length, 0)) / 4) + 1 };
+    const usage = turn.usage ?? {
+      prompt_tokens: estimateTokens(body),
+      completion_tokens: Math.ceil(((turn.text ?? '').length + calls.reduce((n, c) => n + c.args.length, 0)) / 4) + 1,
+    };
     const usageObj = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };
     const finish = calls.length > 0 ? 'tool_calls' : 'stop';
 
@@ -207,7 +216,9 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
             message: {
               role: 'assistant',
               content: turn.text ?? (calls.length ? null : ''),
-              ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) } : {}),
+              ...(calls.length
+                ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) }
+                : {}),
             },
           },
         ],
@@ -217,8 +228,13 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
 
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const created = Math.floor(Date.now() / 1000);
-    const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null) =>
-      ({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason }] });
+    const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null) => ({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      choices: [{ index: 0, delta, finish_reason }],
+    });
     let closed = false;
     res.on('close', () => (closed = true));
     const write = async (obj: unknown) => {
@@ -228,7 +244,8 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
     };
 
     await write(chunk({ role: 'assistant', content: '' }));
-    if (turn.text) for (const p of pieces(turn.text, Math.min(8, Math.max(1, Math.ceil(turn.text.length / 4))))) await write(chunk({ content: p }));
+    if (turn.text)
+      for (const p of pieces(turn.text, Math.min(8, Math.max(1, Math.ceil(turn.text.length / 4))))) await write(chunk({ content: p }));
     if (turn.hang) {
       while (!closed) await sleep(20);
       return;
@@ -240,7 +257,8 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
       for (const frag of pieces(c.args, 3)) await write(chunk({ tool_calls: [{ index, function: { arguments: frag } }] }));
     }
     await write(chunk({}, finish));
-    if (body.stream_options?.include_usage) await write({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: usageObj });
+    if (body.stream_options?.include_usage)
+      await write({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: usageObj });
     if (!closed) res.end('data: [DONE]\n\n');
   }
 
