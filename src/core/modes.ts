@@ -43,6 +43,7 @@ export const TOOL_NAMES = [
   'manage_gns3_packet_filter',
   'injection_skills',
   'gns3_topology_reader',
+  'get_gns3_node_console',
   'agent',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -59,6 +60,7 @@ const TEACHING: readonly ToolName[] = [
   'device_skills',
   // read-only; the README lists it as a read tool students may use
   'gns3_topology_reader',
+  'get_gns3_node_console',
   'agent',
 ];
 
@@ -77,6 +79,7 @@ export const MODE_TOOLS: Record<CopilotMode, readonly ToolName[]> = {
     'manage_gns3_packet_filter',
     'injection_skills',
     'gns3_topology_reader',
+    'get_gns3_node_console',
     'agent',
   ],
 };

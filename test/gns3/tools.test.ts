@@ -29,6 +29,7 @@ it('exports every GNS3 tool with its risk', () => {
     suspend_gns3_node: 'config',
     update_gns3_node_name: 'lab',
     gns3_topology_reader: 'read',
+    get_gns3_node_console: 'read',
     manage_gns3_packet_filter: 'config',
   });
 });
@@ -235,6 +236,25 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
       node_status: 'started',
       note: 'vpcs nodes cannot be suspended; it keeps running',
     });
+  });
+
+  it('get_gns3_node_console gives each node its console host, port and type; an unknown node is its item error', async () => {
+    const { ctx, project } = await lab();
+    const topo = await project.getTopology();
+    const r1 = topo.nodes.find((n) => n.name === 'R1')!;
+    const out = await runTool(tool('get_gns3_node_console'), { nodes: ['r1', 'SW1', 'R9'] }, ctx);
+    expect(out.status).toBe('partial');
+    expect(out.results[0]).toEqual({
+      status: 'success',
+      node: 'R1',
+      console_type: r1.console_type,
+      host: r1.console_host,
+      port: r1.console,
+    });
+    expect(r1.console).toEqual(expect.any(Number));
+    expect(out.results[1]).toMatchObject({ status: 'success', node: 'SW1' });
+    expect(out.results[2]).toMatchObject({ status: 'error', node: 'R9' });
+    expect(out.results[2].error).toMatch(/R9/);
   });
 
   it('update_gns3_node_name verifies the stored name; v3 refuses running nodes clearly', async () => {

@@ -2,6 +2,7 @@ import type { ToolDef } from '../types.js';
 import { createGns3Link } from './create-link.js';
 import { createGns3Node } from './create-node.js';
 import { getGns3Templates } from './get-templates.js';
+import { getGns3NodeConsole } from './node-console.js';
 import { startGns3Node, stopGns3Node, suspendGns3Node } from './node-power.js';
 import { manageGns3PacketFilter } from './packet-filter.js';
 import { updateGns3NodeName } from './rename-node.js';
@@ -19,5 +20,6 @@ export const gns3Tools: ToolDef[] = [
   suspendGns3Node,
   updateGns3NodeName,
   gns3TopologyReader,
+  getGns3NodeConsole,
   manageGns3PacketFilter,
 ];
