@@ -2,13 +2,17 @@
  * The `agent` tool (issue 9): its arguments depend on the policy — legacy takes
  * `task` (one child) or `messages` (a batch, one child per message, run in
  * parallel); recursive takes `task_brief` (one brief or a batch). Children answer
- * with a natural-language summary (legacy) or a TaskReport (recursive).
+ * with a natural-language summary (legacy) or a TaskReport (recursive). The call's
+ * status is the batch of its children: a failed child is an error item, one that
+ * stopped early (a limit, the budget, Esc) did part of its work.
  */
 import { z } from 'zod';
 import { defineTool, failure, type ToolDef, type ToolOutcome } from '../../tools/types.js';
 import { taskBriefSchema } from './brief.js';
 import { DelegationRefused, type DelegateItem, type TreeEngine } from './engine.js';
 import type { TaskReport } from './report.js';
+import { batchStatus } from '../../tools/batch.js';
+import type { OutcomeStatus } from '../../tools/types.js';
 
 const legacySchema = z
   .object({
@@ -35,6 +39,22 @@ function legacyText(reports: TaskReport[]): string {
   return reports.map((r, i) => `Sub-agent ${i + 1} (${r.goal}):\n${one(r)}`).join('\n\n');
 }
 
+function itemStatus(r: TaskReport): OutcomeStatus {
+  return r.status === 'completed' ? 'success' : r.status === 'stopped' ? 'partial' : 'error';
+}
+
+function delegationOutcome(reports: TaskReport[], data: string): ToolOutcome {
+  const status = batchStatus(reports.map((r) => ({ status: itemStatus(r) })));
+  const bad = reports.filter((r) => r.status !== 'completed');
+  if (!bad.length) return { status, data };
+  const what = bad.map((r) => `${r.status}${r.stopped_reason ? ` (${r.stopped_reason})` : ''}`).join(', ');
+  return {
+    status,
+    data,
+    display: `${bad.length} of ${reports.length} sub-agent${reports.length === 1 ? '' : 's'} did not complete: ${what}`,
+  };
+}
+
 export function agentTool(engine: TreeEngine): ToolDef {
   const refused = (err: unknown): ToolOutcome => {
     if (err instanceof DelegationRefused) return failure(err.message);
@@ -50,7 +70,8 @@ export function agentTool(engine: TreeEngine): ToolDef {
       async run(args, ctx) {
         const items: DelegateItem[] = (args.messages ?? [args.task!]).map((task) => ({ kind: 'legacy', task }));
         try {
-          return { status: 'success', data: legacyText((await engine.delegate(items, ctx.callId)).reports) };
+          const { reports } = await engine.delegate(items, ctx.callId);
+          return delegationOutcome(reports, legacyText(reports));
         } catch (err) {
           return refused(err);
         }
@@ -69,7 +90,7 @@ export function agentTool(engine: TreeEngine): ToolDef {
           briefs.map((brief) => ({ kind: 'brief', brief })),
           ctx.callId,
         );
-        return { status: 'success', data: JSON.stringify(reports.length === 1 ? reports[0] : reports) };
+        return delegationOutcome(reports, JSON.stringify(reports.length === 1 ? reports[0] : reports));
       } catch (err) {
         return refused(err);
       }

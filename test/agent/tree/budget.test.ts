@@ -39,6 +39,10 @@ describe('tree budget', () => {
     expect(String(reqs[2]!.body.messages[0]!.content)).toContain('reached a limit (budget)');
     const report = JSON.parse(ofType(ev, 'tool_end').find((e) => e.id === 'a')!.output) as TaskReport;
     expect(report).toMatchObject({ status: 'stopped', stopped_reason: 'budget' });
+    expect(ofType(ev, 'tool_end').find((e) => e.id === 'a')).toMatchObject({
+      status: 'partial',
+      display: '1 of 1 sub-agent did not complete: stopped (budget)',
+    });
     expect(text(ev)).toContain('Final answer with what I have.');
     expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('budget');
     expect(s.tree().agents[0]!.status).toBe('stopped');

@@ -220,6 +220,12 @@ describe('scheduling and stop', () => {
     expect(spans[0]!.end - spans[0]!.start).toBeLessThan(4000);
     const top = JSON.parse(ofType(ev, 'tool_end').find((e) => e.id === 'top')!.output) as TaskReport[];
     expect(top.map((r) => r.status)).toEqual(['stopped', 'completed']);
+    // one child stopped, one completed: the call did part of its work
+    expect(ofType(ev, 'tool_end').find((e) => e.id === 'top')).toMatchObject({
+      status: 'partial',
+      display: '1 of 2 sub-agents did not complete: stopped (aborted)',
+    });
+    expect(ofType(ev, 'tool_end').find((e) => e.id === 'mid')!.status).toBe('partial');
     expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('done');
     const byGoal = Object.fromEntries(s.tree().agents.map((a) => [a.goal, a.status]));
     expect(byGoal).toEqual({ 'MIDDLE node': 'stopped', 'SIBLING node': 'completed', 'GRAND-ONE': 'stopped', 'GRAND-TWO': 'stopped' });
