@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import type { AgentEvent } from '../../src/core/events.js';
 import { mount, KEY, sleep } from './harness.js';
-import { stats, until } from './helpers/scripted-session.js';
-import { testSettings } from './helpers/fake-services.js';
+import { stats, until, type ScriptStep } from './helpers/scripted-session.js';
+import { sessionRow, testSettings } from './helpers/fake-services.js';
 import { displayWidth } from '../../src/ui/style.js';
 
 afterEach(() => cleanup());
@@ -26,6 +26,12 @@ const deviceOutput = JSON.stringify({
     duration_ms: 41,
   })),
 });
+/** The three-router OSPF command call, ending with deviceOutput; `during` comes between the call and its end. */
+const ospfCall = (...during: ScriptStep[]): ScriptStep[] => [
+  { type: 'tool_call', id: 'c1', name: 'execute_multiple_device_commands', args: ospf },
+  ...during,
+  { type: 'tool_end', id: 'c1', name: 'execute_multiple_device_commands', status: 'success', duration_ms: 41, output: deviceOutput },
+];
 const cfgArgs = { device_configs: [{ device_name: 'R1', config_commands: ['router ospf 1', 'network 10.0.12.0/24 area 0'] }] };
 const done = (over = {}): AgentEvent => ({ type: 'done', stopped_reason: 'done', stats: stats(over) });
 
@@ -38,17 +44,7 @@ describe('App: streaming and tool calls', () => {
           { type: 'context', tokens: 43_000, tools_tokens: 2000, limit: 128_000, percent: 34, trimmed: 0 },
           { type: 'content', delta: 'Checking **OSPF** ' },
           { type: 'content', delta: 'neighbors…' },
-          { type: 'tool_call', id: 'c1', name: 'execute_multiple_device_commands', args: ospf },
-          { type: 'tool_start', id: 'c1', name: 'execute_multiple_device_commands' },
-          { type: 'wait', ms: 300 },
-          {
-            type: 'tool_end',
-            id: 'c1',
-            name: 'execute_multiple_device_commands',
-            status: 'success',
-            duration_ms: 41,
-            output: deviceOutput,
-          },
+          ...ospfCall({ type: 'tool_start', id: 'c1', name: 'execute_multiple_device_commands' }, { type: 'wait', ms: 300 }),
           { type: 'content', delta: '\n\n| Router | State |\n|---|---|\n| R1 | Full |\n' },
           done({ iterations: 2, tool_calls: 1, input_tokens: 900, output_tokens: 120 }),
         ],
@@ -115,20 +111,7 @@ describe('App: streaming and tool calls', () => {
 
   it('toggles the last tool output with Ctrl-O, device output keeping its alignment', async () => {
     const t = mount({
-      scripts: [
-        [
-          { type: 'tool_call', id: 'c1', name: 'execute_multiple_device_commands', args: ospf },
-          {
-            type: 'tool_end',
-            id: 'c1',
-            name: 'execute_multiple_device_commands',
-            status: 'success',
-            duration_ms: 41,
-            output: deviceOutput,
-          },
-          done(),
-        ],
-      ],
+      scripts: [[...ospfCall(), done()]],
     });
     await t.ready();
     await t.type('check');
@@ -203,6 +186,15 @@ describe('App: approvals', () => {
     done(),
   ];
 
+  /** A mounted TUI whose one turn is waiting on the config-command approval. */
+  const atApproval = async () => {
+    const t = mount({ scripts: [approvalScript()] });
+    await t.ready();
+    await t.type('x');
+    await t.waitFor('Approve');
+    return t;
+  };
+
   it('shows device and command lines and runs once on "y"', async () => {
     const t = mount({ scripts: [approvalScript()] });
     await t.ready();
@@ -235,20 +227,14 @@ describe('App: approvals', () => {
   });
 
   it('"no" blocks the call', async () => {
-    const t = mount({ scripts: [approvalScript()] });
-    await t.ready();
-    await t.type('x');
-    await t.waitFor('Approve');
+    const t = await atApproval();
     await t.press('3');
     await t.waitFor('⊘ execute_multiple_device_config_commands');
     expect(t.services.session.decisions).toEqual([{ kind: 'deny' }]);
   });
 
   it('"no with feedback" sends the typed text to the model', async () => {
-    const t = mount({ scripts: [approvalScript()] });
-    await t.ready();
-    await t.type('x');
-    await t.waitFor('Approve');
+    const t = await atApproval();
     await t.press('f');
     await t.waitFor('Tell the model what to do instead');
     await t.press('use area 1', KEY.enter);
@@ -257,10 +243,7 @@ describe('App: approvals', () => {
   });
 
   it('Esc during an approval aborts the turn and denies', async () => {
-    const t = mount({ scripts: [approvalScript()] });
-    await t.ready();
-    await t.type('x');
-    await t.waitFor('Approve');
+    const t = await atApproval();
     await t.press(KEY.esc);
     await t.waitFor(/aborted/);
     expect(t.services.session.decisions).toEqual([{ kind: 'deny' }]);
@@ -356,6 +339,14 @@ describe('App: keys', () => {
 });
 
 describe('App: slash commands', () => {
+  const bgpSession = sessionRow({
+    id: 'bbbb2222-0000',
+    title: 'BGP peering',
+    projectId: 'p2',
+    projectName: 'bgp-lab',
+    messageCount: 4,
+    totalTokens: 100,
+  });
   it('/mode switches the copilot mode and shows it in the status bar', async () => {
     const t = mount();
     await t.ready();
@@ -409,20 +400,7 @@ describe('App: slash commands', () => {
   });
 
   it('/delete removes a session by id, and /delete current starts a new one', async () => {
-    const rows = [
-      {
-        id: 'bbbb2222-0000',
-        title: 'BGP peering',
-        projectId: 'p2',
-        projectName: 'bgp-lab',
-        mode: 'teaching_assistant' as const,
-        pinned: false,
-        updatedAt: new Date().toISOString(),
-        messageCount: 4,
-        totalTokens: 100,
-      },
-    ];
-    const t = mount({ sessions: rows });
+    const t = mount({ sessions: [bgpSession] });
     await t.ready();
     await t.type('/delete');
     await t.waitFor('Usage: /delete <id>');
@@ -460,31 +438,15 @@ describe('App: slash commands', () => {
   });
 
   it('/sessions opens a searchable picker and Enter resumes the chosen session', async () => {
-    const rows = [
-      {
-        id: 'aaaa1111-0000',
-        title: 'OSPF area 0 lab',
-        projectId: 'p1',
-        projectName: 'ospf-lab',
-        mode: 'lab_automation_assistant' as const,
-        pinned: true,
-        updatedAt: new Date().toISOString(),
-        messageCount: 12,
-        totalTokens: 900,
-      },
-      {
-        id: 'bbbb2222-0000',
-        title: 'BGP peering',
-        projectId: 'p2',
-        projectName: 'bgp-lab',
-        mode: 'teaching_assistant' as const,
-        pinned: false,
-        updatedAt: new Date().toISOString(),
-        messageCount: 4,
-        totalTokens: 100,
-      },
-    ];
-    const t = mount({ sessions: rows });
+    const ospfSession = sessionRow({
+      id: 'aaaa1111-0000',
+      title: 'OSPF area 0 lab',
+      mode: 'lab_automation_assistant',
+      pinned: true,
+      messageCount: 12,
+      totalTokens: 900,
+    });
+    const t = mount({ sessions: [ospfSession, bgpSession] });
     await t.ready();
     await t.type('/sessions');
     await t.waitFor('★ OSPF area 0 lab');
@@ -635,17 +597,15 @@ describe('App: start-up', () => {
       invocation: { continueLatest: true },
       settings: testSettings({ project: undefined }),
       sessions: [
-        {
+        sessionRow({
           id: 'cccc3333-x',
           title: 'Yesterday',
           projectId: 'p9',
           projectName: 'campus',
           mode: 'lab_automation_assistant',
-          pinned: false,
-          updatedAt: new Date().toISOString(),
           messageCount: 6,
           totalTokens: 10,
-        },
+        }),
       ],
       history: {
         'cccc3333-x': [

@@ -124,3 +124,15 @@ export const tuiInvocation = (over: Partial<InvocationOptions> = {}): Invocation
   interactive: true,
   ...over,
 });
+
+/** One row of the session list; every field the tests do not name is a plain default. */
+export const sessionRow = (over: Partial<SessionInfo> & Pick<SessionInfo, 'id' | 'title'>): SessionInfo => ({
+  projectId: 'p1',
+  projectName: 'ospf-lab',
+  mode: 'teaching_assistant',
+  pinned: false,
+  updatedAt: new Date().toISOString(),
+  messageCount: 0,
+  totalTokens: 0,
+  ...over,
+});
