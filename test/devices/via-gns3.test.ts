@@ -10,6 +10,7 @@ import { nullLogger } from '../../src/log.js';
 import { devicesTools } from '../../src/tools/devices/index.js';
 import type { ToolContext } from '../../src/tools/types.js';
 import { startFakeGns3 } from '../fakes/gns3/server.js';
+import { telnetNode } from '../fakes/gns3/nodes.js';
 import { startLab, type Lab } from '../lab/lab.js';
 import { closePool, runTool } from './helpers.js';
 
@@ -37,45 +38,12 @@ describe.each(['v2', 'v3'] as const)('device tools through a GNS3 %s controller'
     let ctx: ToolContext | undefined;
     try {
       fake.addProject({ name: 'ospf-lab' });
+      const inLab = { project: 'ospf-lab' };
       // Platform from the node tag for R1, from the template name for R2, node type for PC1.
-      fake.addNode({
-        name: 'R1',
-        node_type: 'qemu',
-        console_host: '127.0.0.1',
-        console: lab.device('R1').consolePort,
-        console_type: 'telnet',
-        status: 'started',
-        tags: ['device_type:cisco_ios_telnet'],
-        project: 'ospf-lab',
-      });
-      fake.addNode({
-        name: 'R2',
-        node_type: 'qemu',
-        console_host: '0.0.0.0',
-        console: lab.device('R2').consolePort,
-        console_type: 'telnet',
-        status: 'started',
-        template_name: 'FRR 8.4',
-        project: 'ospf-lab',
-      });
-      fake.addNode({
-        name: 'PC1',
-        node_type: 'vpcs',
-        console_host: '127.0.0.1',
-        console: lab.device('PC1').consolePort,
-        console_type: 'telnet',
-        status: 'started',
-        project: 'ospf-lab',
-      });
-      fake.addNode({
-        name: 'R3',
-        node_type: 'qemu',
-        console_host: '127.0.0.1',
-        console: 1,
-        console_type: 'telnet',
-        status: 'stopped',
-        project: 'ospf-lab',
-      });
+      fake.addNode(telnetNode('R1', lab.device('R1').consolePort, { tags: ['device_type:cisco_ios_telnet'], ...inLab }));
+      fake.addNode(telnetNode('R2', lab.device('R2').consolePort, { console_host: '0.0.0.0', template_name: 'FRR 8.4', ...inLab }));
+      fake.addNode(telnetNode('PC1', lab.device('PC1').consolePort, { node_type: 'vpcs', ...inLab }));
+      fake.addNode(telnetNode('R3', 1, { status: 'stopped', ...inLab }));
       const project = await client.openProject('ospf-lab');
       ctx = { settings, signal: new AbortController().signal, log: nullLogger, project: async () => project, services: new Map() };
 

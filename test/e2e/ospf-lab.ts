@@ -5,6 +5,7 @@
  */
 import { startLab, type Lab } from '../lab/lab.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
+import { frrLabNode } from '../fakes/gns3/nodes.js';
 
 export const ROUTERS = ['R1', 'R2', 'R3'];
 
@@ -30,17 +31,7 @@ export async function startOspfLab(projectName: string): Promise<OspfLab> {
   const projectId = gns3.addProject({ name: projectName });
   for (const name of ROUTERS) {
     const d = lab.device(name);
-    gns3.addNode({
-      name,
-      node_type: 'qemu',
-      console_host: d.consoleHost,
-      console: d.consolePort,
-      console_type: 'telnet',
-      status: 'started',
-      template_name: 'FRR',
-      tags: ['device_type:frr'],
-      ports: 4,
-    });
+    gns3.addNode(frrLabNode(d, { ports: 4 }));
   }
   const stop = async () => {
     await gns3.close();

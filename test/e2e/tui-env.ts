@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLab, type Lab } from '../lab/lab.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
+import { frrLabNode } from '../fakes/gns3/nodes.js';
 import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fakes/llm/server.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -34,18 +35,7 @@ export async function startTuiEnv(script: FakeTurn[], opts: { project?: string }
     gns3 = await startFakeGns3({ api: 'v2' });
     gns3.addProject({ name: project });
     for (const d of lab.devices) {
-      gns3.addNode({
-        name: d.name,
-        node_type: 'qemu',
-        console_host: d.consoleHost,
-        console: d.consolePort,
-        console_type: 'telnet',
-        status: 'started',
-        template_name: 'FRR',
-        tags: ['device_type:frr'],
-        ports: 2,
-        project,
-      });
+      gns3.addNode(frrLabNode(d, { ports: 2, project }));
     }
     gns3.addLink({ a: 'R1:e0', b: 'R2:e0', project });
     llm = await startFakeLlm(script, { title: 'OSPF check on R1 and R2' });

@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { spawn, type ChildProcess } from 'node:child_process';
 import { BIN, isolatedEnv } from '../helpers/cli-run.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
+import { telnetNode } from '../fakes/gns3/nodes.js';
 import { fakeConsole, type FakeConsole } from '../devices/helpers.js';
 import type { Lab } from '../lab/lab.js';
 
@@ -34,26 +35,8 @@ export async function startMcpLab(lab: Lab): Promise<McpLab> {
   Object.defineProperty(hung, 'ctrlC', { get: () => state.ctrlC });
   Object.defineProperty(hung, 'hungLines', { get: () => state.hungLines });
   const projectId = fake.addProject({ name: 'mcp-lab' });
-  fake.addNode({
-    name: 'R1',
-    node_type: 'qemu',
-    console_host: '127.0.0.1',
-    console: lab.device('R1').consolePort,
-    console_type: 'telnet',
-    status: 'started',
-    template_name: 'FRR 8.4',
-    project: 'mcp-lab',
-  });
-  fake.addNode({
-    name: 'HUNG',
-    node_type: 'qemu',
-    console_host: '127.0.0.1',
-    console: hung.port,
-    console_type: 'telnet',
-    status: 'started',
-    tags: ['device_type:cisco_ios_telnet'],
-    project: 'mcp-lab',
-  });
+  fake.addNode(telnetNode('R1', lab.device('R1').consolePort, { template_name: 'FRR 8.4', project: 'mcp-lab' }));
+  fake.addNode(telnetNode('HUNG', hung.port, { tags: ['device_type:cisco_ios_telnet'], project: 'mcp-lab' }));
   return {
     fake,
     hung,

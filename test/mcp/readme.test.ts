@@ -6,6 +6,7 @@ import { parseMode } from '../../src/core/modes.js';
 import { servedTools } from './served-tools.js';
 import { BIN, ROOT } from '../helpers/cli-run.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
+import { telnetNode } from '../fakes/gns3/nodes.js';
 import { mcpEnv, stdioClient } from './helpers.js';
 
 interface Snippet {
@@ -21,16 +22,7 @@ let fake: FakeGns3;
 beforeAll(async () => {
   fake = await startFakeGns3({ api: 'v2' });
   fake.addProject({ name: 'ospf-lab' });
-  fake.addNode({
-    name: 'R1',
-    node_type: 'qemu',
-    console_host: '127.0.0.1',
-    console: 5000,
-    console_type: 'telnet',
-    status: 'started',
-    template_name: 'FRR 8.4',
-    project: 'ospf-lab',
-  });
+  fake.addNode(telnetNode('R1', 5000, { template_name: 'FRR 8.4', project: 'ospf-lab' }));
 });
 afterAll(async () => {
   await fake?.close();

@@ -15,6 +15,7 @@ import { nullLogger } from '../../src/log.js';
 import { runOneShot } from '../../src/commands/oneshot.js';
 import type { FakeLlm } from '../fakes/llm/server.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
+import { telnetNode } from '../fakes/gns3/nodes.js';
 import { captureStdout, collect, ofType, session, testSettings, useFakeLlm } from '../agent/helpers.js';
 import { executeMultipleDeviceCommands } from '../../src/tools/devices/commands.js';
 import { startGns3Node } from '../../src/tools/gns3/node-power.js';
@@ -39,15 +40,7 @@ beforeEach(async () => {
   gns3 = await startFakeGns3({ api: 'v2' });
   gns3.addProject({ name: 'lab' });
   for (const name of ['R1', 'R2']) {
-    gns3.addNode({
-      name,
-      node_type: 'qemu',
-      console_host: '127.0.0.1',
-      console: await closedPort(),
-      console_type: 'telnet',
-      status: 'started',
-      template_name: 'FRR 8.4',
-    });
+    gns3.addNode(telnetNode(name, await closedPort(), { template_name: 'FRR 8.4' }));
   }
 });
 afterEach(async () => {
