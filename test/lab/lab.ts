@@ -148,6 +148,11 @@ function quote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/** `ip` arguments that run the shell `command` in router `r`'s netns, in its own UTS namespace named after `r` (the vtysh prompt). */
+function asRouter(ns: string, r: string, command: string): string[] {
+  return ['netns', 'exec', ns, 'unshare', '--uts', 'sh', '-c', `hostname ${quote(r)} && ${command}`];
+}
+
 function which(bin: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${quote(bin)}`], { stdio: 'ignore' }).status === 0;
 }
@@ -417,7 +422,7 @@ export async function startLab(spec: LabSpec): Promise<Lab> {
         ]
           .map(quote)
           .join(' ');
-        sh('ip', ['netns', 'exec', ns, 'unshare', '--uts', 'sh', '-c', `hostname ${quote(r)} && exec ${daemon}`]);
+        sh('ip', asRouter(ns, r, `exec ${daemon}`));
       }
     }
     for (const r of spec.routers) {
@@ -487,16 +492,7 @@ export async function startLab(spec: LabSpec): Promise<Lab> {
             '',
           ].join('\n'),
         );
-        spawnDetached('ip', [
-          'netns',
-          'exec',
-          ns,
-          'unshare',
-          '--uts',
-          'sh',
-          '-c',
-          `hostname ${quote(r)} && exec /usr/sbin/sshd -D -f ${quote(cfg)}`,
-        ]);
+        spawnDetached('ip', asRouter(ns, r, `exec /usr/sbin/sshd -D -f ${quote(cfg)}`));
         const sock = join(base, `${r}.ssh.sock`);
         spawnDetached('ip', ['netns', 'exec', ns, 'socat', `UNIX-LISTEN:${sock},fork,mode=600`, 'TCP:127.0.0.1:22']);
         sshSockets.set(r, sock);
@@ -509,8 +505,8 @@ export async function startLab(spec: LabSpec): Promise<Lab> {
     const pagerEnv = spec.pager ? `VTYSH_PAGER=${quote(`/usr/bin/python3 ${PAGER}`)}` : 'VTYSH_PAGER=cat';
     const routerConsoles = spec.routers.map(async (r) => {
       const ns = nsOf.get(r)!;
-      const inner = `hostname ${quote(r)}; stty cols 511 rows ${rows}; exec env ${pagerEnv} vtysh --vty_socket ${quote(dirOf.get(r)!)}`;
-      const cmd = `exec ip netns exec ${quote(ns)} unshare --uts sh -c ${quote(inner)}`;
+      const inner = `stty cols 511 rows ${rows}; exec env ${pagerEnv} vtysh --vty_socket ${quote(dirOf.get(r)!)}`;
+      const cmd = `exec ip ${asRouter(ns, r, inner).map(quote).join(' ')}`;
       const b = await startBridge('pty', cmd);
       bridges.push(b.child);
       let sshPort: number | undefined;
@@ -551,17 +547,7 @@ export async function startLab(spec: LabSpec): Promise<Lab> {
       vtysh(router, ...commands) {
         const ns = nsOf.get(router);
         if (!ns) throw new Error(`lab: no router ${router}`);
-        const args = [
-          'netns',
-          'exec',
-          ns,
-          'unshare',
-          '--uts',
-          'sh',
-          '-c',
-          `hostname ${quote(router)}; exec vtysh --vty_socket ${quote(dirOf.get(router)!)} "$@"`,
-          'sh',
-        ];
+        const args = [...asRouter(ns, router, `exec vtysh --vty_socket ${quote(dirOf.get(router)!)} "$@"`), 'sh'];
         for (const c of commands) args.push('-c', c);
         return execFileSync('ip', args, { encoding: 'utf8', env: { ...process.env, VTYSH_PAGER: 'cat' } });
       },
