@@ -4,7 +4,8 @@ import type { FakeLlm } from '../fakes/llm/server.js';
 import { collect, ofType, session, captureStdout, useFakeLlm, tempDir, testSettings } from './helpers.js';
 import { ResultBuilder } from '../../src/output/summary.js';
 import { sessionsCommand } from '../../src/commands/sessions.js';
-import { initialState, reduce } from '../../src/ui/state.js';
+import { reduce } from '../../src/ui/state.js';
+import { afterTurn, uiState } from '../ui/helpers/ui-state.js';
 import { statusSegments } from '../../src/ui/components/StatusBar.js';
 import { jsonResultSchema } from '../e2e/oneshot-schema.js';
 
@@ -29,9 +30,7 @@ describe('cost', () => {
     ev.forEach((e) => b.add(e));
     expect(jsonResultSchema.parse(JSON.parse(JSON.stringify(b.result()))).stats.cost_usd).toBe(expected);
 
-    let ui = initialState({ server: 'http://127.0.0.1:3080', mode: 'teaching_assistant', model: 'my-model', limits: s.limits });
-    ui = reduce(ui, { type: 'user_prompt', prompt: 'how much?', at: 0 });
-    for (const e of ev) ui = reduce(ui, { type: 'agent', event: e, at: 1 });
+    const ui = afterTurn('how much?', ev, uiState({ model: 'my-model', limits: s.limits }));
     expect(ui.costUsd).toBe(expected);
     expect(statusSegments(ui).map((x) => x.text)).toContain(`$${expected.toFixed(2)}`);
 
@@ -52,7 +51,7 @@ describe('cost', () => {
     const ev = await collect(s.send('how much?'));
     await s.close();
     expect(ofType(ev, 'done')[0]!.stats.cost_usd).toBeNull();
-    let ui = initialState({ server: 'http://127.0.0.1:3080', mode: 'teaching_assistant', model: 'fake-model', limits: s.limits });
+    let ui = uiState({ model: 'fake-model', limits: s.limits });
     for (const e of ev) ui = reduce(ui, { type: 'agent', event: e, at: 1 });
     expect(ui.costUsd).toBeNull();
     expect(statusSegments(ui).some((x) => x.text.startsWith('$'))).toBe(false);

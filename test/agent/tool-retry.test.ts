@@ -13,7 +13,8 @@ import type { AgentEvent } from '../../src/core/events.js';
 import { TextPrinter } from '../../src/output/text.js';
 import { StreamJsonPrinter } from '../../src/output/stream-json.js';
 import { ResultBuilder } from '../../src/output/summary.js';
-import { findToolCall, initialState, reduce } from '../../src/ui/state.js';
+import { findToolCall } from '../../src/ui/state.js';
+import { afterTurn, uiState } from '../ui/helpers/ui-state.js';
 import { jsonResultSchema, streamEventSchema } from '../e2e/oneshot-schema.js';
 
 process.env.GNS3_COPILOT_TOOL_RETRY_MS = '20';
@@ -117,13 +118,10 @@ function renderedByAllPrinters(ev: AgentEvent[]): void {
   const retry = lines.map((l) => streamEventSchema.parse(JSON.parse(l))).find((e) => e.type === 'tool_retry');
   expect(retry).toMatchObject({ type: 'tool_retry', id: 's1', attempt: 1 });
 
-  let ui = initialState({
-    server: 'http://127.0.0.1:3080',
-    mode: 'teaching_assistant',
-    model: 'fake',
-    limits: { max_iterations: 20, tool_limits: {}, on_limit: 'warn' },
-  });
-  ui = reduce(ui, { type: 'user_prompt', prompt: 'start R1', at: 0 });
-  for (const e of ev.filter((x) => x.type !== 'done')) ui = reduce(ui, { type: 'agent', event: e, at: 1 });
+  const ui = afterTurn(
+    'start R1',
+    ev.filter((x) => x.type !== 'done'),
+    uiState({ model: 'fake' }),
+  );
   expect(findToolCall(ui, 's1')!.retry).toEqual({ attempt: 1, max: 1 });
 }

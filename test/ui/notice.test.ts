@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { initialState, reduce } from '../../src/ui/state.js';
+import { afterTurn } from './helpers/ui-state.js';
 import { TextPrinter } from '../../src/output/text.js';
 
 describe('notice events (e.g. an MCP server stopped)', () => {
   it('the TUI shows a warning notice and the live turn goes on', () => {
-    let s = initialState({
-      server: 'http://127.0.0.1:3080',
-      mode: 'teaching_assistant',
-      model: 'm',
-      limits: { max_iterations: 20, tool_limits: {}, on_limit: 'warn' },
-    });
-    s = reduce(s, { type: 'user_prompt', prompt: 'hi', at: 0 });
-    s = reduce(s, { type: 'agent', event: { type: 'notice', message: 'MCP server netbox stopped' }, at: 1 });
+    const s = afterTurn('hi', [{ type: 'notice', message: 'MCP server netbox stopped' }]);
     expect(s.entries.at(-1)).toMatchObject({ kind: 'notice', text: '⚠ MCP server netbox stopped', tone: 'warn' });
     expect(s.live?.prompt).toBe('hi');
   });

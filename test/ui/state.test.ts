@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { initialState, reduce, findToolCall, type UiAction, type UiState } from '../../src/ui/state.js';
+import { reduce, findToolCall, type UiAction, type UiState } from '../../src/ui/state.js';
+import { uiState } from './helpers/ui-state.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import { stats } from './helpers/scripted-session.js';
 
-const base = () =>
-  initialState({
-    server: 'http://127.0.0.1:3080',
-    projectName: 'lab1',
-    mode: 'teaching_assistant',
-    model: 'gpt-4o-mini',
-    limits: { max_iterations: 20, tool_limits: {}, on_limit: 'warn' },
-  });
+const base = () => uiState({ projectName: 'lab1', model: 'gpt-4o-mini' });
 
 const ev = (event: AgentEvent, at = 1000): UiAction => ({ type: 'agent', event, at });
 const run = (s: UiState, actions: UiAction[]) => actions.reduce(reduce, s);

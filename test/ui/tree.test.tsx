@@ -1,21 +1,14 @@
 /** The sub-agent tree in the TUI (issue 9): reducer nesting, tool line rendering, status bar budget, /tree. */
 import { describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
-import { initialState, reduce, type UiAction, type UiState } from '../../src/ui/state.js';
+import { reduce, type UiAction, type UiState } from '../../src/ui/state.js';
+import { uiState } from './helpers/ui-state.js';
 import { ToolCallLine } from '../../src/ui/components/ToolCallLine.js';
 import { statusSegments } from '../../src/ui/components/StatusBar.js';
 import { COMMANDS, findCommand, helpText } from '../../src/ui/slash/index.js';
 import type { AgentEvent } from '../../src/core/events.js';
 
-const base = () =>
-  initialState({
-    server: 'http://127.0.0.1:3080',
-    projectName: 'lab1',
-    mode: 'teaching_assistant',
-    model: 'm',
-    limits: { max_iterations: 20, tool_limits: {}, on_limit: 'warn' },
-    agentMode: 'recursive',
-  });
+const base = () => uiState({ projectName: 'lab1', agentMode: 'recursive' });
 const ev = (event: AgentEvent, at = 1000): UiAction => ({ type: 'agent', event, at });
 const show = (d: string) => ({ device_configs: [{ device_name: d, commands: ['show ip ospf neighbor'] }] });
 
