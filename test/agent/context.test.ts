@@ -12,6 +12,7 @@ import { PromptLibrary, NO_TOPOLOGY } from '../../src/agent/prompts.js';
 import { UsageError } from '../../src/errors.js';
 import { renderTopologyText } from '../../src/gns3/render.js';
 import type { Topology } from '../../src/gns3/types.js';
+import { topologyNode } from '../helpers/topology.js';
 import type { AgentEvent } from '../../src/core/events.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-context-');
@@ -318,19 +319,5 @@ describe('topology injection and prompts', () => {
 });
 
 function node(name: string) {
-  return {
-    node_id: name,
-    name,
-    node_type: 'qemu',
-    status: 'started',
-    console: 5000,
-    console_host: '127.0.0.1',
-    console_type: 'telnet',
-    template_id: null,
-    template_name: 'FRR',
-    tags: [],
-    ports: [],
-    x: 0,
-    y: 0,
-  };
+  return topologyNode(name, { template_name: 'FRR' });
 }

@@ -7,6 +7,7 @@
 import net from 'node:net';
 import { settingsSchema, type Settings } from '../../src/config/schema.js';
 import type { Topology, TopologyNode, ProjectScope } from '../../src/gns3/types.js';
+import { topologyNode } from '../helpers/topology.js';
 import { nullLogger } from '../../src/log.js';
 import type { ToolContext, ToolDef } from '../../src/tools/types.js';
 import { outcomeText } from '../../src/tools/registry.js';
@@ -28,22 +29,7 @@ export function scopeOf(topology: Topology): ProjectScope {
 }
 
 export function extraNode(name: string, port: number, over: Partial<TopologyNode> = {}): TopologyNode {
-  return {
-    node_id: `ffffffff-0000-4000-8000-${String(port).padStart(12, '0')}`,
-    name,
-    node_type: 'qemu',
-    status: 'started',
-    console: port,
-    console_host: '127.0.0.1',
-    console_type: 'telnet',
-    template_id: null,
-    template_name: null,
-    tags: [],
-    ports: [],
-    x: 0,
-    y: 0,
-    ...over,
-  };
+  return topologyNode(name, { node_id: `ffffffff-0000-4000-8000-${String(port).padStart(12, '0')}`, console: port, ...over });
 }
 
 export function ctxFor(settings: Settings, topology: Topology | (() => Topology), signal?: AbortSignal): ToolContext {

@@ -3,6 +3,7 @@
  * v2 and v3 (seconds / packet limits, always stopping), rendering.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { topologyNode } from '../helpers/topology.js';
 import { PcapCounter } from '../../src/gns3/pcap.js';
 import { matchPort, summarizePorts } from '../../src/gns3/ports.js';
 import { renderTopologyText } from '../../src/gns3/render.js';
@@ -51,21 +52,8 @@ describe('port matching', () => {
 });
 
 describe('renderTopologyText', () => {
-  const node = (name: string, host: string | null, port: number | null, type: string | null) => ({
-    node_id: name,
-    name,
-    node_type: 'qemu',
-    status: 'started',
-    console: port,
-    console_host: host,
-    console_type: type,
-    template_id: null,
-    template_name: null,
-    tags: [],
-    ports: [],
-    x: 0,
-    y: 0,
-  });
+  const node = (name: string, host: string | null, port: number | null, type: string | null) =>
+    topologyNode(name, { console: port, console_host: host, console_type: type });
   it('states the common console host once and shows the exceptions in full', () => {
     const text = renderTopologyText({
       project_id: 'p',

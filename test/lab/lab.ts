@@ -48,7 +48,8 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Topology, TopologyNode } from '../../src/gns3/types.js';
+import type { Topology } from '../../src/gns3/types.js';
+import { topologyNode } from '../helpers/topology.js';
 
 export interface LabSpec {
   routers: string[];
@@ -552,21 +553,16 @@ export async function startLab(spec: LabSpec): Promise<Lab> {
         return execFileSync('ip', args, { encoding: 'utf8', env: { ...process.env, VTYSH_PAGER: 'cat' } });
       },
       topology(projectName = 'lab') {
-        const nodes: TopologyNode[] = devices.map((d, i) => ({
-          node_id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
-          name: d.name,
-          node_type: d.kind === 'pc' ? 'vpcs' : 'qemu',
-          status: 'started',
-          console: d.consolePort,
-          console_host: d.consoleHost,
-          console_type: 'telnet',
-          template_id: null,
-          template_name: d.kind === 'pc' ? 'VPCS' : 'FRR 8.4',
-          tags: [],
-          ports: [],
-          x: i * 100,
-          y: 0,
-        }));
+        const nodes = devices.map((d, i) =>
+          topologyNode(d.name, {
+            node_id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
+            node_type: d.kind === 'pc' ? 'vpcs' : 'qemu',
+            console: d.consolePort,
+            console_host: d.consoleHost,
+            template_name: d.kind === 'pc' ? 'VPCS' : 'FRR 8.4',
+            x: i * 100,
+          }),
+        );
         return { project_id: `lab-${id}`, project_name: projectName, nodes, links: [] };
       },
       async stop() {

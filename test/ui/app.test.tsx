@@ -5,6 +5,7 @@ import { mount, KEY, sleep } from './harness.js';
 import { stats, until, type ScriptStep } from './helpers/scripted-session.js';
 import { sessionRow, testSettings } from './helpers/fake-services.js';
 import { displayWidth } from '../../src/ui/style.js';
+import { topologyNode } from '../helpers/topology.js';
 
 afterEach(() => cleanup());
 
@@ -501,21 +502,8 @@ describe('App: slash commands', () => {
       port_number: 0,
       link_id: link,
     });
-    const node = (name: string, consolePort: number) => ({
-      node_id: name,
-      name,
-      node_type: 'qemu',
-      status: 'started',
-      console: consolePort,
-      console_host: '127.0.0.1',
-      console_type: 'telnet',
-      template_id: null,
-      template_name: 'FRR',
-      tags: [],
-      ports: [port('0', 'l1'), port('1', null)],
-      x: 0,
-      y: 0,
-    });
+    const node = (name: string, consolePort: number) =>
+      topologyNode(name, { console: consolePort, template_name: 'FRR', ports: [port('0', 'l1'), port('1', null)] });
     const t = mount({
       topology: {
         project_id: 'p1',
