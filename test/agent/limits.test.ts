@@ -9,6 +9,15 @@ const { tmp, startLlm } = useFakeLlm('gc-limits-');
 let llm: FakeLlm | undefined;
 
 const chatRequests = (l: FakeLlm): FakeRequest[] => l.requests.filter((r) => r.purpose === null);
+/** The request that wrapped the turn up: the model was asked twice, with tools and then without. */
+const wrapUpRequest = (l: FakeLlm): FakeRequest => {
+  const reqs = chatRequests(l);
+  expect(reqs).toHaveLength(2);
+  expect(reqs[0]!.body.tools?.length).toBeGreaterThan(0);
+  expect(reqs[1]!.body.tools).toBeUndefined();
+  return reqs[1]!;
+};
+const toolMessages = (r: FakeRequest) => r.body.messages.filter((m) => m.role === 'tool');
 const exitOf = (events: AgentEvent[]) => {
   const b = new ResultBuilder('teaching_assistant');
   events.forEach((e) => b.add(e));
@@ -38,11 +47,7 @@ describe('limits', () => {
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_iterations: 1 }), testTools(log));
     const ev = await collect(s.send('check R1'));
-    const reqs = chatRequests(llm);
-    expect(reqs).toHaveLength(2);
-    expect(reqs[0]!.body.tools?.length).toBeGreaterThan(0);
-    expect(reqs[1]!.body.tools).toBeUndefined();
-    const toolMsgs = reqs[1]!.body.messages.filter((m) => m.role === 'tool');
+    const toolMsgs = toolMessages(wrapUpRequest(llm));
     expect(toolMsgs.map((m) => m.tool_call_id)).toEqual(['i1']);
     expect(String(toolMsgs[0]!.content)).toContain(
       'Iteration limit reached (1/1): execute_multiple_device_commands was not run. Answer with the results you have.',
@@ -78,11 +83,9 @@ describe('limits', () => {
         .map((e) => e.id)
         .sort(),
     ).toEqual(['c0', 'c1', 'c2']);
-    const reqs = chatRequests(llm);
-    expect(reqs).toHaveLength(2);
-    expect(reqs[1]!.body.tools).toBeUndefined();
-    expect(String(reqs[1]!.body.messages[0]!.content)).toContain('Do not call tools');
-    const toolMsgs = reqs[1]!.body.messages.filter((m) => m.role === 'tool');
+    const wrapUp = wrapUpRequest(llm);
+    expect(String(wrapUp.body.messages[0]!.content)).toContain('Do not call tools');
+    const toolMsgs = toolMessages(wrapUp);
     expect(toolMsgs.map((m) => m.tool_call_id)).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
     expect(String(toolMsgs[3]!.content)).toContain('Tool call limit reached (3/3)');
     const done = ofType(ev, 'done')[0]!;
@@ -109,10 +112,7 @@ describe('limits', () => {
     expect(limited.output).toContain(
       'Tool call limit reached for execute_multiple_device_commands (1/1, --tool-limit execute_multiple_device_commands=1)',
     );
-    const reqs = chatRequests(llm);
-    expect(reqs).toHaveLength(2);
-    expect(reqs[1]!.body.tools).toBeUndefined();
-    expect(String(reqs[1]!.body.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'b')!.content)).toContain('was not run');
+    expect(String(toolMessages(wrapUpRequest(llm)).find((m) => m.tool_call_id === 'b')!.content)).toContain('was not run');
     expect(text(ev)).toContain('done with what ran');
     expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('tool_limit');
     await s.close();
@@ -153,9 +153,7 @@ describe('limits', () => {
     );
     expect(byId.k2!.output).toContain('Device config call limit reached (1/1, max_device_config_calls)');
     expect(log.calls).toHaveLength(3);
-    const reqs = chatRequests(llm);
-    expect(reqs).toHaveLength(2);
-    expect(reqs[1]!.body.tools).toBeUndefined();
+    wrapUpRequest(llm);
     expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('tool_limit');
     await s.close();
   });
@@ -191,10 +189,8 @@ describe('limits', () => {
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_iterations: 1, on_limit: 'continue' }), testTools(log));
     const ev = await collect(s.send('x'));
-    const reqs = chatRequests(llm);
-    expect(reqs).toHaveLength(2);
-    expect(reqs[1]!.body.tools).toBeUndefined();
-    expect(String(reqs[1]!.body.messages[0]!.content)).toContain('Do not call tools');
+    const wrapUp = wrapUpRequest(llm);
+    expect(String(wrapUp.body.messages[0]!.content)).toContain('Do not call tools');
     expect(log.calls).toHaveLength(0);
     expect(text(ev)).toContain('Here is what I know so far.');
     expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('max_iterations');
@@ -206,11 +202,7 @@ describe('limits', () => {
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_tool_calls: 1, on_limit: 'continue' }), testTools(log));
     const ev = await collect(s.send('x'));
-    const reqs = chatRequests(llm);
-    expect(reqs).toHaveLength(2);
-    expect(reqs[0]!.body.tools?.length).toBeGreaterThan(0);
-    expect(reqs[1]!.body.tools).toBeUndefined();
-    const toolMsgs = reqs[1]!.body.messages.filter((m) => m.role === 'tool');
+    const toolMsgs = toolMessages(wrapUpRequest(llm));
     expect(String(toolMsgs[1]!.content)).toContain('Tool call limit reached (1/1)');
     expect(text(ev)).toContain('R2 was not checked');
     const done = ofType(ev, 'done')[0]!;
@@ -281,7 +273,7 @@ describe('tool execution', () => {
     const firstEnd = Math.min(at['tool_end:p1']!, at['tool_end:p2']!, at['tool_end:p3']!);
     expect(Math.max(at['tool_start:p1']!, at['tool_start:p2']!, at['tool_start:p3']!)).toBeLessThan(firstEnd);
     expect(ofType(ev, 'tool_end').every((e) => e.duration_ms >= 380)).toBe(true);
-    const sent = llm.requests.filter((r) => r.purpose === null)[1]!.body.messages.filter((m) => m.role === 'tool');
+    const sent = toolMessages(chatRequests(llm)[1]!);
     expect(sent.map((m) => m.tool_call_id)).toEqual(['p1', 'p2', 'p3']);
     await s.close();
   });
@@ -304,7 +296,7 @@ describe('tool execution', () => {
     // 7 calls of 150 ms two at a time take at least 4 rounds
     const wall = Math.max(...all.map((a) => a.end)) - Math.min(...all.map((a) => a.start));
     expect(wall).toBeGreaterThanOrEqual(4 * 150 - 20);
-    const sent = chatRequests(llm)[1]!.body.messages.filter((m) => m.role === 'tool');
+    const sent = toolMessages(chatRequests(llm)[1]!);
     expect(sent.map((m) => m.tool_call_id)).toEqual(ids);
     expect(log.calls.map((c) => (c.args as { device_configs: { device_name: string }[] }).device_configs[0]!.device_name)).toEqual(
       ids.map((_, i) => `R${i}`),
