@@ -108,31 +108,17 @@ describe.each(targets)('GNS3 API contract: $label', (target) => {
   it('links ports and refuses a used port with 409 "Port is already used"', async () => {
     const link = await project.createLink({ node_a: 'PC1', port_a: 'e0', node_b: 'SW1', port_b: 'e0' });
     expect(link).toMatchObject({ a: 'PC1:e0', b: 'SW1:e0' });
-    const pc1 = await project.resolveNode('PC1');
-    const sw = await project.resolveNode('SW1');
-    const used = (await project
-      .call('POST', '/links', {
-        body: {
-          nodes: [
-            { node_id: pc1.node_id, adapter_number: 0, port_number: 0 },
-            { node_id: sw.node_id, adapter_number: 0, port_number: 1 },
-          ],
-        },
-      })
-      .catch((e: unknown) => e)) as Gns3ApiError;
+    /** What the controller answers to a raw POST /links between adapter-0 ports `[node, port]`. */
+    const rawLinkError = async (...ends: [string, number][]) => {
+      const nodes = [];
+      for (const [name, port] of ends)
+        nodes.push({ node_id: (await project.resolveNode(name)).node_id, adapter_number: 0, port_number: port });
+      return (await project.call('POST', '/links', { body: { nodes } }).catch((e: unknown) => e)) as Gns3ApiError;
+    };
+    const used = await rawLinkError(['PC1', 0], ['SW1', 1]);
     expect(used.status).toBe(409);
     expect(used.serverMessage).toBe('Port is already used');
-    const pc2 = await project.resolveNode('PC2');
-    const bad = (await project
-      .call('POST', '/links', {
-        body: {
-          nodes: [
-            { node_id: pc2.node_id, adapter_number: 0, port_number: 5 },
-            { node_id: sw.node_id, adapter_number: 0, port_number: 2 },
-          ],
-        },
-      })
-      .catch((e: unknown) => e)) as Gns3ApiError;
+    const bad = await rawLinkError(['PC2', 5], ['SW1', 2]);
     expect(bad.status).toBe(404);
     expect(bad.serverMessage).toBe('Port 0/5 for PC2 not found');
   });
