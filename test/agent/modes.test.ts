@@ -15,6 +15,16 @@ const configCall = (id = 'cfg') => ({
   args: { device_configs: [{ device_name: 'R1', config_commands: ['router ospf 1'] }] },
 });
 
+/** One turn: the fake model answers with `replies`, the session runs on the test settings with `over`. */
+async function turn(replies: Parameters<typeof startLlm>[0], over: Record<string, unknown>, prompt: string) {
+  const server = await startLlm(replies);
+  llm = server;
+  const log: ToolLog = { calls: [] };
+  const s = await session(testSettings(server.url, tmp.dir, over), testTools(log));
+  const ev = await collect(s.send(prompt));
+  return { s, log, ev, server };
+}
+
 describe('modes', () => {
   it('each mode shows the model only its tool set', async () => {
     for (const mode of ['teaching_assistant', 'lab_automation_assistant', 'troubleshooting_injection'] as const) {
@@ -40,10 +50,11 @@ describe('modes', () => {
   });
 
   it('a forged config call in teaching mode is blocked and touches nothing', async () => {
-    llm = await startLlm([{ tool_calls: [configCall()] }, { text: 'I cannot change configuration in this mode.' }]);
-    const log: ToolLog = { calls: [] };
-    const s = await session(testSettings(llm.url, tmp.dir, { mode: 'teaching', approve: 'all' }), testTools(log));
-    const ev = await collect(s.send('configure ospf'));
+    const { s, log, ev } = await turn(
+      [{ tool_calls: [configCall()] }, { text: 'I cannot change configuration in this mode.' }],
+      { mode: 'teaching', approve: 'all' },
+      'configure ospf',
+    );
     expect(log.calls).toHaveLength(0);
     const end = ofType(ev, 'tool_end')[0]!;
     expect(end.status).toBe('blocked');
@@ -53,10 +64,11 @@ describe('modes', () => {
   });
 
   it('a forged call to a tool outside the inject set (get_gns3_templates) is blocked', async () => {
-    llm = await startLlm([{ tool_calls: [{ id: 'x', name: 'get_gns3_templates', args: {} }] }, { text: 'ok' }]);
-    const log: ToolLog = { calls: [] };
-    const s = await session(testSettings(llm.url, tmp.dir, { mode: 'inject' }), testTools(log));
-    const ev = await collect(s.send('x'));
+    const { s, log, ev } = await turn(
+      [{ tool_calls: [{ id: 'x', name: 'get_gns3_templates', args: {} }] }, { text: 'ok' }],
+      { mode: 'inject' },
+      'x',
+    );
     expect(log.calls).toHaveLength(0);
     expect(ofType(ev, 'tool_end')[0]!.status).toBe('blocked');
     await s.close();
@@ -78,16 +90,17 @@ describe('modes', () => {
 
 describe('approvals', () => {
   it('one-shot default (never): config tool returns a blocked result explaining --approve config; exit 6', async () => {
-    llm = await startLlm([{ tool_calls: [configCall()] }, { text: 'The change needs approval.' }]);
-    const log: ToolLog = { calls: [] };
-    const s = await session(testSettings(llm.url, tmp.dir, { mode: 'lab' }), testTools(log));
-    const ev = await collect(s.send('configure'));
+    const { s, log, ev, server } = await turn(
+      [{ tool_calls: [configCall()] }, { text: 'The change needs approval.' }],
+      { mode: 'lab' },
+      'configure',
+    );
     expect(log.calls).toHaveLength(0);
     const end = ofType(ev, 'tool_end')[0]!;
     expect(end.status).toBe('blocked');
     expect(end.output).toContain('--approve config');
     // the model was told (no silent denial) and answered
-    const second = llm.requests.filter((r) => r.purpose === null)[1]!;
+    const second = server.requests.filter((r) => r.purpose === null)[1]!;
     expect(String(second.body.messages.find((m) => m.role === 'tool')!.content)).toContain('--approve config');
     const b = new ResultBuilder('lab_automation_assistant');
     ev.forEach((e) => b.add(e));
@@ -97,10 +110,7 @@ describe('approvals', () => {
   });
 
   it('--approve config runs config tools without asking', async () => {
-    llm = await startLlm([{ tool_calls: [configCall()] }, { text: 'Done.' }]);
-    const log: ToolLog = { calls: [] };
-    const s = await session(testSettings(llm.url, tmp.dir, { mode: 'lab', approve: 'config' }), testTools(log));
-    const ev = await collect(s.send('configure'));
+    const { s, log, ev } = await turn([{ tool_calls: [configCall()] }, { text: 'Done.' }], { mode: 'lab', approve: 'config' }, 'configure');
     expect(log.calls).toHaveLength(1);
     expect(ofType(ev, 'approval')).toHaveLength(0);
     expect(ofType(ev, 'error')).toHaveLength(0);
@@ -145,10 +155,11 @@ describe('approvals', () => {
   });
 
   it('approval_tools adds read/lab tools that need approval', async () => {
-    llm = await startLlm([{ tool_calls: [{ id: 'g', name: 'get_gns3_templates', args: {} }] }, { text: 'ok' }]);
-    const log: ToolLog = { calls: [] };
-    const s = await session(testSettings(llm.url, tmp.dir, { approval_tools: ['get_gns3_templates'], approve: 'config' }), testTools(log));
-    const ev = await collect(s.send('x'));
+    const { s, log, ev } = await turn(
+      [{ tool_calls: [{ id: 'g', name: 'get_gns3_templates', args: {} }] }, { text: 'ok' }],
+      { approval_tools: ['get_gns3_templates'], approve: 'config' },
+      'x',
+    );
     expect(log.calls).toHaveLength(0);
     expect(ofType(ev, 'tool_end')[0]!.output).toContain('--approve all');
     await s.close();
