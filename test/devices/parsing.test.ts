@@ -8,11 +8,13 @@ import { settingsSchema } from '../../src/config/schema.js';
 import { extraNode } from './helpers.js';
 
 describe('cleanText', () => {
-  it('normalises line endings, drops ANSI and lone CRs, applies backspaces', () => {
-    expect(cleanText('a\r\nb\r\r\nc\r\0d\n\rPC1> ')).toBe('a\nb\ncd\nPC1> ');
-    expect(cleanText('\x1b[1mbold\x1b[0m \x1b[4mline\x1b[24m\x1b]0;title\x07x')).toBe('bold linex');
-    expect(cleanText('row1\n --More-- \b\b\b\b\b\b\b\b\b\b          \b\b\b\b\b\b\b\b\b\brow2')).toBe('row1\nrow2');
-    expect(cleanText('trailing   \nr1# ')).toBe('trailing\nr1# ');
+  it.each([
+    ['normalises line endings and drops lone CRs', 'a\r\nb\r\r\nc\r\0d\n\rPC1> ', 'a\nb\ncd\nPC1> '],
+    ['drops ANSI', '\x1b[1mbold\x1b[0m \x1b[4mline\x1b[24m\x1b]0;title\x07x', 'bold linex'],
+    ['applies backspaces', 'row1\n --More-- \b\b\b\b\b\b\b\b\b\b          \b\b\b\b\b\b\b\b\b\brow2', 'row1\nrow2'],
+    ['trims trailing spaces but not the prompt', 'trailing   \nr1# ', 'trailing\nr1# '],
+  ])('%s', (_what, raw, clean) => {
+    expect(cleanText(raw)).toBe(clean);
   });
 });
 
@@ -56,14 +58,19 @@ describe('prompts', () => {
 });
 
 describe('platform names', () => {
-  it('maps tags, templates and node types', () => {
-    expect(platformFromName('cisco_ios_telnet')).toBe('cisco_ios');
-    expect(platformFromName('huawei_vrpv8')).toBe('huawei');
-    expect(platformFromName('juniper_junos')).toBe('juniper');
-    expect(platformFromName('FRR 8.4')).toBe('frr');
-    expect(platformFromName('Cisco IOSv')).toBe('cisco_ios');
-    expect(platformFromName('VPCS')).toBe('vpcs');
-    expect(platformFromName('mystery box')).toBeUndefined();
+  it.each([
+    ['cisco_ios_telnet', 'cisco_ios'],
+    ['huawei_vrpv8', 'huawei'],
+    ['juniper_junos', 'juniper'],
+    ['FRR 8.4', 'frr'],
+    ['Cisco IOSv', 'cisco_ios'],
+    ['VPCS', 'vpcs'],
+    ['mystery box', undefined],
+  ])('names %s as platform %s', (name, platform) => {
+    expect(platformFromName(name)).toBe(platform);
+  });
+
+  it('hints from a node: the tag over the template, then the node type', () => {
     expect(platformHint(extraNode('a', 1, { tags: ['device_type:huawei'], template_name: 'Cisco IOSv' }))).toBe('huawei');
     expect(platformHint(extraNode('a', 1, { node_type: 'vpcs' }))).toBe('vpcs');
     expect(platformHint(extraNode('a', 1, { node_type: 'docker' }))).toBe('linux');
