@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type Lab } from '../lab/lab.js';
+import { ospfAreaZero } from '../lab/ospf.js';
 import { executeMultipleDeviceCommands, executeVpcsCommands } from '../../src/tools/devices/commands.js';
 import { executeMultipleDeviceConfigCommands } from '../../src/tools/devices/config.js';
 import { devicesTools } from '../../src/tools/devices/index.js';
@@ -38,24 +39,9 @@ afterAll(async () => {
   await lab?.stop();
 });
 
+/** Running-config style (indented) lines, the PC LANs included so r1 learns PC2's LAN. */
 function ospfLines(router: string): string[] {
-  const i = ['r1', 'r2', 'r3'].indexOf(router) + 1;
-  const ifaces = lab.links.flatMap((l) => (l.a === router ? [l.aInterface] : l.b === router ? [l.bInterface] : []));
-  return [
-    'router ospf',
-    ` ospf router-id 10.255.255.${i}`,
-    ' network 10.0.0.0/16 area 0',
-    ' network 10.255.255.0/24 area 0',
-    ' network 192.168.0.0/16 area 0',
-    'exit',
-    ...ifaces.flatMap((f) => [
-      `interface ${f}`,
-      ' ip ospf network point-to-point',
-      ' ip ospf hello-interval 1',
-      ' ip ospf dead-interval 4',
-      'exit',
-    ]),
-  ];
+  return ospfAreaZero(lab, router, { routers: ['r1', 'r2', 'r3'], networks: ['192.168.0.0/16'], indent: ' ' });
 }
 
 describe('device tools on real FRR and VPCS', () => {

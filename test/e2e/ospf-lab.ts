@@ -4,6 +4,7 @@
  * Needs root + frr (fails, never skips, when missing).
  */
 import { startLab, type Lab } from '../lab/lab.js';
+import { ospfAreaZero } from '../lab/ospf.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
 import { frrLabNode } from '../fakes/gns3/nodes.js';
 
@@ -42,22 +43,7 @@ export async function startOspfLab(projectName: string): Promise<OspfLab> {
 
 /** Config-mode commands that put every link of `router` in area 0 with fast hellos. */
 export function ospfConfig(lab: Lab, router: string): string[] {
-  const i = ROUTERS.indexOf(router) + 1;
-  const ifaces = lab.links.flatMap((l) => (l.a === router ? [l.aInterface] : l.b === router ? [l.bInterface] : []));
-  return [
-    'router ospf',
-    `ospf router-id 10.255.255.${i}`,
-    'network 10.0.0.0/16 area 0',
-    'network 10.255.255.0/24 area 0',
-    'exit',
-    ...ifaces.flatMap((f) => [
-      `interface ${f}`,
-      'ip ospf network point-to-point',
-      'ip ospf hello-interval 1',
-      'ip ospf dead-interval 4',
-      'exit',
-    ]),
-  ];
+  return ospfAreaZero(lab, router, { routers: ROUTERS });
 }
 
 export function fullNeighbours(lab: Lab, router: string): number {
