@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type Lab } from '../lab/lab.js';
 import { executeMultipleDeviceCommands } from '../../src/tools/devices/commands.js';
 import { executeMultipleDeviceConfigCommands } from '../../src/tools/devices/config.js';
-import { DeviceSession } from '../../src/devices/session.js';
+import { DeviceSession, type SessionOptions } from '../../src/devices/session.js';
 import { TelnetTransport } from '../../src/devices/telnet.js';
 import type { Topology } from '../../src/gns3/types.js';
 import { closePool, ctxFor, extraNode, fakeConsole, runTool, settingsWith, type FakeConsole } from './helpers.js';
@@ -65,31 +65,43 @@ function iosLike(prompt = 'R9#') {
   });
 }
 
+/**
+ * A raw TCP client on lab router `router`'s console that typed `show interface` and waited for its pager;
+ * `until(text)` waits for more output, both within 5 s of the connect (then it gives up quietly: callers assert).
+ */
+async function atPager(router: string) {
+  const socket = net.connect(lab.device(router).consolePort, '127.0.0.1');
+  const deadline = Date.now() + 5_000;
+  const raw = {
+    socket,
+    seen: '',
+    async until(text: string) {
+      while (!raw.seen.includes(text) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    },
+  };
+  socket.on('data', (d) => (raw.seen += d.toString('latin1')));
+  socket.write('\r\nshow interface\r\n');
+  await raw.until('--More--');
+  return raw;
+}
+
+/** A device session on lab router `router`'s console, with the timeouts these tests use. */
+async function openConsole(router: string, over: Partial<SessionOptions> = {}): Promise<DeviceSession> {
+  const transport = await TelnetTransport.connect({ host: '127.0.0.1', port: lab.device(router).consolePort, timeoutMs: 2_000 });
+  return DeviceSession.open(transport, { openTimeoutMs: 3_000, commandTimeoutMs: 5_000, confirmAllow: [], ...over });
+}
+
 describe('paging', () => {
   it('reads through a real --More-- pager by pressing space', async () => {
     // Control: the console really pages.
-    const raw = net.connect(lab.device('r1').consolePort, '127.0.0.1');
-    let seen = '';
-    raw.on('data', (d) => (seen += d.toString('latin1')));
-    raw.write('\r\nshow interface\r\n');
-    const deadline = Date.now() + 5_000;
-    while (!seen.includes('--More--') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(seen).toContain(' --More-- ');
-    seen = '';
-    raw.write('q');
-    while (!seen.includes('r1# ') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    raw.destroy();
+    const raw = await atPager('r1');
+    expect(raw.seen).toContain(' --More-- ');
+    raw.seen = '';
+    raw.socket.write('q');
+    await raw.until('r1# ');
+    raw.socket.destroy();
 
-    const s = await DeviceSession.open(
-      await TelnetTransport.connect({ host: '127.0.0.1', port: lab.device('r1').consolePort, timeoutMs: 2_000 }),
-      {
-        platform: 'frr',
-        openTimeoutMs: 3_000,
-        commandTimeoutMs: 5_000,
-        confirmAllow: [],
-        disablePaging: false,
-      },
-    );
+    const s = await openConsole('r1', { platform: 'frr', disablePaging: false });
     try {
       const r = await s.run('show interface');
       expect(r.status).toBe('success');
@@ -115,21 +127,8 @@ describe('paging', () => {
   });
 
   it('recovers a console that a previous user left inside the pager', async () => {
-    const raw = net.connect(lab.device('r2').consolePort, '127.0.0.1');
-    let seen = '';
-    raw.on('data', (d) => (seen += d.toString('latin1')));
-    raw.write('\r\nshow interface\r\n');
-    const deadline = Date.now() + 5_000;
-    while (!seen.includes('--More--') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    raw.destroy(); // walks away at --More--
-    const s = await DeviceSession.open(
-      await TelnetTransport.connect({ host: '127.0.0.1', port: lab.device('r2').consolePort, timeoutMs: 2_000 }),
-      {
-        openTimeoutMs: 3_000,
-        commandTimeoutMs: 5_000,
-        confirmAllow: [],
-      },
-    );
+    (await atPager('r2')).socket.destroy(); // walks away at --More--
+    const s = await openConsole('r2');
     try {
       expect(s.prompt).toBe('r2# ');
       const r = await s.run('show version');
