@@ -12,7 +12,7 @@ import { executeMultipleDeviceConfigCommands } from '../../src/tools/devices/con
 import { DeviceSession, type SessionOptions } from '../../src/devices/session.js';
 import { TelnetTransport } from '../../src/devices/telnet.js';
 import type { Topology } from '../../src/gns3/types.js';
-import { closePool, ctxFor, extraNode, fakeConsole, runTool, settingsWith, type FakeConsole } from './helpers.js';
+import { closePool, ctxFor, runCommands, extraNode, fakeConsole, runTool, settingsWith, type FakeConsole } from './helpers.js';
 
 let lab: Lab;
 const fakes: FakeConsole[] = [];
@@ -141,11 +141,7 @@ describe('paging', () => {
   it('disables paging when the tool opens a session (terminal length 0)', async () => {
     const ctx = ctxFor(settingsWith(), lab.topology());
     try {
-      const out = await runTool(
-        executeMultipleDeviceCommands,
-        { device_configs: [{ device_name: 'r1', commands: ['show interface'] }] },
-        ctx,
-      );
+      const out = await runCommands(ctx, { r1: ['show interface'] });
       expect(out.devices[0].results[0].output).toContain('Interface lo is up');
       expect(out.devices[0].results[0].output).not.toContain('More');
     } finally {
@@ -191,11 +187,7 @@ describe('faults', () => {
       withNodes(extraNode('R9', ios.port, { tags: ['device_type:cisco_ios_telnet'] })),
     );
     try {
-      const out = await runTool(
-        executeMultipleDeviceCommands,
-        { device_configs: [{ device_name: 'R9', commands: ['show tech-support', 'show clock', 'show bogus'] }] },
-        ctx,
-      );
+      const out = await runCommands(ctx, { R9: ['show tech-support', 'show clock', 'show bogus'] });
       const d = out.devices[0];
       expect(d.platform).toBe('cisco_ios');
       expect(d.results[0]).toMatchObject({ status: 'timeout' });
@@ -214,22 +206,14 @@ describe('faults', () => {
     const ios = await track(iosLike('R8#'));
     const ctx = ctxFor(settingsWith(), withNodes(extraNode('R8', ios.port, { template_name: 'Cisco IOSv' })));
     try {
-      const out = await runTool(
-        executeMultipleDeviceCommands,
-        { device_configs: [{ device_name: 'R8', commands: ['show clock', 'show running-config', 'show clock'] }] },
-        ctx,
-      );
+      const out = await runCommands(ctx, { R8: ['show clock', 'show running-config', 'show clock'] });
       const d = out.devices[0];
       expect(d.results.map((r: any) => r.status)).toEqual(['success', 'error', 'error']);
       expect(d.results[1].error).toContain('connection lost during the command');
       expect(d.results[1].output).toContain('Current configuration : 1234 bytes');
       expect(d.results[2].error).toContain('not sent');
       expect(d.error).toContain('session lost');
-      const again = await runTool(
-        executeMultipleDeviceCommands,
-        { device_configs: [{ device_name: 'R8', commands: ['show clock'] }] },
-        ctx,
-      );
+      const again = await runCommands(ctx, { R8: ['show clock'] });
       expect(again.devices[0].status).toBe('success');
       expect(ios.connections).toBe(2);
     } finally {
@@ -299,11 +283,7 @@ describe('faults', () => {
     try {
       setTimeout(() => ac.abort(), 300);
       const t0 = Date.now();
-      const out = await runTool(
-        executeMultipleDeviceCommands,
-        { device_configs: [{ device_name: 'R6', commands: ['show tech-support', 'show clock'] }] },
-        ctx,
-      );
+      const out = await runCommands(ctx, { R6: ['show tech-support', 'show clock'] });
       expect(Date.now() - t0).toBeLessThan(2_000);
       expect(out.devices[0].results.map((r: any) => r.status)).toEqual(['aborted', 'aborted']);
     } finally {
@@ -319,11 +299,7 @@ describe('faults', () => {
     );
     try {
       const t0 = Date.now();
-      const out = await runTool(
-        executeMultipleDeviceCommands,
-        { device_configs: [{ device_name: 'R5', commands: ['show tech-support', 'show clock'] }] },
-        ctx,
-      );
+      const out = await runCommands(ctx, { R5: ['show tech-support', 'show clock'] });
       expect(Date.now() - t0).toBeLessThan(2_500);
       const d = out.devices[0];
       expect(d.results[0].status).toBe('timeout');
@@ -336,16 +312,7 @@ describe('faults', () => {
 
   it('a stopped node or a non-telnet console is refused before connecting', async () => {
     const ctx = ctxFor(settingsWith(), withNodes(extraNode('off', 1, { status: 'stopped' }), extraNode('vnc', 2, { console_type: 'vnc' })));
-    const out = await runTool(
-      executeMultipleDeviceCommands,
-      {
-        device_configs: [
-          { device_name: 'off', commands: ['show clock'] },
-          { device_name: 'vnc', commands: ['show clock'] },
-        ],
-      },
-      ctx,
-    );
+    const out = await runCommands(ctx, { off: ['show clock'], vnc: ['show clock'] });
     expect(out.status).toBe('error');
     expect(out.devices[0].error).toContain('node off is stopped; start it first');
     expect(out.devices[1].error).toContain('vnc console, not telnet');

@@ -12,7 +12,7 @@ import { devicesTools } from '../../src/tools/devices/index.js';
 import { DEVICE_PASSWORD_ENV } from '../../src/devices/target.js';
 import { POOL_SERVICE_KEY, type DevicePool } from '../../src/devices/pool.js';
 import type { ToolContext } from '../../src/tools/types.js';
-import { closePool, ctxFor, runTool, settingsWith } from './helpers.js';
+import { closePool, ctxFor, runCommands, runTool, settingsWith } from './helpers.js';
 
 let lab: Lab;
 let ctx: ToolContext;
@@ -77,17 +77,13 @@ describe('device tools on real FRR and VPCS', () => {
   it('reuses pooled sessions across tool calls', async () => {
     const pool = ctx.services.get(POOL_SERVICE_KEY) as DevicePool;
     expect(pool.size).toBe(3);
-    const out = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'r2', commands: ['show version'] }] }, ctx);
+    const out = await runCommands(ctx, { r2: ['show version'] });
     expect(out.devices[0].results[0].output).toContain('FRRouting 8.4.4 (r2)');
     expect(pool.size).toBe(3);
   });
 
   it('reports the FRR error line of a bad command and keeps the others', async () => {
-    const out = await runTool(
-      executeMultipleDeviceCommands,
-      { device_configs: [{ device_name: 'r1', commands: ['show ip bogus', 'show ip route summary'] }] },
-      ctx,
-    );
+    const out = await runCommands(ctx, { r1: ['show ip bogus', 'show ip route summary'] });
     const d = out.devices[0];
     expect(d.status).toBe('partial');
     expect(d.results[0].status).toBe('error');
@@ -97,11 +93,7 @@ describe('device tools on real FRR and VPCS', () => {
   });
 
   it('blocks forbidden and non-read commands without sending them', async () => {
-    const out = await runTool(
-      executeMultipleDeviceCommands,
-      { device_configs: [{ device_name: 'r1', commands: ['debug ospf event', 'DEB ospf ism', 'configure terminal', 'show debugging'] }] },
-      ctx,
-    );
+    const out = await runCommands(ctx, { r1: ['debug ospf event', 'DEB ospf ism', 'configure terminal', 'show debugging'] });
     const d = out.devices[0];
     expect(d.blocked).toEqual(['debug ospf event', 'DEB ospf ism', 'configure terminal']);
     expect(d.results.map((r: any) => r.status)).toEqual(['blocked', 'blocked', 'blocked', 'success']);
@@ -110,22 +102,13 @@ describe('device tools on real FRR and VPCS', () => {
     expect(d.status).toBe('partial');
     // Never reached the router: OSPF debugging is still off.
     expect(lab.vtysh('r1', 'show debugging')).not.toMatch(/OSPF ISM|OSPF event/i);
-    const all = await runTool(executeMultipleDeviceCommands, { device_configs: [{ device_name: 'r2', commands: ['reload'] }] }, ctx);
+    const all = await runCommands(ctx, { r2: ['reload'] });
     expect(all.devices[0].status).toBe('error');
     expect(all.devices[0].error).toContain('every command was blocked');
   });
 
   it('fails one unknown device without hiding the others', async () => {
-    const out = await runTool(
-      executeMultipleDeviceCommands,
-      {
-        device_configs: [
-          { device_name: 'r9', commands: ['show version'] },
-          { device_name: 'R3', commands: ['show version'] },
-        ],
-      },
-      ctx,
-    );
+    const out = await runCommands(ctx, { r9: ['show version'], R3: ['show version'] });
     expect(out.status).toBe('partial');
     expect(out.devices[0]).toMatchObject({ device_name: 'r9', status: 'error' });
     expect(out.devices[0].error).toContain('no node named "r9"');
@@ -162,11 +145,7 @@ describe('device tools on real FRR and VPCS', () => {
     const deadlineRoutes = Date.now() + 20_000;
     let routes = '';
     while (Date.now() < deadlineRoutes) {
-      const r = await runTool(
-        executeMultipleDeviceCommands,
-        { device_configs: [{ device_name: 'r1', commands: ['show ip route ospf'] }] },
-        ctx,
-      );
+      const r = await runCommands(ctx, { r1: ['show ip route ospf'] });
       routes = r.devices[0].results[0].output;
       if (/O>\* 10\.0\.2\.0\/24/.test(routes) && /O>\* 192\.168\.2\.0\/24 \[110\/\d+\] via 10\.0\.3\.2/.test(routes)) break;
       await new Promise((res) => setTimeout(res, 300));
@@ -198,11 +177,7 @@ describe('device tools on real FRR and VPCS', () => {
     expect(cont.devices[0].results.map((r: any) => r.status)).toEqual(['success', 'error', 'success']);
     expect(lab.vtysh('r2', 'show running-config')).toContain('description set-after-error');
     // The console is back at `r2# `: an exec command runs as such.
-    const show = await runTool(
-      executeMultipleDeviceCommands,
-      { device_configs: [{ device_name: 'r2', commands: ['show interface eth0'] }] },
-      ctx,
-    );
+    const show = await runCommands(ctx, { r2: ['show interface eth0'] });
     expect(show.devices[0].results[0].output).toContain('Description: set-after-error');
   });
 
@@ -233,11 +208,7 @@ describe('device tools on real FRR and VPCS', () => {
     );
     expect(ping.devices[0].results[0].output).toMatch(/192\.168\.2\.10 icmp_seq=\d ttl=\d+ time=/);
     // The read tool accepts VPCS show/ping too.
-    const read = await runTool(
-      executeMultipleDeviceCommands,
-      { device_configs: [{ device_name: 'PC2', commands: ['show ip', 'ip 1.2.3.4/24'] }] },
-      ctx,
-    );
+    const read = await runCommands(ctx, { PC2: ['show ip', 'ip 1.2.3.4/24'] });
     expect(read.devices[0].results.map((r: any) => r.status)).toEqual(['success', 'blocked']);
     // VPCS tool refuses routers.
     const wrong = await runTool(executeVpcsCommands, { device_configs: [{ device_name: 'r1', commands: ['show ip'] }] }, ctx);
@@ -255,11 +226,7 @@ describe('device tools on real FRR and VPCS', () => {
       lab.topology(),
     );
     try {
-      const out = await runTool(
-        executeMultipleDeviceCommands,
-        { device_configs: [{ device_name: 'r1', commands: ['show version', 'show ip ospf neighbor'] }] },
-        keyCtx,
-      );
+      const out = await runCommands(keyCtx, { r1: ['show version', 'show ip ospf neighbor'] });
       const d = out.devices[0];
       expect(d).toMatchObject({ status: 'success', transport: 'ssh' });
       expect(d.results[0].output).toContain('FRRouting 8.4.4 (r1)');
@@ -300,11 +267,7 @@ describe('device tools on real FRR and VPCS', () => {
       }),
       lab.topology(),
     );
-    const bad = await runTool(
-      executeMultipleDeviceCommands,
-      { device_configs: [{ device_name: 'r2', commands: ['show version'] }] },
-      badCtx,
-    );
+    const bad = await runCommands(badCtx, { r2: ['show version'] });
     expect(bad.devices[0].status).toBe('error');
     expect(bad.devices[0].error).toContain('key_file');
   }, 30_000);

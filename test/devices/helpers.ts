@@ -8,6 +8,7 @@ import net from 'node:net';
 import { settingsSchema, type Settings } from '../../src/config/schema.js';
 import type { Topology, TopologyNode, ProjectScope } from '../../src/gns3/types.js';
 import { topologyNode } from '../helpers/topology.js';
+import { executeMultipleDeviceCommands } from '../../src/tools/devices/commands.js';
 import { nullLogger } from '../../src/log.js';
 import type { ToolContext, ToolDef } from '../../src/tools/types.js';
 import { outcomeText } from '../../src/tools/registry.js';
@@ -50,6 +51,12 @@ export function closePool(ctx: ToolContext): void {
 export async function runTool(tool: ToolDef, args: unknown, ctx: ToolContext): Promise<any> {
   const parsed = tool.schema.parse(args);
   return JSON.parse(outcomeText(await tool.run(parsed, ctx)));
+}
+
+/** execute_multiple_device_commands with these commands per device name (in this order); its parsed result. */
+export function runCommands(ctx: ToolContext, commands: Record<string, string[]>): Promise<any> {
+  const device_configs = Object.entries(commands).map(([device_name, list]) => ({ device_name, commands: list }));
+  return runTool(executeMultipleDeviceCommands, { device_configs }, ctx);
 }
 
 export interface FakeConsole {
