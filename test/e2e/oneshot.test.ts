@@ -9,17 +9,14 @@ import { startFakeGns3 } from '../fakes/gns3/server.js';
 import { fakeLlmServers } from '../helpers/fake-llm.js';
 import { cliEnv, llmFlags, runCli } from './oneshot-cli.js';
 import { parseJsonResult, parseStreamJson } from './oneshot-schema.js';
+import { commandCall } from '../helpers/tool-calls.js';
 
 const env = cliEnv();
 afterAll(() => env.cleanup());
 const startLlm = fakeLlmServers();
 let llm: FakeLlm | undefined;
 
-const show = (device: string, id: string) => ({
-  id,
-  name: 'execute_multiple_device_commands',
-  args: { device_configs: [{ device_name: device, commands: ['show version'] }] },
-});
+const show = (device: string, id: string) => commandCall(device, ['show version'], id);
 
 describe('one-shot output', () => {
   it('plain text: stdout is only the answer', async () => {

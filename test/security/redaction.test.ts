@@ -11,6 +11,7 @@ import { llmFlags, runCli } from '../e2e/oneshot-cli.js';
 import { parseJsonResult } from '../e2e/oneshot-schema.js';
 import { redact, registerSecret, StreamRedactor } from '../../src/security/redact.js';
 import { cliScope } from '../helpers/cli-scope.js';
+import { commandCall } from '../helpers/tool-calls.js';
 
 const KEY = 'sk-test-Zq81mXr4PvT9wKd2LsY7';
 const DEVICE_PW = 'Lab-Passw0rd-77';
@@ -67,11 +68,7 @@ describe('a provider error echoing the Authorization header', () => {
 describe('model text and tool arguments', () => {
   it('a key or device password repeated by the model never reaches stdout, --json or the DB', async () => {
     const e = scope.fresh();
-    const call = {
-      id: 'c1',
-      name: 'execute_multiple_device_commands',
-      args: { device_configs: [{ device_name: 'R1', commands: [`show run | include ${DEVICE_PW}`] }] },
-    };
+    const call = commandCall('R1', [`show run | include ${DEVICE_PW}`]);
     const llm = await scope.startLlm([
       { text: `Your key is ${KEY} and the device password is ${DEVICE_PW}.`, tool_calls: [call] },
       { text: `Done; the password ${DEVICE_PW} works.` },

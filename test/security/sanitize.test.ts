@@ -13,6 +13,7 @@ import { BIN, llmFlags, runCli } from '../e2e/oneshot-cli.js';
 import { startTerminal } from '../helpers/cli-tmux.js';
 import { sanitizeLine, sanitizeText } from '../../src/security/sanitize.js';
 import { cliScope } from '../helpers/cli-scope.js';
+import { commandCall } from '../helpers/tool-calls.js';
 
 const scope = cliScope({ GNS3_COPILOT_API_KEY: 'sk-test-sanitize-000000', GNS3_COPILOT_LLM_RETRIES: '1' });
 
@@ -24,11 +25,7 @@ const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
 describe('one-shot text mode and sessions subcommands', () => {
   it('model text, tool arguments, the title and tool output print as plain text', async () => {
     const e = scope.fresh();
-    const call = {
-      id: 'c1',
-      name: 'execute_multiple_device_commands',
-      args: { device_configs: [{ device_name: `R1${NASTY}`, commands: [`show ${NASTY}`] }] },
-    };
+    const call = commandCall(`R1${NASTY}`, [`show ${NASTY}`]);
     const llm = await scope.startLlm([{ text: `Hello ${NASTY} world.\n`, tool_calls: [call] }, { text: `bye ${NASTY}` }], {
       title: `Title ${NASTY}`,
     });
