@@ -531,7 +531,7 @@ export async function run(): Promise<BenchTable> {
     ],
     notes: [
       'Frames: Ink maxFps 30 plus a 33 ms batch of streamed events; finished turns go to <Static> and are never re-rendered.',
-      `Settled = after ${Number(process.env.GCL_UI_BENCH_SETTLE_MS ?? 12_000) / 1000} s at the prompt. The binary runs V8 with --optimize-for-size (bin/gns3-copilot.js).`,
+      `Settled = after ${Number(process.env.GCL_UI_BENCH_SETTLE_MS ?? 12_000) / 1000} s at the prompt. The session runs V8 with --optimize-for-size from its first request on (src/agent/idle-gc.ts).`,
     ],
   };
 }

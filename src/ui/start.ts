@@ -29,7 +29,8 @@ export async function startTui(settings: Settings, invocation: InvocationOptions
   // A TUI session lives for hours and its per-frame work is small: without TurboFan
   // (bytecode + Sparkplug only) it holds 10–15 MB less after 200 turns (optimised
   // code, deopt data, compiler zone memory) at no measurable CPU cost while streaming
-  // (bench/ui.bench.ts). bin/ sets --optimize-for-size for every command.
+  // (bench/ui.bench.ts). The session sets --optimize-for-size after its first request
+  // (src/agent/idle-gc.ts).
   setFlagsFromString('--no-opt');
   const [{ render }, React, { App }, { createRealServices }] = await Promise.all([
     import('ink'),
