@@ -7,7 +7,7 @@
  * stays committed until the next request. We ask for one shortly after a request
  * ends — the user is reading, a short pause is invisible, and a new request cancels
  * it. Measured on the TUI binary after 200 turns with 5 tool calls each (with the
- * V8 flags of bin/ and startTui): RSS ~160 MB right after the last turn, ~140 MB
+ * V8 flags below and of startTui): RSS ~160 MB right after the last turn, ~140 MB
  * once this has run (bench/ui.bench.ts).
  */
 import { setFlagsFromString } from 'node:v8';
