@@ -5,8 +5,7 @@
  */
 import type { Approver, ApprovalDecision } from '../core/api.js';
 import { errorMessage } from '../errors.js';
-import { approvalVerdict, type ApprovalRules } from './gate.js';
-import type { ToolRisk } from './types.js';
+import type { ApprovalRules } from './gate.js';
 
 export interface ApprovalContext extends ApprovalRules {
   approver?: Approver;
@@ -37,20 +36,4 @@ export async function askApproval(
   }
   if (d.kind === 'deny_with_feedback') return refuse(`the user denied ${call.name}: ${d.feedback}`);
   return refuse(`the user denied ${call.name}; do not retry it, ask the user how to proceed`);
-}
-
-/** The approval policy for one call, asking when it says so (`onAsk` first). */
-export async function decideApproval(
-  def: { name: string; risk: ToolRisk },
-  args: Record<string, unknown>,
-  id: string,
-  a: ApprovalContext,
-  signal: AbortSignal,
-  onAsk: () => void,
-): Promise<ApprovalOutcome> {
-  const v = approvalVerdict(def, a);
-  if (v.kind === 'run') return { kind: 'allowed', asked: false };
-  if (v.kind === 'blocked' || v.kind === 'limit') return { kind: 'blocked', needsApproval: true, reason: v.reason };
-  onAsk();
-  return askApproval({ id, name: def.name, args }, a, signal);
 }

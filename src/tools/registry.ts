@@ -14,7 +14,6 @@ import { isTransientError } from './retry.js';
 import { capOutput } from './cap.js';
 
 export type { ApprovePolicy } from './gate.js';
-export { decideApproval, type ApprovalContext, type ApprovalOutcome } from './approval.js';
 
 export type { ToolResult } from './types.js';
 import type { ToolResult } from './types.js';

@@ -1,21 +1,17 @@
 /**
  * Tools over MCP through the agent's own gate: the copilot mode decides what is
- * listed and what may run (ToolRegistry.forMode/allowed, i.e. modes.toolAllowed),
- * approvals go through decideApproval and execution through executeTool — so a
- * call the listing did not offer is refused exactly as the agent would refuse it.
+ * listed and what may run (ToolRegistry.forMode), each call is judged by the same
+ * pure gate as the agent's (tools/gate.ts assessCall; askApproval when it says ask)
+ * and executed by executeTool — so a call the listing did not offer is refused
+ * exactly as the agent would refuse it.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CopilotMode } from '../../core/modes.js';
-import type { Approver } from '../../core/api.js';
-import {
-  decideApproval,
-  executeTool,
-  resultJson,
-  DEFAULT_MAX_OUTPUT_CHARS,
-  type ApprovePolicy,
-  type ToolResult,
-} from '../../tools/registry.js';
+import type { Approver, RequestLimits } from '../../core/api.js';
+import { executeTool, resultJson, DEFAULT_MAX_OUTPUT_CHARS, type ApprovePolicy, type ToolResult } from '../../tools/registry.js';
+import { assessCall } from '../../tools/gate.js';
+import { askApproval, type ApprovalContext } from '../../tools/approval.js';
 import type { ToolDef } from '../../tools/types.js';
 import type { McpRuntime } from './runtime.js';
 import { elicitationApprover } from './approval.js';
@@ -71,6 +67,9 @@ export interface CallExtra {
   progress?: ProgressSink;
 }
 
+/** Each MCP call is a request of its own; the client, not this server, budgets them. */
+const NO_REQUEST_LIMITS: RequestLimits = { max_iterations: 1, tool_limits: {}, on_limit: 'warn' };
+
 export async function callTool(
   rt: McpRuntime,
   server: Server,
@@ -79,36 +78,31 @@ export async function callTool(
   args: Record<string, unknown>,
   extra: CallExtra,
 ): Promise<ToolResult> {
-  const def = rt.registry.get(name);
-  if (!def || !rt.registry.allowed(gate.mode, name)) {
-    const available = rt.registry
-      .forMode(gate.mode)
-      .map((t) => t.name)
-      .join(', ');
-    return {
-      status: 'blocked',
-      output: resultJson('blocked', `tool "${name}" is not available in ${gate.mode} mode; it was not executed. Available: ${available}`),
-    };
-  }
   const approver: Approver | undefined = gate.policy === 'ask' ? elicitationApprover(server) : undefined;
-  const decision = await decideApproval(
-    def,
-    args,
-    String(extra.requestId),
-    {
-      policy: gate.policy,
-      approvalTools: rt.settings.approval_tools,
-      sessionAllowed: new Set<string>(),
-      interactive: false,
-      ...(approver ? { approver } : {}),
-    },
-    extra.signal,
-    () => rt.log.info('mcp: asking the client for approval', { tool: name }),
+  const approval: ApprovalContext = {
+    policy: gate.policy,
+    approvalTools: rt.settings.approval_tools,
+    sessionAllowed: new Set<string>(),
+    interactive: false,
+    ...(approver ? { approver } : {}),
+  };
+  const refused = (status: ToolResult['status'], reason: string): ToolResult => {
+    const how = reason.replace(/rerun with (--approve \w+)/, 'restart `gns3-copilot mcp` with $1');
+    return { status, output: resultJson(status, how) };
+  };
+  const verdict = assessCall(
+    { name, args },
+    { mode: gate.mode, limits: NO_REQUEST_LIMITS, count: 0, counts: {} },
+    { tools: rt.registry, approval },
   );
-  if (decision.kind === 'blocked') {
-    const reason = decision.reason.replace(/rerun with (--approve \w+)/, 'restart `gns3-copilot mcp` with $1');
-    return { status: 'blocked', output: resultJson('blocked', reason) };
+  if (verdict.kind === 'blocked') return refused(verdict.status, verdict.reason);
+  if (verdict.kind === 'limit') return refused('limit', verdict.reason);
+  if (verdict.kind === 'ask') {
+    rt.log.info('mcp: asking the client for approval', { tool: name });
+    const answer = await askApproval({ id: String(extra.requestId), name, args }, approval, extra.signal);
+    if (answer.kind === 'blocked') return refused('blocked', answer.reason);
   }
+  const def = rt.registry.get(name)!; // the gate let it through, so it exists
   const t0 = performance.now();
   rt.log.info('mcp: tool call', { tool: name });
   const r = await withProgress(extra.progress, name, (device) =>
