@@ -30,8 +30,6 @@ export function resultJson(status: ToolStatus, error: string, extra: Record<stri
   return JSON.stringify({ status, error, ...extra });
 }
 
-export { capOutput };
-
 /** The model's text of an outcome: a string as it is, an object as compact JSON with the outcome's `status` first. */
 export function outcomeText(o: ToolOutcome): string {
   if (typeof o.data === 'string') return o.data;
