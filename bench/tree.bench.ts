@@ -21,7 +21,7 @@ import { nullLogger } from '../src/log.js';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { TreeEngine } from '../src/agent/tree/engine.js';
 import { recursivePolicy } from '../src/agent/tree/policy.js';
-import type { RunControl } from '../src/agent/graph.js';
+import type { RunControl } from '../src/agent/graph-deps.js';
 
 process.env.GNS3_COPILOT_KEYCHAIN = 'off';
 

@@ -28,10 +28,6 @@ import { danglingToolCalls, lastAi, toolMessage, type ToolCall } from './history
 import { addUsage, completeText, isContextOverflow } from './completion.js';
 import { toolsNode } from './tools-node.js';
 
-// what the session, the sub-agent tree and the test helpers take from the graph
-export { stopReasonOf, type ChatModels, type GraphDeps, type RunControl } from './graph-deps.js';
-export { danglingToolCalls, toolMessage } from './history.js';
-
 export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
   const toolsTokensCache = new Map<string, number>();
   const models = (): Promise<ChatModels> => (typeof deps.models === 'function' ? deps.models() : Promise.resolve(deps.models));

@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { AIMessageChunk, HumanMessage } from '@langchain/core/messages';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
-import { buildGraph, type RunControl } from '../../src/agent/graph.js';
+import { buildGraph } from '../../src/agent/graph.js';
+import type { RunControl } from '../../src/agent/graph-deps.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import type { AgentStateType } from '../../src/agent/state.js';
 import { PromptLibrary } from '../../src/agent/prompts.js';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { AgentEvent, StoppedReason } from '../../core/events.js';
 import type { CopilotMode } from '../../core/modes.js';
-import type { RunControl } from '../graph.js';
+import type { RunControl } from '../graph-deps.js';
 import type { AgentNodeInfo } from './node-info.js';
 import { messageText } from '../tokens.js';
 import { errorMessage } from '../../errors.js';
