@@ -13,8 +13,6 @@ import { errorMessage } from '../errors.js';
 import { isTransientError } from './retry.js';
 import { capOutput } from './cap.js';
 
-export type { ApprovePolicy } from './gate.js';
-
 export type { ToolResult } from './types.js';
 import type { ToolResult } from './types.js';
 

@@ -6,7 +6,7 @@
 import type { Settings } from '../../config/schema.js';
 import { createLogger, registerSecret, type Logger } from '../../log.js';
 import { UsageError } from '../../errors.js';
-import type { ApprovePolicy } from '../../tools/registry.js';
+import type { ApprovePolicy } from '../../tools/gate.js';
 import { McpRuntime } from './runtime.js';
 import type { ToolGateOptions } from './tools.js';
 
