@@ -6,11 +6,8 @@ import { useCallback, useLayoutEffect, useRef } from 'react';
  * callbacks that use them keep exact dependency lists.
  */
 export function useEvent<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
-  const ref = useRef(fn);
-  useLayoutEffect(() => {
-    ref.current = fn;
-  });
-  return useCallback((...args: A) => ref.current(...args), []);
+  const ref = useLatest(fn);
+  return useCallback((...args: A) => ref.current(...args), [ref]);
 }
 
 /** A ref that holds the value of the last render, for handlers that run between renders. */
