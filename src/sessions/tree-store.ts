@@ -1,5 +1,5 @@
 /**
- * Sub-agent trees in the sessions DB (issue 9): one `agent_trees` row per root
+ * Sub-agent trees in the sessions DB: one `agent_trees` row per root
  * session (its fixed AGENT_MODE, mode revision, anchor and budget snapshot), one
  * `agent_nodes` row per child, and `tree_usage` for the tree budget. Tables are
  * created idempotently on the SessionStore's connection; store.ts is untouched.

@@ -1,5 +1,5 @@
 /**
- * The sub-agent engine (issue 9). A child is another run of the session's compiled
+ * The sub-agent engine. A child is another run of the session's compiled
  * graph on its own thread, with its own frozen tool set and its own context budget;
  * what differs between legacy and recursive lives in the TreePolicy. The session
  * supplies `runChild` (how to run the graph for a child) and the parent's RunControl.

@@ -1,5 +1,5 @@
 /**
- * Which AGENT_MODE a session runs in (issue 9; issue 12 item 7). A new session reads
+ * Which AGENT_MODE a session runs in. A new session reads
  * the environment once; an existing tree keeps its stored mode whatever the
  * environment says now (a notice says it was ignored). A session stored without a
  * tree row resumes as legacy and gets the row written; a recursive root missing its

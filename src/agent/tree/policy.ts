@@ -1,5 +1,5 @@
 /**
- * The one place where legacy and recursive sub-agents differ (issue 9). The engine
+ * The one place where legacy and recursive sub-agents differ. The engine
  * (./engine.ts) runs children the same way in both modes and asks this object what
  * is allowed: depth, quota, arguments, scheduling, tools, budget.
  */

@@ -1,5 +1,5 @@
 /**
- * Hooks the sub-agent tree into a session (issue 9): the engine, the `agent` tool,
+ * Hooks the sub-agent tree into a session: the engine, the `agent` tool,
  * how a child runs the session's compiled graph (own thread, own RunControl found
  * through an AsyncLocalStorage), and the tree row written with the root.
  */
