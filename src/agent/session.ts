@@ -157,7 +157,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     mode: agentMode,
     ...(fixation.budget ? { budget: fixation.budget } : {}),
     trees,
-    registered: baseTools.map((t) => t.name),
+    registered: (name) => registry.get(name) !== undefined,
     graph: () => graph,
     rootId: () => sessionId,
     copilotMode: () => mode,

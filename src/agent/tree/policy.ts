@@ -64,9 +64,9 @@ export function policyFor(mode: AgentMode): TreePolicy {
  */
 export function childToolSet(
   p: TreePolicy,
-  a: { parentTools: readonly string[]; registered: ReadonlySet<string>; mode: CopilotMode; depth: number },
+  a: { parentTools: readonly string[]; registered: (name: string) => boolean; mode: CopilotMode; depth: number },
 ): string[] {
   return a.parentTools.filter(
-    (t) => a.registered.has(t) && p.childAllowed(t) && p.allowedAtDepth(t, a.depth) && a.depth <= p.maxDepth && toolAllowed(a.mode, t),
+    (t) => a.registered(t) && p.childAllowed(t) && p.allowedAtDepth(t, a.depth) && a.depth <= p.maxDepth && toolAllowed(a.mode, t),
   );
 }
