@@ -121,7 +121,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const { settings } = resume;
   // the tree and the registry refer to each other and to the graph; each is read only once a request runs
   const late = {} as { registry: ToolRegistry; graph: AgentGraph };
-  const tree = fixModeAndTree(resume, baseTools, provider.endpoint, sessionId, live, late);
+  const tree = fixModeAndTree(resume, provider.endpoint, sessionId, live, late);
   const tools = attachTools(baseTools, tree, settings, log, opts.attachTools);
   late.registry = tools.registry;
   const project = sessionProject(settings, log, opts.projectScope);
@@ -222,7 +222,6 @@ async function openStore(
 /** Step 3: the sub-agent tree under the AGENT_MODE fixed for this session (resume.ts fixed the copilot mode). */
 function fixModeAndTree(
   resume: Resumed,
-  baseTools: ToolDef[],
   endpoint: ProviderEndpoint,
   sessionId: string,
   live: LiveState,
@@ -233,7 +232,7 @@ function fixModeAndTree(
     mode: agentMode,
     ...(fixation.budget ? { budget: fixation.budget } : {}),
     trees,
-    registered: baseTools.map((t) => t.name),
+    registered: (name) => late.registry.get(name) !== undefined,
     graph: () => late.graph,
     rootId: () => sessionId,
     copilotMode: () => live.mode,
