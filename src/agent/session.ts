@@ -138,6 +138,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     approvalTools: settings.approval_tools,
     sessionAllowed: new Set<string>(),
     interactive,
+    canAsk: opts.approver !== undefined,
     ...(opts.approver ? { approver: opts.approver } : {}),
   };
 
