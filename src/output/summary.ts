@@ -30,7 +30,7 @@ export interface OneShotResult {
   stats: RunStats;
   stopped_reason: StoppedReason;
   error: { type: ErrorType; message: string } | null;
-  /** the sub-agent tree (issue 9): every child, and the tree budget's usage (recursive) */
+  /** the sub-agent tree: every child, and the tree budget's usage (recursive) */
   agents?: AgentView[];
   resource_usage?: ResourceUsage | null;
 }

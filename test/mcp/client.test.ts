@@ -6,10 +6,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeLlm } from '../fakes/llm/server.js';
-import { collect, ofType, session, useFakeLlm, testSettings, testTools, type ToolLog } from '../agent/helpers.js';
+import { collect, ofType, useFakeLlm, testSettings, testTools, type ToolLog } from '../agent/helpers.js';
 import { loadSettings } from '../../src/config/load.js';
 import { nullLogger } from '../../src/log.js';
 import type { Approver } from '../../src/core/api.js';
+import type { Settings } from '../../src/config/schema.js';
+import type { ToolDef } from '../../src/tools/types.js';
+import { openAgentSession } from '../../src/commands/agent-session.js';
+import type { CreateAgentSessionOptions } from '../../src/agent/session.js';
 import { ROOT, isolatedEnv, runCli } from '../helpers/cli-run.js';
 import { llmFlags } from '../e2e/oneshot-cli.js';
 import { parseStreamJson } from '../e2e/oneshot-schema.js';
@@ -32,6 +36,10 @@ function netbox(extra: Record<string, unknown> = {}, env: Record<string, string>
     },
   };
 }
+
+/** sessions open through the composition root, which hands the MCP servers to the core */
+const session = (settings: Settings, tools: ToolDef[], extra: Partial<CreateAgentSessionOptions> = {}) =>
+  openAgentSession({ settings, tools, ...extra });
 
 const toolNames = (l: FakeLlm, i: number) =>
   (l.requests.filter((r) => r.purpose === null)[i]?.body.tools ?? []).map((t) => t.function.name);

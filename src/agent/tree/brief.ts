@@ -1,5 +1,5 @@
 /**
- * What a child is told (issue 9, context inheritance): the normalised TaskBrief with
+ * What a child is told (context inheritance): the normalised TaskBrief with
  * inherited hard constraints, the root's anchor, the ContextRef snapshots its parent
  * granted, its lineage and its frozen tool set. Never the parent's history.
  */

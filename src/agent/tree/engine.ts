@@ -1,5 +1,5 @@
 /**
- * The sub-agent engine (issue 9). A child is another run of the session's compiled
+ * The sub-agent engine. A child is another run of the session's compiled
  * graph on its own thread, with its own frozen tool set and its own context budget;
  * what differs between legacy and recursive lives in the TreePolicy. The session
  * supplies `runChild` (how to run the graph for a child) and the parent's RunControl.
@@ -44,7 +44,8 @@ export interface EngineDeps {
   mode(): CopilotMode;
   /** the root's RootTaskAnchor (recursive) */
   anchor(): string;
-  registered: ReadonlySet<string>;
+  /** whether a tool is in the session's registry now (built-in, protocol or an MCP server's) */
+  registered(name: string): boolean;
   /** the mode's tools in schema order (a root's effective tools) */
   modeTools(mode: CopilotMode): string[];
   schedule(): { child_execution_mode: 'sequential' | 'parallel'; max_parallel_children: number };
@@ -89,7 +90,7 @@ export class TreeEngine {
     if (items.length === 0) throw new DelegationRefused('no task given');
     if (depth > p.maxDepth) throw new DelegationRefused(`depth ${depth} is beyond the deepest sub-agent level (${p.maxDepth})`);
     const parentTools = parentRun.tools ? [...parentRun.tools] : this.d.modeTools(mode);
-    const tools = childToolSet(p, { parentTools, registered: this.d.registered, mode, depth });
+    const tools = childToolSet(p, { parentTools, registered: (t) => this.d.registered(t), mode, depth });
 
     // Refs and briefs are resolved before anything is registered: a bad batch starts nothing.
     const prepared: { id: string; goal: string; brief?: TaskBrief; prompt: (id: string) => string }[] = [];

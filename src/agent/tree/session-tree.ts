@@ -1,5 +1,5 @@
 /**
- * Hooks the sub-agent tree into a session (issue 9): the engine, the `agent` tool,
+ * Hooks the sub-agent tree into a session: the engine, the `agent` tool,
  * how a child runs the session's compiled graph (own thread, own RunControl found
  * through an AsyncLocalStorage), and the tree row written with the root.
  */
@@ -27,8 +27,8 @@ export interface SessionTreeDeps {
   mode: AgentMode;
   budget?: BudgetSnapshot;
   trees: TreeStore;
-  /** names of the registered tools (without `agent`) */
-  registered: readonly string[];
+  /** whether a tool is in the session's registry (which holds this tree's own tools too) */
+  registered: (name: string) => boolean;
   // function-typed fields, not methods: they are handed on unbound
   graph: () => AgentGraph;
   rootId: () => string;
@@ -65,7 +65,7 @@ export class SessionTree {
       rootId: d.rootId,
       mode: d.copilotMode,
       anchor: () => d.trees.get(d.rootId())?.anchor ?? '',
-      registered: new Set([...d.registered, 'agent']),
+      registered: d.registered,
       modeTools: d.modeTools,
       schedule: d.schedule,
       currentRun: () =>
