@@ -263,7 +263,7 @@ function attachTools(
   log: Logger,
   attach: ToolAttacher | undefined,
 ): AttachedTools {
-  const registry = new ToolRegistry([...baseTools, tree.tool]);
+  const registry = new ToolRegistry([...baseTools, ...tree.tools]);
   const services = new Map<string, unknown>();
   // started in the background, so a TUI does not wait for the user's MCP servers; a request waits before the model is shown their tools
   const ready = attach?.({ registry, settings, log, services }).catch((err: unknown) => {

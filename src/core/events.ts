@@ -76,6 +76,8 @@ export type AgentEvent = AgentTag &
         percent: number;
         /** number of messages dropped (or summarized) to fit the budget */
         trimmed: number;
+        /** which LLM call of this request the context is for (1 = the first; what `stats.llm_calls` counts) */
+        llm_call?: number;
       }
     | { type: 'error'; error: { type: ErrorType; message: string } }
     /** something the user should know that does not fail the request (e.g. an MCP server died) */

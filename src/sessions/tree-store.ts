@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { AgentMode } from '../core/events.js';
+import { redact } from '../security/redact.js';
 
 /**
  * Bumped when what a stored mode means changes; stored with every tree. Revision 2:
@@ -307,32 +308,29 @@ export class TreeStore {
   // ---- context refs ----
 
   /**
-   * Stores a ref whole (once per tree and id) and grants it to `agentId`. An id already
-   * stored with other content (two agents' tool calls with one id) is kept apart under
-   * a suffixed id; the id actually used is returned.
+   * Stores a ref whole, once per tree and id. An id already stored with other content
+   * (two agents' tool calls sharing one id) is kept apart under a suffixed id; the id
+   * actually used is returned. Content is redacted like everything stored.
    */
-  grantRef(rootId: string, agentId: string, ref: ContextRefRow): string {
+  storeRef(rootId: string, ref: ContextRefRow): string {
+    const content = redact(ref.content);
     const tx = this.db.transaction((): string => {
-      let id = ref.id;
-      for (let i = 2; ; i++) {
+      for (let i = 2, id = ref.id; ; id = `${ref.id}#${i++}`) {
         const have = this.ref(rootId, id);
+        if (have?.content === content) return id;
         if (!have) {
           this.db
             .prepare('INSERT INTO context_refs (root_id, id, source, content) VALUES (?, ?, ?, ?)')
-            .run(rootId, id, ref.source, ref.content);
-          break;
+            .run(rootId, id, ref.source, content);
+          return id;
         }
-        if (have.content === ref.content) break;
-        id = `${ref.id}#${i}`;
       }
-      this.db.prepare('INSERT OR IGNORE INTO ref_grants (root_id, agent_id, ref_id) VALUES (?, ?, ?)').run(rootId, agentId, id);
-      return id;
     });
     return tx();
   }
 
-  /** Grants a ref already stored (a parent passing on what it holds). */
-  regrantRef(rootId: string, agentId: string, refId: string): void {
+  /** Grants a stored ref to a child (its parent's own tool result, or one the parent holds). */
+  grantRef(rootId: string, agentId: string, refId: string): void {
     this.db.prepare('INSERT OR IGNORE INTO ref_grants (root_id, agent_id, ref_id) VALUES (?, ?, ?)').run(rootId, agentId, refId);
   }
 

@@ -19,6 +19,7 @@ import { anchorHash, normaliseAnchor } from './fixation.js';
 import { policyFor } from './policy.js';
 import { TreeEngine } from './engine.js';
 import { agentTool } from './agent-tool.js';
+import { readContextRefTool } from './protocol-tools.js';
 import { BudgetLedger, type TreeUsage } from './ledger.js';
 import { callBudget, type CallBudget } from './call-budget.js';
 import { costUsd, priceOf, type ModelPrice } from '../pricing.js';
@@ -48,7 +49,8 @@ export class SessionTree {
   /** an async context outside any graph run: children start from here, not nested in the parent's */
   private readonly outside = AsyncLocalStorage.snapshot();
   readonly engine: TreeEngine;
-  readonly tool: ToolDef;
+  /** `agent`, and in recursive sessions the protocol's own tools */
+  readonly tools: ToolDef[];
   /** said once per session: a cost budget that cannot be enforced */
   readonly notices: string[] = [];
   private ledgerCache: BudgetLedger | undefined;
@@ -83,7 +85,7 @@ export class SessionTree {
       threadMessages: async (threadId) =>
         ((await d.graph().getState({ configurable: { thread_id: threadId } })).values as AgentStateType | undefined)?.messages ?? [],
     });
-    this.tool = agentTool(this.engine);
+    this.tools = [agentTool(this.engine), ...(d.mode === 'recursive' ? [readContextRefTool(this.engine)] : [])];
   }
 
   /** The RunControl the graph should use now: a child's inside its run, else the root's. */
