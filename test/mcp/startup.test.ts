@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { servedTools } from './served-tools.js';
 import { mcpEnv, stdioClient } from './helpers.js';
 import { BIN, runCli } from '../helpers/cli-run.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
@@ -93,7 +92,9 @@ describe('gns3-copilot mcp start-up check', () => {
   it('with a working login and project the SDK client connects and lists the tools', async () => {
     const { client } = await stdioClient([BIN, 'mcp', '-s', v3.url, '--project', 'lab3', '-m', 'teaching'], mcpEnv(creds));
     try {
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(servedTools('teaching_assistant'));
+      // (the exact tool set per mode is test/mcp/server.test.ts's subject)
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(['execute_multiple_device_commands', 'gns3_topology_reader']));
     } finally {
       await client.close();
     }
