@@ -23,7 +23,7 @@ import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
 import { boundToolArgs } from './input-limits.js';
 import { IdleWatchdog } from './stream-guard.js';
-import { elapsedOut, stopReasonOf, type ChatModels, type GraphDeps } from './graph-deps.js';
+import { elapsedOut, runCaller, stopReasonOf, type ChatModels, type GraphDeps } from './graph-deps.js';
 import { danglingToolCalls, lastAi, toolMessage, type ToolCall } from './history.js';
 import { addUsage, completeText, isContextOverflow } from './completion.js';
 import { toolsNode } from './tools-node.js';
@@ -54,9 +54,9 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     const finalPass = state.final_pass || gate === 'final';
     const limitReason = gate === 'final' ? 'budget' : state.limit_reason;
     await deps.counter.ready();
-    const frozen = run.tools;
-    const schemas = finalPass ? [] : deps.registry.schemas(state.mode).filter((t) => !frozen || frozen.has(t.function.name));
-    const key = finalPass ? '-' : frozen ? `${state.mode}:${[...frozen].join(',')}` : state.mode;
+    const caller = runCaller(run);
+    const schemas = finalPass ? [] : deps.registry.schemas(state.mode, caller);
+    const key = finalPass ? '-' : caller.tools ? `${state.mode}:${[...caller.tools].join(',')}` : state.mode;
     let toolsTokens = toolsTokensCache.get(key);
     if (toolsTokens === undefined) toolsTokensCache.set(key, (toolsTokens = toolSchemaTokens(deps.counter, schemas)));
 
