@@ -13,8 +13,10 @@
 import type { Approver } from '../core/api.js';
 import type { CopilotMode } from '../core/modes.js';
 import { toolAllowed } from '../core/modes.js';
-import { assessCall, type ApprovePolicy, type GateVerdict } from '../tools/gate.js';
-import { askApproval } from '../tools/approval.js';
+import { CLI_CALLER } from '../core/caller.js';
+import { assessCall, type ApprovalRefusal, type ApprovePolicy } from '../tools/gate.js';
+import { askApproval, type ApprovalContext } from '../tools/approval.js';
+import { dispatchCalls, type DispatchCall } from '../tools/dispatch.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, executeTool, type ToolRegistry } from '../tools/registry.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
 import { asGns3Project } from '../tools/gns3/common.js';
@@ -135,6 +137,13 @@ export async function diffSession(deps: RewindDeps, o: Pick<RewindOptions, 'sess
 
 const NO_LIMITS = { max_iterations: 1, tool_limits: {}, on_limit: 'fail' as const };
 
+/** A call refused for want of approval, in a rewind's words. */
+function refusalText(r: ApprovalRefusal): string {
+  return r.cause === 'policy'
+    ? `${r.tool} needs approval and the approval policy is "never": a rewind cannot apply it`
+    : `${r.tool} needs approval: rerun the rewind with --yes to apply this plan`;
+}
+
 export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<RewindReport> {
   const { store, registry, ctx } = deps;
   const unfinished = store.unfinishedRewind(o.sessionId);
@@ -154,12 +163,22 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
   }
 
   // The calls the rewind makes, each judged by the gate as if the agent asked for it.
-  const calls: { id: string; name: string; args: Record<string, unknown> }[] = [];
-  const configs = (vpcs: boolean) =>
-    toRestore.filter((p) => (p.platform === 'vpcs') === vpcs).map((p) => ({ device_name: p.name, commands: p.commands }));
-  if (configs(false).length)
-    calls.push({ id: 'rewind-config', name: 'execute_multiple_device_config_commands', args: { device_configs: configs(false) } });
-  if (configs(true).length) calls.push({ id: 'rewind-vpcs', name: 'execute_vpcs_commands', args: { device_configs: configs(true) } });
+  const calls: DispatchCall[] = [];
+  const routers = toRestore.filter((p) => p.platform !== 'vpcs');
+  const pcs = toRestore.filter((p) => p.platform === 'vpcs');
+  if (routers.length)
+    calls.push({
+      id: 'rewind-config',
+      name: 'execute_multiple_device_config_commands',
+      // every line is tried: one refused negation must not leave the rest of the restore unsent
+      args: { device_configs: routers.map((p) => ({ device_name: p.name, config_commands: p.commands })), continue_on_error: true },
+    });
+  if (pcs.length)
+    calls.push({
+      id: 'rewind-vpcs',
+      name: 'execute_vpcs_commands',
+      args: { device_configs: pcs.map((p) => ({ device_name: p.name, commands: p.commands })) },
+    });
   const stopFirst = topology.power.filter((s) => s.to === 'stopped');
   const powerLater = topology.power.filter((s) => s.to !== 'stopped');
   if (stopFirst.length) calls.push({ id: 'rewind-stop', name: 'stop_gns3_node', args: { nodes: stopFirst.map((s) => s.node_id) } });
@@ -177,12 +196,13 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
     calls.push({ id: `rewind-filter-${f.link_id}`, name: 'manage_gns3_packet_filter', args: { link: f.link_id, action: 'clear' } });
   const deleting = topology.delete_links.length + topology.delete_nodes.length > 0;
 
-  const approval = {
+  const approval: ApprovalContext = {
     // A rewind always asks (or runs on --yes); only a `never` policy refuses it outright.
-    policy: o.policy === 'never' ? ('never' as const) : ('ask' as const),
+    policy: o.policy === 'never' ? 'never' : 'ask',
     approvalTools: o.approvalTools,
     sessionAllowed: new Set<string>(),
     interactive: o.interactive,
+    canAsk: o.approver !== undefined,
     ...(o.approver ? { approver: o.approver } : {}),
   };
   const refuse = (reason: string, needsApproval: boolean): RewindReport => {
@@ -192,18 +212,22 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
   };
   if (deleting && !(toolAllowed(o.mode, 'create_gns3_node') || toolAllowed(o.mode, 'create_gns3_link')))
     return refuse(`deleting the nodes and links the session created needs a mode that can create them; ${o.mode} cannot`, false);
+  // Nothing runs unless every call would: the gate's verdicts first (mode, policy), without asking anybody.
   for (const call of calls) {
-    let v: GateVerdict = assessCall(call, { mode: o.mode, limits: NO_LIMITS, count: 0, counts: {} }, { tools: registry, approval });
-    if (v.kind === 'ask') {
-      const a = await askApproval(call, approval, ctx.signal);
-      v = a.kind === 'allowed' ? { kind: 'run' } : { kind: 'blocked', status: 'blocked', reason: a.reason, needsApproval: true };
-    }
-    if (v.kind !== 'run') return refuse(v.reason, v.kind === 'blocked' && v.needsApproval === true);
+    const v = assessCall(
+      call,
+      { mode: o.mode, caller: CLI_CALLER, limits: NO_LIMITS, count: 0, counts: {} },
+      { tools: registry, approval },
+    );
+    if (v.kind === 'blocked' || v.kind === 'limit') return refuse(v.reason, false);
+    if (v.kind === 'refused') return refuse(refusalText(v.refusal), true);
   }
-  if (deleting && calls.length === 0) {
-    // Deleting has no tool of its own: it is approved like the calls above.
+  // A rewind changes the lab as a whole: it needs the approval even where each call alone would not.
+  if (!o.approver) return refuse('a rewind needs approval, which nobody gave', true);
+  if (deleting) {
+    // Deleting has no tool of its own: it is asked for like a tool call.
     const a = await askApproval(
-      { id: 'rewind-delete', name: 'rewind (delete created nodes and links)', args: { ...topology } },
+      { id: 'rewind-delete', name: 'rewind: delete created nodes and links', args: { ...topology } },
       approval,
       ctx.signal,
     );
@@ -222,13 +246,28 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
   if (!topologyPlanEmpty(topology))
     store.saveTopology({ session_id: o.sessionId, request_no: requestNo, call_id: 'rewind', before: touched(topology, now) });
 
-  const results = new Map<string, ToolResult>();
-  const exec = async (call: (typeof calls)[number]) => {
-    const def = registry.get(call.name)!;
-    const r = await executeTool(def, call.args, { ...ctx, callId: call.id }, DEFAULT_MAX_OUTPUT_CHARS);
-    results.set(call.id, r);
-    if (r.status !== 'success') report.topology.errors.push(`${call.name}: ${r.display ?? r.output.slice(0, 200)}`);
-    return r;
+  // Every call goes through the one dispatch (gate, approval, execution), in the order a restore needs.
+  const dispatch = async (batch: DispatchCall[]): Promise<ToolResult[]> => {
+    if (batch.length === 0) return [];
+    const out = await dispatchCalls(batch, {
+      tools: registry,
+      approval,
+      mode: o.mode,
+      caller: CLI_CALLER,
+      limits: NO_LIMITS,
+      count: 0,
+      counts: {},
+      signal: ctx.signal,
+      stopped: () => (ctx.signal.aborted ? 'aborted' : undefined),
+      wordRefusal: refusalText,
+      execute: (def, call) => executeTool(def, call.args, { ...ctx, callId: call.id }, DEFAULT_MAX_OUTPUT_CHARS),
+      maxParallel: 4,
+    });
+    out.results.forEach((r, i) => {
+      if (r.status !== 'success' && !batch[i]!.id.startsWith('rewind-config') && !batch[i]!.id.startsWith('rewind-vpcs'))
+        report.topology.errors.push(`${batch[i]!.name}: ${r.display ?? r.output.slice(0, 200)}`);
+    });
+    return out.results;
   };
   // Topology first (deleted nodes need no restore; started nodes can be configured), devices after.
   const project = asGns3Project(await ctx.project());
@@ -246,17 +285,22 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
       report.topology.errors.push(`delete node ${n.name}: ${errorMessage(err)}`);
     }
   }
-  for (const call of calls.filter((c) => !c.id.startsWith('rewind-config') && !c.id.startsWith('rewind-vpcs'))) {
-    const r = await exec(call);
-    const f = topology.filters.find((x) => call.id === `rewind-filter-${x.link_id}`);
-    if (f && r.status === 'success' && Object.keys(f.to).length > 0) {
-      await exec({ id: `${call.id}-set`, name: 'manage_gns3_packet_filter', args: { link: f.link_id, action: 'set', filters: f.to } });
-    }
-  }
+  const isDevice = (c: DispatchCall) => c.id === 'rewind-config' || c.id === 'rewind-vpcs';
+  // power and names one after the other (a v3 server renames only a stopped node), filters together
+  for (const call of calls.filter((c) => !isDevice(c) && !c.id.startsWith('rewind-filter-'))) await dispatch([call]);
+  const cleared = calls.filter((c) => c.id.startsWith('rewind-filter-'));
+  const clearedResults = await dispatch(cleared);
+  await dispatch(
+    cleared.flatMap((c, i) => {
+      const f = topology.filters.find((x) => c.id === `rewind-filter-${x.link_id}`)!;
+      return clearedResults[i]?.status === 'success' && Object.keys(f.to).length > 0
+        ? [{ id: `${c.id}-set`, name: 'manage_gns3_packet_filter', args: { link: f.link_id, action: 'set', filters: f.to } }]
+        : [];
+    }),
+  );
   if (report.topology.status === 'planned') report.topology.status = report.topology.errors.length ? 'partial' : 'restored';
 
-  const deviceCalls = calls.filter((c) => c.id === 'rewind-config' || c.id === 'rewind-vpcs');
-  await Promise.all(deviceCalls.map(exec));
+  await dispatch(calls.filter(isDevice));
   const again = await captureDevices(
     toRestore.map((p) => p.name),
     ctx,
