@@ -60,7 +60,7 @@ export interface GraphDeps {
   run(): RunControl;
 }
 
-export function stopReasonOf(signal: AbortSignal): StoppedReason {
+export function stopReasonOf(signal: AbortSignal): Extract<StoppedReason, 'aborted' | 'max_time'> {
   return signal.reason === 'max_time' ? 'max_time' : 'aborted';
 }
 

@@ -8,7 +8,7 @@ import type { AgentStateType, AgentStateUpdate } from './state.js';
 import { executeTool, resultJson, type ToolResult } from '../tools/registry.js';
 import { assessCall, type GatePolicy } from '../tools/gate.js';
 import { askApproval } from '../tools/approval.js';
-import { LIMIT_DEFAULTS, toolRetries } from './limits.js';
+import { LIMIT_DEFAULTS, enforcedLimits, limitEventMessage, toolRetries } from './limits.js';
 import { runLimited } from '../devices/runner.js';
 import { runWithRetries } from '../tools/retry.js';
 import { stopReasonOf, type GraphDeps } from './graph-deps.js';
@@ -27,9 +27,13 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
 
     const policy: GatePolicy = { tools: deps.registry, approval: deps.approval, ...(run.tools ? { frozen: run.tools } : {}) };
 
+    // under on_limit continue the gate enforces the hard ceilings; the user's limits are only reported as crossed
+    const enforced = enforcedLimits(state.limits);
+    const exceeded = [...state.exceeded];
     for (const [i, call] of calls.entries()) {
       const stopped = run.signal.aborted ? stopReasonOf(run.signal) : undefined;
-      let verdict = assessCall(call, { mode: state.mode, limits: state.limits, count, counts, ...(stopped ? { stopped } : {}) }, policy);
+      const gateState = { mode: state.mode, limits: enforced, count, counts, ...(stopped ? { stopped } : {}) };
+      let verdict = assessCall(call, gateState, policy);
       if (verdict.kind === 'ask') {
         run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args });
         const answer = await askApproval(call, deps.approval, run.signal);
@@ -45,6 +49,19 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
         results[i] = { status: 'limit', output: resultJson('limit', verdict.reason) };
         limitHit ??= verdict.stop;
         continue;
+      }
+      if (enforced !== state.limits) {
+        const strict = assessCall(call, { ...gateState, limits: state.limits }, policy);
+        if (strict.kind === 'limit' && !exceeded.includes(strict.stop)) {
+          exceeded.push(strict.stop);
+          run.emit({
+            type: 'limit',
+            reason: strict.stop,
+            action: 'continue',
+            message: limitEventMessage(strict.stop, 'continue', state.limits),
+          });
+          deps.log.warn('limit crossed (on_limit continue)', { reason: strict.stop, tool: call.name, tool_calls: count });
+        }
       }
       count++;
       counts[call.name] = (counts[call.name] ?? 0) + 1;
@@ -84,9 +101,16 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
       messages: calls.map((c, i) => toolMessage(c, results[i]!)),
       tool_calls_count: count,
       tool_counts: counts,
+      exceeded,
     };
     if (limitHit) {
-      update.limit_reason = limitHit;
+      update.reached = limitHit;
+      run.emit({
+        type: 'limit',
+        reason: limitHit,
+        action: state.limits.on_limit === 'fail' ? 'stop' : 'wrap_up',
+        message: limitEventMessage(limitHit, state.limits.on_limit === 'fail' ? 'stop' : 'wrap_up', state.limits),
+      });
       deps.log.warn('Tool call limit exceeded', {
         reason: limitHit,
         tool_calls: count,
@@ -94,7 +118,7 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
         refused: results.filter((r) => r?.status === 'limit').length,
       });
     }
-    if (run.signal.aborted) update.stop = stopReasonOf(run.signal);
+    if (run.signal.aborted) update.reached = stopReasonOf(run.signal);
     return update;
   };
 }
