@@ -107,7 +107,7 @@ async function engineRows(): Promise<(string | number)[][]> {
     rootId: () => rootId,
     mode: () => 'lab_automation_assistant',
     anchor: () => 'verify OSPF on every router',
-    registered: new Set(['execute_multiple_device_commands', 'agent']),
+    registered: (t) => ['execute_multiple_device_commands', 'agent'].includes(t),
     modeTools: () => ['execute_multiple_device_commands', 'agent'],
     schedule: () => ({ child_execution_mode: 'sequential', max_parallel_children: 2 }),
     currentRun: () => root,

@@ -141,6 +141,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         limit: plan.limit,
         percent: plan.percent,
         trimmed: plan.trimmed,
+        llm_call: state.llm_calls + 1,
       });
       logContext(deps.log, plan, {
         strategy: deps.context.strategy,

@@ -78,6 +78,8 @@ export type AgentEvent = AgentTag &
         percent: number;
         /** number of messages dropped (or summarized) to fit the budget */
         trimmed: number;
+        /** which LLM call of this request the context is for (1 = the first; what `stats.llm_calls` counts) */
+        llm_call?: number;
       }
     | { type: 'error'; error: { type: ErrorType; message: string } }
     /**

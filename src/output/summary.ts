@@ -32,7 +32,7 @@ export interface OneShotResult {
   error: { type: ErrorType; message: string } | null;
   /** limits crossed under --on-limit continue (by the root or any sub-agent), in the order crossed */
   limits_exceeded: StoppedReason[];
-  /** the sub-agent tree (issue 9): every child, and the tree budget's usage (recursive) */
+  /** the sub-agent tree: every child, and the tree budget's usage (recursive) */
   agents?: AgentView[];
   resource_usage?: ResourceUsage | null;
 }

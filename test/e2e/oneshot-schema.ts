@@ -116,6 +116,7 @@ export const streamEventSchema = z.discriminatedUnion('type', [
     limit: z.number().int().positive(),
     percent: z.number().nonnegative(),
     trimmed: nonNegInt,
+    llm_call: z.number().int().positive(),
     ...ts,
   }),
   z.strictObject({ type: z.literal('error'), error, ...ts }),

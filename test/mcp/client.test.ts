@@ -6,8 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeLlm } from '../fakes/llm/server.js';
-import { collect, ofType, session, useFakeLlm, testSettings, testTools, type ToolLog } from '../agent/helpers.js';
+import { collect, ofType, useFakeLlm, testSettings, testTools, type ToolLog } from '../agent/helpers.js';
 import { loadSettings } from '../../src/config/load.js';
+import type { Settings } from '../../src/config/schema.js';
+import type { ToolDef } from '../../src/tools/types.js';
+import { openAgentSession } from '../../src/commands/agent-session.js';
 import { ROOT, isolatedEnv, runCli } from '../helpers/cli-run.js';
 import { llmFlags } from '../e2e/oneshot-cli.js';
 import { parseStreamJson } from '../e2e/oneshot-schema.js';
@@ -30,6 +33,9 @@ function netbox(extra: Record<string, unknown> = {}, env: Record<string, string>
     },
   };
 }
+
+/** sessions open through the composition root, which hands the MCP servers to the core */
+const session = (settings: Settings, tools: ToolDef[]) => openAgentSession({ settings, tools });
 
 const toolNames = (l: FakeLlm, i: number) =>
   (l.requests.filter((r) => r.purpose === null)[i]?.body.tools ?? []).map((t) => t.function.name);

@@ -1,5 +1,5 @@
 /**
- * The tree budget ledger (issue 9): usage of a recursive tree lives in the
+ * The tree budget ledger: usage of a recursive tree lives in the
  * `tree_usage` row of the sessions DB and every reserve/book is one BEGIN IMMEDIATE
  * transaction, so two processes on one tree never overspend. LLM calls are reserved
  * before the call (the last `reserved_final_calls` only for the root's final answer),
