@@ -30,7 +30,7 @@ import {
 } from './limits.js';
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
-import { elapsedOut, stopReasonOf, type ChatModels, type GraphDeps, type RunControl } from './graph-deps.js';
+import { elapsedOut, runCaller, stopReasonOf, type ChatModels, type GraphDeps, type RunControl } from './graph-deps.js';
 import { danglingToolCalls, toolMessage } from './history.js';
 import { normaliseToolCalls } from './tool-calls.js';
 import { streamAnswer } from './llm-stream.js';
@@ -108,9 +108,9 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     if (exceeded !== state.exceeded) reached(run, state, 'max_iterations', 'continue');
 
     await deps.counter.ready();
-    const frozen = run.tools;
-    const schemas = tools ? deps.registry.schemas(state.mode).filter((t) => !frozen || frozen.has(t.function.name)) : [];
-    const key = tools ? (frozen ? `${state.mode}:${[...frozen].join(',')}` : state.mode) : '-';
+    const caller = runCaller(run);
+    const schemas = tools ? deps.registry.schemas(state.mode, caller) : [];
+    const key = tools ? (caller.tools ? `${state.mode}:${[...caller.tools].join(',')}` : state.mode) : '-';
     let toolsTokens = toolsTokensCache.get(key);
     if (toolsTokens === undefined) toolsTokensCache.set(key, (toolsTokens = toolSchemaTokens(deps.counter, schemas)));
 

@@ -2,7 +2,7 @@
  * The agent core's public face. Front ends (TUI, one-shot printers) create a
  * session and iterate the events of each request; they never touch the graph.
  */
-import type { AgentEvent } from './events.js';
+import type { AgentEvent, ApprovalWhy } from './events.js';
 import type { CopilotMode } from './modes.js';
 
 export type ApprovalDecision =
@@ -12,6 +12,8 @@ export interface ApprovalRequest {
   id: string;
   name: string;
   args: Record<string, unknown>;
+  /** why it needs approval (absent: a config change) */
+  why?: ApprovalWhy;
 }
 
 /** Asked by the core when a tool needs approval; absent in one-shot runs. */

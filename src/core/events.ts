@@ -21,6 +21,12 @@ export type StoppedReason =
   /** the sub-agent tree budget (AGENT_MODE=recursive) ran out */
   | 'budget';
 
+/**
+ * Why a tool call needs approval: it changes device configuration or traffic, the user
+ * listed it in approval_tools, or it is a tool of an MCP server the user did not trust.
+ */
+export type ApprovalWhy = 'config' | 'approval_list' | 'untrusted_mcp';
+
 /** `controller` → exit 3, `provider` → exit 4, `limit` → exit 5 (with --on-limit fail),
  *  `approval` → exit 6, `aborted` → 130, `usage` → 2, `internal` → 1. */
 export type ErrorType = 'controller' | 'provider' | 'limit' | 'approval' | 'aborted' | 'usage' | 'internal';
@@ -69,7 +75,7 @@ export type AgentEvent = AgentTag &
       }
     /** a call failed transiently and runs again after delay_ms (attempt 1 = first retry) */
     | { type: 'tool_retry'; id: string; name: string; attempt: number; max_retries: number; delay_ms: number; error: string }
-    | { type: 'approval'; id: string; name: string; args: Record<string, unknown> }
+    | { type: 'approval'; id: string; name: string; args: Record<string, unknown>; why: ApprovalWhy }
     | {
         type: 'context';
         tokens: number;

@@ -57,7 +57,7 @@ export function stubGraph(saver: BaseCheckpointSaver, o: { model: never; counter
       models: { chat: o.model, title: o.model, summary: o.model },
       endpoint: { baseURL: 'stub', model: 'stub', provider: 'stub' },
       log: nullLogger,
-      approval: { policy: 'never', approvalTools: [], sessionAllowed: new Set(), interactive: false },
+      approval: { policy: 'never', approvalTools: [], sessionAllowed: new Set(), interactive: false, canAsk: false },
       maxOutputChars: 16_000,
       topologyText: async () => undefined,
       toolContext: (signal) => ({
