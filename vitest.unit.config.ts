@@ -8,6 +8,8 @@ import base from './vitest.config.js';
 export const PEER_TESTS = [
   'test/lab/**', // network namespaces, FRR, VPCS, sshd
   'test/check/check-lab.test.ts', // lab (FRR, VPCS)
+  'test/checkpoints/capture.test.ts', // FRR + VPCS lab
+  'test/checkpoints/rewind-lab.test.ts', // FRR + VPCS lab
   'test/devices/faults.test.ts',
   'test/devices/frr-vpcs.test.ts',
   'test/devices/via-gns3.test.ts',

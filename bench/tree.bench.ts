@@ -107,7 +107,7 @@ async function engineRows(): Promise<(string | number)[][]> {
     rootId: () => rootId,
     mode: () => 'lab_automation_assistant',
     anchor: () => 'verify OSPF on every router',
-    registered: new Set(['execute_multiple_device_commands', 'agent']),
+    registered: (t) => ['execute_multiple_device_commands', 'agent'].includes(t),
     modeTools: () => ['execute_multiple_device_commands', 'agent'],
     schedule: () => ({ child_execution_mode: 'sequential', max_parallel_children: 2 }),
     currentRun: () => root,
@@ -145,7 +145,7 @@ function ledgerRows(): (string | number)[][] {
   const book: number[] = [];
   for (let i = 0; i < n; i++) {
     let t0 = performance.now();
-    ledger.reserveCall({ root: false, final: false });
+    ledger.reserveCall({ root: false });
     reserve.push(performance.now() - t0);
     t0 = performance.now();
     ledger.book(100, 0.0001);

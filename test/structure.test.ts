@@ -28,6 +28,13 @@ function staticImports(file: string): string[] {
   return out;
 }
 
+/** Every relative module a file names, static or lazy (`import('…')`), as paths under src/. */
+function allImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/\bfrom\s*['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map((m) => (m[1] ?? m[2])!);
+  return specs.map((s) => relative(SRC, resolve(dirname(file), s)));
+}
+
 function cycles(files: string[]): string[][] {
   const graph = new Map(files.map((f) => [f, staticImports(f)]));
   const state = new Map<string, 'open' | 'done'>();
@@ -56,5 +63,16 @@ describe('source tree', () => {
     const dir = join(SRC, 'gns3');
     expect(staticImports(join(dir, 'client.ts')).map((p) => relative(SRC, p))).toContain('gns3/project.ts');
     expect(staticImports(join(dir, 'project.ts')).map((p) => relative(SRC, p))).not.toContain('gns3/client.ts');
+  });
+
+  it('the agent core imports nothing from mcp/, not even lazily (the composition root hands MCP tools in)', () => {
+    const files = sourceFiles(join(SRC, 'agent'));
+    expect(files.length).toBeGreaterThan(10);
+    const offending = files.flatMap((f) =>
+      allImports(f)
+        .filter((p) => p.startsWith('mcp/'))
+        .map((p) => `${relative(SRC, f)} → ${p}`),
+    );
+    expect(offending).toEqual([]);
   });
 });

@@ -2,8 +2,11 @@
  * createAgentSession: composes settings, provider, GNS3 project, tools, the graph
  * and the SQLite store into an AgentSession whose send() yields the typed event
  * stream (docs/ARCHITECTURE.md, One request, event by event). One request runs at a time per session.
- * The jobs live in ./session/: resume.ts (which row, which modes), project.ts (the GNS3
- * project scope), run.ts (one request), models.ts (the lazily built chat models).
+ * It reads as its steps: resolve the provider, open the store (and the session it resumes),
+ * fix the modes and the sub-agent tree, attach the tools, build the graph, then wrap them in
+ * the AgentSession the front ends use. The jobs live in ./session/: resume.ts (which row,
+ * which modes), project.ts (the GNS3 project scope), run.ts (one request), models.ts (the
+ * lazily built chat models).
  */
 import type { Settings, InvocationOptions } from '../config/schema.js';
 import type { AgentSession, Approver, RequestLimits } from '../core/api.js';
@@ -18,14 +21,22 @@ import { SessionTree } from './tree/session-tree.js';
 import type { TreeUsage } from './tree/ledger.js';
 import { agentViews, budgetLine, renderTree, resourceUsage, type AgentView, type ResourceUsage } from './tree/view.js';
 import type { AgentNodeRow, TreeRow } from '../sessions/tree-store.js';
-import { encodingForModel, KEYLESS_PROVIDERS, resolveApiKey, resolveContextLimitK, resolveProviderEndpoint } from './providers.js';
+import {
+  encodingForModel,
+  KEYLESS_PROVIDERS,
+  resolveApiKey,
+  resolveContextLimitK,
+  resolveProviderEndpoint,
+  type ProviderEndpoint,
+} from './providers.js';
 import { limitsFromSettings } from './limits.js';
 import { PromptLibrary } from './prompts.js';
 import { TokenCounter } from './tokens.js';
 import { IdleCollector } from './idle-gc.js';
-import { buildGraph } from './graph.js';
-import type { RunControl } from './graph-deps.js';
+import { buildGraph, type AgentGraph } from './graph.js';
+import type { ChatModels, RunControl } from './graph-deps.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, ToolRegistry } from '../tools/registry.js';
+import type { ApprovalContext } from '../tools/approval.js';
 import type { ApprovePolicy } from '../tools/gate.js';
 import { closeServices } from '../tools/services.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
@@ -36,10 +47,24 @@ import { RedactingEventQueue } from '../security/events.js';
 import { redact } from '../security/redact.js';
 import { sanitizeLine } from '../security/sanitize.js';
 import { checkPromptSize } from './input-limits.js';
-import { resumeSession } from './session/resume.js';
-import { sessionProject } from './session/project.js';
+import { resumeSession, type Resumed } from './session/resume.js';
+import { sessionProject, type SessionProject } from './session/project.js';
 import { HistoryRepair, runRequest, type RequestHost } from './session/run.js';
 import { lazyChatModels } from './session/models.js';
+
+/**
+ * Adds tools that live outside the core (the user's MCP servers) to a session's registry.
+ * The composition root above the agent hands it in, so the core does not reach up into a
+ * client. It runs in the background; a request waits for it before the model sees the tools.
+ * Whatever it registers in `services` is closed with the session. Its notices go out with
+ * the request.
+ */
+export type ToolAttacher = (target: {
+  registry: ToolRegistry;
+  settings: Settings;
+  log: Logger;
+  services: Map<string, unknown>;
+}) => Promise<{ notices: string[] } | undefined>;
 
 export interface CreateAgentSessionOptions {
   settings: Settings;
@@ -56,6 +81,8 @@ export interface CreateAgentSessionOptions {
   projectExplicit?: boolean;
   /** branch the resumed session into a new id (--fork) */
   fork?: boolean;
+  /** tools from outside the core (src/commands/agent-session.ts hands in the MCP servers') */
+  attachTools?: ToolAttacher;
   /** test seams (compatible extensions of the contract) */
   tools?: ToolDef[];
   projectScope?: () => Promise<ProjectScope>;
@@ -82,31 +109,95 @@ export interface AgentSessionExt extends AgentSession {
   stopAgent(agentId: string): boolean;
 }
 
+export async function createAgentSession(opts: CreateAgentSessionOptions): Promise<AgentSessionExt> {
+  const env = opts.env ?? process.env;
+  const log = opts.log ?? createLogger(opts.settings.log_level);
+  assertNoRemovedAgentFlags(env);
+  const provider = await resolveProvider(opts.settings);
+  const baseTools = await loadTools(opts.tools);
+  const { store, resume } = await openStore(opts, provider.counter, env, log);
+  const sessionId = resume.row?.id ?? (await import('node:crypto')).randomUUID();
+  const live = liveState(resume);
+  const { settings } = resume;
+  // the tree and the registry refer to each other and to the graph; each is read only once a request runs
+  const late = {} as { registry: ToolRegistry; graph: AgentGraph };
+  const tree = fixModeAndTree(resume, provider.endpoint, sessionId, live, late);
+  const tools = attachTools(baseTools, tree, settings, log, opts.attachTools);
+  late.registry = tools.registry;
+  const project = sessionProject(settings, log, opts.projectScope);
+  late.graph = buildSessionGraph({
+    provider,
+    settings,
+    log,
+    approval: approvalContext(settings, opts),
+    registry: tools.registry,
+    services: tools.services,
+    project,
+    store,
+    tree,
+    sessionId,
+  });
+  const host = requestHost({ sessionId, resume, provider, opts, log, store, graph: late.graph, project, tools, tree, live });
+  return sessionFacade({ sessionId, resume, provider, store, tree, host, live, project, tools });
+}
+
+/** What a session changes while it lives: the modes and limits the user sets, the lease once the row exists. */
+interface LiveState {
+  mode: CopilotMode;
+  limits: RequestLimits;
+  lease: SessionLease | undefined;
+  rowCreated: boolean;
+  /** the root run while a request runs */
+  current: RunControl | undefined;
+}
+
+function liveState(resume: Resumed): LiveState {
+  return {
+    mode: resume.mode,
+    limits: limitsFromSettings(resume.settings),
+    lease: resume.lease,
+    rowCreated: resume.row !== undefined,
+    current: undefined,
+  };
+}
+
 async function loadTools(override?: ToolDef[]): Promise<ToolDef[]> {
   if (override) return override;
   const { allTools } = await import('../tools/index.js');
   return allTools();
 }
 
-const forkedInvocations = new WeakSet<object>();
+interface ResolvedProvider {
+  endpoint: ProviderEndpoint;
+  limitK: number;
+  models: ChatModels | (() => Promise<ChatModels>);
+  counter: TokenCounter;
+}
 
-export async function createAgentSession(opts: CreateAgentSessionOptions): Promise<AgentSessionExt> {
-  const env = opts.env ?? process.env;
-  const log = opts.log ?? createLogger(opts.settings.log_level);
-  assertNoRemovedAgentFlags(env);
-  const endpoint = resolveProviderEndpoint(opts.settings);
-  const limitK = resolveContextLimitK(opts.settings);
-  const apiKey = await resolveApiKey(opts.settings.provider);
-  if (!apiKey && !KEYLESS_PROVIDERS.has(opts.settings.provider) && opts.settings.provider !== 'custom')
+/** Step 1: the model endpoint, its context size and API key (refused without one where a key is needed). */
+async function resolveProvider(settings: Settings): Promise<ResolvedProvider> {
+  const endpoint = resolveProviderEndpoint(settings);
+  const limitK = resolveContextLimitK(settings);
+  const apiKey = await resolveApiKey(settings.provider);
+  if (!apiKey && !KEYLESS_PROVIDERS.has(settings.provider) && settings.provider !== 'custom')
     throw new ProviderError(
-      `No LLM API key for provider "${opts.settings.provider}": run \`gns3-copilot auth login\` or set GNS3_COPILOT_API_KEY (or OPENAI_API_KEY)`,
+      `No LLM API key for provider "${settings.provider}": run \`gns3-copilot auth login\` or set GNS3_COPILOT_API_KEY (or OPENAI_API_KEY)`,
     );
-  const models = lazyChatModels(endpoint, apiKey, opts.settings);
+  const models = lazyChatModels(endpoint, apiKey, settings);
   // built on the first LLM call: an idle TUI session does not hold the BPE ranks
   const counter = TokenCounter.lazy(encodingForModel(endpoint.model));
-  const prompts = new PromptLibrary();
-  const baseTools = await loadTools(opts.tools);
+  return { endpoint, limitK, models, counter };
+}
 
+const forkedInvocations = new WeakSet<object>();
+
+/** Step 2: the SQLite store and the session row it resumes (-r, -c, --fork), under its lease. */
+async function openStore(
+  opts: CreateAgentSessionOptions,
+  counter: TokenCounter,
+  env: NodeJS.ProcessEnv,
+  log: Logger,
+): Promise<{ store: SessionStore; resume: Resumed }> {
   const store = await SessionStore.open(opts.settings.data_dir);
   // token counts are stored with each message, so a resumed session does not re-count its history
   store.saver.tokens = counter;
@@ -125,62 +216,101 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     env,
     log,
   );
-  const { row, settings, trees, fixation, agentMode, modeLock, notices } = resume;
-  let { lease, mode } = resume;
-  const resumed = row !== undefined;
-  const sessionId = row?.id ?? (await import('node:crypto')).randomUUID();
-  let rowCreated = resumed;
-  let limits: RequestLimits = limitsFromSettings(settings);
-  const policy: ApprovePolicy = settings.approve ?? (opts.approver ? 'ask' : 'never');
-  const interactive = opts.invocation?.interactive ?? opts.approver !== undefined;
-  const approval = {
-    policy,
-    approvalTools: settings.approval_tools,
-    sessionAllowed: new Set<string>(),
-    interactive,
-    ...(opts.approver ? { approver: opts.approver } : {}),
-  };
+  return { store, resume };
+}
 
-  const services = new Map<string, unknown>();
-  // The user's MCP servers (mcp_servers) start in the background, so a TUI does not wait for
-  // them; a request waits before the model is shown their tools. Closed with the session.
-  const mcpReady =
-    Object.keys(settings.mcp_servers).length > 0
-      ? import('../mcp/client/attach.js')
-          .then((m) => m.attachMcpServers(registry, settings.mcp_servers, log, services))
-          .catch((err: unknown) => void log.warn('MCP servers could not be started', { error: errorMessage(err) }))
-      : undefined;
-  const project = sessionProject(settings, log, opts.projectScope);
-
-  let current: RunControl | undefined;
-  const tree: SessionTree = new SessionTree({
+/** Step 3: the sub-agent tree under the AGENT_MODE fixed for this session (resume.ts fixed the copilot mode). */
+function fixModeAndTree(
+  resume: Resumed,
+  endpoint: ProviderEndpoint,
+  sessionId: string,
+  live: LiveState,
+  late: { registry: ToolRegistry; graph: AgentGraph },
+): SessionTree {
+  const { settings, fixation, trees, agentMode } = resume;
+  const tree = new SessionTree({
     mode: agentMode,
     ...(fixation.budget ? { budget: fixation.budget } : {}),
     trees,
-    registered: baseTools.map((t) => t.name),
-    graph: () => graph,
+    registered: (name) => late.registry.get(name) !== undefined,
+    graph: () => late.graph,
     rootId: () => sessionId,
-    copilotMode: () => mode,
-    modeTools: (m) => registry.forMode(m).map((t) => t.name),
-    limits: () => limits,
+    copilotMode: () => live.mode,
+    modeTools: (m) => late.registry.forMode(m).map((t) => t.name),
+    limits: () => live.limits,
     schedule: () => settings,
-    rootRun: () => current,
+    rootRun: () => live.current,
     model: endpoint.model,
     modelPrices: settings.model_prices,
   });
-  notices.push(...tree.notices);
-  const registry = new ToolRegistry([...baseTools, tree.tool]);
-  const graph = buildGraph(
+  resume.notices.push(...tree.notices);
+  return tree;
+}
+
+interface AttachedTools {
+  registry: ToolRegistry;
+  /** per-session services the tools share (console pools, MCP clients), closed with the session */
+  services: Map<string, unknown>;
+  /** the tools from outside the core, attaching in the background */
+  ready: Promise<{ notices: string[] } | undefined> | undefined;
+}
+
+/** Step 4: the registry (the built-in tools and the tree's `agent` tool) and the tools handed in from outside. */
+function attachTools(
+  baseTools: ToolDef[],
+  tree: SessionTree,
+  settings: Settings,
+  log: Logger,
+  attach: ToolAttacher | undefined,
+): AttachedTools {
+  const registry = new ToolRegistry([...baseTools, ...tree.tools]);
+  const services = new Map<string, unknown>();
+  // started in the background, so a TUI does not wait for the user's MCP servers; a request waits before the model is shown their tools
+  const ready = attach?.({ registry, settings, log, services }).catch((err: unknown) => {
+    log.warn('MCP servers could not be started', { error: errorMessage(err) });
+    return undefined;
+  });
+  return { registry, services, ready };
+}
+
+function approvalContext(settings: Settings, opts: CreateAgentSessionOptions): ApprovalContext {
+  const policy: ApprovePolicy = settings.approve ?? (opts.approver ? 'ask' : 'never');
+  return {
+    policy,
+    approvalTools: settings.approval_tools,
+    sessionAllowed: new Set<string>(),
+    interactive: opts.invocation?.interactive ?? opts.approver !== undefined,
+    canAsk: opts.approver !== undefined,
+    ...(opts.approver ? { approver: opts.approver } : {}),
+  };
+}
+
+/** Step 5: the LangGraph graph over the registry, checkpointed in the store. */
+function buildSessionGraph(p: {
+  provider: ResolvedProvider;
+  settings: Settings;
+  log: Logger;
+  approval: ApprovalContext;
+  registry: ToolRegistry;
+  services: Map<string, unknown>;
+  project: SessionProject;
+  store: SessionStore;
+  tree: SessionTree;
+  sessionId: string;
+}): AgentGraph {
+  const { provider, settings, log, registry, services, project, store, tree, sessionId } = p;
+  const { limitK } = provider;
+  return buildGraph(
     {
       registry,
-      prompts,
-      counter,
+      prompts: new PromptLibrary(),
+      counter: provider.counter,
       context: { limitK, strategy: settings.context_strategy, summarize: settings.context_summarize },
-      models,
-      endpoint,
+      models: provider.models,
+      endpoint: provider.endpoint,
       idleTimeoutMs: settings.llm_idle_timeout_ms,
       log,
-      approval,
+      approval: p.approval,
       maxOutputChars: Math.max(2000, Math.min(DEFAULT_MAX_OUTPUT_CHARS, Math.floor(limitK * 1000 * 4 * 0.15))),
       topologyText: (signal) => project.topologyText(signal),
       toolContext: (signal): ToolContext => ({ settings, signal, log, project: () => project.open(), services }),
@@ -194,31 +324,63 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     },
     store.saver,
   );
+}
 
-  const host: RequestHost = {
+/** What one request (session/run.ts) needs from the session. */
+function requestHost(p: {
+  sessionId: string;
+  resume: Resumed;
+  provider: ResolvedProvider;
+  opts: CreateAgentSessionOptions;
+  log: Logger;
+  store: SessionStore;
+  graph: AgentGraph;
+  project: SessionProject;
+  tools: AttachedTools;
+  tree: SessionTree;
+  live: LiveState;
+}): RequestHost {
+  const { sessionId, resume, store, tree, live } = p;
+  return {
     sessionId,
-    agentMode,
-    endpoint,
-    modelPrices: settings.model_prices,
-    hasApprover: opts.approver !== undefined,
-    log,
+    agentMode: resume.agentMode,
+    endpoint: p.provider.endpoint,
+    modelPrices: resume.settings.model_prices,
+    hasApprover: p.opts.approver !== undefined,
+    log: p.log,
     store,
-    graph,
-    project,
-    mode: () => mode,
-    limits: () => limits,
-    mcpReady,
-    setCurrent: (r) => (current = r),
+    graph: p.graph,
+    project: p.project,
+    mode: () => live.mode,
+    limits: () => live.limits,
+    mcpReady: p.tools.ready,
+    setCurrent: (r) => (live.current = r),
     runExtras: () => tree.rootRunExtras(),
     ensureRow(prompt) {
-      if (rowCreated) return;
-      store.create({ id: sessionId, copilot_mode: mode, agent_mode: agentMode });
-      lease ??= SessionLease.acquire(store.db, sessionId);
+      if (live.rowCreated) return;
+      store.create({ id: sessionId, copilot_mode: live.mode, agent_mode: resume.agentMode });
+      live.lease ??= SessionLease.acquire(store.db, sessionId);
       tree.recordRoot(sessionId, prompt);
-      rowCreated = true;
+      live.rowCreated = true;
     },
-    rowCreated: () => rowCreated,
+    rowCreated: () => live.rowCreated,
   };
+}
+
+/** The AgentSession the front ends hold: one request at a time, the tree views, close(). */
+function sessionFacade(p: {
+  sessionId: string;
+  resume: Resumed;
+  provider: ResolvedProvider;
+  store: SessionStore;
+  tree: SessionTree;
+  host: RequestHost;
+  live: LiveState;
+  project: SessionProject;
+  tools: AttachedTools;
+}): AgentSessionExt {
+  const { sessionId, resume, store, tree, host, live, project, tools } = p;
+  const { trees, agentMode, modeLock } = resume;
   const repair = new HistoryRepair(host);
   let busy = false;
   const idleGc = new IdleCollector();
@@ -228,14 +390,14 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
       return sessionId;
     },
     get mode() {
-      return mode;
+      return live.mode;
     },
     agentMode,
-    resumed,
-    notices,
-    model: endpoint.model,
+    resumed: resume.row !== undefined,
+    notices: resume.notices,
+    model: p.provider.endpoint.model,
     get limits() {
-      return limits;
+      return live.limits;
     },
     info: () => store.get(sessionId),
     transcript: async () => store.saver.log.transcript(sessionId),
@@ -253,12 +415,12 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     stopAgent: (id) => tree.engine.stop(id),
     setMode(m: CopilotMode) {
       assertUnlocked(modeLock, m, 'mode');
-      mode = m;
-      if (rowCreated) store.setMode(sessionId, m);
+      live.mode = m;
+      if (live.rowCreated) store.setMode(sessionId, m);
     },
     setLimits(l: Partial<RequestLimits>) {
       // a key given as undefined clears that limit; a given tool_limits replaces the map
-      limits = { ...limits, ...l, tool_limits: { ...(l.tool_limits ?? limits.tool_limits) } };
+      live.limits = { ...live.limits, ...l, tool_limits: { ...(l.tool_limits ?? live.limits.tool_limits) } };
     },
     send(prompt: string, sendOpts?: { signal?: AbortSignal }): AsyncIterable<AgentEvent> {
       if (busy) throw new UsageError('a request is already running in this session');
@@ -284,10 +446,10 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     },
     async close() {
       idleGc.cancel();
-      await mcpReady;
-      await closeServices(services);
+      await tools.ready;
+      await closeServices(tools.services);
       await project.close();
-      lease?.release();
+      live.lease?.release();
       store.close();
     },
   };

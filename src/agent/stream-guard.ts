@@ -1,5 +1,5 @@
 /**
- * LLM stream stalls and transport failures, in words (issue 13 item 8):
+ * LLM stream stalls and transport failures, in words:
  * an idle watchdog (no bytes for llm_idle_timeout_ms → retry, then exit 4
  * naming the setting), TLS failures named like the controller's, a connection
  * reset mid-answer said as such, and Retry-After honoured on 429.

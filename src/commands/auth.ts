@@ -13,6 +13,7 @@ import {
   type SecretStore,
 } from '../config/secrets.js';
 import { AbortedError, UsageError } from '../errors.js';
+import { jsonText } from '../output/json-text.js';
 import { readAllStdin } from './main.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -43,13 +44,33 @@ async function promptHidden(question: string): Promise<string> {
   }
 }
 
-/** Piped stdin (everything, minus the trailing newline) or a hidden prompt on a terminal. */
-async function readSecret(question: string, what: string, trim: boolean): Promise<string> {
-  let value: string;
-  if (process.stdin.isTTY) value = await promptHidden(question);
-  else value = (await readAllStdin()).replace(/\r?\n$/, '');
-  if (trim) value = value.trim();
-  if (value === '') throw new UsageError(`no ${what} given on stdin or at the prompt; nothing was stored`);
+/** A secret typed at a hidden prompt (terminal) or piped on stdin. */
+interface SecretInput {
+  read(question: string, what: string, trim: boolean): Promise<string>;
+}
+
+/**
+ * Piped stdin is read before the keychain is checked, so an empty pipe says "nothing on
+ * stdin" whether or not a keychain exists; a terminal is asked only once storing can work.
+ */
+async function secretInput(store: SecretStore): Promise<SecretInput> {
+  if (process.stdin.isTTY) {
+    await requireKeychain(store);
+    return { read: async (question, what, trim) => checkedSecret(await promptHidden(question), what, trim, 'at the prompt') };
+  }
+  const piped = (await readAllStdin()).replace(/\r?\n$/, '');
+  return {
+    read: async (_question, what, trim) => {
+      const value = checkedSecret(piped, what, trim, 'on stdin');
+      await requireKeychain(store);
+      return value;
+    },
+  };
+}
+
+function checkedSecret(raw: string, what: string, trim: boolean, where: string): string {
+  const value = trim ? raw.trim() : raw;
+  if (value === '') throw new UsageError(`no ${what} ${where}; nothing was stored`);
   if (/[\r\n]/.test(value)) throw new UsageError(`the ${what} must be a single line; nothing was stored`);
   return value;
 }
@@ -64,11 +85,11 @@ export async function authLogin(opts: Record<string, unknown>, args: string[] = 
     throw new UsageError('secrets are never taken from arguments (shell history, ps); pipe it: printf %s "$KEY" | gns3-copilot auth login');
   }
   const store = openSecretStore();
-  await requireKeychain(store);
   const user = opts.gns3User as string | undefined;
+  if (user !== undefined && user.trim() === '') throw new UsageError('--gns3-user: must not be empty');
+  const input = await secretInput(store);
   if (user !== undefined) {
-    if (user.trim() === '') throw new UsageError('--gns3-user: must not be empty');
-    const password = await readSecret(`GNS3 password for ${user}: `, 'GNS3 password', false);
+    const password = await input.read(`GNS3 password for ${user}: `, 'GNS3 password', false);
     await store.set('gns3_username', user.trim());
     await store.set('gns3_password', password);
     // Tokens issued for the previous user would log us in as them.
@@ -78,12 +99,12 @@ export async function authLogin(opts: Record<string, unknown>, args: string[] = 
     return 0;
   }
   if (opts.mcpToken) {
-    const token = await readSecret('Bearer token for gns3-copilot mcp --http: ', 'MCP token', true);
+    const token = await input.read('Bearer token for gns3-copilot mcp --http: ', 'MCP token', true);
     await store.set('mcp_token', token);
     out(`✓ MCP server token stored in the OS keychain (service ${KEYCHAIN_SERVICE}); \`gns3-copilot mcp --http\` now requires it`);
     return 0;
   }
-  const key = await readSecret('LLM API key: ', 'API key', true);
+  const key = await input.read('LLM API key: ', 'API key', true);
   await store.set('llm_api_key', key);
   out(`✓ LLM API key stored in the OS keychain (service ${KEYCHAIN_SERVICE})`);
   return 0;
@@ -114,7 +135,7 @@ export async function authStatus(opts: Record<string, unknown>): Promise<number>
   const tokens = avail.ok ? ((await store.accounts?.().catch(() => [])) ?? []).filter((a) => a.startsWith('gns3_token:')).length : 0;
   if (opts.json) {
     out(
-      JSON.stringify({
+      jsonText({
         keychain: { available: avail.ok, ...(avail.reason ? { reason: avail.reason } : {}), service: KEYCHAIN_SERVICE },
         secrets,
         gns3_tokens: tokens,

@@ -1,8 +1,9 @@
 /**
  * `gns3-copilot doctor`: one ✓/✗ line per check, so a student (or a CI job)
  * sees at once what is missing. Required checks decide the exit code: the
- * first failing one maps to its exit code (config 2, controller 3, LLM 4,
- * anything else 1). Warnings (!) never fail the run.
+ * first failing one maps to its exit code (config, data directory, Node and
+ * mcp_servers entries 2, controller and its login 3, LLM 4). Warnings (!) never
+ * fail the run.
  */
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -11,22 +12,17 @@ import { loadSettings } from '../config/load.js';
 import { dataDir } from '../config/paths.js';
 import { openSecretStore, resolveLlmApiKey, resolveGns3Credentials, describeSecretSource, NO_KEYCHAIN_HINT } from '../config/secrets.js';
 import { ExitCode, errorMessage } from '../errors.js';
-
-export interface CheckResult {
-  name: string;
-  ok: boolean;
-  /** a failed required check makes doctor exit non-zero */
-  required: boolean;
-  detail: string;
-  exitCode?: number;
-}
+import { jsonText } from '../output/json-text.js';
+import { sanitizeLine } from '../security/sanitize.js';
+import type { CheckResult } from '../core/check-result.js';
 
 const MIN_NODE: [number, number] = [20, 19];
 
 export function checkNode(version = process.versions.node): CheckResult {
   const [maj = 0, min = 0] = version.split('.').map(Number);
   const ok = maj > MIN_NODE[0] || (maj === MIN_NODE[0] && min >= MIN_NODE[1]);
-  return { name: 'node', ok, required: true, detail: `Node ${version} (needs >= ${MIN_NODE.join('.')})` };
+  const detail = `Node ${version} (needs >= ${MIN_NODE.join('.')})`;
+  return { name: 'node', ok, required: true, detail, ...(ok ? {} : { exitCode: ExitCode.Usage }) };
 }
 
 export function onPath(bin: string, path = process.env.PATH ?? ''): string | undefined {
@@ -44,18 +40,37 @@ export function onPath(bin: string, path = process.env.PATH ?? ''): string | und
 
 async function checkController(settings: Settings): Promise<CheckResult> {
   const name = 'controller';
+  const store = openSecretStore();
+  const credentials = await resolveGns3Credentials(store).catch(() => undefined);
+  const source = await credentialSource(store);
   try {
     const { probeController } = await import('../gns3/probe.js');
-    const credentials = await resolveGns3Credentials(openSecretStore()).catch(() => undefined);
     const r = await probeController(settings.server, {
       insecure: settings.insecure,
       timeoutMs: settings.connect_timeout_ms,
+      // v3 needs a login for everything but /version: a ✓ must mean the next run can log in
+      login: true,
       ...(credentials ? { credentials } : {}),
     });
-    return { name, ok: true, required: true, detail: `GNS3 controller at ${settings.server}: API ${r.api}, version ${r.version}` };
+    const login = r.user ? `, logged in as ${r.user}${source ? ` (${source})` : ''}` : '';
+    return { name, ok: true, required: true, detail: `GNS3 controller at ${settings.server}: API ${r.api}, version ${r.version}${login}` };
   } catch (err) {
-    return { name, ok: false, required: true, detail: errorMessage(err), exitCode: ExitCode.Controller };
+    const detail = `${errorMessage(err)}${credentials && source ? ` (${source})` : ''}`;
+    return { name, ok: false, required: true, detail, exitCode: ExitCode.Controller };
   }
+}
+
+/** Where the GNS3 credentials come from, e.g. "credentials from keychain" (never the values). */
+async function credentialSource(store: ReturnType<typeof openSecretStore>): Promise<string | undefined> {
+  const [user, password] = await Promise.all([
+    describeSecretSource(store, 'gns3_username').catch(() => ({ stored: false, source: undefined })),
+    describeSecretSource(store, 'gns3_password').catch(() => ({ stored: false, source: undefined })),
+  ]);
+  if (!user.source || !password.source) return undefined;
+  if (user.source === password.source) return `credentials from ${user.source}`;
+  if (user.source.startsWith('env ') && password.source.startsWith('env '))
+    return `credentials from env ${user.source.slice(4)}/${password.source.slice(4)}`;
+  return `user from ${user.source}, password from ${password.source}`;
 }
 
 /** GET <baseURL>/models with the key: proves reachability and that the key is accepted. */
@@ -146,7 +161,7 @@ function checkDataDir(settings: Settings): CheckResult {
     accessSync(dir, constants.W_OK);
     return { name: 'data', ok: true, required: true, detail: `data directory ${dir} is writable` };
   } catch (err) {
-    return { name: 'data', ok: false, required: true, detail: `data directory ${dir}: ${errorMessage(err)}` };
+    return { name: 'data', ok: false, required: true, detail: `data directory ${dir}: ${errorMessage(err)}`, exitCode: ExitCode.Usage };
   }
 }
 
@@ -193,9 +208,9 @@ export async function runDoctor(flags: Record<string, unknown>, opts: Record<str
 
   const failed = results.filter((r) => r.required && !r.ok);
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ ok: failed.length === 0, checks: results.map(({ exitCode: _e, ...r }) => r) })}\n`);
+    process.stdout.write(`${jsonText({ ok: failed.length === 0, checks: results.map(({ exitCode: _e, ...r }) => r) })}\n`);
   } else {
-    for (const r of results) process.stdout.write(`${r.ok ? '✓' : r.required ? '✗' : '!'} ${r.detail}\n`);
+    for (const r of results) process.stdout.write(`${r.ok ? '✓' : r.required ? '✗' : '!'} ${sanitizeLine(r.detail)}\n`);
     process.stdout.write(failed.length === 0 ? 'all required checks passed\n' : `${failed.length} required check(s) failed\n`);
   }
   return failed.length === 0 ? 0 : (failed[0]!.exitCode ?? ExitCode.Internal);

@@ -46,10 +46,10 @@ export async function runOneShot(settings: Settings, invocation: InvocationOptio
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  let session: Awaited<ReturnType<typeof import('../agent/session.js').createAgentSession>> | undefined;
+  let session: import('../agent/session.js').AgentSessionExt | undefined;
   try {
-    const { createAgentSession } = await import('../agent/session.js');
-    session = await createAgentSession({ settings, invocation });
+    const { openAgentSession } = await import('./agent-session.js');
+    session = await openAgentSession({ settings, invocation });
     if (session.resumed && invocation.output === 'text') stderr.write(`resuming session ${session.id.slice(0, 8)}\n`);
     for (const n of session.notices) stderr.write(`notice: ${sanitizeLine(n)}\n`);
     for await (const e of session.send(prompt, { signal: ac.signal })) emit(e);

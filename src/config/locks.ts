@@ -1,7 +1,7 @@
 /**
  * Classroom locks seen from outside the settings loader: a resumed session,
  * `inject`, and the TUI's /mode must all yield to a locked key, not only the
- * flags and files that loadSettings layers (issue 13 item 1).
+ * flags and files that loadSettings layers.
  */
 import type { Settings, SettingKey } from './schema.js';
 import { readSystemConfig } from './files.js';

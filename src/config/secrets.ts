@@ -32,11 +32,12 @@ export const SECRET_ENV = {
 
 export const NO_KEYCHAIN_HINT = 'set GNS3_COPILOT_API_KEY (or OPENAI_API_KEY) and GNS3_USER/GNS3_PASSWORD in the environment instead';
 
+/** Exit 2: nothing is broken, this machine just cannot store secrets; the env vars are the way (README, Exit codes). */
 export class KeychainUnavailableError extends CopilotError {
   constructor(reason: string) {
     super(
       `No usable OS keychain (${reason}); nothing was stored. ${NO_KEYCHAIN_HINT[0]!.toUpperCase()}${NO_KEYCHAIN_HINT.slice(1)}.`,
-      ExitCode.Internal,
+      ExitCode.Usage,
     );
   }
 }

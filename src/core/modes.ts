@@ -45,6 +45,9 @@ export const TOOL_NAMES = [
   'gns3_topology_reader',
   'get_gns3_node_console',
   'agent',
+  // the recursive task protocol's own tools; registered only in recursive sessions
+  'read_context_ref',
+  'review_task',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -62,6 +65,8 @@ const TEACHING: readonly ToolName[] = [
   'gns3_topology_reader',
   'get_gns3_node_console',
   'agent',
+  'read_context_ref',
+  'review_task',
 ];
 
 export const MODE_TOOLS: Record<CopilotMode, readonly ToolName[]> = {
@@ -81,6 +86,8 @@ export const MODE_TOOLS: Record<CopilotMode, readonly ToolName[]> = {
     'gns3_topology_reader',
     'get_gns3_node_console',
     'agent',
+    'read_context_ref',
+    'review_task',
   ],
 };
 

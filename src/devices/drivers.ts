@@ -26,6 +26,8 @@ export interface Driver {
   configErrors?: RegExp[];
   /** a command that renames the device (the prompt changes after it) */
   renames?: RegExp;
+  /** the exec command that prints the device's whole configuration (checkpoints); absent: none to take */
+  capture?: string;
 }
 
 const HOST = '[A-Za-z0-9_][\\w.\\-/:]*';
@@ -48,6 +50,7 @@ const ciscoLike = (name: 'frr' | 'cisco_ios'): Driver => ({
   // In configuration mode FRR and IOS report every refusal with a leading `%`.
   configErrors: [/^\s*% /],
   renames: /^\s*hostname\s+\S+/i,
+  capture: 'show running-config',
 });
 
 export const DRIVERS: Record<PlatformName, Driver> = {
@@ -63,6 +66,7 @@ export const DRIVERS: Record<PlatformName, Driver> = {
     configExit: 'return',
     errors: [...COMMON_ERRORS, /^\s*Error:/i],
     renames: /^\s*sysname\s+\S+/i,
+    capture: 'display current-configuration',
   },
   juniper: {
     name: 'juniper',
@@ -74,6 +78,7 @@ export const DRIVERS: Record<PlatformName, Driver> = {
     configExit: 'exit configuration-mode',
     errors: [/^\s*(syntax error|unknown command|error:)/i, ...COMMON_ERRORS],
     renames: /^\s*set system host-name\s+\S+/i,
+    capture: 'show configuration',
   },
   vpcs: {
     name: 'vpcs',
@@ -87,6 +92,8 @@ export const DRIVERS: Record<PlatformName, Driver> = {
       ...COMMON_ERRORS,
     ],
     renames: /^\s*set\s+pcname\s+\S+/i,
+    // address, mask, gateway and DNS: what a VPCS PC has as configuration (src/checkpoints/vpcs.ts)
+    capture: 'show ip',
   },
   linux: {
     name: 'linux',

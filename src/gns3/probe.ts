@@ -3,11 +3,15 @@
  * `GET /v2/version`. Used by `doctor` and by the client's API auto-detection.
  */
 import { ControllerError } from '../errors.js';
+import { nullLogger } from '../log.js';
+import { Gns3Auth } from './auth.js';
 import { Gns3Http } from './http.js';
 
 export interface ProbeResult {
   api: 'v2' | 'v3';
   version: string;
+  /** the user a v3 login (ProbeOptions.login) succeeded for */
+  user?: string;
 }
 
 type Credentials = { username: string; password: string };
@@ -17,6 +21,11 @@ export interface ProbeOptions {
   timeoutMs?: number;
   /** v2 servers may sit behind HTTP basic auth; a function is only called when needed */
   credentials?: Credentials | (() => Promise<Credentials | undefined>);
+  /**
+   * v3: also log in with the credentials (a fresh login, no stored token), so an
+   * answer means the next run can work; missing or rejected credentials throw.
+   */
+  login?: boolean;
 }
 
 function versionOf(text: string): string | undefined {
@@ -80,7 +89,11 @@ export async function probeController(server: string, opts: ProbeOptions = {}): 
     maxAttempts: 1,
   });
   try {
-    return await probeWith(http, { credentials: opts.credentials });
+    const found = await probeWith(http, { credentials: opts.credentials });
+    if (!opts.login || found.api !== 'v3') return found;
+    const creds = typeof opts.credentials === 'function' ? await opts.credentials() : opts.credentials;
+    await new Gns3Auth(http, async () => creds, undefined, nullLogger).headers('v3');
+    return { ...found, user: creds!.username };
   } finally {
     await http.close();
   }

@@ -10,8 +10,9 @@ import type Database from 'better-sqlite3';
 import type { BaseMessage } from '@langchain/core/messages';
 import { CopilotError } from '../errors.js';
 import { MESSAGES_SCHEMA, MessageLog } from './message-log.js';
+import { CHECKPOINT_SCHEMA } from '../checkpoints/schema.js';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 interface Migration<T> {
   to: number;
@@ -49,7 +50,16 @@ const messagesTable: Migration<{ thread: string; messages: BaseMessage[] }[]> = 
   },
 };
 
-const MIGRATIONS: Migration<never>[] = [messagesTable as Migration<never>];
+/** 2 → 3: device and topology checkpoints and the rewinds (src/checkpoints/schema.ts). */
+const checkpointTables: Migration<void> = {
+  to: 3,
+  prepare: () => Promise.resolve(),
+  apply(db) {
+    db.exec(CHECKPOINT_SCHEMA);
+  },
+};
+
+const MIGRATIONS: Migration<never>[] = [messagesTable as Migration<never>, checkpointTables as Migration<never>];
 
 export function schemaVersion(db: Database.Database): number {
   db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');

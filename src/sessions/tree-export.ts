@@ -1,4 +1,4 @@
-/** The stored task tree of a session for `sessions show` / `sessions export` (issue 9). */
+/** The stored task tree of a session for `sessions show` / `sessions export`. */
 import type Database from 'better-sqlite3';
 import { TreeStore } from './tree-store.js';
 import { BudgetLedger } from '../agent/tree/ledger.js';

@@ -1,14 +1,18 @@
 /**
- * Sub-agent trees in the sessions DB (issue 9): one `agent_trees` row per root
+ * Sub-agent trees in the sessions DB: one `agent_trees` row per root
  * session (its fixed AGENT_MODE, mode revision, anchor and budget snapshot), one
  * `agent_nodes` row per child, and `tree_usage` for the tree budget. Tables are
  * created idempotently on the SessionStore's connection; store.ts is untouched.
  */
 import type Database from 'better-sqlite3';
 import type { AgentMode } from '../core/events.js';
+import { redact } from '../security/redact.js';
 
-/** Bumped when what a stored mode means changes; stored with every tree. */
-export const AGENT_MODE_REVISION = 1;
+/**
+ * Bumped when what a stored mode means changes; stored with every tree. Revision 2:
+ * recursive children are validated and reviewed, context refs are stored whole.
+ */
+export const AGENT_MODE_REVISION = 2;
 
 export type NodeStatus = 'queued' | 'running' | 'completed' | 'stopped' | 'failed' | 'refused';
 
@@ -38,6 +42,25 @@ export interface AgentNodeRow {
   output_tokens: number;
   created_at: string;
   ended_at: string | null;
+  /** the Validator's ValidationResult (JSON) of the latest report */
+  validation: string | null;
+  /** 'pending' once validated, then the parent's decision (accept|revise|replan|split) */
+  review: string | null;
+}
+
+/** A granted context ref, stored whole when first granted. */
+export interface ContextRefRow {
+  id: string;
+  source: string;
+  content: string;
+}
+
+export interface ReviewRow {
+  agent_id: string;
+  parent_id: string;
+  decision: string;
+  note: string;
+  created_at: string;
 }
 
 const SCHEMA = `
@@ -78,11 +101,52 @@ CREATE TABLE IF NOT EXISTS tree_usage (
   started_ms INTEGER NOT NULL,
   exhausted TEXT
 );
+CREATE TABLE IF NOT EXISTS context_refs (
+  root_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  source TEXT NOT NULL,
+  content TEXT NOT NULL,
+  PRIMARY KEY (root_id, id)
+);
+CREATE TABLE IF NOT EXISTS ref_grants (
+  root_id TEXT NOT NULL,
+  agent_id TEXT NOT NULL,
+  ref_id TEXT NOT NULL,
+  PRIMARY KEY (agent_id, ref_id)
+);
+CREATE TABLE IF NOT EXISTS agent_reviews (
+  root_id TEXT NOT NULL,
+  agent_id TEXT NOT NULL,
+  parent_id TEXT NOT NULL,
+  decision TEXT NOT NULL,
+  note TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS agent_reviews_agent ON agent_reviews(agent_id);
+CREATE TABLE IF NOT EXISTS tree_stop_requests (
+  root_id TEXT NOT NULL,
+  agent_id TEXT NOT NULL,
+  requested_at TEXT NOT NULL,
+  PRIMARY KEY (root_id, agent_id)
+);
 `;
+
+/** Columns added after the first release of the tables: added in place to an older DB. */
+const ADDED_NODE_COLUMNS = ['validation TEXT', 'review TEXT'];
+
+/** Tables whose rows belong to one tree (copied by a fork, removed with the tree). */
+const TREE_TABLES = ['agent_trees', 'agent_nodes', 'tree_usage', 'context_refs', 'ref_grants', 'agent_reviews'] as const;
 
 export class TreeStore {
   constructor(readonly db: Database.Database) {
     db.exec(SCHEMA);
+    const have = new Set((db.prepare('PRAGMA table_info(agent_nodes)').all() as { name: string }[]).map((c) => c.name));
+    for (const col of ADDED_NODE_COLUMNS) if (!have.has(col.split(' ')[0]!)) db.exec(`ALTER TABLE agent_nodes ADD COLUMN ${col}`);
+  }
+
+  /** An older tree brought to this revision (the caller decided it can be). */
+  setRevision(rootId: string, revision: number): void {
+    this.db.prepare('UPDATE agent_trees SET mode_revision = ? WHERE root_id = ?').run(revision, rootId);
   }
 
   get(rootId: string): TreeRow | undefined {
@@ -125,7 +189,10 @@ export class TreeStore {
   addChildren(
     parentId: string,
     quota: number | undefined,
-    rows: Omit<AgentNodeRow, 'created_at' | 'ended_at' | 'report' | 'llm_calls' | 'input_tokens' | 'output_tokens'>[],
+    rows: Omit<
+      AgentNodeRow,
+      'created_at' | 'ended_at' | 'report' | 'llm_calls' | 'input_tokens' | 'output_tokens' | 'validation' | 'review'
+    >[],
     /** another check in the same transaction (the tree budget's agent count) */
     reserve?: () => boolean,
   ): 'ok' | 'quota' | 'reserve' {
@@ -162,12 +229,149 @@ export class TreeStore {
   deleteTree(rootId: string): string[] {
     const tx = this.db.transaction(() => {
       const ids = (this.db.prepare('SELECT id FROM agent_nodes WHERE root_id = ?').all(rootId) as { id: string }[]).map((r) => r.id);
-      this.db.prepare('DELETE FROM agent_nodes WHERE root_id = ?').run(rootId);
-      this.db.prepare('DELETE FROM tree_usage WHERE root_id = ?').run(rootId);
-      this.db.prepare('DELETE FROM agent_trees WHERE root_id = ?').run(rootId);
+      for (const t of TREE_TABLES) this.db.prepare(`DELETE FROM ${t} WHERE root_id = ?`).run(rootId);
+      this.db.prepare('DELETE FROM tree_stop_requests WHERE root_id = ?').run(rootId);
       return ids;
     });
     return tx();
+  }
+
+  /**
+   * Copies a tree under a new root id (a fork): every row of every tree table, with
+   * each child under a new id. Ids are replaced wherever they appear in the copied
+   * text (briefs, reports, validations), so the copy never names the original's
+   * nodes. Returns the old → new child id map. Runs inside the caller's transaction.
+   */
+  copyTree(fromRoot: string, toRoot: string, newId: () => string): Map<string, string> {
+    const ids = new Map<string, string>([[fromRoot, toRoot]]);
+    for (const n of this.nodes(fromRoot)) ids.set(n.id, newId());
+    const remap = (v: unknown): unknown => {
+      if (typeof v !== 'string') return v;
+      let out = v;
+      for (const [from, to] of ids) if (out.includes(from)) out = out.split(from).join(to);
+      return out;
+    };
+    for (const t of TREE_TABLES) {
+      const rows = this.db.prepare(`SELECT * FROM ${t} WHERE root_id = ?`).all(fromRoot) as Record<string, unknown>[];
+      for (const r of rows) {
+        const cols = Object.keys(r);
+        const vals = cols.map((c) => remap(r[c]));
+        this.db.prepare(`INSERT INTO ${t} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).run(...vals);
+      }
+    }
+    ids.delete(fromRoot);
+    return ids;
+  }
+
+  // ---- the review gate ----
+
+  setValidation(id: string, validationJson: string): void {
+    this.db.prepare("UPDATE agent_nodes SET validation = ?, review = 'pending' WHERE id = ?").run(validationJson, id);
+  }
+
+  /** The parent's decision on a child's report; returns false when nothing awaited review. */
+  review(rootId: string, parentId: string, agentId: string, decision: string, note: string): boolean {
+    const tx = this.db.transaction((): boolean => {
+      const n = this.node(agentId);
+      if (!n || n.parent_id !== parentId || n.review !== 'pending') return false;
+      this.db.prepare('UPDATE agent_nodes SET review = ? WHERE id = ?').run(decision, agentId);
+      this.db
+        .prepare('INSERT INTO agent_reviews (root_id, agent_id, parent_id, decision, note, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(rootId, agentId, parentId, decision, note, new Date().toISOString());
+      return true;
+    });
+    return tx.immediate();
+  }
+
+  /** Children of a parent whose validated report awaits the parent's review. */
+  pendingReviews(parentId: string): AgentNodeRow[] {
+    return this.db
+      .prepare("SELECT * FROM agent_nodes WHERE parent_id = ? AND review = 'pending' ORDER BY created_at, rowid")
+      .all(parentId) as AgentNodeRow[];
+  }
+
+  reviews(agentId: string): ReviewRow[] {
+    return this.db
+      .prepare('SELECT agent_id, parent_id, decision, note, created_at FROM agent_reviews WHERE agent_id = ? ORDER BY rowid')
+      .all(agentId) as ReviewRow[];
+  }
+
+  /** A continued child runs again: its report, validation and review start over. */
+  restart(id: string, brief: string): void {
+    this.db
+      .prepare(
+        "UPDATE agent_nodes SET status = 'running', brief = ?, report = NULL, validation = NULL, review = NULL, ended_at = NULL WHERE id = ?",
+      )
+      .run(brief, id);
+  }
+
+  // ---- context refs ----
+
+  /**
+   * Stores a ref whole, once per tree and id. An id already stored with other content
+   * (two agents' tool calls sharing one id) is kept apart under a suffixed id; the id
+   * actually used is returned. Content is redacted like everything stored.
+   */
+  storeRef(rootId: string, ref: ContextRefRow): string {
+    const content = redact(ref.content);
+    const tx = this.db.transaction((): string => {
+      for (let i = 2, id = ref.id; ; id = `${ref.id}#${i++}`) {
+        const have = this.ref(rootId, id);
+        if (have?.content === content) return id;
+        if (!have) {
+          this.db
+            .prepare('INSERT INTO context_refs (root_id, id, source, content) VALUES (?, ?, ?, ?)')
+            .run(rootId, id, ref.source, content);
+          return id;
+        }
+      }
+    });
+    return tx();
+  }
+
+  /** Grants a stored ref to a child (its parent's own tool result, or one the parent holds). */
+  grantRef(rootId: string, agentId: string, refId: string): void {
+    this.db.prepare('INSERT OR IGNORE INTO ref_grants (root_id, agent_id, ref_id) VALUES (?, ?, ?)').run(rootId, agentId, refId);
+  }
+
+  ref(rootId: string, id: string): ContextRefRow | undefined {
+    return this.db.prepare('SELECT id, source, content FROM context_refs WHERE root_id = ? AND id = ?').get(rootId, id) as
+      ContextRefRow | undefined;
+  }
+
+  /** The ref if it was granted to `agentId`, else undefined. */
+  grantedRef(rootId: string, agentId: string, id: string): ContextRefRow | undefined {
+    return this.db
+      .prepare(
+        'SELECT r.id, r.source, r.content FROM context_refs r JOIN ref_grants g ON g.root_id = r.root_id AND g.ref_id = r.id WHERE r.root_id = ? AND g.agent_id = ? AND r.id = ?',
+      )
+      .get(rootId, agentId, id) as ContextRefRow | undefined;
+  }
+
+  heldRefIds(agentId: string): string[] {
+    return (this.db.prepare('SELECT ref_id FROM ref_grants WHERE agent_id = ? ORDER BY rowid').all(agentId) as { ref_id: string }[]).map(
+      (r) => r.ref_id,
+    );
+  }
+
+  // ---- stop requests from another process ----
+
+  requestStop(rootId: string, agentId: string): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO tree_stop_requests (root_id, agent_id, requested_at) VALUES (?, ?, ?)')
+      .run(rootId, agentId, new Date().toISOString());
+  }
+
+  /** Takes the stop requests of a tree (each is handled once). */
+  takeStopRequests(rootId: string): string[] {
+    const tx = this.db.transaction((): string[] => {
+      const ids = (this.db.prepare('SELECT agent_id FROM tree_stop_requests WHERE root_id = ?').all(rootId) as { agent_id: string }[]).map(
+        (r) => r.agent_id,
+      );
+      if (ids.length) this.db.prepare('DELETE FROM tree_stop_requests WHERE root_id = ?').run(rootId);
+      return ids;
+    });
+    return tx.immediate();
   }
 
   nodes(rootId: string): AgentNodeRow[] {

@@ -9,6 +9,7 @@ import type { ProjectScope } from '../gns3/types.js';
 import type { ToolName } from '../core/modes.js';
 import type { Logger } from '../log.js';
 import type { ToolStatus } from '../core/events.js';
+import type { Caller } from '../core/caller.js';
 
 /**
  * read   – observes only (show commands, topology, templates, skills)
@@ -30,6 +31,8 @@ export interface ToolContext {
   progress?(p: { done: number; total: number; message: string }): void;
   /** the id of the tool call being run (the model's tool_call id) */
   callId?: string;
+  /** who called it (set by the dispatch's front ends: the agent, an MCP client) */
+  caller?: Caller;
 }
 
 export interface ToolDef<S extends z.ZodType = z.ZodType> {

@@ -1,7 +1,9 @@
 /**
  * A small terminal markdown renderer: headings, lists, block quotes, fenced
  * code, tables, rules, and inline code/bold/italic/links. Output is an array of
- * display lines (ANSI-styled when colour is on) already wrapped to `width`, so
+ * display lines already wrapped to `width`: ANSI-styled when colour is on; without
+ * colour (NO_COLOR) the Markdown markers stay (`# `, `**`, backticks, `- `, `> `),
+ * since they are then the only thing that sets code apart from prose. Lines come wrapped so
  * the live region can count its height exactly. Code blocks are never
  * reflowed: device output keeps its column alignment (a line wider than the
  * terminal is hard-wrapped, not re-spaced). Unterminated fences (mid-stream)
@@ -132,13 +134,13 @@ export function renderInline(text: string, st: Style): string {
       out += rest[1];
       i += 2;
     } else if ((m = /^(`+)([\s\S]*?[^`])\1(?!`)/.exec(rest))) {
-      out += st.cyan(m[2]!.trim() === '' ? m[2]! : m[2]!);
+      out += st.color ? st.cyan(m[2]!) : m[0];
       i += m[0].length;
     } else if ((m = /^(\*\*|__)(?=\S)([\s\S]*?\S)\1/.exec(rest))) {
-      out += st.bold(renderInline(m[2]!, st));
+      out += st.color ? st.bold(renderInline(m[2]!, st)) : m[1]! + renderInline(m[2]!, st) + m[1]!;
       i += m[0].length;
     } else if ((m = /^(\*|_)(?=\S)([\s\S]*?\S)\1(?![\w*])/.exec(rest)) && (m[1] === '*' || !/\w/.test(text[i - 1] ?? ''))) {
-      out += st.italic(renderInline(m[2]!, st));
+      out += st.color ? st.italic(renderInline(m[2]!, st)) : m[1]! + renderInline(m[2]!, st) + m[1]!;
       i += m[0].length;
     } else if ((m = /^\[([^\]]+)\]\(([^)\s]+)\)/.exec(rest))) {
       out += m[1] === m[2] ? st.underline(m[2]!) : `${renderInline(m[1]!, st)} (${st.underline(m[2]!)})`;
@@ -271,7 +273,13 @@ export function renderMarkdown(md: string, opts: MarkdownOptions): string[] {
     if ((m = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*$/.exec(line))) {
       const level = m[1]!.length;
       const text = renderInline(m[2]!, st);
-      const styled = level === 1 ? st.bold(st.underline(text)) : level === 2 ? st.bold(text) : st.bold(st.dim(text));
+      const styled = !st.color
+        ? `${m[1]!} ${text}`
+        : level === 1
+          ? st.bold(st.underline(text))
+          : level === 2
+            ? st.bold(text)
+            : st.bold(st.dim(text));
       out.push(...wrapLine(styled, width));
       continue;
     }
@@ -282,14 +290,16 @@ export function renderMarkdown(md: string, opts: MarkdownOptions): string[] {
     if ((m = /^(\s*)([-*+]|\d{1,3}[.)])\s+(\[[ xX]\]\s+)?(.*)$/.exec(line))) {
       const depth = Math.floor(m[1]!.replace(/\t/g, '  ').length / 2);
       const ordered = /\d/.test(m[2]!);
-      const task = m[3] ? (m[3].trim().toLowerCase() === '[x]' ? '☑ ' : '☐ ') : '';
-      const bullet = ordered ? m[2]! : depth % 2 === 0 ? '•' : '◦';
+      const done = m[3]?.trim().toLowerCase() === '[x]';
+      const task = !m[3] ? '' : st.color ? (done ? '☑ ' : '☐ ') : done ? '[x] ' : '[ ] ';
+      const bullet = ordered ? m[2]! : !st.color ? '-' : depth % 2 === 0 ? '•' : '◦';
       const lead = '  '.repeat(depth) + bullet + ' ';
       out.push(...wrapLine(lead + task + renderInline(m[4]!, st), width, ' '.repeat(displayWidth(lead))));
       continue;
     }
     if ((m = /^\s*>\s?(.*)$/.exec(line))) {
-      out.push(...wrapLine(st.dim('│ ') + st.italic(renderInline(m[1]!, st)), width, st.dim('│ ')));
+      const bar = st.color ? st.dim('│ ') : '> ';
+      out.push(...wrapLine(bar + st.italic(renderInline(m[1]!, st)), width, bar));
       continue;
     }
     out.push(...wrapLine(renderInline(line.trim(), st), width));

@@ -119,8 +119,8 @@ export function createRealServices(log: Logger): UiServices {
       return sanitizeDeep(await scope.getTopology(signal));
     },
     async createSession(opts) {
-      const { createAgentSession } = await import('../agent/session.js');
-      return createAgentSession({
+      const { openAgentSession } = await import('../commands/agent-session.js');
+      return openAgentSession({
         settings: opts.settings,
         invocation: opts.invocation,
         approver: opts.approver,

@@ -3,7 +3,7 @@
  * events (src/core/events.ts) and a few UI actions by this pure reducer, so
  * views stay pure and the whole flow is testable without a terminal.
  */
-import type { AgentEvent, AgentMode, ErrorType } from '../core/events.js';
+import type { AgentEvent, AgentMode, ErrorType, StoppedReason } from '../core/events.js';
 import type { ApprovalDecision, ApprovalRequest, RequestLimits } from '../core/api.js';
 import type { CopilotMode } from '../core/modes.js';
 import { summarizeArgs } from './call-text.js';
@@ -41,10 +41,11 @@ export interface UiState {
   limits: RequestLimits;
   /** printed history (append-only between clears) */
   entries: StaticEntry[];
-  /** bumped by /clear so <Static> remounts on a cleared screen */
+  /** bumped by /clear and a resize so <Static> remounts (and prints its entries) on a cleared screen */
   epoch: number;
   live: TurnView | null;
-  /** LLM iterations / tool calls of the current (or last) request */
+  /** LLM calls / executed tool calls of the current (or last) request, as the core counts them
+   *  (`context.llm_call`, one `tool_start` per call it let run; `done` stats at the end) */
   iterations: number;
   toolCalls: number;
   context: ContextUse | null;
@@ -65,6 +66,8 @@ export type UiAction =
   | { type: 'agent_batch'; events: AgentEvent[]; at: number }
   | { type: 'user_prompt'; prompt: string; at: number }
   | { type: 'turn_failed'; message: string; errorType?: ErrorType; at: number }
+  /** the request's stream ended without a `done` (aborted before the core could say): no stats to show */
+  | { type: 'turn_ended'; stoppedReason: StoppedReason; at: number }
   | { type: 'notice'; text: string; tone?: NoticeTone }
   | { type: 'block'; title: string; body: string }
   | { type: 'approval_request'; request: ApprovalRequest }
@@ -77,7 +80,9 @@ export type UiAction =
   | { type: 'history'; turns: TurnView[] }
   | { type: 'toggle_output' }
   | { type: 'set_tree_budget'; text: string | undefined }
-  | { type: 'clear' };
+  | { type: 'clear' }
+  /** prints the history again (after the screen was cleared for a new terminal width) */
+  | { type: 'reprint' };
 
 export interface InitialUiState {
   server: string;
@@ -211,11 +216,7 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
       };
     case 'content': {
       const s = ensureLive(s0, at);
-      const live = s.live!;
-      // Text after a tool result means the model was called again.
-      const last = live.items[live.items.length - 1];
-      const bump = last?.kind === 'tool' || live.items.length === 0 ? 1 : 0;
-      return { ...s, live: appendText(live, e.delta), iterations: Math.max(s.iterations + bump, 1) };
+      return { ...s, live: appendText(s.live!, e.delta) };
     }
     case 'tool_call': {
       const s = ensureLive(s0, at);
@@ -223,41 +224,36 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
       if (hasCall(live, e.id)) {
         return { ...s, live: updateCall(live, e.id, (c) => ({ ...c, args: e.args, summary: summarizeArgs(c.name, e.args) })) };
       }
-      const last = live.items[live.items.length - 1];
-      const lastCall = last?.kind === 'tool' ? last.call : undefined;
-      // A new batch of calls after finished results is a new LLM iteration.
-      const bump = live.items.length === 0 || (lastCall !== undefined && FINAL.has(lastCall.state)) ? 1 : 0;
-      return {
-        ...s,
-        live: addCall(live, newCall(e.id, e.name, e.args, 'pending')),
-        lastToolId: e.id,
-        iterations: Math.max(s.iterations + bump, 1),
-      };
+      return { ...s, live: addCall(live, newCall(e.id, e.name, e.args, 'pending')), lastToolId: e.id };
     }
     case 'approval':
       return touchCall(ensureLive(s0, at), e, (c) => (FINAL.has(c.state) || c.decision ? c : { ...c, state: 'awaiting_approval' }));
-    case 'tool_start':
-      return touchCall(
+    case 'tool_start': {
+      const s = touchCall(
         ensureLive(s0, at),
         { id: e.id, name: e.name },
         (c) => (FINAL.has(c.state) ? c : { ...c, state: 'running', startedAt: at }),
         true,
       );
-    case 'tool_end': {
-      const s = touchCall(
+      // The core counts a call against --max-tool-calls when it lets it run, which is when it emits tool_start.
+      return { ...s, toolCalls: s.toolCalls + 1 };
+    }
+    case 'tool_end':
+      return touchCall(
         ensureLive(s0, at),
         { id: e.id, name: e.name },
         (c) => ({ ...c, state: e.status, durationMs: e.duration_ms, output: e.output, display: e.display }),
         true,
       );
-      return { ...s, toolCalls: s.toolCalls + (e.status === 'success' || e.status === 'partial' || e.status === 'error' ? 1 : 0) };
-    }
     case 'tool_retry': {
       const s = ensureLive(s0, at);
       if (!hasCall(s.live!, e.id)) return s;
       return { ...s, live: updateCall(s.live!, e.id, (c) => ({ ...c, retry: { attempt: e.attempt, max: e.max_retries } })) };
     }
+    // a limit of the root's run (a sub-agent's shows in its report)
+    case 'limit':
     case 'notice':
+      if (e.type === 'limit' && e.depth) return s0;
       return {
         ...s0,
         entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text: `⚠ ${e.message}`, tone: 'warn' }],
@@ -267,6 +263,8 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
       return {
         ...s0,
         context: { tokens: e.tokens, tools_tokens: e.tools_tokens, limit: e.limit, percent: e.percent, trimmed: e.trimmed },
+        // The core numbers its LLM calls; an event without the number (an older core) leaves the count alone.
+        ...(e.llm_call !== undefined ? { iterations: e.llm_call } : {}),
       };
     case 'error': {
       const s = ensureLive(s0, at);
@@ -308,6 +306,10 @@ export function reduce(s: UiState, a: UiAction): UiState {
     case 'turn_failed': {
       const base = ensureLive(s, a.at);
       return finishLive({ ...base, live: { ...base.live!, error: { type: a.errorType ?? 'internal', message: a.message } } });
+    }
+    case 'turn_ended': {
+      const base = ensureLive(s, a.at);
+      return finishLive({ ...base, live: { ...base.live!, stoppedReason: a.stoppedReason } });
     }
     case 'notice':
       return {
@@ -367,6 +369,8 @@ export function reduce(s: UiState, a: UiAction): UiState {
     }
     case 'clear':
       return { ...s, entries: [], epoch: s.epoch + 1, expandedToolId: null };
+    case 'reprint':
+      return { ...s, epoch: s.epoch + 1 };
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Sub-agent events in the TUI (issue 9): tool events carrying a depth belong to a
+ * Sub-agent events in the TUI: tool events carrying a depth belong to a
  * child of the running `agent` call; they are folded into that call's `children`
  * (an indented tree under its tool line) instead of becoming top-level tool lines.
  * Pure functions over the view model.

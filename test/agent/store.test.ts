@@ -2,7 +2,8 @@
  * Session store (issue 10, issue 13 items 5 and 9): the append-only messages
  * table, delta checkpoints, migration of a database written by 0.1.0, kill -9
  * inside the write, a 1,000-turn session, two processes on one file, the
- * per-session lease (two real processes, 20 times) and --fork.
+ * per-session lease and --fork. The lease race between two real CLI processes
+ * is in store-lease.test.ts, so the two files run on both workers.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -17,7 +18,6 @@ import { SCHEMA_VERSION } from '../../src/sessions/migrations.js';
 import { SessionInUseError } from '../../src/sessions/lease.js';
 import { TokenCounter } from '../../src/agent/tokens.js';
 import { toTranscript } from '../../src/sessions/transcript.js';
-import { cliEnv, llmFlags, runCli } from '../e2e/oneshot-cli.js';
 import { stubGraph, stubModel, stubToolCall } from '../helpers/stub-graph.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -298,43 +298,4 @@ describe('one writer per session', () => {
     const stale = await session(testSettings(llm.url, dir), [], { sessionId: s.id });
     await stale.close();
   });
-
-  it('two processes resuming one session at once: one runs, the other exits 1 naming the pid (20 runs)', async () => {
-    const e = cliEnv();
-    dirs.push(e);
-    llm = await startFakeLlm([{ text: 'seed' }], { title: 'Lease race' });
-    const seed = await runCli(['-p', 'seed', '--json', ...llmFlags(llm.url)], e.env);
-    expect(seed.code).toBe(0);
-    const id = (JSON.parse(seed.stdout) as { session_id: string }).session_id;
-    let turns = 1;
-    for (let i = 0; i < 20; i++) {
-      // slow enough that the winner still holds the lease when the loser starts
-      llm.push({ text: `run ${i}`, delay_ms: 2500 });
-      const [a, b] = await Promise.all(
-        [0, 1].map((k) => runCli(['-p', `run ${i}.${k}`, '-r', id, ...llmFlags(llm!.url)], e.env, { timeoutMs: 30_000 })),
-      );
-      const codes = [a!.code, b!.code].sort();
-      expect(codes, `${a!.stderr}\n${b!.stderr}`).toEqual([0, 1]);
-      const loser = a!.code === 1 ? a! : b!;
-      expect(loser.stderr).toMatch(/^.*session is in use by pid \d+; use --fork to branch it/m);
-      expect(loser.stdout).toBe('');
-      turns++;
-      expect(llm.remaining()).toBe(0);
-    }
-    const store = await SessionStore.open(join(e.home, 'data', 'gns3-copilot'));
-    const users = toTranscript(await store.messages(id)).filter((m) => m.role === 'user');
-    expect(users).toHaveLength(turns);
-    expect(store.get(id)!.message_count).toBe(turns * 2);
-    store.close();
-    // --fork on the command line continues a copy under a new id
-    llm.push({ text: 'on the branch' });
-    const forked = await runCli(['-p', 'branch off', '-r', id, '--fork', '--json', ...llmFlags(llm.url)], e.env);
-    expect(forked.code, forked.stderr).toBe(0);
-    const forkId = (JSON.parse(forked.stdout) as { session_id: string }).session_id;
-    expect(forkId).not.toBe(id);
-    const check = await SessionStore.open(join(e.home, 'data', 'gns3-copilot'));
-    expect((await check.messages(forkId)).length).toBe(turns * 2 + 2);
-    expect((await check.messages(id)).length).toBe(turns * 2);
-    check.close();
-  }, 600_000);
 });

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, isolatedEnv } from '../helpers/cli-run.js';
 import { startSecretService, type SecretService } from '../helpers/secret-service.js';
+import { startFakeGns3 } from '../fakes/gns3/server.js';
 
 /** Every file under dir whose bytes contain needle (plaintext leak check). */
 function filesContaining(dir: string, needle: string): string[] {
@@ -88,7 +89,21 @@ describe('auth with a real Secret Service (gnome-keyring on a private D-Bus)', (
     expect(r.stderr).not.toContain(KEY);
     r = await runCli(['auth', 'login'], { env, input: '\n' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('error: no API key given on stdin or at the prompt; nothing was stored\n');
+    expect(r.stderr).toBe('error: no API key on stdin; nothing was stored\n');
+  });
+
+  it('doctor logs in to GNS3 v3 with the keychain credentials and says they came from there', async () => {
+    const gns3 = await startFakeGns3({ api: 'v3', users: { carol: PASSWORD } });
+    try {
+      let r = await runCli(['auth', 'login', '--gns3-user', 'carol'], { env, input: `${PASSWORD}\n` });
+      expect(r.code, r.stderr).toBe(0);
+      r = await runCli(['doctor', '-s', gns3.url, '--base-url', 'http://127.0.0.1:9/v1'], { env: { ...env, GNS3_COPILOT_API_KEY: KEY } });
+      expect(r.stdout).toMatch(/^✓ GNS3 controller at .*: API v3, version 3\.0\.6, logged in as carol \(credentials from keychain\)$/m);
+      expect(r.stdout).not.toContain(PASSWORD);
+    } finally {
+      await runCli(['auth', 'logout', '--gns3'], { env });
+      await gns3.close();
+    }
   });
 
   it('env vars show up as the source when the keychain has nothing', async () => {
@@ -105,7 +120,7 @@ describe('auth without a Secret Service', () => {
     const t0 = Date.now();
     const r = await runCli(['auth', 'login'], { env, input: 'sk-nowhere-0123456789\n' });
     expect(Date.now() - t0).toBeLessThan(5_000);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
@@ -122,7 +137,25 @@ describe('auth without a Secret Service', () => {
     expect(r.stdout).toMatch(/^LLM API key\s+✓ set \(env GNS3_COPILOT_API_KEY\)$/m);
     expect(r.stdout).not.toContain('sk-env-abcdef');
     r = await runCli(['auth', 'logout'], { env });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^error: No usable OS keychain/);
+  });
+
+  it('empty stdin says so (exit 2) before the missing keychain does', async () => {
+    const env = isolatedEnv();
+    let r = await runCli(['auth', 'login'], { env, input: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: no API key on stdin; nothing was stored\n');
+    r = await runCli(['auth', 'login', '--gns3-user', 'admin'], { env, input: '\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: no GNS3 password on stdin; nothing was stored\n');
+  });
+
+  it('--help says in the description that secrets are never arguments, with no fake argument', async () => {
+    const r = await runCli(['auth', 'login', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: gns3-copilot auth login \[options\]$/m);
+    expect(r.stdout).not.toMatch(/refused/);
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('secrets are never accepted as arguments');
   });
 });

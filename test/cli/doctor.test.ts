@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runCli, isolatedEnv } from '../helpers/cli-run.js';
@@ -36,8 +38,11 @@ describe('doctor', () => {
   let gns3: FakeGns3;
   let llm: Awaited<ReturnType<typeof startModelsServer>>;
   const KEY = 'sk-doctor-test-123456';
+  const GNS3_PASSWORD = 'doctor-pw-5c1e';
+  /** the controller's login comes from the environment (no keychain here) */
+  const creds = { GNS3_USER: 'admin', GNS3_PASSWORD };
   beforeAll(async () => {
-    gns3 = await startFakeGns3({ api: 'v3' });
+    gns3 = await startFakeGns3({ api: 'v3', users: { admin: GNS3_PASSWORD } });
     llm = await startModelsServer(KEY);
   });
   afterAll(async () => {
@@ -46,12 +51,18 @@ describe('doctor', () => {
   });
 
   it('all required checks pass: exit 0 with a ✓ line each', async () => {
-    const env = isolatedEnv({ GNS3_COPILOT_API_KEY: KEY });
+    const env = isolatedEnv({ GNS3_COPILOT_API_KEY: KEY, ...creds });
     const r = await runCli(['doctor', '--server', gns3.url, '--base-url', llm.url, '--provider', 'custom'], { env });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^✓ Node \d+\.\d+\.\d+ \(needs >= 20\.19\)$/m);
     expect(r.stdout).toMatch(/^✓ config valid/m);
-    expect(r.stdout).toMatch(new RegExp(`^✓ GNS3 controller at ${gns3.url}: API v3, version 3\\.0\\.6$`, 'm'));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^✓ GNS3 controller at ${gns3.url}: API v3, version 3\\.0\\.6, logged in as admin \\(credentials from env GNS3_USER/GNS3_PASSWORD\\)$`,
+        'm',
+      ),
+    );
+    expect(r.stdout).not.toContain(GNS3_PASSWORD);
     expect(r.stdout).toMatch(/^✓ LLM endpoint http:\/\/127\.0\.0\.1:\d+\/v1 \(custom\): reachable, key accepted, model gpt-4o-mini$/m);
     // no Secret Service in this env: a warning, not a failure
     expect(r.stdout).toMatch(/^! OS keychain unavailable: no Secret Service/m);
@@ -61,7 +72,7 @@ describe('doctor', () => {
   });
 
   it('--json reports every check', async () => {
-    const env = isolatedEnv({ GNS3_COPILOT_API_KEY: KEY });
+    const env = isolatedEnv({ GNS3_COPILOT_API_KEY: KEY, ...creds });
     const r = await runCli(['doctor', '--json', '-s', gns3.url, '--base-url', llm.url], { env });
     const out = JSON.parse(r.stdout) as { ok: boolean; checks: { name: string; ok: boolean; required: boolean }[] };
     expect(out.ok).toBe(true);
@@ -77,8 +88,39 @@ describe('doctor', () => {
     expect(r.stdout).toContain('1 required check(s) failed');
   });
 
+  it('on GNS3 v3 a missing or rejected login fails the controller check (exit 3), naming where the credentials came from', async () => {
+    let r = await runCli(['doctor', '-s', gns3.url, '--base-url', llm.url], { env: isolatedEnv({ GNS3_COPILOT_API_KEY: KEY }) });
+    expect(r.code, r.stdout).toBe(3);
+    expect(r.stdout).toMatch(
+      /^✗ GNS3 controller at .* \(API v3\) requires a login; store credentials with `gns3-copilot auth login` or set GNS3_USER\/GNS3_PASSWORD$/m,
+    );
+    expect(r.stdout).toMatch(/^✓ LLM endpoint/m);
+    r = await runCli(['doctor', '-s', gns3.url, '--base-url', llm.url], {
+      env: isolatedEnv({ GNS3_COPILOT_API_KEY: KEY, GNS3_USER: 'admin', GNS3_PASSWORD: 'wrongpw' }),
+    });
+    expect(r.code, r.stdout).toBe(3);
+    expect(r.stdout).toMatch(
+      /^✗ GNS3 controller at .* rejected the login for user "admin": Authentication was unsuccessful\. \(credentials from env GNS3_USER\/GNS3_PASSWORD\)$/m,
+    );
+    expect(r.stdout).toContain('1 required check(s) failed');
+    expect(r.stdout).not.toContain('wrongpw');
+  });
+
+  it('a failing mcp_servers entry fails with the documented exit 2, not 1', async () => {
+    const env = isolatedEnv({ GNS3_COPILOT_API_KEY: KEY, ...creds });
+    mkdirSync(join(env.XDG_CONFIG_HOME!, 'gns3-copilot'), { recursive: true });
+    writeFileSync(
+      join(env.XDG_CONFIG_HOME!, 'gns3-copilot', 'config.json'),
+      JSON.stringify({ mcp_servers: { inventory: { command: join(env.HOME!, 'no-such-mcp-server') } } }),
+    );
+    const r = await runCli(['doctor', '-s', gns3.url, '--base-url', llm.url], { env });
+    expect(r.stdout).toMatch(/^✓ GNS3 controller/m);
+    expect(r.stdout).toMatch(/^✗ MCP server inventory: /m);
+    expect(r.code, r.stdout).toBe(2);
+  });
+
   it('a rejected API key fails with exit 4', async () => {
-    const env = isolatedEnv({ GNS3_COPILOT_API_KEY: 'sk-wrong-key-000' });
+    const env = isolatedEnv({ GNS3_COPILOT_API_KEY: 'sk-wrong-key-000', ...creds });
     const r = await runCli(['doctor', '-s', gns3.url, '--base-url', llm.url], { env });
     expect(r.code, r.stdout).toBe(4);
     expect(r.stdout).toMatch(/^✗ LLM endpoint .*: API key rejected \(HTTP 401\)$/m);
@@ -87,18 +129,18 @@ describe('doctor', () => {
   });
 
   it('a missing API key and an unreachable LLM are failures', async () => {
-    let r = await runCli(['doctor', '-s', gns3.url, '--base-url', llm.url], { env: isolatedEnv() });
+    let r = await runCli(['doctor', '-s', gns3.url, '--base-url', llm.url], { env: isolatedEnv(creds) });
     expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/^✗ LLM endpoint .*: no API key/m);
     r = await runCli(['doctor', '-s', gns3.url, '--base-url', `http://127.0.0.1:${await closedPort()}/v1`], {
-      env: isolatedEnv({ OPENAI_API_KEY: KEY }),
+      env: isolatedEnv({ OPENAI_API_KEY: KEY, ...creds }),
     });
     expect(r.code).toBe(4);
     expect(r.stdout).toMatch(/^✗ LLM endpoint .*: unreachable \(ECONNREFUSED\)$/m);
   });
 
   it('an invalid config is reported as a failed check (exit 2), the other checks still run', async () => {
-    const env = isolatedEnv({ GNS3_COPILOT_API_KEY: KEY, GNS3_COPILOT_MAX_ITERATIONS: '0' });
+    const env = isolatedEnv({ GNS3_COPILOT_API_KEY: KEY, GNS3_COPILOT_MAX_ITERATIONS: '0', ...creds });
     const r = await runCli(['doctor', '-s', gns3.url, '--base-url', llm.url], { env });
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/^✗ GNS3_COPILOT_MAX_ITERATIONS: must be an integer 1\.\.100 \(got 0\)$/m);

@@ -120,9 +120,14 @@ export class Tmux {
     this.tmux('send-keys', '-t', this.target, ...names);
   }
 
-  /** The visible screen plus scrollback. */
-  capture(history = 1000): string {
-    return this.tmux('capture-pane', '-p', '-J', '-t', this.target, '-S', `-${history}`);
+  /** The visible screen plus scrollback; `joined: false` keeps the rows the terminal wrapped apart. */
+  capture(history = 1000, joined = true): string {
+    return this.tmux('capture-pane', '-p', ...(joined ? ['-J'] : []), '-t', this.target, '-S', `-${history}`);
+  }
+
+  /** Resizes the window, as a user dragging the terminal's edge would. */
+  resize(columns: number, rows = this.size.rows): void {
+    this.tmux('resize-window', '-t', this.target, '-x', String(columns), '-y', String(rows));
   }
 
   /** The visible screen with its escape sequences (colours, attributes). */

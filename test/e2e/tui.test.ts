@@ -83,7 +83,7 @@ describe('TUI in a real terminal', () => {
     tmux.keys('Enter');
     await tmux.waitFor('Let me write a long explanation of OSPF areas');
     tmux.keys('Escape');
-    await tmux.waitFor(/^aborted$/m);
+    await tmux.waitFor(/^aborted · \d+ iter/m);
 
     tmux.type('/quit');
     tmux.keys('Enter');

@@ -54,7 +54,7 @@ describe('App: streaming and tool calls', () => {
     await t.ready();
     await t.type('check ospf');
     await t.waitFor('execute_multiple_device_commands R1, R2, R3: show ip ospf neighbor');
-    expect(t.frame()).toContain('Checking OSPF neighbors…');
+    expect(t.frame()).toContain('Checking **OSPF** neighbors…');
     expect(t.frame()).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] execute_multiple_device_commands/);
     await t.waitFor('2 iter · 1 tools');
     const f = t.frame();
@@ -119,7 +119,7 @@ describe('App: streaming and tool calls', () => {
     await t.waitFor('│ R3');
     await t.press(KEY.ctrlO);
     await t.waitFor('execute_multiple_device_commands output');
-    expect(t.frame()).toContain('R2 show ip ospf neighbor');
+    expect(t.frame()).toContain('**R2** `show ip ospf neighbor`');
     expect(t.frame()).toContain('2.2.2.2           1 Full/DR   (R2)');
     await t.press(KEY.ctrlO);
     await until(() => !t.frame().includes('output · lines'));
@@ -151,12 +151,15 @@ describe('App: streaming and tool calls', () => {
         .filter((l) => l.includes('│')).length,
     ).toBe(1);
     t.resize(40, 20);
-    await sleep(50);
-    const status = t
-      .frame()
-      .split('\n')
-      .filter((l) => l.includes(' │ ') || l.includes('iter '));
-    expect(status.length).toBeGreaterThan(1);
+    // the status bar takes more rows once the narrower frame is drawn (the history is printed again too)
+    const status = () =>
+      t
+        .frame()
+        .split('\n')
+        .filter((l) => l.includes(' │ ') || l.includes('iter '));
+    await until(() => status().length > 1);
+    await sleep(200);
+    expect(status().length).toBeGreaterThan(1);
     for (const l of t.frame().split('\n')) expect(displayWidth(l)).toBeLessThanOrEqual(40);
   });
 });
@@ -259,8 +262,43 @@ describe('App: keys', () => {
     await t.type('slow');
     await t.waitFor('Thinking');
     await t.press(KEY.esc);
-    await t.waitFor(/^aborted$/m);
+    await t.waitFor(/^aborted · 1 iter · 0 tools · 120 tokens/m);
     expect(t.exitCode()).toBeUndefined();
+  });
+
+  it('an abort prints one line, and its hint sits above the status bar', async () => {
+    const hang = [{ type: 'content', delta: 'Thinking' }, { type: 'hang' }] as const;
+    const t = mount({ scripts: [[...hang], [...hang]] });
+    await t.ready();
+    const aboutAbort = () =>
+      t
+        .frame()
+        .split('\n')
+        .filter((l) => /abort/i.test(l));
+    const above = (hint: string) => {
+      const lines = t.frame().split('\n');
+      const status = lines.findIndex((l) => l.includes('gpt-4o-mini'));
+      expect(status).toBeGreaterThan(0);
+      expect(lines[status - 1]).toBe(hint);
+    };
+    await t.type('slow');
+    await t.waitFor('Thinking');
+    await t.press(KEY.esc);
+    await t.waitFor(/^aborted · /m);
+    above('Aborted.');
+    expect(aboutAbort()).toEqual(['aborted · 1 iter · 0 tools · 120 tokens · 5ms', 'Aborted.']);
+
+    await t.type('slow again');
+    await t.waitFor('› slow again');
+    await t.press(KEY.ctrlC);
+    await t.waitFor('Aborted. Press Ctrl-C again to exit.');
+    above('Aborted. Press Ctrl-C again to exit.');
+    await until(() => aboutAbort().length === 3);
+    expect(aboutAbort()).toEqual([
+      'aborted · 1 iter · 0 tools · 120 tokens · 5ms',
+      'aborted · 1 iter · 0 tools · 120 tokens · 5ms',
+      'Aborted. Press Ctrl-C again to exit.',
+    ]);
   });
 
   it('Ctrl-C once aborts, twice exits with 130', async () => {
@@ -615,17 +653,18 @@ describe('App: start-up', () => {
     expect(f).toContain('› is R1 up?');
     expect(f).toContain('✗ start_gns3_node R1 error');
     expect(f).toContain('└ R1 is locked');
-    expect(f).toContain('R1 could not be started.');
+    expect(f).toContain('R1 could **not** be started.');
     expect(t.services.created[0]!.continueLatest).toBe(true);
     expect(t.services.created[0]!.settings.project).toBe('campus');
     expect(t.frame()).toContain('lab');
   });
 
-  it('renders without colour codes when colour is off', async () => {
+  it('renders without colour codes when colour is off, keeping the Markdown markers', async () => {
     const t = mount({ color: false, scripts: [[{ type: 'content', delta: '# Title\n**bold** `code`' }, done()]] });
     await t.ready();
     await t.type('x');
-    await t.waitFor('bold code');
+    await t.waitFor('**bold** `code`');
+    expect(t.frame()).toContain('# Title');
     expect(t.lastFrame()).not.toMatch(/\u001b\[[0-9;]*m/);
   });
 

@@ -24,7 +24,6 @@ describe('ui state reducer', () => {
     expect(s.sessionId).toBe('s1');
     expect(s.mode).toBe('lab_automation_assistant');
     expect(s.model).toBe('m1');
-    expect(s.iterations).toBe(1);
     s = reduce(s, ev({ type: 'done', stopped_reason: 'done', stats: stats({ input_tokens: 50, output_tokens: 7 }) }));
     expect(s.live).toBeNull();
     expect(s.entries).toHaveLength(1);
@@ -42,7 +41,7 @@ describe('ui state reducer', () => {
     const call = () => findToolCall(s, 'c1')!;
     expect(call().state).toBe('pending');
     expect(call().summary).toBe('R1, R2, R3: show ip ospf neighbor');
-    s = reduce(s, ev({ type: 'approval', id: 'c1', name: 'execute_multiple_device_commands', args: ospfArgs }));
+    s = reduce(s, ev({ type: 'approval', id: 'c1', name: 'execute_multiple_device_commands', args: ospfArgs, why: 'config' }));
     expect(call().state).toBe('awaiting_approval');
     s = reduce(s, { type: 'approval_request', request: { id: 'c1', name: 'execute_multiple_device_commands', args: ospfArgs } });
     expect(s.approval?.id).toBe('c1');
@@ -81,19 +80,44 @@ describe('ui state reducer', () => {
     expect(s.live).toBeNull();
   });
 
-  it('counts iterations live: text after tool results is a new LLM call', () => {
-    const s = run(base(), [
+  it("counts LLM calls and tool calls as the core does: context's llm_call, one tool_start per executed call", () => {
+    const ctx = (llm_call: number): AgentEvent => ({
+      type: 'context',
+      tokens: 10,
+      tools_tokens: 1,
+      limit: 100,
+      percent: 11,
+      trimmed: 0,
+      llm_call,
+    });
+    const topo = 'gns3_topology_reader';
+    let s = run(base(), [
       { type: 'user_prompt', prompt: 'x', at: 0 },
+      ev(ctx(1)),
+      // a context overflow makes the core prepare the same call again: still call 1
+      ev(ctx(1)),
       ev({ type: 'content', delta: 'Let me look.' }),
-      ev({ type: 'tool_call', id: 'a', name: 'gns3_topology_reader', args: {} }),
-      ev({ type: 'tool_end', id: 'a', name: 'gns3_topology_reader', status: 'success', duration_ms: 1, output: '{}' }),
-      ev({ type: 'tool_call', id: 'b', name: 'gns3_topology_reader', args: {} }),
-      ev({ type: 'tool_end', id: 'b', name: 'gns3_topology_reader', status: 'success', duration_ms: 1, output: '{}' }),
+      ev({ type: 'tool_call', id: 'a', name: topo, args: {} }),
+      ev({ type: 'tool_call', id: 'b', name: 'stop_gns3_node', args: { nodes: ['R1'] } }),
+      // refused by the mode: the core never ran it, so it is not counted
+      ev({ type: 'tool_end', id: 'b', name: 'stop_gns3_node', status: 'blocked', duration_ms: 0, output: '{}' }),
+      ev({ type: 'tool_start', id: 'a', name: topo }),
+    ]);
+    expect([s.iterations, s.toolCalls]).toEqual([1, 1]);
+    s = run(s, [
+      ev({ type: 'tool_end', id: 'a', name: topo, status: 'success', duration_ms: 1, output: '{}' }),
+      // the next call answers without text or tools: event order alone would not show it
+      ev(ctx(2)),
+      ev(ctx(3)),
       ev({ type: 'content', delta: 'Done.' }),
     ]);
-    expect(s.iterations).toBe(3);
-    expect(s.toolCalls).toBe(2);
+    expect([s.iterations, s.toolCalls]).toEqual([3, 1]);
     expect(s.live?.items.map((i) => i.kind)).toEqual(['text', 'tool', 'tool', 'text']);
+    s = reduce(s, ev({ type: 'done', stopped_reason: 'done', stats: stats({ iterations: 3, llm_calls: 3, tool_calls: 1 }) }));
+    expect([s.iterations, s.toolCalls]).toEqual([3, 1]);
+    // the next prompt starts from zero
+    s = reduce(s, { type: 'user_prompt', prompt: 'y', at: 5 });
+    expect([s.iterations, s.toolCalls]).toEqual([0, 0]);
   });
 
   it('keeps context use, errors, mode/limit/model switches and the output toggle', () => {

@@ -8,9 +8,31 @@ import { compactNumber, formatDuration, limitsText } from '../../src/ui/format.j
 const md = (s: string, width = 60, color = false) => renderMarkdown(s, { width, color });
 
 describe('markdown renderer', () => {
-  it('renders headings, lists, quotes and inline styles without markup', () => {
-    const out = md('# Title\nSome **bold** and `code` and *it*.\n\n- one\n- two\n  - nested\n1. first\n> quoted');
-    expect(out).toEqual(['Title', 'Some bold and code and it.', '', '• one', '• two', '  ◦ nested', '1. first', '│ quoted']);
+  const sample = '# Title\nSome **bold** and `code` and *it*.\n\n- one\n- two\n  - nested\n- [x] done\n1. first\n> quoted';
+
+  it('renders headings, lists, quotes and inline styles as styles when colour is on', () => {
+    const out = md(sample, 60, true).map(stripAnsi);
+    expect(out).toEqual(['Title', 'Some bold and code and it.', '', '• one', '• two', '  ◦ nested', '• ☑ done', '1. first', '│ quoted']);
+  });
+
+  it('keeps the Markdown markers when colour is off (NO_COLOR), so code stays recognisable', () => {
+    expect(md(sample)).toEqual([
+      '# Title',
+      'Some **bold** and `code` and *it*.',
+      '',
+      '- one',
+      '- two',
+      '  - nested',
+      '- [x] done',
+      '1. first',
+      '> quoted',
+    ]);
+    expect(md('## Fix\nRun `ip 192.168.1.10/24 192.168.1.1` on PC1, then __save__.')).toEqual([
+      '## Fix',
+      'Run `ip 192.168.1.10/24 192.168.1.1` on PC1, then __save__.',
+    ]);
+    // a code span that contains a backtick keeps its longer fence
+    expect(md('``a`b``')).toEqual(['``a`b``']);
   });
 
   it('styles with ANSI when colour is on and never when off', () => {

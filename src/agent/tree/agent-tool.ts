@@ -1,5 +1,5 @@
 /**
- * The `agent` tool (issue 9): its arguments depend on the policy — legacy takes
+ * The `agent` tool: its arguments depend on the policy — legacy takes
  * `task` (one child) or `messages` (a batch, one child per message, run in
  * parallel); recursive takes `task_brief` (one brief or a batch). Children answer
  * with a natural-language summary (legacy) or a TaskReport (recursive). The call's

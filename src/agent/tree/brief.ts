@@ -1,5 +1,5 @@
 /**
- * What a child is told (issue 9, context inheritance): the normalised TaskBrief with
+ * What a child is told (context inheritance): the normalised TaskBrief with
  * inherited hard constraints, the root's anchor, the ContextRef snapshots its parent
  * granted, its lineage and its frozen tool set. Never the parent's history.
  */
@@ -17,11 +17,24 @@ export const taskBriefSchema = z.object({
 });
 export type TaskBriefInput = z.infer<typeof taskBriefSchema>;
 
+/**
+ * A context ref as a brief lists it. The content itself is stored whole in SQLite when
+ * granted and read on demand with `read_context_ref`, so long device output reaches a
+ * child complete and the brief stays short.
+ */
 export interface ContextRef {
   id: string;
   /** where it came from: a tool name, or `agent` for a child's report */
   source: string;
-  content: string;
+  /** characters */
+  size: number;
+  first_line: string;
+}
+
+/** A ref's listing from its content. */
+export function refListing(id: string, source: string, content: string): ContextRef {
+  const first = content.split('\n', 1)[0]!.trim();
+  return { id, source, size: content.length, first_line: first.length > 120 ? `${first.slice(0, 120)}…` : first };
 }
 
 export interface TaskBrief {
@@ -38,7 +51,6 @@ export interface Lineage {
   depth: number;
 }
 
-const REF_MAX_CHARS = 2000;
 const DEFAULT_REPORT = 'result, evidence (which tool calls on which devices), open issues';
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -51,10 +63,7 @@ export function normaliseBrief(input: TaskBriefInput, inherited: readonly string
     goal: norm(input.goal),
     constraints,
     expected_report: norm(input.expected_report ?? '') || DEFAULT_REPORT,
-    refs: refs.map((r) => ({
-      ...r,
-      content: r.content.length > REF_MAX_CHARS ? `${r.content.slice(0, REF_MAX_CHARS)}…[truncated]` : r.content,
-    })),
+    refs,
   };
 }
 
@@ -73,8 +82,8 @@ export function renderBrief(b: TaskBrief, anchor: string, lineage: Lineage, tool
   if (b.constraints.length) lines.push('', '## Hard constraints', ...b.constraints.map((c) => `- ${c}`));
   lines.push('', '## Expected report', b.expected_report);
   if (b.refs.length) {
-    lines.push('', '## Context granted by your parent');
-    for (const r of b.refs) lines.push(`[${r.id}] (${r.source}): ${r.content}`);
+    lines.push('', '## Context granted by your parent (read with read_context_ref; you may grant these to your own sub-agents)');
+    for (const r of b.refs) lines.push(`[${r.id}] (${r.source}, ${r.size} chars): ${r.first_line}`);
   }
   lines.push('', `## Your tools`, tools.length ? tools.join(', ') : '(none)');
   lines.push('', 'End with your report: Result, Evidence (tool calls and devices), Open issues.');

@@ -1,5 +1,5 @@
 /**
- * The sub-agent engine (issue 9). A child is another run of the session's compiled
+ * The sub-agent engine. A child is another run of the session's compiled
  * graph on its own thread, with its own frozen tool set and its own context budget;
  * what differs between legacy and recursive lives in the TreePolicy. The session
  * supplies `runChild` (how to run the graph for a child) and the parent's RunControl.
@@ -14,7 +14,15 @@ import { messageText } from '../tokens.js';
 import { errorMessage } from '../../errors.js';
 import type { TreeStore } from '../../sessions/tree-store.js';
 import { childToolSet, type TreePolicy } from './policy.js';
-import { normaliseBrief, renderBrief, renderLegacyTask, type ContextRef, type TaskBrief, type TaskBriefInput } from './brief.js';
+import {
+  normaliseBrief,
+  refListing,
+  renderBrief,
+  renderLegacyTask,
+  type ContextRef,
+  type TaskBrief,
+  type TaskBriefInput,
+} from './brief.js';
 import { buildReport, type TaskReport } from './report.js';
 import { runBatch } from './scheduler.js';
 import { CancelTree } from './cancel.js';
@@ -44,7 +52,8 @@ export interface EngineDeps {
   mode(): CopilotMode;
   /** the root's RootTaskAnchor (recursive) */
   anchor(): string;
-  registered: ReadonlySet<string>;
+  /** whether a tool is in the session's registry now (built-in, protocol or an MCP server's) */
+  registered(name: string): boolean;
   /** the mode's tools in schema order (a root's effective tools) */
   modeTools(mode: CopilotMode): string[];
   schedule(): { child_execution_mode: 'sequential' | 'parallel'; max_parallel_children: number };
@@ -89,7 +98,7 @@ export class TreeEngine {
     if (items.length === 0) throw new DelegationRefused('no task given');
     if (depth > p.maxDepth) throw new DelegationRefused(`depth ${depth} is beyond the deepest sub-agent level (${p.maxDepth})`);
     const parentTools = parentRun.tools ? [...parentRun.tools] : this.d.modeTools(mode);
-    const tools = childToolSet(p, { parentTools, registered: this.d.registered, mode, depth });
+    const tools = childToolSet(p, { parentTools, registered: (t) => this.d.registered(t), mode, depth });
 
     // Refs and briefs are resolved before anything is registered: a bad batch starts nothing.
     const prepared: { id: string; goal: string; brief?: TaskBrief; prompt: (id: string) => string }[] = [];
@@ -133,6 +142,7 @@ export class TreeEngine {
         `sub-agent quota: a parent may start at most ${p.quotaPerParent} sub-agents over its lifetime (${had} started, ${prepared.length} requested); no sub-agent of this batch was started`,
       );
     }
+    for (const c of prepared) for (const r of c.brief?.refs ?? []) this.d.trees.grantRef(rootId, c.id, r.id);
     // Every child is registered before any starts, so stopping one still queued means it never calls the model.
     const signals = new Map(prepared.map((c) => [c.id, this.cancel.register(c.id, parentRun.signal)]));
     const sched = p.schedule(this.d.schedule(), prepared.length);
@@ -207,23 +217,47 @@ export class TreeEngine {
     }
   }
 
-  /** Refs a parent may grant: its own tool results, and refs granted to it (edge by edge). */
+  /**
+   * Refs a parent may grant: its own tool results (stored whole now, once per tree) and
+   * refs granted to it (edge by edge: nothing else). Only stored here; each child is
+   * granted them once the batch is registered.
+   */
   private async resolveRefs(ids: string[], parent: AgentNodeInfo | undefined): Promise<ContextRef[]> {
     if (ids.length === 0) return [];
     const p = this.d.policy;
     if (ids.length > p.maxRefs) throw new DelegationRefused(`at most ${p.maxRefs} context_refs per brief (got ${ids.length})`);
-    const own = await this.d.threadMessages(parent?.id ?? this.d.rootId());
+    const rootId = this.d.rootId();
+    const own = await this.d.threadMessages(parent?.id ?? rootId);
     const out: ContextRef[] = [];
     for (const id of ids) {
-      const held = parent?.brief?.refs.find((r) => r.id === id);
+      const held = parent ? this.d.trees.grantedRef(rootId, parent.id, id) : undefined;
       if (held) {
-        out.push(held);
+        out.push(refListing(held.id, held.source, held.content));
         continue;
       }
       const t = own.find((m) => m.getType() === 'tool' && (m as ToolMessage).tool_call_id === id) as ToolMessage | undefined;
       if (!t) throw new DelegationRefused(`context_ref "${id}" is not a tool result or context ref you hold; no sub-agent was started`);
-      out.push({ id, source: t.name ?? 'tool', content: messageText(t) });
+      const content = messageText(t);
+      const stored = this.d.trees.storeRef(rootId, { id, source: t.name ?? 'tool', content });
+      out.push(refListing(stored, t.name ?? 'tool', content));
     }
     return out;
+  }
+
+  /** `read_context_ref`: a slice of a ref granted to the calling sub-agent. */
+  readRef(refId: string, offset: number, limit: number): { ref: ContextRef; content: string; next_offset?: number } {
+    const agent = this.d.currentRun().agent;
+    if (!agent) throw new DelegationRefused('context refs are granted to sub-agents; the root reads its own tool results in its history');
+    const rootId = this.d.rootId();
+    const r = this.d.trees.grantedRef(rootId, agent.id, refId);
+    if (!r) {
+      const held = this.d.trees.heldRefIds(agent.id);
+      throw new DelegationRefused(
+        `context ref "${refId}" was not granted to you; you hold ${held.length ? held.map((h) => `"${h}"`).join(', ') : 'none'}`,
+      );
+    }
+    const content = r.content.slice(offset, offset + limit);
+    const end = offset + content.length;
+    return { ref: refListing(r.id, r.source, r.content), content, ...(end < r.content.length ? { next_offset: end } : {}) };
   }
 }

@@ -1,16 +1,21 @@
 /**
- * Which AGENT_MODE a session runs in (issue 9; issue 12 item 7). A new session reads
+ * Which AGENT_MODE a session runs in. A new session reads
  * the environment once; an existing tree keeps its stored mode whatever the
  * environment says now (a notice says it was ignored). A session stored without a
  * tree row resumes as legacy and gets the row written; a recursive root missing its
  * anchor, anchor hash or budget snapshot is refused.
+ *
+ * The stored mode revision is checked on resume. A revision-1 tree (the release before
+ * validated, reviewed children) is migrated in place: nothing it stored changes meaning,
+ * its existing children simply count as reviewed (they never enter the review gate)
+ * and only new reports are validated. A revision newer than this build is refused.
  */
 import { createHash } from 'node:crypto';
 import { UsageError } from '../../errors.js';
 import type { AgentMode } from '../../core/events.js';
 import { agentModeEnvValue, assertNoRemovedAgentFlags, parseAgentMode, resolveAgentMode } from '../../core/agent-mode.js';
 import { budgetFromEnv, parseBudgetSnapshot, type BudgetSnapshot } from './budget.js';
-import type { TreeRow, TreeStore } from '../../sessions/tree-store.js';
+import { AGENT_MODE_REVISION, type TreeRow, type TreeStore } from '../../sessions/tree-store.js';
 import { BudgetLedger } from './ledger.js';
 
 export interface ModeFixation {
@@ -53,6 +58,17 @@ export function fixAgentMode(
     tree = trees.create({ root_id: resumed.id, agent_mode: 'legacy' });
   }
   const mode = tree.agent_mode;
+  let migrated: string | undefined;
+  if (tree.mode_revision > AGENT_MODE_REVISION)
+    throw new UsageError(
+      `session ${resumed.id.slice(0, 8)} was made by a newer gns3-copilot (agent mode revision ${tree.mode_revision}, this one knows ${AGENT_MODE_REVISION}); upgrade to resume it`,
+    );
+  if (tree.mode_revision < AGENT_MODE_REVISION) {
+    trees.setRevision(resumed.id, AGENT_MODE_REVISION);
+    if (mode === 'recursive')
+      migrated = `session ${resumed.id.slice(0, 8)} was made by an earlier version: its existing sub-agent reports were not validated; new ones will be`;
+    tree = { ...tree, mode_revision: AGENT_MODE_REVISION };
+  }
   let budget: BudgetSnapshot | undefined;
   if (mode === 'recursive') {
     if (!tree.anchor || !tree.anchor_hash) throw missingAnchor(resumed.id, 'its root task anchor');
@@ -64,10 +80,11 @@ export function fixAgentMode(
   }
   const raw = agentModeEnvValue(env);
   const asked = raw === undefined ? undefined : parseAgentMode(raw);
-  const notice =
+  const ignored =
     raw !== undefined && asked !== mode
       ? `AGENT_MODE=${raw} in the environment was ignored: session ${resumed.id.slice(0, 8)} keeps its agent mode ${mode}`
       : undefined;
+  const notice = [ignored, migrated].filter(Boolean).join('; ') || undefined;
   return { mode, tree, ...(budget ? { budget } : {}), ...(notice ? { notice } : {}) };
 }
 

@@ -1,5 +1,5 @@
 /**
- * The one place where legacy and recursive sub-agents differ (issue 9). The engine
+ * The one place where legacy and recursive sub-agents differ. The engine
  * (./engine.ts) runs children the same way in both modes and asks this object what
  * is allowed: depth, quota, arguments, scheduling, tools, budget.
  */
@@ -64,9 +64,9 @@ export function policyFor(mode: AgentMode): TreePolicy {
  */
 export function childToolSet(
   p: TreePolicy,
-  a: { parentTools: readonly string[]; registered: ReadonlySet<string>; mode: CopilotMode; depth: number },
+  a: { parentTools: readonly string[]; registered: (name: string) => boolean; mode: CopilotMode; depth: number },
 ): string[] {
   return a.parentTools.filter(
-    (t) => a.registered.has(t) && p.childAllowed(t) && p.allowedAtDepth(t, a.depth) && a.depth <= p.maxDepth && toolAllowed(a.mode, t),
+    (t) => a.registered(t) && p.childAllowed(t) && p.allowedAtDepth(t, a.depth) && a.depth <= p.maxDepth && toolAllowed(a.mode, t),
   );
 }

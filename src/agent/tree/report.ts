@@ -1,5 +1,5 @@
 /**
- * The TaskReport a child ends with (issue 9): its result (the final answer), the
+ * The TaskReport a child ends with: its result (the final answer), the
  * evidence taken from the tool calls it really made (not from what it claims), and
  * open issues (a stop, blocked or failed calls). The parent model reads it as the
  * `agent` tool's result.

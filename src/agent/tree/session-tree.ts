@@ -1,5 +1,5 @@
 /**
- * Hooks the sub-agent tree into a session (issue 9): the engine, the `agent` tool,
+ * Hooks the sub-agent tree into a session: the engine, the `agent` tool,
  * how a child runs the session's compiled graph (own thread, own RunControl found
  * through an AsyncLocalStorage), and the tree row written with the root.
  */
@@ -19,6 +19,7 @@ import { anchorHash, normaliseAnchor } from './fixation.js';
 import { policyFor } from './policy.js';
 import { TreeEngine } from './engine.js';
 import { agentTool } from './agent-tool.js';
+import { readContextRefTool } from './protocol-tools.js';
 import { BudgetLedger, type TreeUsage } from './ledger.js';
 import { callBudget, type CallBudget } from './call-budget.js';
 import { costUsd, priceOf, type ModelPrice } from '../pricing.js';
@@ -27,8 +28,8 @@ export interface SessionTreeDeps {
   mode: AgentMode;
   budget?: BudgetSnapshot;
   trees: TreeStore;
-  /** names of the registered tools (without `agent`) */
-  registered: readonly string[];
+  /** whether a tool is in the session's registry (which holds this tree's own tools too) */
+  registered: (name: string) => boolean;
   // function-typed fields, not methods: they are handed on unbound
   graph: () => AgentGraph;
   rootId: () => string;
@@ -48,7 +49,8 @@ export class SessionTree {
   /** an async context outside any graph run: children start from here, not nested in the parent's */
   private readonly outside = AsyncLocalStorage.snapshot();
   readonly engine: TreeEngine;
-  readonly tool: ToolDef;
+  /** `agent`, and in recursive sessions the protocol's own tools */
+  readonly tools: ToolDef[];
   /** said once per session: a cost budget that cannot be enforced */
   readonly notices: string[] = [];
   private ledgerCache: BudgetLedger | undefined;
@@ -65,7 +67,7 @@ export class SessionTree {
       rootId: d.rootId,
       mode: d.copilotMode,
       anchor: () => d.trees.get(d.rootId())?.anchor ?? '',
-      registered: new Set([...d.registered, 'agent']),
+      registered: d.registered,
       modeTools: d.modeTools,
       schedule: d.schedule,
       currentRun: () =>
@@ -83,7 +85,7 @@ export class SessionTree {
       threadMessages: async (threadId) =>
         ((await d.graph().getState({ configurable: { thread_id: threadId } })).values as AgentStateType | undefined)?.messages ?? [],
     });
-    this.tool = agentTool(this.engine);
+    this.tools = [agentTool(this.engine), ...(d.mode === 'recursive' ? [readContextRefTool(this.engine)] : [])];
   }
 
   /** The RunControl the graph should use now: a child's inside its run, else the root's. */
@@ -153,7 +155,7 @@ export class SessionTree {
     const messages: BaseMessage[] = final?.messages ?? [];
     return {
       messages,
-      stop: final?.stop ?? final?.limit_reason ?? (signal.aborted ? 'aborted' : 'done'),
+      stop: final?.reached ?? (signal.aborted ? 'aborted' : 'done'),
       llm_calls: final?.llm_calls ?? 0,
       input_tokens: final?.usage.input_tokens ?? 0,
       output_tokens: final?.usage.output_tokens ?? 0,

@@ -1,5 +1,5 @@
 /**
- * The tree as the surfaces show it (issue 9): `--json` `agents` / `resource_usage`,
+ * The tree as the surfaces show it: `--json` `agents` / `resource_usage`,
  * `sessions show` / `export`, the TUI's `/tree` and status bar. Pure functions over
  * the stored rows; no UI code.
  */

@@ -1,6 +1,7 @@
 /** `doctor` lines for the user's MCP servers: ✓ connected, n tools / ✗ why. */
 import type { Settings } from '../../config/schema.js';
-import type { CheckResult } from '../../commands/doctor.js';
+import type { CheckResult } from '../../core/check-result.js';
+import { ExitCode } from '../../errors.js';
 import { nullLogger } from '../../log.js';
 import { connectMcpServers } from './attach.js';
 
@@ -12,6 +13,8 @@ export async function checkMcpServers(settings: Pick<Settings, 'mcp_servers'>): 
       name: `mcp:${s.name}`,
       ok: s.ok,
       required: true,
+      // the entry in mcp_servers is what to fix: a bad setting (README, Exit codes)
+      ...(s.ok ? {} : { exitCode: ExitCode.Usage }),
       detail: s.ok ? `${s.detail}${s.tools.length ? ` (${s.tools.join(', ')})` : ''}` : s.detail,
     }));
   } finally {

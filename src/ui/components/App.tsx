@@ -23,6 +23,7 @@ import { OutputPanel } from './OutputPanel.js';
 import { ConnectingScreen, ControllerDownScreen } from './Screens.js';
 import { sanitizeDeep } from '../../security/sanitize.js';
 import { useTerminalSize } from '../hooks/useTerminalSize.js';
+import { useReprintOnResize } from '../hooks/useReprintOnResize.js';
 import { useEvent, useLatest } from '../hooks/useEvent.js';
 import { useNow } from '../hooks/useNow.js';
 import { useFlashHint } from '../hooks/useFlashHint.js';
@@ -159,6 +160,13 @@ export function App(props: AppProps) {
     else void turn.runTurn(line);
     return true;
   });
+  useReprintOnResize(
+    size.columns,
+    useCallback(() => {
+      stdout.write(CLEAR_SCREEN);
+      dispatch({ type: 'reprint' });
+    }, [stdout]),
+  );
   const complete = useCallback((line: string) => completeCommand(commands, line), [commands]);
   const input = useLineEditor({ complete, onSubmit: submit });
   useKeys({

@@ -1,7 +1,8 @@
 /**
  * The status bar: server + project, copilot mode, model, context use
  * (`34% of 128K`), tokens and cost this session, limits (`iter 3/20 · tools 5/∞`) and
- * agent mode. Segments move to a second line when the terminal is narrow.
+ * agent mode. Segments move to a second line when the terminal is narrow. A passing hint
+ * (`Aborted.`, `Press Ctrl-C again to exit.`) sits on its own line above the bar.
  */
 import React from 'react';
 import { Box, Text } from 'ink';
@@ -62,6 +63,11 @@ export function StatusBar({ state, width, hint }: { state: UiState; width: numbe
   const lines = statusLines(statusSegments(state), width - 1);
   return (
     <Box flexDirection="column">
+      {hint ? (
+        <Tone tone="muted" wrap="truncate-end">
+          {hint}
+        </Tone>
+      ) : null}
       {lines.map((segs, i) => (
         <Text key={i} wrap="truncate-end">
           {segs.map((seg, j) => (
@@ -72,11 +78,6 @@ export function StatusBar({ state, width, hint }: { state: UiState; width: numbe
           ))}
         </Text>
       ))}
-      {hint ? (
-        <Tone tone="muted" wrap="truncate-end">
-          {hint}
-        </Tone>
-      ) : null}
     </Box>
   );
 }

@@ -4,6 +4,7 @@
  * capped to what the terminal can show so the screen never scrolls mid-frame.
  */
 import { Box, Text } from 'ink';
+import type { RunStats } from '../../core/events.js';
 import type { StaticEntry, ToolCallView, TurnView } from '../state.js';
 import { renderMarkdown } from '../markdown.js';
 import { formatDuration } from '../format.js';
@@ -15,7 +16,6 @@ const STOP_NOTE: Record<string, string> = {
   max_tool_calls: 'stopped: tool call limit reached (/limits tools=N)',
   max_time: 'stopped: time limit reached',
   tool_limit: 'stopped: a per-tool limit was reached',
-  aborted: 'aborted',
 };
 
 function PromptLine({ prompt }: { prompt: string }) {
@@ -30,18 +30,21 @@ function PromptLine({ prompt }: { prompt: string }) {
   );
 }
 
+const statsText = (s: RunStats) =>
+  `${s.iterations} iter · ${s.tool_calls} tools · ${s.input_tokens + s.output_tokens} tokens · ${formatDuration(s.duration_ms)}`;
+
 function Outcome({ turn }: { turn: TurnView }) {
-  const note = turn.stoppedReason ? STOP_NOTE[turn.stoppedReason] : undefined;
   const s = turn.stats;
+  // An abort is one line: the user asked for it, the core's "aborted by the user" error adds nothing.
+  if (turn.stoppedReason === 'aborted' || turn.error?.type === 'aborted') {
+    return <Tone tone="warn">{s ? `aborted · ${statsText(s)}` : 'aborted'}</Tone>;
+  }
+  const note = turn.stoppedReason ? STOP_NOTE[turn.stoppedReason] : undefined;
   return (
     <>
       {turn.error ? <Tone tone="bad">✗ {turn.error.message}</Tone> : null}
       {note && !(turn.error && turn.stoppedReason === 'error') ? <Tone tone="warn">{note}</Tone> : null}
-      {s ? (
-        <Tone tone="muted">
-          {s.iterations} iter · {s.tool_calls} tools · {s.input_tokens + s.output_tokens} tokens · {formatDuration(s.duration_ms)}
-        </Tone>
-      ) : null}
+      {s ? <Tone tone="muted">{statsText(s)}</Tone> : null}
     </>
   );
 }

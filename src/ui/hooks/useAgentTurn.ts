@@ -1,11 +1,9 @@
 import { useCallback, useRef } from 'react';
-import type { AgentEvent, RunStats } from '../../core/events.js';
+import type { AgentEvent } from '../../core/events.js';
 import type { AgentSession } from '../../core/api.js';
 import { errorMessage, errorTypeOf } from '../../errors.js';
 import { StreamSanitizer } from '../../security/sanitize.js';
 import type { UiAction } from '../state.js';
-
-const zeroStats = (): RunStats => ({ iterations: 0, llm_calls: 0, tool_calls: 0, input_tokens: 0, output_tokens: 0, duration_ms: 0 });
 
 export interface AgentTurnOptions {
   dispatch: (a: UiAction) => void;
@@ -38,8 +36,8 @@ export function useAgentTurn({ dispatch, session: currentSession, denyPending, f
         buf = [];
         dispatch({ type: 'agent_batch', events, at: Date.now() });
       };
-      const done = (stopped_reason: 'done' | 'aborted') =>
-        dispatch({ type: 'agent', event: { type: 'done', stopped_reason, stats: zeroStats() }, at: Date.now() });
+      // Without the core's `done` there are no stats: the turn closes without a made-up stats line.
+      const done = (stoppedReason: 'done' | 'aborted') => dispatch({ type: 'turn_ended', stoppedReason, at: Date.now() });
       let sawDone = false;
       try {
         const clean = new StreamSanitizer(); // an escape sequence split across deltas

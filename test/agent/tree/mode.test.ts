@@ -6,6 +6,8 @@ import { SessionStore } from '../../../src/sessions/store.js';
 import { TreeStore } from '../../../src/sessions/tree-store.js';
 import { ExitCode, UsageError } from '../../../src/errors.js';
 import { anchorHash } from '../../../src/agent/tree/fixation.js';
+import { DEFAULT_BUDGET } from '../../../src/agent/tree/budget.js';
+import { BudgetLedger } from '../../../src/agent/tree/ledger.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-tree-mode-');
 let llm: FakeLlm | undefined;
@@ -54,7 +56,7 @@ describe('AGENT_MODE', () => {
     expect(s.agentMode).toBe('recursive');
     await collect(s.send('  Verify   OSPF\ton R1  '));
     const root = s.tree().root!;
-    expect(root).toMatchObject({ root_id: s.id, agent_mode: 'recursive', mode_revision: 1, depth: 0, anchor: 'Verify OSPF on R1' });
+    expect(root).toMatchObject({ root_id: s.id, agent_mode: 'recursive', mode_revision: 2, depth: 0, anchor: 'Verify OSPF on R1' });
     expect(root.anchor_hash).toBe(anchorHash('Verify OSPF on R1'));
     expect(JSON.parse(root.budget!)).toMatchObject({ enabled: true, max_total_agents: 7, max_llm_calls: 150 });
     // the agent_budget setting sets the defaults of a new root; the environment wins over it
@@ -104,7 +106,7 @@ describe('AGENT_MODE', () => {
     store.close();
     const s = await session(settings, [], { sessionId: row.id, env: {} });
     expect(s.agentMode).toBe('legacy');
-    expect(s.tree().root).toMatchObject({ root_id: row.id, agent_mode: 'legacy', mode_revision: 1, depth: 0 });
+    expect(s.tree().root).toMatchObject({ root_id: row.id, agent_mode: 'legacy', mode_revision: 2, depth: 0 });
     await s.close();
   });
 
@@ -130,5 +132,44 @@ describe('AGENT_MODE', () => {
       expect((await refusal(session(settings, [], { sessionId: id, env: { AGENT_MODE: 'recursive' } }))).message).toBe(
         `session ${id.slice(0, 8)} is a recursive task tree without ${what}; it cannot be resumed: start a new session`,
       );
+  });
+
+  it('mode revision: a revision-1 tree is migrated on resume (notice, existing children not put under review); a newer one is refused', async () => {
+    llm = await startLlm([{ text: 'goes on' }]);
+    const settings = testSettings(llm.url, tmp.dir);
+    const store = await SessionStore.open(tmp.dir);
+    const trees = new TreeStore(store.db);
+    const old = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'recursive' });
+    trees.create({
+      root_id: old.id,
+      agent_mode: 'recursive',
+      anchor: 'a',
+      anchor_hash: anchorHash('a'),
+      budget: JSON.stringify(DEFAULT_BUDGET),
+    });
+    BudgetLedger.init(store.db, old.id);
+    trees.addChildren(old.id, 6, [
+      { id: 'old-child', root_id: old.id, parent_id: old.id, depth: 1, goal: 'g', brief: '{}', tools: '[]', status: 'queued' },
+    ]);
+    trees.finish('old-child', { status: 'completed', report: '{}', llm_calls: 1, input_tokens: 1, output_tokens: 1 });
+    store.db.prepare('UPDATE agent_trees SET mode_revision = 1 WHERE root_id = ?').run(old.id);
+    const newer = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'legacy' });
+    trees.create({ root_id: newer.id, agent_mode: 'legacy' });
+    store.db.prepare('UPDATE agent_trees SET mode_revision = 3 WHERE root_id = ?').run(newer.id);
+    store.close();
+
+    expect((await refusal(session(settings, [], { sessionId: newer.id, env: {} }))).message).toBe(
+      `session ${newer.id.slice(0, 8)} was made by a newer gns3-copilot (agent mode revision 3, this one knows 2); upgrade to resume it`,
+    );
+    const s = await session(settings, [], { sessionId: old.id, env: {} });
+    expect(s.notices[0]).toEqual(
+      `session ${old.id.slice(0, 8)} was made by an earlier version: its existing sub-agent reports were not validated; new ones will be`,
+    );
+    expect(s.tree().root!.mode_revision).toBe(2);
+    expect(s.tree().agents[0]).toMatchObject({ id: 'old-child', review: null, validation: null });
+    // nothing awaits review: the root answers at once
+    const ev = await collect(s.send('continue'));
+    expect(ev.at(-1)).toMatchObject({ type: 'done', stopped_reason: 'done' });
+    await s.close();
   });
 });

@@ -34,6 +34,11 @@ export interface FakeTurn {
   tool_calls?: FakeToolCall[];
   /** wait before the response starts */
   delay_ms?: number;
+  /**
+   * wait for this promise before the response starts (in-process tests): holds a
+   * request exactly as long as the test needs, instead of a guessed delay
+   */
+  hold?: Promise<unknown>;
   /** wait between streamed chunks (slow stream) */
   chunk_delay_ms?: number;
   /** answer with this HTTP error instead */
@@ -190,6 +195,7 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
       turn = turns[idx]!;
     }
     if (turn.delay_ms) await sleep(turn.delay_ms);
+    if (turn.hold) await turn.hold;
     if (turn.error) return sendError(res, turn.error.status, turn.error.message ?? `fake error ${turn.error.status}`, turn.error.code);
 
     const seq = ++callSeq;

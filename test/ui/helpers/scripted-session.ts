@@ -79,10 +79,14 @@ export class ScriptedSession implements AgentSession {
     };
     async function* play(): AsyncGenerator<AgentEvent> {
       {
-        const aborted = (): AgentEvent => ({ type: 'done', stopped_reason: 'aborted', stats: stats() });
+        // What the core yields for a user abort (session/run.ts): the error, then done.
+        const aborted = function* (): Generator<AgentEvent> {
+          yield { type: 'error', error: { type: 'aborted', message: 'aborted by the user' } };
+          yield { type: 'done', stopped_reason: 'aborted', stats: stats() };
+        };
         for (const step of script) {
           if (signal.aborted) {
-            yield aborted();
+            yield* aborted();
             return;
           }
           if (step.type === 'wait') {
@@ -91,11 +95,11 @@ export class ScriptedSession implements AgentSession {
           }
           if (step.type === 'hang') {
             await sleep(60_000, signal);
-            yield aborted();
+            yield* aborted();
             return;
           }
           if (step.type === 'ask') {
-            yield { type: 'approval', id: step.id, name: step.name, args: step.args };
+            yield { type: 'approval', id: step.id, name: step.name, args: step.args, why: 'config' };
             if (!approver) throw new Error('scripted ask without an approver');
             const d = await approver({ id: step.id, name: step.name, args: step.args }, signal);
             decisions.push(d);

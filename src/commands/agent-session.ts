@@ -1,0 +1,18 @@
+/**
+ * The composition root of an agent session: the core (src/agent/session.ts) plus the tools
+ * that live above it, the user's mcp_servers (src/mcp/client/). The core imports nothing
+ * from mcp/; the TUI and the one-shot run open their sessions here.
+ */
+import type { AgentSessionExt, CreateAgentSessionOptions, ToolAttacher } from '../agent/session.js';
+
+/** Loads the MCP client only when a session has mcp_servers to connect. */
+const attachMcpTools: ToolAttacher = async (target) => {
+  if (Object.keys(target.settings.mcp_servers).length === 0) return undefined;
+  const { attachMcpServers } = await import('../mcp/client/attach.js');
+  return attachMcpServers(target.registry, target.settings.mcp_servers, target.log, target.services);
+};
+
+export async function openAgentSession(opts: CreateAgentSessionOptions): Promise<AgentSessionExt> {
+  const { createAgentSession } = await import('../agent/session.js');
+  return createAgentSession({ attachTools: attachMcpTools, ...opts });
+}

@@ -1,0 +1,128 @@
+/**
+ * What the TUI leaves on a real terminal (tmux, the built binary, fake LLM and fake controller):
+ * one line per abort with its hint above the status bar, and a resize that leaves no stale
+ * frame behind and no word cut in two.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
+import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
+import { Tmux } from './tui-env.js';
+
+const PARAGRAPH =
+  'The adjacency between R1 and R2 never leaves ExStart because the interface MTU differs: ' +
+  'R1 announces 1500 bytes while R2 announces 1400 bytes, so each side discards the database ' +
+  'description packets of the other. Set the same MTU on both interfaces, or configure ' +
+  'ip ospf mtu-ignore on both routers, and the neighbours reach Full within a few seconds.';
+
+let gns3: FakeGns3;
+let llm: FakeLlm;
+let dir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  gns3 = await startFakeGns3({ api: 'v2' });
+  gns3.addProject({ name: 'screen' });
+  llm = await startFakeLlm([], { title: 'screen test' });
+  dir = mkdtempSync(join(tmpdir(), `gcl-tui-screen-${process.pid}-`));
+  env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_DATA_HOME: join(dir, 'data'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_RUNTIME_DIR: join(dir, 'run'),
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    GNS3_COPILOT_API_KEY: 'sk-test-tui-screen',
+    GNS3_SERVER: gns3.url,
+    GNS3_COPILOT_SYSTEM_CONFIG: join(dir, 'system-config.json'),
+    GNS3_COPILOT_BASE_URL: llm.url,
+  };
+}, 30_000);
+
+afterAll(async () => {
+  await llm?.close();
+  await gns3?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The visible rows and the index of the status bar's first row (the one naming the model). */
+function statusRow(screen: string): { rows: string[]; at: number } {
+  const rows = screen.split('\n');
+  return { rows, at: rows.findIndex((r) => r.includes('│ gpt-4o-mini')) };
+}
+
+describe('TUI on a real terminal', () => {
+  it('an abort prints one line; Esc and Ctrl-C say so on the line above the status bar', async () => {
+    const tmux = new Tmux(dir, env);
+    try {
+      llm.push({ text: 'Let me think about that', hang: true }, { text: 'And about this', hang: true });
+      tmux.run(['--project', 'screen', '--model', 'gpt-4o-mini']);
+      await tmux.waitFor('Ask about your lab');
+
+      tmux.type('first question');
+      tmux.keys('Enter');
+      await tmux.waitFor('Let me think about that');
+      tmux.keys('Escape');
+      await tmux.waitFor(/^aborted · 1 iter · 0 tools/m);
+      let { rows, at } = statusRow(tmux.screen());
+      expect(rows[at - 1]).toBe('Aborted.');
+      expect(
+        tmux
+          .capture()
+          .split('\n')
+          .filter((l) => /abort/i.test(l)),
+      ).toEqual([expect.stringMatching(/^aborted · 1 iter/), 'Aborted.']);
+
+      tmux.type('second question');
+      tmux.keys('Enter');
+      await tmux.waitFor('And about this');
+      tmux.keys('C-c');
+      await tmux.waitFor(/^aborted · 1 iter[^\n]*\n(?:.*\n)*?aborted · 1 iter/m);
+      ({ rows, at } = statusRow(tmux.screen()));
+      expect(rows[at - 1]).toBe('Aborted. Press Ctrl-C again to exit.');
+      expect(
+        tmux
+          .capture()
+          .split('\n')
+          .filter((l) => /abort/i.test(l)),
+      ).toHaveLength(3);
+      tmux.keys('C-c');
+      await tmux.waitFor('EXIT:130');
+    } finally {
+      tmux.kill();
+    }
+  }, 60_000);
+
+  it('a narrower terminal gets the history printed again: no stale input line, no word cut in two', async () => {
+    const tmux = new Tmux(dir, env);
+    try {
+      llm.push({ text: PARAGRAPH });
+      tmux.run(['--project', 'screen', '--model', 'gpt-4o-mini']);
+      await tmux.waitFor('Ask about your lab');
+      tmux.type('why is ospf stuck in exstart?');
+      tmux.keys('Enter');
+      await tmux.waitFor(/1 iter · 0 tools/, 30_000);
+      await tmux.waitFor('Ask about your lab');
+
+      tmux.resize(70);
+      // The history comes back rewrapped once the width has settled.
+      await tmux.waitFor(/^› why is ospf stuck in exstart\?/m);
+      await new Promise((r) => setTimeout(r, 500));
+      const rows = tmux.capture(1000, false).replace(/\s+$/, '').split('\n');
+      for (const r of rows) expect([...r.trimEnd()].length).toBeLessThanOrEqual(70);
+      expect(rows.filter((r) => r.includes('Ask about your lab'))).toHaveLength(1);
+      expect(rows.filter((r) => r.startsWith('› why is ospf stuck'))).toHaveLength(1);
+      // Every word whole: the rows, joined with spaces, hold the paragraph as written.
+      expect(rows.map((r) => r.trim()).join(' ')).toContain(PARAGRAPH);
+
+      tmux.keys('C-d');
+      await tmux.waitFor('EXIT:0');
+    } finally {
+      tmux.kill();
+    }
+  }, 60_000);
+});
