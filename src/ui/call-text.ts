@@ -8,6 +8,7 @@
 import { truncate } from './format.js';
 import type { DeviceResult } from '../devices/types.js';
 import { targetsOf, type TargetDevice, type TargetLink, type TargetNode } from '../tools/targets.js';
+import { sanitizeDeep, sanitizeText } from '../security/sanitize.js';
 
 type Obj = Record<string, unknown>;
 
@@ -78,7 +79,8 @@ export interface DeviceCommandOutput {
 function devicesOf(output: string): DeviceResult[] | undefined {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(output);
+    // parsing turns \u001b escapes back into raw controls: clean what the parse produced
+    parsed = sanitizeDeep(JSON.parse(output));
   } catch {
     return undefined;
   }
@@ -123,7 +125,7 @@ export function resultNote(output: string, display: string | undefined): string 
   if (display) return display;
   try {
     const parsed = JSON.parse(output) as unknown;
-    if (isObj(parsed) && typeof parsed.error === 'string') return parsed.error;
+    if (isObj(parsed) && typeof parsed.error === 'string') return sanitizeText(parsed.error);
   } catch {
     // plain text output
   }
