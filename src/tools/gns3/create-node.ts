@@ -1,6 +1,7 @@
 /** create_gns3_node: nodes from templates, placed clear of existing ones when x/y are absent. */
 import { z } from 'zod';
 import { bulkTool, listArgs } from './bulk.js';
+import { TOOL_TARGETS } from '../targets.js';
 
 const nodeSpec = z.object({
   template: z.string().min(1).describe('template name (case-insensitive) or template_id'),
@@ -24,6 +25,7 @@ interface PlacedNode {
 
 export const createGns3Node = bulkTool({
   name: 'create_gns3_node',
+  targets: TOOL_TARGETS.create_gns3_node,
   description:
     'Create nodes in the current GNS3 project from templates. Omit x/y for automatic non-overlapping placement. Reports the name the server actually gave each node.',
   risk: 'lab',
