@@ -74,7 +74,7 @@ export function runCaller(run: RunControl): Caller {
   };
 }
 
-export function stopReasonOf(signal: AbortSignal): StoppedReason {
+export function stopReasonOf(signal: AbortSignal): Extract<StoppedReason, 'aborted' | 'max_time'> {
   return signal.reason === 'max_time' ? 'max_time' : 'aborted';
 }
 

@@ -14,6 +14,8 @@ export type StoppedReason =
   | 'max_tool_calls'
   | 'max_time'
   | 'tool_limit'
+  /** --max-cost: the next LLM call could have crossed the request's cost limit */
+  | 'max_cost'
   | 'aborted'
   | 'error'
   /** the sub-agent tree budget (AGENT_MODE=recursive) ran out */
@@ -86,6 +88,11 @@ export type AgentEvent = AgentTag &
         llm_call?: number;
       }
     | { type: 'error'; error: { type: ErrorType; message: string } }
+    /**
+     * A limit was reached: the run stops, answers once more without tools (`wrap_up`),
+     * or (on_limit continue) goes on past it (`continue`, listed in --json `limits_exceeded`).
+     */
+    | { type: 'limit'; reason: StoppedReason; action: 'stop' | 'wrap_up' | 'continue'; message: string }
     /** something the user should know that does not fail the request (e.g. an MCP server died) */
     | { type: 'notice'; message: string }
     | { type: 'done'; stopped_reason: StoppedReason; stats: RunStats }

@@ -29,6 +29,8 @@ export interface DispatchEvents {
   settled?(call: DispatchCall, result: ToolResult): void;
   start?(call: DispatchCall): void;
   end?(call: DispatchCall, result: ToolResult, durationMs: number): void;
+  /** a call runs although it crosses one of `softLimits` (said once per limit and batch) */
+  crossed?(call: DispatchCall, limit: LimitStop): void;
 }
 
 export interface DispatchRequest {
@@ -37,6 +39,8 @@ export interface DispatchRequest {
   mode: CopilotMode;
   caller: Caller;
   limits: RequestLimits;
+  /** on_limit continue: the user's limits, whose crossing is reported (crossed) while `limits` holds the hard ceilings */
+  softLimits?: RequestLimits;
   /** tool calls let through earlier in this request (in all and per tool); not changed here */
   count: number;
   counts: Readonly<Record<string, number>>;
@@ -60,6 +64,8 @@ export interface DispatchOutcome {
   limitHit?: LimitStop;
   /** calls refused because approval was needed and not available or not given */
   approvalBlocked: number;
+  /** softLimits crossed by calls that ran, each once */
+  crossed: LimitStop[];
 }
 
 const settle = (status: ToolResult['status'], reason: string): ToolResult => ({ status, output: resultJson(status, reason) });
@@ -70,6 +76,7 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
   const counts = { ...req.counts };
   let limitHit: LimitStop | undefined;
   let approvalBlocked = 0;
+  const crossed: LimitStop[] = [];
   const toRun: { i: number; call: DispatchCall; def: ToolDef }[] = [];
 
   // Sequential: each verdict counts the calls let through before it, and approvals are asked one at a time.
@@ -99,6 +106,17 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
       results[i] = settle('limit', verdict.reason);
       limitHit ??= verdict.stop;
     } else {
+      if (req.softLimits) {
+        const strict = assessCall(
+          call,
+          { mode: req.mode, caller: req.caller, limits: req.softLimits, count, counts },
+          { tools: req.tools, approval: req.approval },
+        );
+        if (strict.kind === 'limit' && !crossed.includes(strict.stop)) {
+          crossed.push(strict.stop);
+          req.events?.crossed?.(call, strict.stop);
+        }
+      }
       count++;
       counts[call.name] = (counts[call.name] ?? 0) + 1;
       toRun.push({ i, call, def: verdict.def });
@@ -135,5 +153,6 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     counts,
     ...(limitHit ? { limitHit } : {}),
     approvalBlocked,
+    crossed,
   };
 }
