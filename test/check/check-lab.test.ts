@@ -18,6 +18,7 @@ import { executeVpcsCommands } from '../../src/tools/devices/commands.js';
 import { runChecks } from '../../src/check/run.js';
 import { parseCheckText } from '../../src/check/load.js';
 import { DevicePool } from '../../src/devices/pool.js';
+import { verifyLab } from '../../src/tools/check/verify-lab.js';
 import { parseXml, type XmlElement } from './xml.js';
 
 const ROUTERS = ['R1', 'R2', 'R3'];
@@ -150,6 +151,27 @@ describe('gns3-copilot check on the real FRR/VPCS lab', () => {
       expect(r).toMatchObject({ passed: 1, errors: 3, score: 1, max_score: 4 });
     } finally {
       pool.closeAll();
+    }
+  }, 60_000);
+
+  it('verify_lab (the agent tool) runs a check file or inline checks and reports schema mistakes as a tool error', async () => {
+    const ctx = ctxFor(settingsWith(), lab.topology(PROJECT));
+    try {
+      const fromFile = await runTool(verifyLab, { file: file('lab.yaml'), only: ["R1 has R3's loopback"] }, ctx);
+      expect(fromFile).toMatchObject({ status: 'success', passed: 1, failed: 0, errors: 0, score: 2, max_score: 2 });
+      const inline = await runTool(
+        verifyLab,
+        { checks: [{ ospf_neighbor: { device: 'R2', neighbor: '10.255.255.3' } }, { route: { device: 'R2', prefix: '10.99.0.0/16' } }] },
+        ctx,
+      );
+      expect(inline.checks.map((c: { status: string; evidence: string }) => [c.status, c.evidence])).toEqual([
+        ['pass', expect.stringMatching(/^10\.255\.255\.3\s+1 Full\//)],
+        ['fail', 'no route to 10.99.0.0/16 in "show ip route"'],
+      ]);
+      const bad = await runTool(verifyLab, { checks: [{ ping: { from: 'PC1' } }] }, ctx);
+      expect(bad).toMatchObject({ status: 'error', error: expect.stringMatching(/^checks\[0\]\.ping\.to: /) });
+    } finally {
+      closePool(ctx);
     }
   }, 60_000);
 

@@ -8,11 +8,17 @@ const nodeSpec = z.object({
   name: z.string().min(1).optional().describe('node name; the server may de-duplicate it'),
   x: z.number().int().optional(),
   y: z.number().int().optional(),
+  compute: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("compute (id or name, see get_gns3_templates) to run it on; default: the template's compute, else the only connected one"),
 });
 
 interface PlacedNode {
   template: string;
   name?: string;
+  compute?: string;
   x: number;
   y: number;
 }
@@ -32,7 +38,7 @@ export const createGns3Node = bulkTool({
     return args.nodes.map((n) => (n.x !== undefined && n.y !== undefined ? { ...n, x: n.x, y: n.y } : { ...n, ...spots[s++]! }));
   },
   run: (n, project, ctx) => project.createNode(n, ctx.signal),
-  describe: (n) => ({ template: n.template, ...(n.name ? { name: n.name } : {}) }),
+  describe: (n) => ({ template: n.template, ...(n.name ? { name: n.name } : {}), ...(n.compute ? { compute: n.compute } : {}) }),
   // Sequential: the server's name allocation depends on the nodes created before.
   concurrency: 1,
 });
