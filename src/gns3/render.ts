@@ -5,6 +5,7 @@
  */
 import { summarizePorts } from './ports.js';
 import type { Topology, TopologyLink, TopologyNode } from './types.js';
+import { count } from '../core/plural.js';
 
 type ConsoleDefault = { host: string | null; type: string | null };
 
@@ -54,7 +55,7 @@ function linkLine(l: TopologyLink): string {
 }
 
 export function renderTopologyText(t: Topology): string {
-  const lines: string[] = [`Project ${t.project_name}: ${t.nodes.length} nodes, ${t.links.length} links`];
+  const lines: string[] = [`Project ${t.project_name}: ${count(t.nodes.length, 'node')}, ${count(t.links.length, 'link')}`];
   // Several computes: where nodes run, and the names create_gns3_node's `compute` takes
   if (t.computes && t.computes.length > 1)
     lines.push(

@@ -81,6 +81,7 @@ export function findLink(nodes: RawNode[], links: RawLink[], ref: string): RawLi
   const a = ends[0]!.node.name;
   const b = ends[1]!.node.name;
   if (matches.length === 0) throw new Gns3NotFoundError(`No link between ${a} and ${b} matches "${ref}"`);
+  // only reached with 2 or more matches
   throw new Gns3NotFoundError(`${matches.length} links between ${a} and ${b}; name the ports ("${a}:e0 ${b}:e1") or use the link id`);
 }
 

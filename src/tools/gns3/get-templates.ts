@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../types.js';
 import { guarded, projectOf } from './common.js';
 import type { RawCompute } from '../../gns3/raw.js';
+import { count } from '../../core/plural.js';
 
 /** Builtin types that are plumbing rather than devices; hidden only on request. */
 const INFRASTRUCTURE = new Set(['cloud', 'nat', 'ethernet_hub', 'frame_relay_switch', 'atm_switch']);
@@ -38,7 +39,7 @@ export const getGns3Templates = defineTool({
       return {
         status: 'success',
         data: { count: templates.length, templates, computes: listed },
-        display: `${templates.length} templates${listed.length > 1 ? `, ${listed.length} computes` : ''}`,
+        display: `${count(templates.length, 'template')}${listed.length > 1 ? `, ${count(listed.length, 'compute')}` : ''}`,
       };
     }),
 });

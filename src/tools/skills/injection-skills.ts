@@ -5,6 +5,7 @@ import { findScenario, normalizeName, suggest } from '../../skills/lookup.js';
 import type { InjectionScenario } from '../../skills/schema.js';
 import type { Settings } from '../../config/schema.js';
 import { lookupName, skillTool } from './library.js';
+import { count } from '../../core/plural.js';
 
 /** How to apply and undo a scenario, phrased as the tool calls that do it. */
 export function scenarioSteps(s: InjectionScenario): Record<string, unknown> {
@@ -75,7 +76,7 @@ export const injectionSkillsTool = skillTool({
         scenarios: matches.map(summary),
         ...(matches.length === 0 || !category ? { categories } : {}),
       },
-      display: `${matches.length} scenarios`,
+      display: count(matches.length, 'scenario'),
     };
   },
 });
