@@ -11,7 +11,20 @@
  */
 
 /** The subcommands (`gns3-copilot --help`, Commands); test/ui/first-frame.test.ts holds the list to the program. */
-export const SUBCOMMANDS: ReadonlySet<string> = new Set(['inject', 'sessions', 'skills', 'auth', 'config', 'doctor', 'mcp', 'help']);
+export const SUBCOMMANDS: ReadonlySet<string> = new Set([
+  'inject',
+  'sessions',
+  'skills',
+  'auth',
+  'config',
+  'doctor',
+  'check',
+  'faults',
+  'diff',
+  'rewind',
+  'mcp',
+  'help',
+]);
 
 /** Flags that make the run a one-shot run or print something and exit. */
 const NOT_TUI_FLAGS = ['-p', '--prompt', '--json', '--stream-json', '-h', '--help', '-V', '--version'];
