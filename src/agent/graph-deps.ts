@@ -5,6 +5,7 @@
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { AgentEvent, StoppedReason } from '../core/events.js';
 import type { Caller } from '../core/caller.js';
+import type { Checkpointer } from '../checkpoints/batch.js';
 import type { Logger } from '../log.js';
 import type { ToolContext } from '../tools/types.js';
 import type { ContextStrategy } from './context.js';
@@ -58,6 +59,8 @@ export interface GraphDeps {
   maxOutputChars: number;
   topologyText(signal: AbortSignal): Promise<string | undefined>;
   toolContext(signal: AbortSignal): ToolContext;
+  /** takes the checkpoints of each approved batch before it runs (src/checkpoints/batch.ts) */
+  checkpoints?: Checkpointer;
   needsTitle(): boolean;
   saveTitle(title: string): void;
   run(): RunControl;
@@ -74,7 +77,7 @@ export function runCaller(run: RunControl): Caller {
   };
 }
 
-export function stopReasonOf(signal: AbortSignal): StoppedReason {
+export function stopReasonOf(signal: AbortSignal): Extract<StoppedReason, 'aborted' | 'max_time'> {
   return signal.reason === 'max_time' ? 'max_time' : 'aborted';
 }
 

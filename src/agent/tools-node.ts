@@ -6,7 +6,7 @@
 import type { AgentStateType, AgentStateUpdate } from './state.js';
 import { executeTool } from '../tools/registry.js';
 import { dispatchCalls } from '../tools/dispatch.js';
-import { LIMIT_DEFAULTS, toolRetries } from './limits.js';
+import { LIMIT_DEFAULTS, enforcedLimits, limitEventMessage, toolRetries } from './limits.js';
 import { runWithRetries } from '../tools/retry.js';
 import { stopReasonOf, runCaller, type GraphDeps } from './graph-deps.js';
 import { danglingToolCalls, toolMessage } from './history.js';
@@ -24,12 +24,15 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
       approval: deps.approval,
       mode: state.mode,
       caller,
-      limits: state.limits,
+      // under on_limit continue the gate enforces the hard ceilings; crossing the user's limits is only reported
+      limits: enforcedLimits(state.limits),
+      ...(state.limits.on_limit === 'continue' ? { softLimits: state.limits } : {}),
       count: state.tool_calls_count,
       counts: state.tool_counts,
       signal: run.signal,
       stopped: () => (run.signal.aborted ? stopReasonOf(run.signal) : undefined),
       wordRefusal: cliRefusalText,
+      ...(deps.checkpoints ? { checkpoints: deps.checkpoints } : {}),
       maxParallel: state.limits.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
       execute: (def, call) =>
         runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {
@@ -52,7 +55,14 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
             output: r.output,
             display: r.display,
           }),
+        checkpoint: (call, c) =>
+          run.emit({ type: 'checkpoint', id: call.id, name: call.name, device: c.device, ...(c.error ? { error: c.error } : {}) }),
         start: (call) => run.emit({ type: 'tool_start', id: call.id, name: call.name }),
+        crossed: (call, stop) => {
+          if (state.exceeded.includes(stop)) return;
+          run.emit({ type: 'limit', reason: stop, action: 'continue', message: limitEventMessage(stop, 'continue', state.limits) });
+          deps.log.warn('limit crossed (on_limit continue)', { reason: stop, tool: call.name });
+        },
         end: (call, r, ms) => {
           if (r.status === 'error') deps.log.error('tool call failed', { tool: call.name, id: call.id, output: r.output.slice(0, 300) });
           run.emit({
@@ -73,9 +83,12 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
       messages: calls.map((c, i) => toolMessage(c, out.results[i]!)),
       tool_calls_count: out.count,
       tool_counts: out.counts,
+      exceeded: [...state.exceeded, ...out.crossed.filter((c) => !state.exceeded.includes(c))],
     };
     if (out.limitHit) {
-      update.limit_reason = out.limitHit;
+      update.reached = out.limitHit;
+      const action = state.limits.on_limit === 'fail' ? 'stop' : 'wrap_up';
+      run.emit({ type: 'limit', reason: out.limitHit, action, message: limitEventMessage(out.limitHit, action, state.limits) });
       deps.log.warn('Tool call limit exceeded', {
         reason: out.limitHit,
         tool_calls: out.count,
@@ -83,7 +96,7 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
         refused: out.results.filter((r) => r.status === 'limit').length,
       });
     }
-    if (run.signal.aborted) update.stop = stopReasonOf(run.signal);
+    if (run.signal.aborted) update.reached = stopReasonOf(run.signal);
     return update;
   };
 }

@@ -8,6 +8,13 @@ import { addSettingsOptions, loadFor, settingsFlags } from './options.js';
 
 type Opts = Record<string, unknown>;
 
+/** An abort signal for a subcommand that talks to devices: Ctrl-C (SIGINT/SIGTERM) stops it between steps. */
+function abortOnSignal(): AbortSignal {
+  const ac = new AbortController();
+  for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => ac.abort('interrupted'));
+  return ac.signal;
+}
+
 export function addSubcommands(program: Command): void {
   // sessions (src/commands/sessions.ts)
   const sessions = program.command('sessions').description('list, show, rename, pin, delete and export saved sessions');
@@ -132,6 +139,68 @@ export function addSubcommands(program: Command): void {
   addSettingsOptions(doctor);
   doctor.option('--json', 'JSON output');
   doctor.action(act(async (opts: Opts, cmd: Command) => (await import('../commands/doctor.js')).runDoctor(await settingsFlags(cmd), opts)));
+
+  // diff and rewind (src/commands/rewind.ts): what a session changed in the lab, and undoing it
+  const collect = (v: string, prev: string[] = []) => [...prev, v];
+  const diff = program
+    .command('diff')
+    .description('what a session changed in the lab since just before a request: device configuration diffs and topology changes')
+    .argument('[session]', 'session id or prefix (default: the latest session)')
+    .option('--to <request>', 'since just before this request (default: the first)')
+    .option('--device <name>', 'only this device (repeatable)', collect)
+    .option('--json', 'JSON output');
+  addSettingsOptions(diff);
+  diff.action(
+    act(async (session: string | undefined, opts: Opts, cmd: Command) => {
+      const { settings } = await loadFor(cmd);
+      const { diffCommand } = await import('../commands/rewind.js');
+      return diffCommand(session, opts, settings, abortOnSignal());
+    }),
+  );
+  const rewind = program
+    .command('rewind')
+    .description('restore the devices and topology a session changed to how they were just before a request')
+    .argument('[session]', 'session id or prefix (default: the latest session)')
+    .option('--to <request>', 'to just before this request (default: the last one)')
+    .option('--device <name>', 'only this device (repeatable)', collect)
+    .option('--dry-run', 'print the plan, change nothing')
+    .option('--yes', 'approve the plan (without it a one-shot prints the plan and exits 6)')
+    .option('--json', 'JSON output');
+  addSettingsOptions(rewind);
+  rewind.action(
+    act(async (session: string | undefined, opts: Opts, cmd: Command) => {
+      const { settings } = await loadFor(cmd);
+      const { rewindCommand } = await import('../commands/rewind.js');
+      return rewindCommand(session, opts, settings, abortOnSignal());
+    }),
+  );
+
+  // check (src/commands/check.ts): a check file against the live lab
+  const check = program
+    .command('check')
+    .description('run a check file (YAML/JSON lab intents) against the live lab: ✓/✗ table, score, exit 7 when a check fails')
+    .argument('[file]', 'check file (YAML or JSON)')
+    .option('--init <file>', 'write a check file describing the live lab (nodes, links, addresses, neighbours, routes)')
+    .option('--json', 'print the report as one JSON object')
+    .option('--junit <file>', 'also write a JUnit XML report (one testcase per check)')
+    .option('--watch [seconds]', 're-run every few seconds (default 5) until every check passes')
+    .option('--only <name...>', 'run only the checks with these names');
+  addSettingsOptions(check);
+  check.action(
+    act(async (file: string | undefined, opts: Opts, cmd: Command) => {
+      const { settings, origins } = await loadFor(cmd);
+      const { checkCommand } = await import('../commands/check.js');
+      return checkCommand(settings, {
+        ...(file !== undefined ? { file } : {}),
+        ...(typeof opts.init === 'string' ? { init: opts.init } : {}),
+        json: opts.json === true,
+        ...(typeof opts.junit === 'string' ? { junit: opts.junit } : {}),
+        ...(opts.watch !== undefined ? { watch: opts.watch as string | boolean } : {}),
+        ...(Array.isArray(opts.only) ? { only: opts.only as string[] } : {}),
+        projectFromFlag: origins.project?.startsWith('flag') === true,
+      });
+    }),
+  );
 
   // mcp (src/mcp/server): the lab tools for other agents
   const mcp = program

@@ -15,6 +15,7 @@ import { ExitCode, errorMessage } from '../errors.js';
 import { jsonText } from '../output/json-text.js';
 import { sanitizeLine } from '../security/sanitize.js';
 import type { CheckResult } from '../core/check-result.js';
+import { count } from '../core/plural.js';
 
 const MIN_NODE: [number, number] = [20, 19];
 
@@ -211,7 +212,7 @@ export async function runDoctor(flags: Record<string, unknown>, opts: Record<str
     process.stdout.write(`${jsonText({ ok: failed.length === 0, checks: results.map(({ exitCode: _e, ...r }) => r) })}\n`);
   } else {
     for (const r of results) process.stdout.write(`${r.ok ? '✓' : r.required ? '✗' : '!'} ${sanitizeLine(r.detail)}\n`);
-    process.stdout.write(failed.length === 0 ? 'all required checks passed\n' : `${failed.length} required check(s) failed\n`);
+    process.stdout.write(failed.length === 0 ? 'all required checks passed\n' : `${count(failed.length, 'required check')} failed\n`);
   }
   return failed.length === 0 ? 0 : (failed[0]!.exitCode ?? ExitCode.Internal);
 }

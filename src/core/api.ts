@@ -23,6 +23,8 @@ export interface RequestLimits {
   max_iterations: number;
   max_tool_calls?: number;
   max_time?: number;
+  /** USD this request may spend on LLM calls (--max-cost); never soft */
+  max_cost?: number;
   tool_limits: Record<string, number>;
   on_limit: 'fail' | 'warn' | 'continue';
   /** absent: LIMIT_DEFAULTS (src/agent/limits.ts) */

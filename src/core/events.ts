@@ -14,6 +14,8 @@ export type StoppedReason =
   | 'max_tool_calls'
   | 'max_time'
   | 'tool_limit'
+  /** --max-cost: the next LLM call could have crossed the request's cost limit */
+  | 'max_cost'
   | 'aborted'
   | 'error'
   /** the sub-agent tree budget (AGENT_MODE=recursive) ran out */
@@ -74,6 +76,8 @@ export type AgentEvent = AgentTag &
     /** a call failed transiently and runs again after delay_ms (attempt 1 = first retry) */
     | { type: 'tool_retry'; id: string; name: string; attempt: number; max_retries: number; delay_ms: number; error: string }
     | { type: 'approval'; id: string; name: string; args: Record<string, unknown>; why: ApprovalWhy }
+    /** before the call ran, the device's configuration (or `topology`) was checkpointed, or could not be: `error` says why */
+    | { type: 'checkpoint'; id: string; name: string; device: string; error?: string }
     | {
         type: 'context';
         tokens: number;
@@ -86,6 +90,11 @@ export type AgentEvent = AgentTag &
         llm_call?: number;
       }
     | { type: 'error'; error: { type: ErrorType; message: string } }
+    /**
+     * A limit was reached: the run stops, answers once more without tools (`wrap_up`),
+     * or (on_limit continue) goes on past it (`continue`, listed in --json `limits_exceeded`).
+     */
+    | { type: 'limit'; reason: StoppedReason; action: 'stop' | 'wrap_up' | 'continue'; message: string }
     /** something the user should know that does not fail the request (e.g. an MCP server died) */
     | { type: 'notice'; message: string }
     | { type: 'done'; stopped_reason: StoppedReason; stats: RunStats }

@@ -19,6 +19,8 @@ export interface ToolCallRecord {
   display?: string;
   /** transient failures that were retried (absent when none) */
   retries?: number;
+  /** what was checkpointed before the call ran: per device, or `error` for `no checkpoint for R3: <why>` (absent: nothing to checkpoint) */
+  checkpoints?: { device: string; error?: string }[];
 }
 
 export interface OneShotResult {
@@ -30,6 +32,8 @@ export interface OneShotResult {
   stats: RunStats;
   stopped_reason: StoppedReason;
   error: { type: ErrorType; message: string } | null;
+  /** limits crossed under --on-limit continue (by the root or any sub-agent), in the order crossed */
+  limits_exceeded: StoppedReason[];
   /** the sub-agent tree: every child, and the tree budget's usage (recursive) */
   agents?: AgentView[];
   resource_usage?: ResourceUsage | null;
@@ -54,10 +58,12 @@ export class ResultBuilder {
       stats: { ...ZERO },
       stopped_reason: 'done',
       error: null,
+      limits_exceeded: [],
     };
   }
 
   add(e: AgentEvent): void {
+    if (e.type === 'limit' && e.action === 'continue' && !this.r.limits_exceeded.includes(e.reason)) this.r.limits_exceeded.push(e.reason);
     // sub-agents' own tool calls are reported under `agents`, not as the root's
     if (e.depth) return;
     switch (e.type) {
@@ -87,6 +93,11 @@ export class ResultBuilder {
         rec.duration_ms = e.duration_ms;
         rec.output = e.output;
         if (e.display) rec.display = e.display;
+        break;
+      }
+      case 'checkpoint': {
+        const rec = this.calls.get(e.id);
+        if (rec) (rec.checkpoints ??= []).push({ device: e.device, ...(e.error ? { error: e.error } : {}) });
         break;
       }
       case 'tool_retry': {

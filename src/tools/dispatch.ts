@@ -14,6 +14,7 @@ import { assessCall, type ApprovalNeed, type ApprovalRefusal, type GateTools, ty
 import { askApproval, type ApprovalContext } from './approval.js';
 import { resultJson } from './registry.js';
 import type { ToolDef, ToolResult } from './types.js';
+import type { Checkpointer, DeviceCheckpointReport } from '../checkpoints/batch.js';
 
 export interface DispatchCall {
   id: string;
@@ -29,6 +30,10 @@ export interface DispatchEvents {
   settled?(call: DispatchCall, result: ToolResult): void;
   start?(call: DispatchCall): void;
   end?(call: DispatchCall, result: ToolResult, durationMs: number): void;
+  /** a call runs although it crosses one of `softLimits` (said once per limit and batch) */
+  crossed?(call: DispatchCall, limit: LimitStop): void;
+  /** a device this call changes was checkpointed before the batch ran, or could not be (`error`) */
+  checkpoint?(call: DispatchCall, report: DeviceCheckpointReport): void;
 }
 
 export interface DispatchRequest {
@@ -37,6 +42,8 @@ export interface DispatchRequest {
   mode: CopilotMode;
   caller: Caller;
   limits: RequestLimits;
+  /** on_limit continue: the user's limits, whose crossing is reported (crossed) while `limits` holds the hard ceilings */
+  softLimits?: RequestLimits;
   /** tool calls let through earlier in this request (in all and per tool); not changed here */
   count: number;
   counts: Readonly<Record<string, number>>;
@@ -49,6 +56,8 @@ export interface DispatchRequest {
   execute(def: ToolDef, call: DispatchCall): Promise<ToolResult>;
   maxParallel: number;
   events?: DispatchEvents;
+  /** takes the checkpoints of the approved calls that change devices or topology (absent: none are kept) */
+  checkpoints?: Checkpointer;
 }
 
 export interface DispatchOutcome {
@@ -60,6 +69,8 @@ export interface DispatchOutcome {
   limitHit?: LimitStop;
   /** calls refused because approval was needed and not available or not given */
   approvalBlocked: number;
+  /** softLimits crossed by calls that ran, each once */
+  crossed: LimitStop[];
 }
 
 const settle = (status: ToolResult['status'], reason: string): ToolResult => ({ status, output: resultJson(status, reason) });
@@ -70,6 +81,7 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
   const counts = { ...req.counts };
   let limitHit: LimitStop | undefined;
   let approvalBlocked = 0;
+  const crossed: LimitStop[] = [];
   const toRun: { i: number; call: DispatchCall; def: ToolDef }[] = [];
 
   // Sequential: each verdict counts the calls let through before it, and approvals are asked one at a time.
@@ -99,6 +111,17 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
       results[i] = settle('limit', verdict.reason);
       limitHit ??= verdict.stop;
     } else {
+      if (req.softLimits) {
+        const strict = assessCall(
+          call,
+          { mode: req.mode, caller: req.caller, limits: req.softLimits, count, counts },
+          { tools: req.tools, approval: req.approval },
+        );
+        if (strict.kind === 'limit' && !crossed.includes(strict.stop)) {
+          crossed.push(strict.stop);
+          req.events?.crossed?.(call, strict.stop);
+        }
+      }
       count++;
       counts[call.name] = (counts[call.name] ?? 0) + 1;
       toRun.push({ i, call, def: verdict.def });
@@ -110,6 +133,8 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     const r = results[i];
     if (r) req.events?.settled?.(c, r);
   });
+  // After every approval (nothing denied is captured), before any call runs (none can race the capture).
+  const after = await checkpointBatch(toRun, req);
   await runLimited(toRun, req.maxParallel, async ({ i, call, def }) => {
     // A user MCP server may have died while the approver was asked: its tools are gone.
     if (req.tools.get(call.name) !== def) {
@@ -129,11 +154,36 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     results[i] = r;
     req.events?.end?.(call, r, Math.round(performance.now() - t0));
   });
+  await after?.().catch(() => undefined);
   return {
     results: results.map((r) => r ?? settle('error', 'internal: the call got no result')),
     count,
     counts,
     ...(limitHit ? { limitHit } : {}),
     approvalBlocked,
+    crossed,
   };
+}
+
+/** Checkpoints the approved calls that declare a change (ToolDef.targets); returns the step to run after the batch. */
+async function checkpointBatch(
+  toRun: { call: DispatchCall; def: ToolDef }[],
+  req: DispatchRequest,
+): Promise<(() => Promise<void>) | undefined> {
+  if (!req.checkpoints) return undefined;
+  const batch = toRun.flatMap(({ call, def }) => {
+    const targets = def.targets?.(call.args);
+    return targets && (targets.changesConfig || targets.changesTopology) ? [{ id: call.id, targets, call }] : [];
+  });
+  if (batch.length === 0) return undefined;
+  const byId = new Map(batch.map((b) => [b.id, b.call]));
+  try {
+    const taken = await req.checkpoints(batch, req.signal);
+    for (const d of taken.devices) req.events?.checkpoint?.(byId.get(d.callId) ?? batch[0]!.call, d);
+    return taken.after;
+  } catch (err) {
+    // never blocks the change: each call hears why it has no checkpoint
+    for (const b of batch) req.events?.checkpoint?.(b.call, { device: 'all', callId: b.id, error: errorMessage(err) });
+    return undefined;
+  }
 }

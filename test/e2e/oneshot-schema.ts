@@ -7,7 +7,7 @@ import { z } from 'zod';
 
 const mode = z.enum(['teaching_assistant', 'lab_automation_assistant', 'troubleshooting_injection']);
 const toolStatus = z.enum(['success', 'partial', 'error', 'blocked', 'limit', 'aborted']);
-const stopped = z.enum(['done', 'max_iterations', 'max_tool_calls', 'max_time', 'tool_limit', 'aborted', 'error', 'budget']);
+const stopped = z.enum(['done', 'max_iterations', 'max_tool_calls', 'max_time', 'tool_limit', 'max_cost', 'aborted', 'error', 'budget']);
 const errorType = z.enum(['controller', 'provider', 'limit', 'approval', 'aborted', 'usage', 'internal']);
 const nonNegInt = z.number().int().nonnegative();
 const stats = z.strictObject({
@@ -36,11 +36,13 @@ export const jsonResultSchema = z.strictObject({
       output: z.string(),
       display: z.string().min(1).optional(),
       retries: z.number().int().positive().optional(),
+      checkpoints: z.array(z.strictObject({ device: z.string().min(1), error: z.string().min(1).optional() })).optional(),
     }),
   ),
   stats,
   stopped_reason: stopped,
   error: error.nullable(),
+  limits_exceeded: z.array(stopped),
   agents: z
     .array(
       z.strictObject({
@@ -107,7 +109,22 @@ export const streamEventSchema = z.discriminatedUnion('type', [
     error: z.string(),
     ...ts,
   }),
-  z.strictObject({ type: z.literal('approval'), id: z.string(), name: z.string(), args: z.record(z.string(), z.unknown()), ...ts }),
+  z.strictObject({
+    type: z.literal('approval'),
+    id: z.string(),
+    name: z.string(),
+    args: z.record(z.string(), z.unknown()),
+    why: z.enum(['config', 'approval_list', 'untrusted_mcp']),
+    ...ts,
+  }),
+  z.strictObject({
+    type: z.literal('checkpoint'),
+    id: z.string().min(1),
+    name: z.string(),
+    device: z.string().min(1),
+    error: z.string().min(1).optional(),
+    ...ts,
+  }),
   z.strictObject({
     type: z.literal('context'),
     tokens: nonNegInt,
@@ -120,6 +137,13 @@ export const streamEventSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('error'), error, ...ts }),
   z.strictObject({ type: z.literal('notice'), message: z.string().min(1), ...ts }),
+  z.strictObject({
+    type: z.literal('limit'),
+    reason: stopped,
+    action: z.enum(['stop', 'wrap_up', 'continue']),
+    message: z.string().min(1),
+    ...ts,
+  }),
   z.strictObject({ type: z.literal('done'), stopped_reason: stopped, stats, ...ts }),
 ]);
 

@@ -86,13 +86,12 @@ export function stubGraph(saver: BaseCheckpointSaver, o: { model: never; counter
       {
         messages: [new HumanMessage(prompt)],
         llm_calls: 0,
-        remaining_iterations: max,
         tool_calls_count: 0,
         tool_counts: {},
         limits: { max_iterations: max, tool_limits: {}, on_limit: 'warn' },
-        stop: null,
-        limit_reason: null,
-        final_pass: false,
+        reached: null,
+        tools_offered: true,
+        exceeded: [],
       },
       { configurable: { thread_id: threadId }, recursionLimit: max * 3 + 10, streamMode: 'values' },
     );
