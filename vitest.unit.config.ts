@@ -7,6 +7,7 @@ import base from './vitest.config.js';
 /** Test files that need root or a system peer; a new one goes here. */
 export const PEER_TESTS = [
   'test/lab/**', // network namespaces, FRR, VPCS, sshd
+  'test/check/check-lab.test.ts', // lab (FRR, VPCS)
   'test/checkpoints/capture.test.ts', // FRR + VPCS lab
   'test/checkpoints/rewind-lab.test.ts', // FRR + VPCS lab
   'test/devices/faults.test.ts',

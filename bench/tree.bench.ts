@@ -145,7 +145,7 @@ function ledgerRows(): (string | number)[][] {
   const book: number[] = [];
   for (let i = 0; i < n; i++) {
     let t0 = performance.now();
-    ledger.reserveCall({ root: false, final: false });
+    ledger.reserveCall({ root: false });
     reserve.push(performance.now() - t0);
     t0 = performance.now();
     ledger.book(100, 0.0001);

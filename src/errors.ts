@@ -15,6 +15,8 @@ export const ExitCode = {
   Provider: 4,
   Limit: 5,
   ApprovalUnavailable: 6,
+  /** `check` / `faults check`: one or more checks failed or errored */
+  ChecksFailed: 7,
   Aborted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -4,6 +4,7 @@
  */
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { AgentEvent, StoppedReason } from '../core/events.js';
+import type { Caller } from '../core/caller.js';
 import type { Logger } from '../log.js';
 import type { ToolContext } from '../tools/types.js';
 import type { ContextStrategy } from './context.js';
@@ -40,6 +41,8 @@ export interface RunControl {
   agent?: AgentNodeInfo;
   /** the tree budget (recursive): an LLM call is reserved before and booked after */
   budget?: CallBudget;
+  /** who this run calls tools as (absent: derived by runCaller from `agent` and `tools`) */
+  caller?: Caller;
 }
 
 export interface GraphDeps {
@@ -62,7 +65,18 @@ export interface GraphDeps {
   run(): RunControl;
 }
 
-export function stopReasonOf(signal: AbortSignal): StoppedReason {
+/** The caller a run's tool calls are judged as: the root agent, or a sub-agent with its frozen tool set. */
+export function runCaller(run: RunControl): Caller {
+  if (run.caller) return run.caller;
+  return {
+    kind: 'agent',
+    depth: run.agent?.depth ?? 0,
+    ...(run.agent ? { agentId: run.agent.id } : {}),
+    ...(run.tools ? { tools: run.tools } : {}),
+  };
+}
+
+export function stopReasonOf(signal: AbortSignal): Extract<StoppedReason, 'aborted' | 'max_time'> {
   return signal.reason === 'max_time' ? 'max_time' : 'aborted';
 }
 

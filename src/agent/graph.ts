@@ -1,30 +1,39 @@
 /**
- * The agent graph: START → llm_call → (tools | limit | title | END), tools → llm_call
- * (or limit), limit → (llm_call for on_limit=continue | title | END), title → END.
+ * The agent graph: START → llm_call → (tools | limit | llm_call | title | END),
+ * tools → (llm_call | limit | title | END), limit → (llm_call | title | END), title → END.
+ * Every branch is limitDecision (./limits.ts) over the state; the limit node answers
+ * the calls that will not run and adds the limit note.
  *
  * Nodes never let an abort escape as an exception: an aborted LLM stream or tool
- * becomes state (partial text, `aborted` tool results, stop='aborted'), so every
+ * becomes state (partial text, `aborted` tool results, limit='aborted'), so every
  * checkpoint holds a valid history and the next request just works.
  */
 import { randomUUID } from 'node:crypto';
 import { END, START, StateGraph, type BaseCheckpointSaver } from '@langchain/langgraph';
 import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage } from '@langchain/core/messages';
-import type { BaseMessage } from '@langchain/core/messages';
 import type { StoppedReason, ToolStatus } from '../core/events.js';
 import { AgentState, type AgentStateType, type AgentStateUpdate } from './state.js';
 import { logContext } from './context-log.js';
 import { prepareContext, toolSchemaTokens, type Summarizer } from './context.js';
 import { messageText } from './tokens.js';
 import { resultJson, type ToolResult } from '../tools/registry.js';
-import { INVALID_ARGS_KEY } from '../tools/gate.js';
-import { iterationLimitMessage, limitNote, pendingNotExecutedMessage } from './limits.js';
-import { isAbortErrorStrict, withProviderRetry } from './providers.js';
+import {
+  callPlan,
+  iterationLimitMessage,
+  limitDecision,
+  limitEventMessage,
+  limitNote,
+  pendingNotExecutedMessage,
+  toolsNotOfferedMessage,
+  wrapUpInstruction,
+  type LoopFacts,
+} from './limits.js';
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
-import { boundToolArgs } from './input-limits.js';
-import { IdleWatchdog } from './stream-guard.js';
-import { elapsedOut, stopReasonOf, type ChatModels, type GraphDeps } from './graph-deps.js';
-import { danglingToolCalls, lastAi, toolMessage, type ToolCall } from './history.js';
+import { elapsedOut, runCaller, stopReasonOf, type ChatModels, type GraphDeps, type RunControl } from './graph-deps.js';
+import { danglingToolCalls, toolMessage } from './history.js';
+import { normaliseToolCalls } from './tool-calls.js';
+import { streamAnswer } from './llm-stream.js';
 import { addUsage, completeText, isContextOverflow } from './completion.js';
 import { toolsNode } from './tools-node.js';
 
@@ -45,18 +54,63 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     return messageText(res);
   };
 
+  /** The loop's facts for limitDecision: the state, plus what only the run knows (its clock, whether it is a child). */
+  const factsOf = (state: AgentStateType): LoopFacts => {
+    const run = deps.run();
+    const last = state.messages[state.messages.length - 1];
+    return {
+      limit: state.reached,
+      tools_offered: state.tools_offered,
+      llm_calls: state.llm_calls,
+      limits: state.limits,
+      pending: danglingToolCalls(state.messages).length,
+      answered: last?.getType() === 'ai' && messageText(last).trim() !== '',
+      results: last?.getType() === 'tool',
+      child: run.agent !== undefined,
+      clock: run.signal.aborted ? stopReasonOf(run.signal) : elapsedOut(run) ? 'max_time' : null,
+    };
+  };
+
+  /** A limit the run reached, said once: a `limit` event and a warn line. */
+  const reached = (run: RunControl, state: AgentStateType, reason: StoppedReason, action: 'stop' | 'wrap_up' | 'continue') => {
+    const budget = reason === 'budget' ? (run.budget?.exhausted() ?? null) : null;
+    run.emit({ type: 'limit', reason, action, message: limitEventMessage(reason, action, state.limits, budget) });
+    deps.log.warn(action === 'continue' ? 'limit crossed (on_limit continue)' : 'limit reached', {
+      reason,
+      action,
+      on_limit: state.limits.on_limit,
+      ...(budget ? { budget } : {}),
+      llm_calls: state.llm_calls,
+      tool_calls: state.tool_calls_count,
+    });
+  };
+
   async function llmCall(state: AgentStateType): Promise<AgentStateUpdate> {
     const run = deps.run();
-    if (run.signal.aborted) return { stop: stopReasonOf(run.signal) };
-    const gate = run.budget?.reserve(state.final_pass) ?? 'ok';
-    if (gate === 'denied') return { stop: 'budget', limit_reason: 'budget' };
-    // the tree budget ran out: this is the root's reserved final call, without tools
-    const finalPass = state.final_pass || gate === 'final';
-    const limitReason = gate === 'final' ? 'budget' : state.limit_reason;
+    if (run.signal.aborted) return { reached: stopReasonOf(run.signal) };
+    const plan = callPlan(state);
+    // the tree's budget (recursive): a run's own wrap-up is an ordinary call to it
+    const budget = run.budget?.reserve() ?? 'ok';
+    if (budget === 'denied') {
+      if (!state.reached) reached(run, state, 'budget', 'stop');
+      return { reached: state.reached ?? 'budget', tools_offered: false };
+    }
+    // 'final': the tree budget is gone and this is the root's reserved final call, without tools
+    const tools = plan.tools && budget === 'ok';
+    const limit = state.reached ?? (budget === 'final' ? 'budget' : plan.last);
+    if (limit && !state.reached) reached(run, state, limit, 'wrap_up');
+    const exceeded =
+      state.limits.on_limit === 'continue' &&
+      state.llm_calls + 1 > state.limits.max_iterations &&
+      !state.exceeded.includes('max_iterations')
+        ? [...state.exceeded, 'max_iterations' as const]
+        : state.exceeded;
+    if (exceeded !== state.exceeded) reached(run, state, 'max_iterations', 'continue');
+
     await deps.counter.ready();
-    const frozen = run.tools;
-    const schemas = finalPass ? [] : deps.registry.schemas(state.mode).filter((t) => !frozen || frozen.has(t.function.name));
-    const key = finalPass ? '-' : frozen ? `${state.mode}:${[...frozen].join(',')}` : state.mode;
+    const caller = runCaller(run);
+    const schemas = tools ? deps.registry.schemas(state.mode, caller) : [];
+    const key = tools ? (caller.tools ? `${state.mode}:${[...caller.tools].join(',')}` : state.mode) : '-';
     let toolsTokens = toolsTokensCache.get(key);
     if (toolsTokens === undefined) toolsTokensCache.set(key, (toolsTokens = toolSchemaTokens(deps.counter, schemas)));
 
@@ -67,8 +121,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       deps.log.warn('topology refresh failed', { error: errorMessage(err) });
     }
     let system = deps.prompts.system(state.mode, topo);
-    if (finalPass)
-      system += `\n\n## Limit reached\nThis request reached a limit (${limitReason}). Do not call tools. Answer the user now with what you have, and say what is left undone.`;
+    if (limit) system += wrapUpInstruction(limit);
     const prepare = async (ratioScale?: number) => {
       const plan = await prepareContext(
         { system, history: state.messages, summary: state.summary, toolsTokens },
@@ -95,90 +148,46 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         limitK: deps.context.limitK,
         topology: topo,
         historyMessages: state.messages.length,
-        finalPass: state.final_pass,
+        finalPass: !tools,
       });
       return plan;
     };
-    let plan = await prepare();
+    let context = await prepare();
 
     const { chat } = await models();
     const model = schemas.length ? chat.bindTools(schemas) : chat;
-    let acc: AIMessageChunk | undefined;
-    const streamOnce = (input: BaseMessage[]) =>
-      withProviderRetry(
-        async () => {
-          acc = undefined;
-          let shown = false;
-          const idle = new IdleWatchdog(deps.idleTimeoutMs, run.signal);
-          try {
-            const stream = await model.stream(input, { signal: idle.signal });
-            for await (const chunk of stream) {
-              idle.kick();
-              acc = acc ? acc.concat(chunk) : chunk;
-              const delta = typeof chunk.content === 'string' ? chunk.content : messageText(chunk);
-              if (delta) {
-                shown = true;
-                run.emit({ type: 'content', delta });
-              }
-            }
-            // end of this answer's text: an empty delta lets the redacting queue release held words
-            if (shown) run.emit({ type: 'content', delta: '' });
-          } catch (raw) {
-            const err = idle.translate(raw, run.signal);
-            // Text already shown cannot be taken back: do not retry then.
-            if (shown && !isAbortErrorStrict(err)) throw Object.assign(new Error('stream failed'), { committed: true, inner: err });
-            throw err;
-          } finally {
-            idle.stop();
-          }
-        },
-        {
-          endpoint: deps.endpoint,
-          signal: run.signal,
-          onRetry: (attempt, err, delay) =>
-            deps.log.warn('LLM call failed, retrying', { attempt, delay_ms: Math.round(delay), error: errorMessage(err) }),
-        },
-      );
+    const sink: { chunk?: AIMessageChunk } = {};
+    const streamOpts = { endpoint: deps.endpoint, log: deps.log, ...(deps.idleTimeoutMs ? { idleTimeoutMs: deps.idleTimeoutMs } : {}) };
+    const common: AgentStateUpdate = {
+      llm_calls: state.llm_calls + 1,
+      tools_offered: tools,
+      exceeded,
+      ...(limit ? { reached: limit } : {}),
+    };
     try {
       try {
-        await streamOnce([new SystemMessage(plan.system), ...plan.messages]);
+        await streamAnswer(model, [new SystemMessage(context.system), ...context.messages], run, streamOpts, sink);
       } catch (err) {
         // The configured context_limit was too optimistic for this model: trim
         // to half the budget and try once more instead of failing the request.
         if (run.signal.aborted || !isContextOverflow(err)) throw err;
         deps.log.warn('provider says the prompt is too long; retrying with half the context budget', { error: errorMessage(err) });
-        plan = await prepare(0.5);
-        await streamOnce([new SystemMessage(plan.system), ...plan.messages]);
+        context = await prepare(0.5);
+        await streamAnswer(model, [new SystemMessage(context.system), ...context.messages], run, streamOpts, sink);
       }
     } catch (err) {
-      const common = { llm_calls: state.llm_calls + 1, remaining_iterations: state.remaining_iterations - 1, topology: topo ?? null };
-      if (run.signal.aborted) {
-        const partial = acc ? messageText(acc) : '';
-        return {
-          ...common,
-          ...(plan.summary ? { summary: plan.summary } : {}),
-          usage: addUsage(state.usage, acc),
-          messages: partial ? [new AIMessage(`${partial}\n\n[interrupted]`)] : [],
-          stop: stopReasonOf(run.signal),
-        };
-      }
-      throw err;
+      if (!run.signal.aborted) throw err;
+      const partial = sink.chunk ? messageText(sink.chunk) : '';
+      return {
+        ...common,
+        ...(context.summary ? { summary: context.summary } : {}),
+        usage: addUsage(state.usage, sink.chunk),
+        messages: partial ? [new AIMessage(`${partial}\n\n[interrupted]`)] : [],
+        reached: stopReasonOf(run.signal),
+      };
     }
-    const common: AgentStateUpdate = {
-      llm_calls: state.llm_calls + 1,
-      remaining_iterations: state.remaining_iterations - 1,
-      topology: topo ?? null,
-      ...(plan.summary ? { summary: plan.summary } : {}),
-    };
-    const chunk = acc ?? new AIMessageChunk({ content: '' });
-    const calls: ToolCall[] = (chunk.tool_calls ?? []).map((c, i) => ({
-      id: c.id || `call_${Date.now().toString(36)}_${i}`,
-      name: c.name,
-      args: boundToolArgs((c.args ?? {}) as Record<string, unknown>),
-    }));
-    // Arguments that were not valid JSON still get a call (and an error result) so the model learns.
-    for (const [i, c] of (chunk.invalid_tool_calls ?? []).entries())
-      calls.push({ id: c.id || `call_invalid_${i}`, name: c.name ?? 'unknown', args: boundToolArgs({ [INVALID_ARGS_KEY]: c.args ?? '' }) });
+    const chunk = sink.chunk ?? new AIMessageChunk({ content: '' });
+    const calls = normaliseToolCalls(chunk);
     const ai = new AIMessage({
       content: typeof chunk.content === 'string' ? chunk.content : messageText(chunk),
       tool_calls: calls.map((c) => ({ ...c, type: 'tool_call' as const })),
@@ -191,51 +200,44 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       input_tokens: chunk.usage_metadata?.input_tokens ?? 0,
       output_tokens: chunk.usage_metadata?.output_tokens ?? 0,
       tool_calls: calls.length,
-      final_pass: state.final_pass,
+      final_pass: !tools,
     });
     for (const c of calls) run.emit({ type: 'tool_call', id: c.id, name: c.name, args: c.args });
     const within = run.budget?.book(chunk.usage_metadata ?? {}) ?? true;
-    if (gate === 'final' || !within) {
-      // A crossed tree budget: no tool call of this response runs; a child stops, the root
-      // answers (this answer, or one more reserved call without tools).
-      const how: AgentStateUpdate =
-        gate === 'final' ? { final_pass: true } : run.agent ? { stop: 'budget' } : calls.length ? { final_pass: true } : {};
-      return { ...common, messages: [ai], usage: addUsage(state.usage, chunk), limit_reason: 'budget', ...how };
-    }
-    return { ...common, messages: [ai], usage: addUsage(state.usage, chunk) };
+    // a crossed tree budget: no tool call of this response runs (limitDecision)
+    if (!within && !limit) reached(run, state, 'budget', run.agent ? 'stop' : 'wrap_up');
+    return {
+      ...common,
+      ...(context.summary ? { summary: context.summary } : {}),
+      messages: [ai],
+      usage: addUsage(state.usage, chunk),
+      ...(!within && !limit ? { reached: 'budget' as const } : {}),
+    };
   }
 
-  /** Handles a reached limit or an abort: answers pending calls, applies on_limit. */
+  /** Answers the calls that will not run and, when the run ends without an answer saying so, adds the limit note. */
   async function limitNode(state: AgentStateType): Promise<AgentStateUpdate> {
     const run = deps.run();
-    let reason: StoppedReason =
-      state.stop ?? state.limit_reason ?? (elapsedOut(run) ? 'max_time' : state.remaining_iterations <= 0 ? 'max_iterations' : 'done');
-    if (state.final_pass && !state.stop) reason = state.limit_reason ?? reason;
+    const d = limitDecision(factsOf(state));
+    const reason: StoppedReason = d.kind === 'end' ? d.reason : (state.reached ?? 'done');
     const status: ToolStatus = reason === 'aborted' || reason === 'max_time' ? 'aborted' : 'limit';
     const pending = danglingToolCalls(state.messages).map((c) => {
       const why =
         reason === 'max_iterations'
           ? iterationLimitMessage(state.llm_calls, state.limits.max_iterations, c.name)
-          : pendingNotExecutedMessage(reason);
+          : !state.tools_offered
+            ? toolsNotOfferedMessage(c.name)
+            : pendingNotExecutedMessage(reason);
       const r: ToolResult = { status, output: resultJson(status, why) };
       run.emit({ type: 'tool_end', id: c.id, name: c.name, status, duration_ms: 0, output: r.output });
       return toolMessage(c, r);
     });
-    if (reason === 'aborted') return { messages: pending, stop: 'aborted' };
-    if (!state.final_pass)
-      deps.log.warn('limit reached', {
-        reason,
-        on_limit: state.limits.on_limit,
-        llm_calls: state.llm_calls,
-        tool_calls: state.tool_calls_count,
-      });
-    if (reason === 'budget' && state.final_pass && !state.stop) return { messages: pending, final_pass: true, limit_reason: 'budget' };
-    // warn and continue: the model reads the refusals and answers once more, without tools
-    if (state.limits.on_limit !== 'fail' && !state.final_pass && reason !== 'max_time' && reason !== 'done')
-      return { messages: pending, final_pass: true, limit_reason: reason };
-    const note = limitNote(reason, state.limits, state);
+    if (d.kind !== 'end' || reason === 'aborted') return { messages: pending, ...(reason !== 'done' ? { reached: reason } : {}) };
+    if (reason === 'max_time' && state.reached !== 'max_time') reached(run, state, reason, 'stop');
+    if (!d.note) return { messages: pending, reached: reason };
+    const note = limitNote(reason, state.limits, { ...state, budget: run.budget?.exhausted() ?? null });
     run.emit({ type: 'content', delta: `\n\n${note}` });
-    return { messages: [...pending, new AIMessage(note)], limit_reason: reason, stop: reason };
+    return { messages: [...pending, new AIMessage(note)], reached: reason };
   }
 
   async function titleNode(state: AgentStateType): Promise<AgentStateUpdate> {
@@ -265,25 +267,18 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     return { usage };
   }
 
-  const afterLlm = (state: AgentStateType): string => {
-    const run = deps.run();
-    if (state.stop) return 'limit';
-    const ai = lastAi(state.messages);
-    const wantsTools = (ai?.tool_calls?.length ?? 0) > 0;
-    if (wantsTools) {
-      if (state.final_pass || state.remaining_iterations <= 0 || elapsedOut(run)) return 'limit';
-      return 'tools';
-    }
-    return deps.needsTitle() ? 'title' : END;
-  };
-  const afterTools = (state: AgentStateType): string => {
-    if (state.stop || state.limit_reason || elapsedOut(deps.run())) return 'limit';
-    return 'llm_call';
+  const finish = (reason: StoppedReason): string => (reason === 'aborted' || !deps.needsTitle() ? END : 'title');
+  /** After an LLM call or a round of tools: run the tools, call the model again, or end (through the limit node when calls are left unanswered or a note is due). */
+  const route = (state: AgentStateType): string => {
+    const f = factsOf(state);
+    const d = limitDecision(f);
+    if (d.kind === 'tools') return 'tools';
+    if (f.pending > 0 || (d.kind === 'end' && d.note)) return 'limit';
+    return d.kind === 'llm' ? 'llm_call' : finish(d.reason);
   };
   const afterLimit = (state: AgentStateType): string => {
-    if (state.stop === 'aborted') return END;
-    if (state.final_pass && !state.stop) return 'llm_call';
-    return deps.needsTitle() ? 'title' : END;
+    const d = limitDecision(factsOf(state));
+    return d.kind === 'end' ? finish(d.reason) : 'llm_call';
   };
 
   return new StateGraph(AgentState)
@@ -292,8 +287,8 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     .addNode('limit', limitNode)
     .addNode('title', titleNode)
     .addEdge(START, 'llm_call')
-    .addConditionalEdges('llm_call', afterLlm, ['tools', 'limit', 'title', END])
-    .addConditionalEdges('tools', afterTools, ['llm_call', 'limit'])
+    .addConditionalEdges('llm_call', route, ['tools', 'limit', 'llm_call', 'title', END])
+    .addConditionalEdges('tools', route, ['llm_call', 'limit', 'title', END])
     .addConditionalEdges('limit', afterLimit, ['llm_call', 'title', END])
     .addEdge('title', END)
     .compile({ checkpointer });

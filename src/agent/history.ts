@@ -26,9 +26,22 @@ export function danglingToolCalls(messages: BaseMessage[]): ToolCall[] {
   return [];
 }
 
+/** Marks the id of a call whose id the response had already used (./tool-calls.ts): `<id>~dup<n>`. */
+export const DUP_MARK = '~dup';
+const DUP = /^(.+)~dup\d+$/;
+
+/** Said in the result of a renamed call, so the model learns the ids it reused. */
+export function reusedIdNote(id: string): string | undefined {
+  const orig = DUP.exec(id)?.[1];
+  return orig === undefined
+    ? undefined
+    : `Note: your response used the tool call id "${orig}" for more than one call; this call was given the id "${id}". Use a distinct id per call.`;
+}
+
 export function toolMessage(call: { id: string; name: string }, r: ToolResult): ToolMessage {
+  const note = reusedIdNote(call.id);
   return new ToolMessage({
-    content: redact(r.output),
+    content: redact(note ? `${note}\n${r.output}` : r.output),
     tool_call_id: call.id,
     name: call.name,
     status: r.status === 'success' || r.status === 'partial' ? 'success' : 'error',

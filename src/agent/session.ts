@@ -283,6 +283,7 @@ function approvalContext(settings: Settings, opts: CreateAgentSessionOptions): A
     approvalTools: settings.approval_tools,
     sessionAllowed: new Set<string>(),
     interactive: opts.invocation?.interactive ?? opts.approver !== undefined,
+    canAsk: opts.approver !== undefined,
     ...(opts.approver ? { approver: opts.approver } : {}),
   };
 }

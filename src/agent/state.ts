@@ -1,6 +1,7 @@
 /**
  * Graph state. Everything except `messages` and `summary` is per request: the
  * session resets it with the input of each send(), so limits count per request.
+ * What the loop does next is derived from these fields by limitDecision (./limits.ts).
  */
 import { Annotation } from '@langchain/langgraph';
 import { appendMessagesReducer } from './append-reducer.js';
@@ -21,21 +22,20 @@ const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_a: T, b: T) => 
 export const AgentState = Annotation.Root({
   messages: Annotation<BaseMessage[]>({ reducer: appendMessagesReducer, default: () => [] }),
   llm_calls: last<number>(() => 0),
-  remaining_iterations: last<number>(() => 20),
   tool_calls_count: last<number>(() => 0),
   tool_counts: last<Record<string, number>>(() => ({})),
   limits: last<RequestLimits>(() => ({ max_iterations: 20, tool_limits: {}, on_limit: 'warn' })),
   mode: last<CopilotMode>(() => 'teaching_assistant'),
-  /** the topology text injected into the last system prompt */
-  topology: last<string | null>(() => null),
   usage: last<Usage>(() => ({ input_tokens: 0, output_tokens: 0, total_tokens: 0 })),
-  /** a limit reached in this request (its handling depends on on_limit) */
-  limit_reason: last<StoppedReason | null>(() => null),
-  /** the run must end now (aborted, or a limit handled) */
-  stop: last<StoppedReason | null>(() => null),
-  /** a limit was reached under on_limit warn/continue: one more LLM call without tools */
-  final_pass: last<boolean>(() => false),
-  started_at: last<number>(() => 0),
+  /**
+   * The limit this run reached: its own (iterations, tool calls, time, cost), the tree
+   * budget, or the user's Esc. It is the request's stopped_reason; null while none.
+   */
+  reached: last<StoppedReason | null>(() => null),
+  /** whether the last LLM step offered tools: a tools-free (or refused) call is always the run's last */
+  tools_offered: last<boolean>(() => true),
+  /** limits crossed softly under on_limit=continue, in the order they were crossed */
+  exceeded: last<StoppedReason[]>(() => []),
   /** summary of the history that no longer fits the context window */
   summary: last<HistorySummary | null>(() => null),
 });
@@ -48,15 +48,13 @@ export function requestInput(message: BaseMessage, limits: RequestLimits, mode: 
   return {
     messages: [message],
     llm_calls: 0,
-    remaining_iterations: limits.max_iterations,
     tool_calls_count: 0,
     tool_counts: {},
     limits,
     mode,
     usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
-    limit_reason: null,
-    stop: null,
-    final_pass: false,
-    started_at: Date.now(),
+    reached: null,
+    tools_offered: true,
+    exceeded: [],
   };
 }

@@ -1,100 +1,99 @@
 /**
- * The graph's tools node: answers every pending call of the last AI message. The gate
- * (src/tools/gate.ts) decides each call; this node only asks the approver and executes
- * the allowed calls, in parallel up to max_parallel_tools.
+ * The graph's tools node: answers every pending call of the last AI message through
+ * the one dispatch (src/tools/dispatch.ts: gate, approvals, parallel execution) and
+ * turns what happens into events and ToolMessages.
  */
-import type { StoppedReason } from '../core/events.js';
 import type { AgentStateType, AgentStateUpdate } from './state.js';
-import { executeTool, resultJson, type ToolResult } from '../tools/registry.js';
-import { assessCall, type GatePolicy } from '../tools/gate.js';
-import { askApproval } from '../tools/approval.js';
-import { LIMIT_DEFAULTS, toolRetries } from './limits.js';
-import { runLimited } from '../devices/runner.js';
+import { executeTool } from '../tools/registry.js';
+import { dispatchCalls } from '../tools/dispatch.js';
+import { LIMIT_DEFAULTS, enforcedLimits, limitEventMessage, toolRetries } from './limits.js';
 import { runWithRetries } from '../tools/retry.js';
-import { stopReasonOf, type GraphDeps } from './graph-deps.js';
-import { danglingToolCalls, toolMessage, type ToolCall } from './history.js';
+import { stopReasonOf, runCaller, type GraphDeps } from './graph-deps.js';
+import { danglingToolCalls, toolMessage } from './history.js';
+import { cliRefusalText } from './refusal-text.js';
 
 export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<AgentStateUpdate> {
   return async (state) => {
     const run = deps.run();
     const calls = danglingToolCalls(state.messages);
-    const results: (ToolResult | undefined)[] = new Array<ToolResult | undefined>(calls.length);
-    let count = state.tool_calls_count;
-    const counts = { ...state.tool_counts };
-    let limitHit: StoppedReason | null = null;
-    const toRun: { i: number; call: ToolCall }[] = [];
-    const ctx = deps.toolContext(run.signal);
+    const caller = runCaller(run);
+    const ctx = { ...deps.toolContext(run.signal), caller };
 
-    const policy: GatePolicy = { tools: deps.registry, approval: deps.approval, ...(run.tools ? { frozen: run.tools } : {}) };
-
-    for (const [i, call] of calls.entries()) {
-      const stopped = run.signal.aborted ? stopReasonOf(run.signal) : undefined;
-      let verdict = assessCall(call, { mode: state.mode, limits: state.limits, count, counts, ...(stopped ? { stopped } : {}) }, policy);
-      if (verdict.kind === 'ask') {
-        run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args });
-        const answer = await askApproval(call, deps.approval, run.signal);
-        verdict =
-          answer.kind === 'allowed' ? { kind: 'run' } : { kind: 'blocked', status: 'blocked', reason: answer.reason, needsApproval: true };
-      }
-      if (verdict.kind === 'blocked') {
-        if (verdict.needsApproval) run.approvalBlocked++;
-        results[i] = { status: verdict.status, output: resultJson(verdict.status, verdict.reason) };
-        continue;
-      }
-      if (verdict.kind === 'limit') {
-        results[i] = { status: 'limit', output: resultJson('limit', verdict.reason) };
-        limitHit ??= verdict.stop;
-        continue;
-      }
-      count++;
-      counts[call.name] = (counts[call.name] ?? 0) + 1;
-      toRun.push({ i, call });
-    }
-
-    // Blocked/limited calls report immediately; allowed ones run in parallel, max_parallel_tools at a time.
-    calls.forEach((c, i) => {
-      const r = results[i];
-      if (r) run.emit({ type: 'tool_end', id: c.id, name: c.name, status: r.status, duration_ms: 0, output: r.output, display: r.display });
-    });
-    await runLimited(toRun, state.limits.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools, async ({ i, call }) => {
-      const def = deps.registry.get(call.name)!;
-      const t0 = performance.now();
-      run.emit({ type: 'tool_start', id: call.id, name: call.name });
-      const r = await runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {
-        retries: toolRetries(state.limits),
-        signal: run.signal,
-        onRetry: (info) => {
-          deps.log.warn('tool call failed transiently, retrying', { tool: call.name, ...info });
-          run.emit({ type: 'tool_retry', id: call.id, name: call.name, ...info });
+    const out = await dispatchCalls(calls, {
+      tools: deps.registry,
+      approval: deps.approval,
+      mode: state.mode,
+      caller,
+      // under on_limit continue the gate enforces the hard ceilings; crossing the user's limits is only reported
+      limits: enforcedLimits(state.limits),
+      ...(state.limits.on_limit === 'continue' ? { softLimits: state.limits } : {}),
+      count: state.tool_calls_count,
+      counts: state.tool_counts,
+      signal: run.signal,
+      stopped: () => (run.signal.aborted ? stopReasonOf(run.signal) : undefined),
+      wordRefusal: cliRefusalText,
+      maxParallel: state.limits.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
+      execute: (def, call) =>
+        runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {
+          retries: toolRetries(state.limits),
+          signal: run.signal,
+          onRetry: (info) => {
+            deps.log.warn('tool call failed transiently, retrying', { tool: call.name, ...info });
+            run.emit({ type: 'tool_retry', id: call.id, name: call.name, ...info });
+          },
+        }),
+      events: {
+        approval: (call, need) => run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args, why: need.why }),
+        settled: (call, r) =>
+          run.emit({
+            type: 'tool_end',
+            id: call.id,
+            name: call.name,
+            status: r.status,
+            duration_ms: 0,
+            output: r.output,
+            display: r.display,
+          }),
+        start: (call) => run.emit({ type: 'tool_start', id: call.id, name: call.name }),
+        crossed: (call, stop) => {
+          if (state.exceeded.includes(stop)) return;
+          run.emit({ type: 'limit', reason: stop, action: 'continue', message: limitEventMessage(stop, 'continue', state.limits) });
+          deps.log.warn('limit crossed (on_limit continue)', { reason: stop, tool: call.name });
         },
-      });
-      results[i] = r;
-      if (r.status === 'error') deps.log.error('tool call failed', { tool: call.name, id: call.id, output: r.output.slice(0, 300) });
-      run.emit({
-        type: 'tool_end',
-        id: call.id,
-        name: call.name,
-        status: r.status,
-        duration_ms: Math.round(performance.now() - t0),
-        output: r.output,
-        display: r.display,
-      });
+        end: (call, r, ms) => {
+          if (r.status === 'error') deps.log.error('tool call failed', { tool: call.name, id: call.id, output: r.output.slice(0, 300) });
+          run.emit({
+            type: 'tool_end',
+            id: call.id,
+            name: call.name,
+            status: r.status,
+            duration_ms: ms,
+            output: r.output,
+            display: r.display,
+          });
+        },
+      },
     });
+    run.approvalBlocked += out.approvalBlocked;
+
     const update: AgentStateUpdate = {
-      messages: calls.map((c, i) => toolMessage(c, results[i]!)),
-      tool_calls_count: count,
-      tool_counts: counts,
+      messages: calls.map((c, i) => toolMessage(c, out.results[i]!)),
+      tool_calls_count: out.count,
+      tool_counts: out.counts,
+      exceeded: [...state.exceeded, ...out.crossed.filter((c) => !state.exceeded.includes(c))],
     };
-    if (limitHit) {
-      update.limit_reason = limitHit;
+    if (out.limitHit) {
+      update.reached = out.limitHit;
+      const action = state.limits.on_limit === 'fail' ? 'stop' : 'wrap_up';
+      run.emit({ type: 'limit', reason: out.limitHit, action, message: limitEventMessage(out.limitHit, action, state.limits) });
       deps.log.warn('Tool call limit exceeded', {
-        reason: limitHit,
-        tool_calls: count,
-        tool_counts: counts,
-        refused: results.filter((r) => r?.status === 'limit').length,
+        reason: out.limitHit,
+        tool_calls: out.count,
+        tool_counts: out.counts,
+        refused: out.results.filter((r) => r.status === 'limit').length,
       });
     }
-    if (run.signal.aborted) update.stop = stopReasonOf(run.signal);
+    if (run.signal.aborted) update.reached = stopReasonOf(run.signal);
     return update;
   };
 }

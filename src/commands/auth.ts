@@ -13,6 +13,7 @@ import {
   type SecretStore,
 } from '../config/secrets.js';
 import { AbortedError, UsageError } from '../errors.js';
+import { jsonText } from '../output/json-text.js';
 import { readAllStdin } from './main.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -134,7 +135,7 @@ export async function authStatus(opts: Record<string, unknown>): Promise<number>
   const tokens = avail.ok ? ((await store.accounts?.().catch(() => [])) ?? []).filter((a) => a.startsWith('gns3_token:')).length : 0;
   if (opts.json) {
     out(
-      JSON.stringify({
+      jsonText({
         keychain: { available: avail.ok, ...(avail.reason ? { reason: avail.reason } : {}), service: KEYCHAIN_SERVICE },
         secrets,
         gns3_tokens: tokens,

@@ -10,6 +10,7 @@ import { fromString, isSettingKey, validateSetting } from '../config/validate.js
 import { SETTING_KEYS, type SettingKey } from '../config/schema.js';
 import { dataDir, logFile, sessionsDbFile, systemConfigFile, userConfigFile } from '../config/paths.js';
 import { UsageError } from '../errors.js';
+import { jsonText } from '../output/json-text.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -87,7 +88,7 @@ export async function configList(opts: Record<string, unknown>, flags: Record<st
     const obj = Object.fromEntries(
       keys.map((k) => [k, opts.origin ? { value: settings[k] ?? null, origin: origins[k] } : (settings[k] ?? null)]),
     );
-    out(JSON.stringify(obj, null, 2));
+    out(jsonText(obj, 2));
     return 0;
   }
   const width = Math.max(...keys.map((k) => k.length));

@@ -12,7 +12,10 @@ import { loadSettings } from '../config/load.js';
 import { dataDir } from '../config/paths.js';
 import { openSecretStore, resolveLlmApiKey, resolveGns3Credentials, describeSecretSource, NO_KEYCHAIN_HINT } from '../config/secrets.js';
 import { ExitCode, errorMessage } from '../errors.js';
+import { jsonText } from '../output/json-text.js';
+import { sanitizeLine } from '../security/sanitize.js';
 import type { CheckResult } from '../core/check-result.js';
+import { count } from '../core/plural.js';
 
 const MIN_NODE: [number, number] = [20, 19];
 
@@ -206,10 +209,10 @@ export async function runDoctor(flags: Record<string, unknown>, opts: Record<str
 
   const failed = results.filter((r) => r.required && !r.ok);
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ ok: failed.length === 0, checks: results.map(({ exitCode: _e, ...r }) => r) })}\n`);
+    process.stdout.write(`${jsonText({ ok: failed.length === 0, checks: results.map(({ exitCode: _e, ...r }) => r) })}\n`);
   } else {
-    for (const r of results) process.stdout.write(`${r.ok ? '✓' : r.required ? '✗' : '!'} ${r.detail}\n`);
-    process.stdout.write(failed.length === 0 ? 'all required checks passed\n' : `${failed.length} required check(s) failed\n`);
+    for (const r of results) process.stdout.write(`${r.ok ? '✓' : r.required ? '✗' : '!'} ${sanitizeLine(r.detail)}\n`);
+    process.stdout.write(failed.length === 0 ? 'all required checks passed\n' : `${count(failed.length, 'required check')} failed\n`);
   }
   return failed.length === 0 ? 0 : (failed[0]!.exitCode ?? ExitCode.Internal);
 }

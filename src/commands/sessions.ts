@@ -8,6 +8,7 @@ import { SessionStore, type SessionRow } from '../sessions/store.js';
 import { costUsd, formatUsd, roundUsd } from '../agent/pricing.js';
 import { transcriptMarkdown } from '../sessions/transcript.js';
 import { sanitizeLine, sanitizeText } from '../security/sanitize.js';
+import { jsonText } from '../output/json-text.js';
 import { storedTree, treeMarkdown } from '../sessions/tree-export.js';
 import { TreeStore } from '../sessions/tree-store.js';
 
@@ -67,7 +68,7 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
         });
         // at the configured model's price (model, model_prices): rows do not record the model
         const cost = (r: SessionRow) => roundUsd(costUsd(settings.model, r, settings.model_prices));
-        if (opts.json) out(JSON.stringify({ sessions: rows.map((r) => ({ ...r, cost_usd: cost(r) })), total, limit, offset }) + '\n');
+        if (opts.json) out(jsonText({ sessions: rows.map((r) => ({ ...r, cost_usd: cost(r) })), total, limit, offset }) + '\n');
         else out(table(rows, total, offset, cost));
         return 0;
       }
@@ -75,7 +76,7 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
         const row = need(store, args[0]);
         const entries = store.saver.log.transcript(row.id);
         const tree = storedTree(store.db, row.id);
-        if (opts.json) out(JSON.stringify({ session: row, messages: entries, tree }) + '\n');
+        if (opts.json) out(jsonText({ session: row, messages: entries, tree }) + '\n');
         else out(transcriptMarkdown(row, entries, { clipToolOutput: 1500 }) + treeMarkdown(row.id, tree) + '\n');
         return 0;
       }
@@ -119,7 +120,7 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
         const tree = storedTree(store.db, row.id);
         const text =
           format === 'json'
-            ? JSON.stringify({ session: row, messages: entries, tree }, null, 2) + '\n'
+            ? jsonText({ session: row, messages: entries, tree }, 2) + '\n'
             : transcriptMarkdown(row, entries) + treeMarkdown(row.id, tree) + '\n';
         if (opts.output) {
           writeFileSync(optText(opts.output), format === 'json' ? text : sanitizeText(text), { mode: 0o600 });

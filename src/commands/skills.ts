@@ -4,6 +4,7 @@
  */
 import type { Settings } from '../config/schema.js';
 import { ExitCode } from '../errors.js';
+import { jsonText } from '../output/json-text.js';
 import { loadSkills, type SkillLibrary } from '../skills/loader.js';
 import { findPlatform, findProtocol, findScenario, suggest } from '../skills/lookup.js';
 import { SKILL_KINDS, type DeviceSkill, type InjectionScenario, type PacketSkill, type SkillKind } from '../skills/schema.js';
@@ -152,7 +153,7 @@ export async function skillsCommand(
     }
     const items = listed(lib).filter((s) => !kind || s.kind === kind);
     if (json) {
-      io.out(JSON.stringify({ skills: items, issues }));
+      io.out(jsonText({ skills: items, issues }));
       return ExitCode.Ok;
     }
     for (const k of SKILL_KINDS) {
@@ -182,7 +183,7 @@ export async function skillsCommand(
   }
   if (json) {
     const skill = found.kind === 'injection' ? { ...found.skill, steps: scenarioSteps(found.skill) } : found.skill;
-    io.out(JSON.stringify({ kind: found.kind, skill, issues }));
+    io.out(jsonText({ kind: found.kind, skill, issues }));
     return ExitCode.Ok;
   }
   if (found.kind === 'device') renderDevice(found.skill, io);

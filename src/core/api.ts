@@ -2,7 +2,7 @@
  * The agent core's public face. Front ends (TUI, one-shot printers) create a
  * session and iterate the events of each request; they never touch the graph.
  */
-import type { AgentEvent } from './events.js';
+import type { AgentEvent, ApprovalWhy } from './events.js';
 import type { CopilotMode } from './modes.js';
 
 export type ApprovalDecision =
@@ -12,6 +12,8 @@ export interface ApprovalRequest {
   id: string;
   name: string;
   args: Record<string, unknown>;
+  /** why it needs approval (absent: a config change) */
+  why?: ApprovalWhy;
 }
 
 /** Asked by the core when a tool needs approval; absent in one-shot runs. */
@@ -21,6 +23,8 @@ export interface RequestLimits {
   max_iterations: number;
   max_tool_calls?: number;
   max_time?: number;
+  /** USD this request may spend on LLM calls (--max-cost); never soft */
+  max_cost?: number;
   tool_limits: Record<string, number>;
   on_limit: 'fail' | 'warn' | 'continue';
   /** absent: LIMIT_DEFAULTS (src/agent/limits.ts) */

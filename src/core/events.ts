@@ -14,10 +14,18 @@ export type StoppedReason =
   | 'max_tool_calls'
   | 'max_time'
   | 'tool_limit'
+  /** --max-cost: the next LLM call could have crossed the request's cost limit */
+  | 'max_cost'
   | 'aborted'
   | 'error'
   /** the sub-agent tree budget (AGENT_MODE=recursive) ran out */
   | 'budget';
+
+/**
+ * Why a tool call needs approval: it changes device configuration or traffic, the user
+ * listed it in approval_tools, or it is a tool of an MCP server the user did not trust.
+ */
+export type ApprovalWhy = 'config' | 'approval_list' | 'untrusted_mcp';
 
 /** `controller` → exit 3, `provider` → exit 4, `limit` → exit 5 (with --on-limit fail),
  *  `approval` → exit 6, `aborted` → 130, `usage` → 2, `internal` → 1. */
@@ -67,7 +75,7 @@ export type AgentEvent = AgentTag &
       }
     /** a call failed transiently and runs again after delay_ms (attempt 1 = first retry) */
     | { type: 'tool_retry'; id: string; name: string; attempt: number; max_retries: number; delay_ms: number; error: string }
-    | { type: 'approval'; id: string; name: string; args: Record<string, unknown> }
+    | { type: 'approval'; id: string; name: string; args: Record<string, unknown>; why: ApprovalWhy }
     | {
         type: 'context';
         tokens: number;
@@ -80,6 +88,11 @@ export type AgentEvent = AgentTag &
         llm_call?: number;
       }
     | { type: 'error'; error: { type: ErrorType; message: string } }
+    /**
+     * A limit was reached: the run stops, answers once more without tools (`wrap_up`),
+     * or (on_limit continue) goes on past it (`continue`, listed in --json `limits_exceeded`).
+     */
+    | { type: 'limit'; reason: StoppedReason; action: 'stop' | 'wrap_up' | 'continue'; message: string }
     /** something the user should know that does not fail the request (e.g. an MCP server died) */
     | { type: 'notice'; message: string }
     /** a sub-agent's report was validated (AGENT_MODE=recursive); agent_id names the sub-agent */

@@ -44,6 +44,7 @@ export const TOOL_NAMES = [
   'injection_skills',
   'gns3_topology_reader',
   'get_gns3_node_console',
+  'verify_lab',
   'agent',
   // the recursive task protocol's own tools; registered only in recursive sessions
   'read_context_ref',
@@ -64,6 +65,8 @@ const TEACHING: readonly ToolName[] = [
   // read-only; the README lists it as a read tool students may use
   'gns3_topology_reader',
   'get_gns3_node_console',
+  // read-only checks (src/check): lab mode verifies its work, teaching shows what is still wrong
+  'verify_lab',
   'agent',
   'read_context_ref',
   'review_task',
@@ -85,6 +88,7 @@ export const MODE_TOOLS: Record<CopilotMode, readonly ToolName[]> = {
     'injection_skills',
     'gns3_topology_reader',
     'get_gns3_node_console',
+    'verify_lab',
     'agent',
     'read_context_ref',
     'review_task',

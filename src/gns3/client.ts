@@ -9,7 +9,7 @@ import { Gns3Auth, type Gns3Credentials, type TokenStore } from './auth.js';
 import { Gns3ApiError } from './errors.js';
 import { ensureOk, Gns3Http, parseJsonBody, type StreamResponse } from './http.js';
 import { probeWith } from './probe.js';
-import type { RawProject, RawTemplate } from './raw.js';
+import type { RawCompute, RawProject, RawTemplate } from './raw.js';
 import { Gns3Project } from './project.js';
 import { findProject } from './resolve.js';
 import type { ApiVersion, CallOptions, ControllerApi } from './controller.js';
@@ -34,6 +34,7 @@ export class Gns3Client implements ControllerApi {
   private detecting: Promise<ApiVersion> | undefined;
   private serverVersion: string | undefined;
   private templatesCache: { at: number; list: RawTemplate[] } | undefined;
+  private computesCache: { at: number; list: RawCompute[] } | undefined;
 
   constructor(opts: Gns3ClientOptions) {
     this.log = opts.log;
@@ -156,6 +157,13 @@ export class Gns3Client implements ControllerApi {
     if (this.templatesCache && Date.now() - this.templatesCache.at < maxAgeMs) return this.templatesCache.list;
     const list = ((await this.call('GET', '/templates', { signal })) as RawTemplate[] | undefined) ?? [];
     this.templatesCache = { at: Date.now(), list };
+    return list;
+  }
+
+  async listComputes(signal?: AbortSignal, maxAgeMs = 30_000): Promise<RawCompute[]> {
+    if (this.computesCache && Date.now() - this.computesCache.at < maxAgeMs) return this.computesCache.list;
+    const list = ((await this.call('GET', '/computes', { signal })) as RawCompute[] | undefined) ?? [];
+    this.computesCache = { at: Date.now(), list };
     return list;
   }
 

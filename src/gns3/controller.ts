@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../log.js';
 import type { RequestOptions, StreamResponse } from './http.js';
-import type { RawTemplate } from './raw.js';
+import type { RawCompute, RawTemplate } from './raw.js';
 
 export type ApiVersion = 'v2' | 'v3';
 
@@ -23,4 +23,6 @@ export interface ControllerApi {
   call(method: string, path: string, opts?: CallOptions): Promise<unknown>;
   openStream(path: string, opts?: { signal?: AbortSignal; timeoutMs?: number }): Promise<StreamResponse & { path: string }>;
   listTemplates(signal?: AbortSignal, maxAgeMs?: number): Promise<RawTemplate[]>;
+  /** the computes nodes can run on (cached like the templates) */
+  listComputes(signal?: AbortSignal, maxAgeMs?: number): Promise<RawCompute[]>;
 }

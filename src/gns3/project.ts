@@ -6,8 +6,8 @@
 import type { CallOptions, ControllerApi } from './controller.js';
 import { Gns3ApiError, Gns3NotFoundError } from './errors.js';
 import { matchPort, summarizePorts } from './ports.js';
-import { findLink, findNode, findTemplate } from './resolve.js';
-import type { AvailableFilter, RawLink, RawNode, RawProject, RawTemplate } from './raw.js';
+import { chooseCompute, findLink, findNode, findTemplate } from './resolve.js';
+import type { AvailableFilter, RawCompute, RawLink, RawNode, RawProject, RawTemplate } from './raw.js';
 import { buildTopology } from './topology.js';
 import type { CaptureOptions, ProjectScope, Topology, TopologyNode } from './types.js';
 import { captureLink } from './capture.js';
@@ -36,6 +36,8 @@ export interface CreatedNode {
   name: string;
   requested_name?: string;
   template: string;
+  /** the compute it runs on */
+  compute_id: string;
   node_type: string;
   node_status: string;
   x: number;
@@ -125,11 +127,12 @@ export class Gns3Project implements ProjectScope {
   async getTopology(signal?: AbortSignal): Promise<Topology> {
     if (this.cache && Date.now() - this.cache.at < CACHE_MS) return this.cache.value;
     const value = (async () => {
-      const [{ nodes, links }, templates] = await Promise.all([
+      const [{ nodes, links }, templates, computes] = await Promise.all([
         this.rawState(signal),
         this.client.listTemplates(signal).catch((): RawTemplate[] => []),
+        this.client.listComputes(signal).catch((): RawCompute[] => []),
       ]);
-      return buildTopology(this.raw, nodes, links, templates, this.controllerHost());
+      return buildTopology(this.raw, nodes, links, templates, this.controllerHost(), computes);
     })();
     const entry = { at: Date.now(), value };
     this.cache = entry;
@@ -163,9 +166,13 @@ export class Gns3Project implements ProjectScope {
   }
 
   /** Creates a node from a template; renames afterwards when the server ignored the name (v3). */
-  async createNode(spec: { template: string; name?: string; x: number; y: number }, signal?: AbortSignal): Promise<CreatedNode> {
+  async createNode(
+    spec: { template: string; name?: string; x: number; y: number; compute?: string },
+    signal?: AbortSignal,
+  ): Promise<CreatedNode> {
     const template = await this.resolveTemplate(spec.template, signal);
-    const body: Record<string, unknown> = { x: Math.round(spec.x), y: Math.round(spec.y), compute_id: template.compute_id ?? 'local' };
+    const computeId = chooseCompute(await this.client.listComputes(signal), template, spec.compute);
+    const body: Record<string, unknown> = { x: Math.round(spec.x), y: Math.round(spec.y), compute_id: computeId };
     if (spec.name) body.name = spec.name;
     let node = (await this.call('POST', `/templates/${template.template_id}`, { body, signal })) as RawNode;
     const notes: string[] = [];
@@ -186,6 +193,7 @@ export class Gns3Project implements ProjectScope {
       name: node.name,
       ...(spec.name && spec.name !== node.name ? { requested_name: spec.name } : {}),
       template: template.name,
+      compute_id: node.compute_id ?? computeId,
       node_type: node.node_type,
       node_status: node.status,
       x: node.x,

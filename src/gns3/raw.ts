@@ -23,6 +23,16 @@ export interface RawTemplate {
   [k: string]: unknown;
 }
 
+/** One entry of `GET /computes` (v3 may list none: its local compute still takes nodes). */
+export interface RawCompute {
+  compute_id: string;
+  name: string;
+  host: string;
+  port?: number;
+  connected?: boolean;
+  [k: string]: unknown;
+}
+
 export interface RawPort {
   name: string;
   short_name: string;
@@ -41,6 +51,7 @@ export interface RawNode {
   console_host: string | null;
   console_type: string | null;
   template_id?: string | null;
+  compute_id?: string;
   ports?: RawPort[];
   properties?: Record<string, unknown>;
   x: number;

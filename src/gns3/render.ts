@@ -5,6 +5,7 @@
  */
 import { summarizePorts } from './ports.js';
 import type { Topology, TopologyLink, TopologyNode } from './types.js';
+import { count } from '../core/plural.js';
 
 type ConsoleDefault = { host: string | null; type: string | null };
 
@@ -36,7 +37,7 @@ function nodeLine(n: TopologyNode, def: ConsoleDefault): string {
         ? ` ${n.console}`
         : ` ${n.console_type} ${n.console_host ?? '?'}:${n.console}`;
   }
-  return `- ${n.name} (${kind}) ${n.status}${consoleText}${tags}`;
+  return `- ${n.name} (${kind}) ${n.status}${consoleText}${tags}${n.compute_id ? ` on ${n.compute_id}` : ''}`;
 }
 
 function filterText(filters: TopologyLink['filters']): string {
@@ -54,7 +55,12 @@ function linkLine(l: TopologyLink): string {
 }
 
 export function renderTopologyText(t: Topology): string {
-  const lines: string[] = [`Project ${t.project_name}: ${t.nodes.length} nodes, ${t.links.length} links`];
+  const lines: string[] = [`Project ${t.project_name}: ${count(t.nodes.length, 'node')}, ${count(t.links.length, 'link')}`];
+  // Several computes: where nodes run, and the names create_gns3_node's `compute` takes
+  if (t.computes && t.computes.length > 1)
+    lines.push(
+      `Computes (id "name" host): ${t.computes.map((c) => `${c.compute_id} "${c.name}" ${c.host}${c.connected ? '' : ' disconnected'}`).join('; ')}`,
+    );
   if (t.nodes.length) {
     const def = consoleDefault(t.nodes);
     lines.push(

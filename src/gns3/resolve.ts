@@ -1,6 +1,6 @@
 /**
  * Resolvers: the names and ids a user or the model types (project, node, link,
- * template) matched against what the controller listed. Pure functions over raw
+ * template, compute) matched against what the controller listed. Pure functions over raw
  * lists, so the client and the project both use them without importing each other.
  * Matching order everywhere: id, exact name, case-insensitive name, then a
  * unique partial match where that is safe.
@@ -8,7 +8,7 @@
 import { UsageError } from '../errors.js';
 import { Gns3NotFoundError } from './errors.js';
 import { matchPort, summarizePorts } from './ports.js';
-import type { RawLink, RawNode, RawProject, RawTemplate } from './raw.js';
+import type { RawCompute, RawLink, RawNode, RawProject, RawTemplate } from './raw.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (s: string): boolean => UUID.test(s.trim());
@@ -81,6 +81,7 @@ export function findLink(nodes: RawNode[], links: RawLink[], ref: string): RawLi
   const a = ends[0]!.node.name;
   const b = ends[1]!.node.name;
   if (matches.length === 0) throw new Gns3NotFoundError(`No link between ${a} and ${b} matches "${ref}"`);
+  // only reached with 2 or more matches
   throw new Gns3NotFoundError(`${matches.length} links between ${a} and ${b}; name the ports ("${a}:e0 ${b}:e1") or use the link id`);
 }
 
@@ -95,4 +96,39 @@ export function findTemplate(templates: RawTemplate[], ref: string): RawTemplate
   if (found) return found;
   const names = templates.map((t) => t.name).sort();
   throw new Gns3NotFoundError(`Template "${ref}" not found (templates: ${names.slice(0, 30).join(', ')})`);
+}
+
+/** `local "vm" 127.0.0.1 connected`: how a compute is shown to the model and the user. */
+export function computeText(c: RawCompute): string {
+  return `${c.compute_id} "${c.name}" ${c.host} ${c.connected === false ? 'disconnected' : 'connected'}`;
+}
+
+function computeList(computes: RawCompute[]): string {
+  return computes.length === 0
+    ? 'the controller lists no computes; GNS3 3.x does not list its own, "local"'
+    : `computes: ${computes.map(computeText).join('; ')}`;
+}
+
+/**
+ * The compute a new node goes to: the one asked for (id or name), else the template's own,
+ * else the only connected one. A controller that lists none (GNS3 3.x with only its own
+ * compute) takes "local". Several connected and none chosen: an error listing them.
+ */
+export function chooseCompute(computes: RawCompute[], template: Pick<RawTemplate, 'name' | 'compute_id'>, ref?: string): string {
+  if (ref !== undefined) {
+    const r = ref.trim();
+    const found = byIdOrName(computes, r, (c) => c.compute_id);
+    if (found) return found.compute_id;
+    if (r.toLowerCase() === 'local') return 'local';
+    throw new Gns3NotFoundError(`compute "${ref}" not found (${computeList(computes)})`);
+  }
+  if (template.compute_id) return template.compute_id;
+  if (computes.length === 0) return 'local';
+  const connected = computes.filter((c) => c.connected !== false);
+  if (connected.length === 1) return connected[0]!.compute_id;
+  throw new Gns3NotFoundError(
+    connected.length === 0
+      ? `no connected compute for template "${template.name}" (${computeList(computes)})`
+      : `template "${template.name}" has no compute of its own and ${connected.length} computes are connected: name one with compute (${computeList(computes)})`,
+  );
 }

@@ -1,7 +1,7 @@
 /**
  * Raw controller JSON (v2 or v3) → the version-independent Topology.
  */
-import type { RawLink, RawNode, RawTemplate } from './raw.js';
+import type { RawCompute, RawLink, RawNode, RawTemplate } from './raw.js';
 import type { Topology, TopologyLink, TopologyNode, TopologyPort } from './types.js';
 
 const WILDCARD_HOSTS = new Set(['', '0.0.0.0', '::', '0:0:0:0:0:0:0:0', '[::]']);
@@ -36,7 +36,9 @@ export function buildTopology(
   links: RawLink[],
   templates: RawTemplate[],
   controllerHost: string,
+  computes: RawCompute[] = [],
 ): Topology {
+  const several = computes.length > 1;
   const templateById = new Map(templates.map((t) => [t.template_id, t]));
   const nodeById = new Map(nodes.map((n) => [n.node_id, n]));
   const portUse = new Map<string, string>();
@@ -65,6 +67,7 @@ export function buildTopology(
       ports,
       x: n.x,
       y: n.y,
+      ...(several && n.compute_id ? { compute_id: n.compute_id } : {}),
     };
   });
 
@@ -87,5 +90,8 @@ export function buildTopology(
     capturing: Boolean(l.capturing),
   }));
 
-  return { project_id: project.project_id, project_name: project.name, nodes: outNodes, links: outLinks };
+  const topology: Topology = { project_id: project.project_id, project_name: project.name, nodes: outNodes, links: outLinks };
+  if (several)
+    topology.computes = computes.map((c) => ({ compute_id: c.compute_id, name: c.name, host: c.host, connected: c.connected !== false }));
+  return topology;
 }

@@ -29,6 +29,8 @@ export interface TopologyNode {
   ports: TopologyPort[];
   x: number;
   y: number;
+  /** the compute it runs on; only when the controller has more than one */
+  compute_id?: string;
 }
 
 export interface TopologyLinkEnd {
@@ -54,6 +56,15 @@ export interface Topology {
   project_name: string;
   nodes: TopologyNode[];
   links: TopologyLink[];
+  /** the controller's computes, only when there is more than one to choose from */
+  computes?: TopologyCompute[];
+}
+
+export interface TopologyCompute {
+  compute_id: string;
+  name: string;
+  host: string;
+  connected: boolean;
 }
 
 export interface CaptureOptions {

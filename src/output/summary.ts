@@ -30,6 +30,8 @@ export interface OneShotResult {
   stats: RunStats;
   stopped_reason: StoppedReason;
   error: { type: ErrorType; message: string } | null;
+  /** limits crossed under --on-limit continue (by the root or any sub-agent), in the order crossed */
+  limits_exceeded: StoppedReason[];
   /** the sub-agent tree: every child, and the tree budget's usage (recursive) */
   agents?: AgentView[];
   resource_usage?: ResourceUsage | null;
@@ -54,10 +56,12 @@ export class ResultBuilder {
       stats: { ...ZERO },
       stopped_reason: 'done',
       error: null,
+      limits_exceeded: [],
     };
   }
 
   add(e: AgentEvent): void {
+    if (e.type === 'limit' && e.action === 'continue' && !this.r.limits_exceeded.includes(e.reason)) this.r.limits_exceeded.push(e.reason);
     // sub-agents' own tool calls are reported under `agents`, not as the root's
     if (e.depth) return;
     switch (e.type) {

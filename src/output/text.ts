@@ -34,15 +34,18 @@ export class TextPrinter {
         break;
       case 'tool_call':
         this.breakLine();
-        this.err.write(this.dim(`→ ${e.name} ${truncate(JSON.stringify(e.args), 160)}`) + '\n');
+        this.err.write(this.dim(`→ ${sanitizeLine(e.name)} ${truncate(JSON.stringify(e.args), 160)}`) + '\n');
         break;
       case 'tool_end':
-        this.err.write(this.dim(`← ${e.name} ${e.status}${e.duration_ms ? ` (${e.duration_ms} ms)` : ''}${toolLine(e)}`) + '\n');
+        this.err.write(
+          this.dim(`← ${sanitizeLine(e.name)} ${e.status}${e.duration_ms ? ` (${e.duration_ms} ms)` : ''}${toolLine(e)}`) + '\n',
+        );
         break;
       case 'tool_retry':
         this.err.write(
-          this.dim(`↻ ${e.name} failed transiently, retry ${e.attempt}/${e.max_retries} in ${e.delay_ms} ms: ${truncate(e.error, 160)}`) +
-            '\n',
+          this.dim(
+            `↻ ${sanitizeLine(e.name)} failed transiently, retry ${e.attempt}/${e.max_retries} in ${e.delay_ms} ms: ${truncate(e.error, 160)}`,
+          ) + '\n',
         );
         break;
       case 'error':

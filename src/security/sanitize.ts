@@ -6,9 +6,10 @@
  * DCS/APC/PM/SOS strings, alternate-screen switches, two-char escapes), C1
  * controls (U+0080–U+009F, incl. the 8-bit CSI U+009B and OSC U+009D), C0
  * controls other than newline and tab (CR and BS overwrites, BEL), and the
- * bidi overrides that reorder what is displayed. The project's own styling
- * is added afterwards by the sinks. --json output needs none of this: JSON
- * escapes control characters itself.
+ * bidi controls that reorder what is displayed (embeddings, overrides,
+ * isolates, and the LRM/RLM/ALM marks). The project's own styling is added
+ * afterwards by the sinks. JSON output is not sanitised but escaped
+ * (src/output/json-text.ts): it keeps the characters, as \uXXXX.
  */
 import { mapStrings } from './map-strings.js';
 
@@ -19,13 +20,13 @@ const CSI_SEQ = /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?/g;
 // Any other escape: ESC + intermediates + final (ESC 7, ESC c, ESC ( B …), or a lone ESC.
 const OTHER_ESC = /\x1b[ -/]*[0-~]?/g;
 // C0 except \t and \n, DEL, C1, and bidi embedding/override/isolate controls.
-const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** Printable text; newlines and tabs are kept (CRLF becomes LF). */
 export function sanitizeText(s: string): string {
   if (!s) return s;
   // fast path: nothing to strip in the common case
-  if (!/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/.test(s)) return s;
+  if (!/[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/.test(s)) return s;
   return s.replace(/\r\n/g, '\n').replace(STRING_SEQ, '').replace(CSI_SEQ, '').replace(OTHER_ESC, '').replace(CONTROLS, '');
 }
 

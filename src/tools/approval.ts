@@ -3,7 +3,7 @@
  * (the TUI's approver, an MCP client). Whether to ask is the pure gate's call
  * (./gate.ts `approvalVerdict`).
  */
-import type { Approver, ApprovalDecision } from '../core/api.js';
+import type { Approver, ApprovalDecision, ApprovalRequest } from '../core/api.js';
 import { errorMessage } from '../errors.js';
 import type { ApprovalRules } from './gate.js';
 
@@ -13,27 +13,23 @@ export interface ApprovalContext extends ApprovalRules {
   sessionAllowed: Set<string>;
 }
 
-export type ApprovalOutcome = { kind: 'allowed'; asked: boolean } | { kind: 'blocked'; reason: string; needsApproval: true };
+export type ApprovalOutcome = { kind: 'allowed'; asked: boolean } | { kind: 'denied'; reason: string };
 
 /** Asks the approver about one call the gate answered `ask` for. */
-export async function askApproval(
-  call: { id: string; name: string; args: Record<string, unknown> },
-  a: ApprovalContext,
-  signal: AbortSignal,
-): Promise<ApprovalOutcome> {
-  const refuse = (reason: string): ApprovalOutcome => ({ kind: 'blocked', needsApproval: true, reason });
-  if (!a.approver) return refuse(`${call.name} needs approval, but nobody can approve in this run`);
+export async function askApproval(call: ApprovalRequest, a: ApprovalContext, signal: AbortSignal): Promise<ApprovalOutcome> {
+  const deny = (reason: string): ApprovalOutcome => ({ kind: 'denied', reason });
+  if (!a.approver) return deny(`${call.name} needs approval, but nobody can approve in this run`);
   let d: ApprovalDecision;
   try {
     d = await a.approver(call, signal);
   } catch (err) {
-    return refuse(`approval was not given (${errorMessage(err)})`);
+    return deny(`approval was not given (${errorMessage(err)})`);
   }
   if (d.kind === 'allow_once') return { kind: 'allowed', asked: true };
   if (d.kind === 'allow_session') {
     a.sessionAllowed.add(call.name);
     return { kind: 'allowed', asked: true };
   }
-  if (d.kind === 'deny_with_feedback') return refuse(`the user denied ${call.name}: ${d.feedback}`);
-  return refuse(`the user denied ${call.name}; do not retry it, ask the user how to proceed`);
+  if (d.kind === 'deny_with_feedback') return deny(`the user denied ${call.name}: ${d.feedback}`);
+  return deny(`the user denied ${call.name}; do not retry it, ask the user how to proceed`);
 }

@@ -4,6 +4,7 @@
  * `success` when every item succeeded, `error` when every item failed, else `partial`.
  */
 import type { OutcomeStatus, ToolOutcome } from './types.js';
+import { count, noun } from '../core/plural.js';
 
 export type ItemResult = Record<string, unknown> & { status: OutcomeStatus };
 
@@ -27,10 +28,12 @@ export function batchOutcome<T extends { status: OutcomeStatus; error?: unknown;
   const bad = items.filter((i) => i.status !== 'success');
   const first = bad.map(errorOf).find((e) => e !== undefined);
   const n = items.length;
+  // opts.noun is the plural ("devices"); count() makes "1 device ok"
+  const one = opts.noun.replace(/s$/, '');
   const display =
     status === 'success'
-      ? `${n} ${opts.noun} ok`
-      : `${status === 'error' ? (n === 1 ? '' : `all ${n} `) : `${bad.length} of ${n} `}${n === 1 ? opts.noun.replace(/s$/, '') : opts.noun} failed${first ? `: ${first}` : ''}`;
+      ? `${count(n, one, opts.noun)} ok`
+      : `${status === 'error' ? (n === 1 ? '' : `all ${n} `) : `${bad.length} of ${n} `}${noun(n, one, opts.noun)} failed${first ? `: ${first}` : ''}`;
   const transient = status === 'error' && items.every((i) => i.transient === true);
   return { status, data: { ...data, ...(transient ? { transient } : {}) }, display, ...(transient ? { transient } : {}) };
 }

@@ -1,19 +1,23 @@
 /**
  * The tool gate: what happens to one tool call the model asked for, decided before
- * anything runs. Pure (no I/O, no LangChain): the graph's tools node asks it per call,
- * then only asks the approver (`ask`) and executes (`run`). docs/ARCHITECTURE.md, Tools.
+ * anything runs. Pure (no I/O, no LangChain): the dispatch (./dispatch.ts) asks it per
+ * call, then only asks the approver (`ask`) and executes (`run`). docs/ARCHITECTURE.md, Tools.
  *
- * Order (the first that applies wins): the run was stopped → aborted; outside a
- * sub-agent's frozen tool set or the copilot mode's set → blocked; oversized or
- * non-JSON arguments → error; max_tool_calls, per-tool and named group caps → limit;
- * the approval policy → run, ask or blocked.
+ * Order (the first that applies wins): the run was stopped → aborted; outside the
+ * caller's visible tools (a sub-agent's frozen set, the copilot mode's set) → blocked;
+ * oversized or non-JSON arguments → error; max_tool_calls, per-tool and named group
+ * caps → limit; the approval policy → run, ask or refused.
+ *
+ * A refusal for want of approval is data (`why`, `allowWith`), not a sentence: the CLI
+ * and the MCP server each tell their user how to allow it in their own words.
  */
 import type { RequestLimits } from '../core/api.js';
-import type { StoppedReason, ToolStatus } from '../core/events.js';
+import type { Caller } from '../core/caller.js';
+import type { ApprovalWhy, StoppedReason, ToolStatus } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
 import { groupCapRefusal, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from '../agent/limits.js';
 import { OVERSIZED_ARGS_KEY, oversizedArgsMessage } from '../agent/input-limits.js';
-import type { ToolRisk } from './types.js';
+import type { ToolDef, ToolRisk } from './types.js';
 
 export type ApprovePolicy = 'never' | 'ask' | 'config' | 'all';
 
@@ -27,9 +31,9 @@ export interface GateCall {
 
 /** The tool lookups the gate needs; the ToolRegistry is one. */
 export interface GateTools {
-  get(name: string): { name: string; risk: ToolRisk } | undefined;
-  allowed(mode: CopilotMode, name: string): boolean;
-  forMode(mode: CopilotMode): { name: string }[];
+  get(name: string): ToolDef | undefined;
+  /** the tools this caller may use in this mode (ToolRegistry.visible) */
+  visible(mode: CopilotMode, caller: Caller): { name: string }[];
 }
 
 /** What the approval policy needs to know; the approver itself stays with the caller. */
@@ -38,15 +42,16 @@ export interface ApprovalRules {
   approvalTools: readonly string[];
   /** tools the user allowed for the rest of the session */
   sessionAllowed: ReadonlySet<string>;
-  /** an interactive front end (wording of a refusal only) */
+  /** an interactive front end (the TUI): a refusal tells how to allow it there */
   interactive: boolean;
-  /** somebody can be asked (the TUI's approver, an MCP client's elicitation) */
-  approver?: unknown;
+  /** somebody can be asked now (the TUI's approver, an MCP client with elicitation) */
+  canAsk: boolean;
 }
 
 /** The request so far: calls already let through count against the limits. */
 export interface GateState {
   mode: CopilotMode;
+  caller: Caller;
   limits: RequestLimits;
   /** tool calls let through in this request, in all and per tool */
   count: number;
@@ -58,18 +63,37 @@ export interface GateState {
 export interface GatePolicy {
   tools: GateTools;
   approval: ApprovalRules;
-  /** a sub-agent's frozen tool set (absent: the mode's tools) */
-  frozen?: ReadonlySet<string>;
 }
 
 export type LimitStop = Extract<StoppedReason, 'max_tool_calls' | 'tool_limit'>;
 
+export interface ApprovalNeed {
+  why: ApprovalWhy;
+  /** the least permissive --approve policy that lets it run without asking */
+  allowWith: Extract<ApprovePolicy, 'config' | 'all'>;
+}
+
+/** A call refused for want of approval, for the front end to word (src/agent/refusal-text.ts, src/mcp/server/refusal-text.ts). */
+export interface ApprovalRefusal extends ApprovalNeed {
+  tool: string;
+  policy: ApprovePolicy;
+  /**
+   * policy: `--approve never` refuses without asking;
+   * no_asker: the policy would ask but nobody can answer here.
+   */
+  cause: 'policy' | 'no_asker';
+  interactive: boolean;
+}
+
 export type GateVerdict =
-  | { kind: 'run' }
-  /** needs approval and somebody can give it: the caller asks, then runs or blocks */
-  | { kind: 'ask' }
+  /** runs; `def` is the definition the gate judged, so execution cannot look up a different (or vanished) one */
+  | { kind: 'run'; def: ToolDef }
+  /** needs approval and somebody can give it: the caller asks, then runs or refuses */
+  | { kind: 'ask'; def: ToolDef; need: ApprovalNeed }
+  /** not run for want of approval; the front end words `refusal` for the model */
+  | { kind: 'refused'; refusal: ApprovalRefusal }
   /** not run; the model reads `reason` as the result with this status */
-  | { kind: 'blocked'; status: Extract<ToolStatus, 'blocked' | 'error' | 'aborted'>; reason: string; needsApproval?: true }
+  | { kind: 'blocked'; status: Extract<ToolStatus, 'blocked' | 'error' | 'aborted'>; reason: string }
   /** refused by a count limit; `stop` is the limit the request then reports */
   | { kind: 'limit'; reason: string; stop: LimitStop };
 
@@ -78,16 +102,14 @@ const invalid = (reason: string): GateVerdict => ({ kind: 'blocked', status: 'er
 
 export function assessCall(call: GateCall, state: GateState, policy: GatePolicy): GateVerdict {
   if (state.stopped) return { kind: 'blocked', status: 'aborted', reason: pendingNotExecutedMessage(state.stopped) };
-  const { frozen, tools } = policy;
-  if (frozen && !frozen.has(call.name))
-    return blocked(`tool "${call.name}" is not in this sub-agent's tool set; it was not executed. Available: ${[...frozen].join(', ')}`);
-  const def = tools.get(call.name);
-  if (!def || !tools.allowed(state.mode, call.name)) {
-    const available = tools
-      .forMode(state.mode)
-      .map((t) => t.name)
-      .join(', ');
-    return blocked(`tool "${call.name}" is not available in ${state.mode} mode; it was not executed. Available: ${available}`);
+  const { tools } = policy;
+  const visible = tools.visible(state.mode, state.caller).map((t) => t.name);
+  const def = visible.includes(call.name) ? tools.get(call.name) : undefined;
+  if (!def) {
+    const frozen = state.caller.tools;
+    if (frozen && !frozen.has(call.name))
+      return blocked(`tool "${call.name}" is not in this sub-agent's tool set; it was not executed. Available: ${visible.join(', ')}`);
+    return blocked(`tool "${call.name}" is not available in ${state.mode} mode; it was not executed. Available: ${visible.join(', ')}`);
   }
   if (OVERSIZED_ARGS_KEY in call.args) return invalid(oversizedArgsMessage(call.name, Number(call.args[OVERSIZED_ARGS_KEY])));
   if (INVALID_ARGS_KEY in call.args)
@@ -109,30 +131,40 @@ function limitRefusal(name: string, risk: ToolRisk, state: GateState, tools: Gat
   return group ? { kind: 'limit', reason: group, stop: 'tool_limit' } : undefined;
 }
 
+/** What a tool needing approval is, after its name: `execute_… changes device configuration or traffic`. */
+export const APPROVAL_WHAT: Record<ApprovalWhy, string> = {
+  config: 'changes device configuration or traffic',
+  approval_list: 'is on the approval list (approval_tools)',
+  untrusted_mcp: 'is an untrusted MCP tool (its server is not marked `trust: true` in mcp_servers)',
+};
+
+/** A tool of one of the user's MCP servers (`server__tool`, src/mcp/client); built-in names have no `__`. */
+export const isMcpServerTool = (name: string): boolean => name.includes('__');
+
+/** Why this tool needs approval, or undefined when it does not. */
+export function approvalNeed(def: { name: string; risk: ToolRisk }, approvalTools: readonly string[]): ApprovalNeed | undefined {
+  if (def.risk === 'config') return { why: isMcpServerTool(def.name) ? 'untrusted_mcp' : 'config', allowWith: 'config' };
+  if (approvalTools.includes(def.name)) return { why: 'approval_list', allowWith: 'all' };
+  return undefined;
+}
+
 /**
  * The approval policy for one tool. `read`/`lab` tools run unless listed in
  * approval_tools; for the others:
- * never  – blocked, with how to allow it
- * ask    – the approver decides; without one, blocked
- * config – config-risk tools run; `approval_tools` extras ask (or block without an approver)
+ * never  – refused (never asks, even when somebody could answer)
+ * ask    – the approver decides; without one, refused
+ * config – config-risk tools run; `approval_tools` extras ask (or are refused without an approver)
  * all    – everything runs
  */
-export function approvalVerdict(def: { name: string; risk: ToolRisk }, a: ApprovalRules): GateVerdict {
-  const needsApproval = def.risk === 'config' || a.approvalTools.includes(def.name);
-  if (!needsApproval || a.policy === 'all') return { kind: 'run' };
-  if (a.policy === 'config' && def.risk === 'config') return { kind: 'run' };
-  if (a.sessionAllowed.has(def.name)) return { kind: 'run' };
-  const what = def.risk === 'config' ? 'changes device configuration or traffic' : 'is on the approval list (approval_tools)';
-  const allowWith = def.risk === 'config' ? 'config' : 'all';
-  const refuse = (reason: string): GateVerdict => ({ kind: 'blocked', status: 'blocked', reason, needsApproval: true });
-  if (a.policy === 'ask' || (a.policy === 'config' && a.approver)) {
-    if (a.approver) return { kind: 'ask' };
-    return refuse(`${def.name} ${what} and needs approval, but nobody can approve in this run: rerun with --approve ${allowWith}`);
-  }
-  const how = def.risk === 'config' ? '--approve config (or --approve all)' : '--approve all';
-  return refuse(
-    a.interactive
-      ? `${def.name} ${what} and the approval policy is "${a.policy}": allow it with --approve ask|${allowWith}`
-      : `${def.name} ${what} and needs approval, which a one-shot run cannot ask for: rerun with ${how} to allow it`,
-  );
+export function approvalVerdict(def: ToolDef, a: ApprovalRules): GateVerdict {
+  const need = approvalNeed(def, a.approvalTools);
+  if (!need || a.policy === 'all') return { kind: 'run', def };
+  if (a.policy === 'config' && need.allowWith === 'config') return { kind: 'run', def };
+  if (a.sessionAllowed.has(def.name)) return { kind: 'run', def };
+  const refused = (cause: ApprovalRefusal['cause']): GateVerdict => ({
+    kind: 'refused',
+    refusal: { ...need, tool: def.name, policy: a.policy, cause, interactive: a.interactive },
+  });
+  if (a.policy === 'never') return refused('policy');
+  return a.canAsk ? { kind: 'ask', def, need } : refused('no_asker');
 }

@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import type { ToolStatus } from '../core/events.js';
-import { MODE_TOOLS, toolAllowed, type CopilotMode } from '../core/modes.js';
+import { MODE_TOOLS, type CopilotMode } from '../core/modes.js';
+import type { Caller } from '../core/caller.js';
 import { failure, type ToolContext, type ToolDef, type ToolOutcome } from './types.js';
 import { errorMessage } from '../errors.js';
 import { isTransientError } from './retry.js';
@@ -64,8 +65,15 @@ export class ToolRegistry {
     return [...MODE_TOOLS[mode].map((n) => this.byName.get(n)).filter((t): t is ToolDef => t !== undefined), ...this.external.values()];
   }
 
-  allowed(mode: CopilotMode, name: string): boolean {
-    return (toolAllowed(mode, name) && this.byName.has(name)) || this.external.has(name);
+  /**
+   * The tools a caller may use in a mode: the mode's set, narrowed to a sub-agent's
+   * frozen set. The one answer for both the schemas the model is shown and what the
+   * gate lets run, so the two cannot disagree.
+   */
+  visible(mode: CopilotMode, caller: Caller): ToolDef[] {
+    const all = this.forMode(mode);
+    const frozen = caller.tools;
+    return frozen ? all.filter((t) => frozen.has(t.name)) : all;
   }
 
   addExternal(tools: ToolDef[]): void {
@@ -82,8 +90,9 @@ export class ToolRegistry {
     return names;
   }
 
-  schemas(mode: CopilotMode): ToolSchema[] {
-    return this.forMode(mode).map((t) => this.schema(t));
+  /** The visible tools as the model is shown them. */
+  schemas(mode: CopilotMode, caller: Caller): ToolSchema[] {
+    return this.visible(mode, caller).map((t) => this.schema(t));
   }
 
   private schema(t: ToolDef): ToolSchema {

@@ -9,6 +9,8 @@ import type { ProjectScope } from '../gns3/types.js';
 import type { ToolName } from '../core/modes.js';
 import type { Logger } from '../log.js';
 import type { ToolStatus } from '../core/events.js';
+import type { Caller } from '../core/caller.js';
+import type { ToolTargets } from './targets.js';
 
 /**
  * read   – observes only (show commands, topology, templates, skills)
@@ -30,6 +32,8 @@ export interface ToolContext {
   progress?(p: { done: number; total: number; message: string }): void;
   /** the id of the tool call being run (the model's tool_call id) */
   callId?: string;
+  /** who called it (set by the dispatch's front ends: the agent, an MCP client) */
+  caller?: Caller;
 }
 
 export interface ToolDef<S extends z.ZodType = z.ZodType> {
@@ -40,6 +44,12 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
   /** the parameters as JSON Schema when they come from elsewhere (an MCP server); else derived from `schema` */
   jsonSchema?: Record<string, unknown>;
   risk: ToolRisk;
+  /**
+   * What a call touches (devices, nodes, links) and whether it changes configuration or
+   * topology (./targets.ts). The dispatch checkpoints what a change touches before it runs;
+   * absent: the tool touches nothing it can name (a user MCP server's tool).
+   */
+  targets?: (args: Record<string, unknown>) => ToolTargets;
   /**
    * Does the work and says how it went (a ToolOutcome). Expected failures are
    * outcomes (`status: 'error'`, or per-item statuses in a batch); a thrown error

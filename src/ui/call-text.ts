@@ -1,58 +1,37 @@
 /**
  * Turns tool arguments and outputs into what a person scans: a one-line
- * argument summary (`R1, R2, R3: show ip ospf neighbor`), the note under a
+ * argument summary (`R1, R2, R3: show ip ospf neighbor`) from what the tool declares
+ * it touches (src/tools/targets.ts), the note under a
  * failed call and, for the device tools' results, small table rows. Pure
  * functions; the views only lay them out.
  */
 import { truncate } from './format.js';
 import type { DeviceResult } from '../devices/types.js';
+import { targetsOf, type TargetDevice, type TargetLink, type TargetNode } from '../tools/targets.js';
+import { sanitizeDeep, sanitizeText } from '../security/sanitize.js';
 
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined);
 
-/** Device command lists: groups devices that run the same commands. */
-function summarizeDeviceConfigs(list: unknown[]): string | undefined {
+/** Devices and their commands: groups devices that run the same commands. */
+function summarizeDevices(devices: TargetDevice[]): string | undefined {
   const groups = new Map<string, string[]>();
-  for (const item of list) {
-    if (!isObj(item)) continue;
-    const device = str(item.device_name) ?? str(item.name) ?? '?';
-    const cmds = item.commands ?? item.config_commands ?? item.command;
-    const cmdList = Array.isArray(cmds) ? cmds.map(textOf) : cmds === undefined ? [] : [textOf(cmds)];
-    const key = cmdList.join('; ');
-    const devices = groups.get(key) ?? [];
-    devices.push(device);
-    groups.set(key, devices);
+  for (const d of devices) {
+    const key = d.commands.join('; ');
+    const names = groups.get(key) ?? [];
+    names.push(d.name);
+    groups.set(key, names);
   }
   if (groups.size === 0) return undefined;
-  return [...groups.entries()].map(([cmds, devices]) => (cmds ? `${devices.join(', ')}: ${cmds}` : devices.join(', '))).join(' | ');
+  return [...groups.entries()].map(([cmds, names]) => (cmds ? `${names.join(', ')}: ${cmds}` : names.join(', '))).join(' | ');
 }
 
-function summarizeNodes(list: unknown[]): string {
-  return list
-    .map((n) => {
-      if (!isObj(n)) return String(n);
-      const name = str(n.name) ?? str(n.node) ?? str(n.node_name) ?? str(n.node_id);
-      const template = str(n.template);
-      const newName = str(n.new_name);
-      if (newName) return `${name ?? '?'} → ${newName}`;
-      if (template && name) return `${name} (${template})`;
-      return name ?? template ?? JSON.stringify(n);
-    })
-    .join(', ');
-}
+const nodeText = (n: TargetNode): string =>
+  n.newName ? `${n.name ?? '?'} → ${n.newName}` : n.template && n.name ? `${n.name} (${n.template})` : (n.name ?? n.template ?? '?');
 
-function summarizeLinks(list: unknown[]): string {
-  return list
-    .map((l) => {
-      if (!isObj(l)) return String(l);
-      const a = [str(l.node_a), str(l.port_a)].filter(Boolean).join(' ');
-      const b = [str(l.node_b), str(l.port_b)].filter(Boolean).join(' ');
-      return `${a} ↔ ${b}`;
-    })
-    .join(', ');
-}
+const linkText = (l: TargetLink): string => (l.b !== undefined ? `${l.a} ↔ ${l.b}` : l.a);
 
 /** Generic fallback: `key=value` pairs, scalars only, compact. */
 function summarizeGeneric(args: Obj): string {
@@ -66,13 +45,13 @@ function summarizeGeneric(args: Obj): string {
 }
 
 export function summarizeArgs(name: string, args: Record<string, unknown>, max = 70): string {
+  const t = targetsOf(name, args);
   let text: string | undefined;
-  if (Array.isArray(args.device_configs)) text = summarizeDeviceConfigs(args.device_configs);
-  else if (Array.isArray(args.links)) text = summarizeLinks(args.links);
-  else if (Array.isArray(args.nodes)) text = summarizeNodes(args.nodes);
-  else if (name === 'manage_gns3_packet_filter' && str(args.link)) {
-    text = `${str(args.action) ?? 'get'} ${str(args.link)}${isObj(args.filters) ? ' ' + JSON.stringify(args.filters) : ''}`;
-  }
+  if (name === 'manage_gns3_packet_filter' && t?.links?.[0]) {
+    text = `${str(args.action) ?? 'get'} ${t.links[0].a}${isObj(args.filters) ? ' ' + JSON.stringify(args.filters) : ''}`;
+  } else if (t?.devices?.length && !t.nodes) text = summarizeDevices(t.devices);
+  else if (t?.links?.length) text = t.links.map(linkText).join(', ');
+  else if (t?.nodes?.length) text = t.nodes.map(nodeText).join(', ');
   return truncate(text ?? summarizeGeneric(args), max);
 }
 
@@ -100,7 +79,8 @@ export interface DeviceCommandOutput {
 function devicesOf(output: string): DeviceResult[] | undefined {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(output);
+    // parsing turns \u001b escapes back into raw controls: clean what the parse produced
+    parsed = sanitizeDeep(JSON.parse(output));
   } catch {
     return undefined;
   }
@@ -145,30 +125,18 @@ export function resultNote(output: string, display: string | undefined): string 
   if (display) return display;
   try {
     const parsed = JSON.parse(output) as unknown;
-    if (isObj(parsed) && typeof parsed.error === 'string') return parsed.error;
+    if (isObj(parsed) && typeof parsed.error === 'string') return sanitizeText(parsed.error);
   } catch {
     // plain text output
   }
   return output.split('\n').find((l) => l.trim() !== '');
 }
 
-/** Approval view: device → command lines, or a generic pretty dump of the arguments. */
+/** Approval view: device → command lines, nodes or links, else a generic pretty dump of the arguments. */
 export function approvalLines(name: string, args: Record<string, unknown>): { target: string; lines: string[] }[] {
-  if (Array.isArray(args.device_configs)) {
-    return args.device_configs.filter(isObj).map((d) => {
-      const cmds = d.config_commands ?? d.commands;
-      return {
-        target: str(d.device_name) ?? '?',
-        lines: Array.isArray(cmds) ? cmds.map(textOf) : cmds === undefined ? [] : [textOf(cmds)],
-      };
-    });
-  }
-  if (Array.isArray(args.nodes)) return [{ target: name, lines: summarizeNodes(args.nodes).split(', ') }];
-  if (Array.isArray(args.links)) return [{ target: name, lines: summarizeLinks(args.links).split(', ') }];
+  const t = targetsOf(name, args);
+  if (t?.devices?.length && !t.nodes) return t.devices.map((d) => ({ target: d.name, lines: d.commands }));
+  if (t?.nodes?.length) return [{ target: name, lines: t.nodes.map(nodeText) }];
+  if (t?.links?.length && name !== 'manage_gns3_packet_filter') return [{ target: name, lines: t.links.map(linkText) }];
   return [{ target: name, lines: JSON.stringify(args, null, 2).split('\n') }];
-}
-
-/** A command as the model sent it: a string as it is, anything else as JSON. */
-function textOf(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v);
 }

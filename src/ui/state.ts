@@ -252,7 +252,10 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
       if (!hasCall(s.live!, e.id)) return s;
       return { ...s, live: updateCall(s.live!, e.id, (c) => ({ ...c, retry: { attempt: e.attempt, max: e.max_retries } })) };
     }
+    // a limit of the root's run (a sub-agent's shows in its report)
+    case 'limit':
     case 'notice':
+      if (e.type === 'limit' && e.depth) return s0;
       return {
         ...s0,
         entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text: `⚠ ${e.message}`, tone: 'warn' }],

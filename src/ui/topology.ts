@@ -1,12 +1,13 @@
 /** `/topology`: the project's nodes and links as markdown tables (rendered by the markdown view). */
 import type { Topology } from '../gns3/types.js';
+import { count } from '../core/plural.js';
 
 const cell = (s: string) => s.replace(/\|/g, '\\|');
 
 export function topologyMarkdown(t: Topology): string {
   const nodes = [...t.nodes].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true }));
   const out: string[] = [];
-  out.push(`${nodes.length} nodes, ${t.links.length} links`, '');
+  out.push(`${count(nodes.length, 'node')}, ${count(t.links.length, 'link')}`, '');
   if (nodes.length) {
     out.push('| Node | Type | Status | Console | Free ports |', '|---|---|---|---|---|');
     for (const n of nodes) {

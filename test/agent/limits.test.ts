@@ -39,27 +39,30 @@ describe('limits', () => {
     await s.close();
   });
 
-  it("max_iterations=1 (warn): the last iteration's calls get ToolMessages and one tools-free call answers", async () => {
-    llm = await startLlm([
-      { text: 'Let me look.', tool_calls: [showCall('R1', 'i1')] },
-      { text: 'I could not check R1 within the limit.' },
-    ]);
+  it('max_iterations=1 (warn): exactly one LLM request, with no tools; calls the model emits anyway never run', async () => {
+    llm = await startLlm([{ text: 'R1 could not be checked within one iteration.', tool_calls: [showCall('R1', 'i1')] }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_iterations: 1 }), testTools(log));
     const ev = await collect(s.send('check R1'));
-    const toolMsgs = toolMessages(wrapUpRequest(llm));
-    expect(toolMsgs.map((m) => m.tool_call_id)).toEqual(['i1']);
-    expect(String(toolMsgs[0]!.content)).toContain(
-      'Iteration limit reached (1/1): execute_multiple_device_commands was not run. Answer with the results you have.',
-    );
+    const reqs = chatRequests(llm);
+    expect(reqs).toHaveLength(1);
+    expect(reqs[0]!.body.tools).toBeUndefined();
+    expect(String(reqs[0]!.body.messages[0]!.content)).toContain('This is the last iteration this request allows. Do not call tools.');
     expect(log.calls).toHaveLength(0);
+    expect(ofType(ev, 'tool_end')[0]).toMatchObject({ id: 'i1', status: 'limit', name: 'execute_multiple_device_commands' });
+    expect(ofType(ev, 'tool_end')[0]!.output).toContain('Iteration limit reached (1/1)');
     const done = ofType(ev, 'done')[0]!;
     expect(done.stopped_reason).toBe('max_iterations');
-    expect(done.stats.llm_calls).toBe(2);
-    expect(text(ev)).toContain('I could not check R1 within the limit.');
+    expect(done.stats.llm_calls).toBe(1);
+    expect(text(ev)).toContain('R1 could not be checked');
     expect(text(ev)).not.toContain('⚠ Stopped');
-    expect(ofType(ev, 'tool_end')[0]).toMatchObject({ status: 'limit', name: 'execute_multiple_device_commands' });
+    expect(ofType(ev, 'limit')).toEqual([expect.objectContaining({ reason: 'max_iterations', action: 'wrap_up' })]);
     expect(exitOf(ev)).toBe(0);
+    // the history stays valid: the next request answers normally
+    llm.push({ text: 'second' });
+    const ev2 = await collect(s.send('again'));
+    expect(ofType(ev2, 'error')).toHaveLength(0);
+    expect(text(ev2)).toContain('second');
     await s.close();
   });
 
@@ -184,29 +187,45 @@ describe('limits', () => {
     await s.close();
   });
 
-  it('--on-limit continue after max_iterations: one more call without tools', async () => {
-    llm = await startLlm([{ tool_calls: [showCall('R1')] }, { text: 'Here is what I know so far.' }]);
+  it('--on-limit continue: max_iterations is soft; the run goes on with tools and reports limits_exceeded', async () => {
+    llm = await startLlm([{ tool_calls: [showCall('R1', 'a')] }, { tool_calls: [showCall('R2', 'b')] }, { text: 'Both checked.' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_iterations: 1, on_limit: 'continue' }), testTools(log));
     const ev = await collect(s.send('x'));
-    const wrapUp = wrapUpRequest(llm);
-    expect(String(wrapUp.body.messages[0]!.content)).toContain('Do not call tools');
-    expect(log.calls).toHaveLength(0);
-    expect(text(ev)).toContain('Here is what I know so far.');
-    expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('max_iterations');
+    const reqs = chatRequests(llm);
+    expect(reqs).toHaveLength(3);
+    for (const r of reqs) expect(r.body.tools?.length).toBeGreaterThan(0);
+    expect(log.calls).toHaveLength(2);
+    expect(ofType(ev, 'limit')).toEqual([expect.objectContaining({ reason: 'max_iterations', action: 'continue' })]);
+    expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('done');
+    const b = new ResultBuilder('teaching_assistant');
+    ev.forEach((e) => b.add(e));
+    expect(b.result().limits_exceeded).toEqual(['max_iterations']);
+    expect(exitOf(ev)).toBe(0);
     await s.close();
   });
 
-  it('--on-limit continue lets the model answer once more without tools', async () => {
-    llm = await startLlm([{ tool_calls: [showCall('R1', 'a'), showCall('R2', 'b')] }, { text: 'R1 is fine; R2 was not checked.' }]);
+  it('--on-limit continue: max_tool_calls is soft up to the hard ceiling of 50 calls, then the model wraps up', async () => {
+    const many = Array.from({ length: 52 }, (_, i) => showCall(`R${i}`, `m${i}`));
+    llm = await startLlm([{ tool_calls: [showCall('R1', 'a'), showCall('R2', 'b')] }, { tool_calls: many }, { text: 'Checked 50.' }]);
     const log: ToolLog = { calls: [] };
     const s = await session(testSettings(llm.url, tmp.dir, { max_tool_calls: 1, on_limit: 'continue' }), testTools(log));
     const ev = await collect(s.send('x'));
-    const toolMsgs = toolMessages(wrapUpRequest(llm));
-    expect(String(toolMsgs[1]!.content)).toContain('Tool call limit reached (1/1)');
-    expect(text(ev)).toContain('R2 was not checked');
+    expect(log.calls).toHaveLength(50);
+    const reqs = chatRequests(llm);
+    expect(reqs).toHaveLength(3);
+    expect(reqs[2]!.body.tools).toBeUndefined();
+    expect(ofType(ev, 'tool_end').filter((e) => e.status === 'limit')).toHaveLength(4);
+    expect(ofType(ev, 'limit').map((e) => [e.reason, e.action])).toEqual([
+      ['max_tool_calls', 'continue'],
+      ['max_tool_calls', 'wrap_up'],
+    ]);
     const done = ofType(ev, 'done')[0]!;
     expect(done.stopped_reason).toBe('max_tool_calls');
+    expect(done.stats.tool_calls).toBe(50);
+    const b = new ResultBuilder('teaching_assistant');
+    ev.forEach((e) => b.add(e));
+    expect(b.result().limits_exceeded).toEqual(['max_tool_calls']);
     expect(exitOf(ev)).toBe(0);
     await s.close();
   });
@@ -234,7 +253,7 @@ describe('limits', () => {
   });
 
   it('limits are per request and the recursion limit never reaches the user', async () => {
-    const loop = Array.from({ length: 3 }, (_, i) => ({ tool_calls: [showCall('R1', `l${i}`)] }));
+    const loop = Array.from({ length: 2 }, (_, i) => ({ tool_calls: [showCall('R1', `l${i}`)] }));
     llm = await startLlm([
       ...loop,
       { text: 'first answer' },
@@ -248,8 +267,8 @@ describe('limits', () => {
       expect(ofType(ev, 'error')).toHaveLength(0);
       const done = ofType(ev, 'done')[0]!;
       expect(done.stopped_reason).toBe('max_iterations');
-      // three iterations plus the one tools-free answer
-      expect(done.stats.llm_calls).toBe(4);
+      // two iterations with tools, the third and last without
+      expect(done.stats.llm_calls).toBe(3);
       expect(text(ev)).toContain(`${prompt} answer`);
     }
     expect(log.calls).toHaveLength(4);
@@ -301,6 +320,26 @@ describe('tool execution', () => {
     expect(log.calls.map((c) => (c.args as { device_configs: { device_name: string }[] }).device_configs[0]!.device_name)).toEqual(
       ids.map((_, i) => `R${i}`),
     );
+    await s.close();
+  });
+
+  it('duplicate tool-call ids in one response: each call gets its own id and result, the model is told which id it reused', async () => {
+    llm = await startLlm([{ tool_calls: [showCall('R1', 'dup'), showCall('R2', 'dup')] }, { text: 'both checked' }]);
+    const log: ToolLog = { calls: [] };
+    const s = await session(testSettings(llm.url, tmp.dir), testTools(log));
+    const ev = await collect(s.send('two with one id'));
+    expect(log.calls).toHaveLength(2);
+    expect(ofType(ev, 'tool_call').map((e) => e.id)).toEqual(['dup', 'dup~dup2']);
+    const b = new ResultBuilder('teaching_assistant');
+    ev.forEach((e) => b.add(e));
+    expect(b.result().tool_calls.map((c) => [c.id, c.status])).toEqual([
+      ['dup', 'success'],
+      ['dup~dup2', 'success'],
+    ]);
+    const sent = toolMessages(chatRequests(llm)[1]!);
+    expect(sent.map((m) => m.tool_call_id)).toEqual(['dup', 'dup~dup2']);
+    expect(String(sent[0]!.content)).not.toContain('Note:');
+    expect(String(sent[1]!.content)).toContain('your response used the tool call id "dup" for more than one call');
     await s.close();
   });
 

@@ -85,7 +85,7 @@ describe('doctor', () => {
     expect(r.code).toBe(3);
     expect(r.stdout).toMatch(/^✗ .*127\.0\.0\.1/m);
     expect(r.stdout).toMatch(/^✓ LLM endpoint/m);
-    expect(r.stdout).toContain('1 required check(s) failed');
+    expect(r.stdout).toContain('1 required check failed');
   });
 
   it('on GNS3 v3 a missing or rejected login fails the controller check (exit 3), naming where the credentials came from', async () => {
@@ -102,7 +102,7 @@ describe('doctor', () => {
     expect(r.stdout).toMatch(
       /^✗ GNS3 controller at .* rejected the login for user "admin": Authentication was unsuccessful\. \(credentials from env GNS3_USER\/GNS3_PASSWORD\)$/m,
     );
-    expect(r.stdout).toContain('1 required check(s) failed');
+    expect(r.stdout).toContain('1 required check failed');
     expect(r.stdout).not.toContain('wrongpw');
   });
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 
 const mode = z.enum(['teaching_assistant', 'lab_automation_assistant', 'troubleshooting_injection']);
 const toolStatus = z.enum(['success', 'partial', 'error', 'blocked', 'limit', 'aborted']);
-const stopped = z.enum(['done', 'max_iterations', 'max_tool_calls', 'max_time', 'tool_limit', 'aborted', 'error', 'budget']);
+const stopped = z.enum(['done', 'max_iterations', 'max_tool_calls', 'max_time', 'tool_limit', 'max_cost', 'aborted', 'error', 'budget']);
 const errorType = z.enum(['controller', 'provider', 'limit', 'approval', 'aborted', 'usage', 'internal']);
 const nonNegInt = z.number().int().nonnegative();
 const stats = z.strictObject({
@@ -45,6 +45,7 @@ export const jsonResultSchema = z.strictObject({
   stats,
   stopped_reason: stopped,
   error: error.nullable(),
+  limits_exceeded: z.array(stopped),
   agents: z
     .array(
       z.strictObject({
@@ -128,6 +129,13 @@ export const streamEventSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('notice'), message: z.string().min(1), ...ts }),
   z.strictObject({ type: z.literal('validation'), verdict, summary: z.string(), checks: z.array(check), ...ts }),
   z.strictObject({ type: z.literal('review'), decision, note: z.string(), ...ts }),
+  z.strictObject({
+    type: z.literal('limit'),
+    reason: stopped,
+    action: z.enum(['stop', 'wrap_up', 'continue']),
+    message: z.string().min(1),
+    ...ts,
+  }),
   z.strictObject({ type: z.literal('done'), stopped_reason: stopped, stats, ...ts }),
 ]);
 

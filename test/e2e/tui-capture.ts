@@ -41,7 +41,7 @@ try {
   await tmux.waitFor('Ask about your lab');
   tmux.type('Why are R1 and R2 not OSPF neighbors?');
   tmux.keys('Enter');
-  await tmux.waitFor(/2 iter · 1 tools/, 30_000);
+  await tmux.waitFor(/2 iter · 1 tool/, 30_000);
   tmux.type('/mode lab');
   tmux.keys('Enter');
   await tmux.waitFor('Mode → lab');
@@ -51,7 +51,7 @@ try {
   await new Promise((r) => setTimeout(r, 300));
   const approval = tmux.screen();
   tmux.keys('y');
-  await tmux.waitFor(/2 iter · 1 tools[^\n]*\n(?:.*\n)*?[^\n]*2 iter · 1 tools/, 30_000);
+  await tmux.waitFor(/2 iter · 1 tool[^\n]*\n(?:.*\n)*?[^\n]*2 iter · 1 tool/, 30_000);
   await new Promise((r) => setTimeout(r, 300));
   const session = tmux.capture().replace(/\s+$/, '');
   const out = [

@@ -58,7 +58,7 @@ describe('TUI in a real terminal', () => {
     await tmux.waitFor('✓ execute_multiple_device_commands R1, R2: show ip ospf neighbor', 30_000);
     await tmux.waitFor('No OSPF neighbors yet: OSPF is not configured on R1 or R2.');
     // The finished turn (with the per-device table) is printed when `done` arrives.
-    let text = await tmux.waitFor(/2 iter · 1 tools · \d+ tokens/);
+    let text = await tmux.waitFor(/2 iter · 1 tool · \d+ tokens/);
     expect(text).toContain('Checking OSPF on R1 and R2.');
     expect(text).toMatch(/│ R1\s+success/);
     expect(text).toMatch(/ Router │ OSPF/);

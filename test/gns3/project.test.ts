@@ -217,7 +217,7 @@ describe.each(['v2', 'v3'] as const)('project scope on %s', (api) => {
     const text = renderTopologyText(await project.getTopology());
     expect(text).toBe(
       [
-        'Project cap: 2 nodes, 1 links',
+        'Project cap: 2 nodes, 1 link',
         'Nodes (name (type) status console-port; consoles are telnet on 127.0.0.1 unless shown):',
         '- PC1 (vpcs) started 5100',
         '- SW1 (ethernet_switch) started',

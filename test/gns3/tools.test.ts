@@ -81,6 +81,61 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     ]);
   });
 
+  it('two computes: listed by get_gns3_templates and in the topology text; create_gns3_node places by name, id, template or refuses to guess', async () => {
+    const computes = [
+      { compute_id: 'local', name: 'laptop', host: '127.0.0.1' },
+      { compute_id: 'c2', name: 'gns3vm', host: '127.0.0.2' },
+    ];
+    const { ctx, project } = await lab({ computes });
+    current!.fake.addTemplate({ name: 'vIOS', template_type: 'qemu', compute_id: 'c2' });
+    const listed = await runTool(tool('get_gns3_templates'), {}, ctx);
+    expect(listed.computes).toEqual([
+      { compute_id: 'local', name: 'laptop', host: '127.0.0.1', connected: true },
+      { compute_id: 'c2', name: 'gns3vm', host: '127.0.0.2', connected: true },
+    ]);
+    expect(listed.templates.find((t: { name: string }) => t.name === 'vIOS')).toMatchObject({ compute_id: 'c2' });
+    const out = await runTool(
+      tool('create_gns3_node'),
+      {
+        nodes: [
+          { template: 'VPCS', name: 'PCVM', compute: 'GNS3VM' },
+          { template: 'VPCS', name: 'PCL', compute: 'local' },
+          { template: 'vIOS', name: 'R9' },
+          { template: 'VPCS', name: 'PC?' },
+          { template: 'VPCS', name: 'PCX', compute: 'mars' },
+        ],
+      },
+      ctx,
+    );
+    const [vm, local, byTemplate, ambiguous, unknown] = out.results;
+    expect(vm).toMatchObject({ status: 'success', name: 'PCVM', compute_id: 'c2' });
+    expect(vm.console).toMatch(/127\.0\.0\.2:/); // the console is on the compute
+    expect(local).toMatchObject({ status: 'success', compute_id: 'local' });
+    expect(byTemplate).toMatchObject({ status: 'success', compute_id: 'c2' });
+    expect(ambiguous).toMatchObject({ status: 'error' });
+    expect(ambiguous.error).toBe(
+      'template "VPCS" has no compute of its own and 2 computes are connected: name one with compute (computes: local "laptop" 127.0.0.1 connected; c2 "gns3vm" 127.0.0.2 connected)',
+    );
+    expect(unknown.error).toMatch(/^compute "mars" not found \(computes: local "laptop"/);
+    expect(current!.fake.node('PCVM').compute_id).toBe('c2');
+    const text = await runTool(tool('gns3_topology_reader'), {}, ctx);
+    const { renderTopologyText } = await import('../../src/gns3/render.js');
+    const rendered = renderTopologyText(await project.getTopology());
+    expect(rendered).toContain('Computes (id "name" host): local "laptop" 127.0.0.1; c2 "gns3vm" 127.0.0.2');
+    expect(rendered).toMatch(/^- PCVM \(vpcs\) stopped .* on c2$/m);
+    expect(text.status).toBe('success');
+  });
+
+  it('one compute (or none listed, as GNS3 3.x does): no compute noise, nodes go to it', async () => {
+    const { ctx, project } = await lab();
+    const listed = await runTool(tool('get_gns3_templates'), {}, ctx);
+    expect(listed.computes).toEqual(api === 'v2' ? [{ compute_id: 'local', name: 'vm', host: '127.0.0.1', connected: true }] : []);
+    const out = await runTool(tool('create_gns3_node'), { nodes: [{ template: 'VPCS', name: 'PC1' }] }, ctx);
+    expect(out.results[0]).toMatchObject({ status: 'success', compute_id: 'local' });
+    const { renderTopologyText } = await import('../../src/gns3/render.js');
+    expect(renderTopologyText(await project.getTopology())).not.toMatch(/Computes| on local/);
+  });
+
   it('create_gns3_node places nodes clear of others, reports de-duplicated names and per-item errors', async () => {
     const { ctx, project } = await lab();
     const out = await runTool(

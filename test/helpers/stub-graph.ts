@@ -57,7 +57,7 @@ export function stubGraph(saver: BaseCheckpointSaver, o: { model: never; counter
       models: { chat: o.model, title: o.model, summary: o.model, validator: o.model },
       endpoint: { baseURL: 'stub', model: 'stub', provider: 'stub' },
       log: nullLogger,
-      approval: { policy: 'never', approvalTools: [], sessionAllowed: new Set(), interactive: false },
+      approval: { policy: 'never', approvalTools: [], sessionAllowed: new Set(), interactive: false, canAsk: false },
       maxOutputChars: 16_000,
       topologyText: async () => undefined,
       toolContext: (signal) => ({
@@ -86,13 +86,12 @@ export function stubGraph(saver: BaseCheckpointSaver, o: { model: never; counter
       {
         messages: [new HumanMessage(prompt)],
         llm_calls: 0,
-        remaining_iterations: max,
         tool_calls_count: 0,
         tool_counts: {},
         limits: { max_iterations: max, tool_limits: {}, on_limit: 'warn' },
-        stop: null,
-        limit_reason: null,
-        final_pass: false,
+        reached: null,
+        tools_offered: true,
+        exceeded: [],
       },
       { configurable: { thread_id: threadId }, recursionLimit: max * 3 + 10, streamMode: 'values' },
     );

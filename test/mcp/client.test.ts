@@ -2,15 +2,18 @@
  * The user's MCP servers inside the agent: a real SDK server (test/fakes/mcp)
  * over stdio, the real graph and SQLite, the fake LLM over HTTP.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeLlm } from '../fakes/llm/server.js';
 import { collect, ofType, useFakeLlm, testSettings, testTools, type ToolLog } from '../agent/helpers.js';
 import { loadSettings } from '../../src/config/load.js';
+import { nullLogger } from '../../src/log.js';
+import type { Approver } from '../../src/core/api.js';
 import type { Settings } from '../../src/config/schema.js';
 import type { ToolDef } from '../../src/tools/types.js';
 import { openAgentSession } from '../../src/commands/agent-session.js';
+import type { CreateAgentSessionOptions } from '../../src/agent/session.js';
 import { ROOT, isolatedEnv, runCli } from '../helpers/cli-run.js';
 import { llmFlags } from '../e2e/oneshot-cli.js';
 import { parseStreamJson } from '../e2e/oneshot-schema.js';
@@ -35,7 +38,8 @@ function netbox(extra: Record<string, unknown> = {}, env: Record<string, string>
 }
 
 /** sessions open through the composition root, which hands the MCP servers to the core */
-const session = (settings: Settings, tools: ToolDef[]) => openAgentSession({ settings, tools });
+const session = (settings: Settings, tools: ToolDef[], extra: Partial<CreateAgentSessionOptions> = {}) =>
+  openAgentSession({ settings, tools, ...extra });
 
 const toolNames = (l: FakeLlm, i: number) =>
   (l.requests.filter((r) => r.purpose === null)[i]?.body.tools ?? []).map((t) => t.function.name);
@@ -83,7 +87,9 @@ describe('mcp_servers in the agent', () => {
     expect(ends.b).toMatchObject({ status: 'limit' });
     expect(ends.b!.output).toContain('--tool-limit netbox__query=1');
     expect(ends.c).toMatchObject({ status: 'blocked' });
-    expect(ends.c!.output).toContain('netbox__set_vlan changes device configuration');
+    // named for what it is: a tool of a server the user did not trust, not a device change
+    expect(ends.c!.output).toContain('netbox__set_vlan is an untrusted MCP tool');
+    expect(ends.c!.output).not.toContain('changes device configuration');
     expect(nb.calls()).toEqual(['query R1']);
     await s.close();
 
@@ -129,6 +135,46 @@ describe('mcp_servers in the agent', () => {
     expect(toolNames(llm, 2).some((t) => t.startsWith('netbox__'))).toBe(false);
     expect(ofType(ev2, 'tool_end')[0]).toMatchObject({ name: 'execute_multiple_device_commands', status: 'success' });
     expect(ofType(ev2, 'done')[0]!.stopped_reason).toBe('done');
+    await s.close();
+  });
+
+  it('a server that dies while its call waits for approval: that call is an error result, every call is answered', async () => {
+    const pidFile = join(tmp.dir, `netbox-${++n}.pid`);
+    const nb = netbox({}, { FAKE_MCP_PID_FILE: pidFile });
+    llm = await startLlm([
+      {
+        tool_calls: [
+          { id: 'v', name: 'netbox__set_vlan', args: { device: 'R1', vlan: 30 } },
+          {
+            id: 'r',
+            name: 'execute_multiple_device_commands',
+            args: { device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] },
+          },
+        ],
+      },
+      { text: 'The inventory server went away.' },
+    ]);
+    const warnings: string[] = [];
+    const log = { ...nullLogger, warn: (msg: string) => void warnings.push(msg) };
+    const approver: Approver = async () => {
+      // the user takes a while to answer; meanwhile the server dies and its tools are removed
+      process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGKILL');
+      await vi.waitFor(() => expect(warnings.join('\n')).toContain('MCP server netbox stopped'), { timeout: 10_000 });
+      return { kind: 'allow_once' };
+    };
+    const tools: ToolLog = { calls: [] };
+    const s = await session(testSettings(llm.url, tmp.dir, { mcp_servers: { netbox: nb.cfg } }), testTools(tools), { approver, log });
+    const ev = await collect(s.send('set vlan 30 on R1 and check its routes'));
+    const ends = Object.fromEntries(ofType(ev, 'tool_end').map((e) => [e.id, e]));
+    expect(ends.v).toMatchObject({ status: 'error' });
+    expect(ends.v!.output).toContain('no longer available');
+    expect(ends.r).toMatchObject({ status: 'success' });
+    expect(ofType(ev, 'error')).toEqual([]);
+    expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('done');
+    // the model got an answer for both calls
+    const toolMsgs = llm.requests[1]!.body.messages.filter((m) => m.role === 'tool');
+    expect(toolMsgs.map((m) => m.tool_call_id).sort()).toEqual(['r', 'v']);
+    expect(nb.calls()).toEqual([]);
     await s.close();
   });
 

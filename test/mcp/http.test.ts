@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { ChildProcess } from 'node:child_process';
 import { servedTools } from './served-tools.js';
 import { startLab, type Lab } from '../lab/lab.js';
@@ -52,7 +53,6 @@ describe('gns3-copilot mcp --http', () => {
 
     const none = await post(s.url!, {});
     expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toContain('Bearer');
     expect((await post(s.url!, { authorization: 'Bearer wrong' })).status).toBe(401);
 
     const client = new Client({ name: 'test-http', version: '1.0.0' });
@@ -78,6 +78,37 @@ describe('gns3-copilot mcp --http', () => {
     expect(structured(r2).devices[0]).toMatchObject({ status: 'success' });
     await client.close();
     await second.close();
+  });
+
+  it("bearer-token auth does not advertise OAuth: the SDK client shows the server's 401 text, discovery finds nothing", async () => {
+    const s = await startHttpBinary(serverArgs(env.fake, 'teaching', ['--http', '127.0.0.1:0']), mcpEnv({ GNS3_COPILOT_MCP_TOKEN: TOKEN }));
+    children.push(s.child);
+    const url = new URL(s.url!);
+    const none = await post(url.href, {});
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBeNull();
+    for (const path of [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
+    ]) {
+      const r = await fetch(new URL(path, url));
+      expect([path, r.status]).toEqual([path, 404]);
+    }
+    // the SDK's own discovery, as a client with an OAuth provider runs it
+    await expect(discoverOAuthProtectedResourceMetadata(url)).rejects.toThrow(/does not implement OAuth 2\.0 Protected Resource Metadata/);
+    expect(await discoverAuthorizationServerMetadata(new URL('/', url))).toBeUndefined();
+    // a client without the token: its error carries the server's explanation, never the token
+    const client = new Client({ name: 'no-token', version: '1.0.0' });
+    const err = await client.connect(new StreamableHTTPClientTransport(url)).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(err).toBeInstanceOf(StreamableHTTPError);
+    expect(err!.message).toContain("missing or wrong bearer token: send the header 'Authorization: Bearer <token>' with the token");
+    expect(err!.message).toContain('GNS3_COPILOT_MCP_TOKEN');
+    expect(err!.message).not.toContain(TOKEN);
   });
 
   it('binds to loopback unless --listen, and refuses --listen without a token', async () => {

@@ -110,11 +110,15 @@ describe('gns3-copilot mcp over stdio', () => {
     const r1 = await never.client.callTool({ name: 'execute_multiple_device_config_commands', arguments: configCall });
     expect(r1.isError).toBe(true);
     expect(text(r1)).toContain('restart `gns3-copilot mcp` with --approve config');
+    // worded for an MCP user: a server, not a one-shot run, and no CLI advice
+    expect(text(r1)).not.toMatch(/one-shot|rerun/);
 
     const askBlind = await connect('lab', ['--approve', 'ask']);
     const r2 = await askBlind.client.callTool({ name: 'execute_multiple_device_config_commands', arguments: configCall });
     expect(r2.isError).toBe(true);
     expect(text(r2)).toContain('does not support elicitation');
+    // --approve config is enough for a config tool: not only --approve all
+    expect(structured(r2).error).toMatch(/restart `gns3-copilot mcp` with --approve config$/);
     expect(lab.vtysh('R1', 'show running-config')).not.toContain('forged-by-mcp');
 
     const ask = await connect('lab', ['--approve', 'ask'], { elicitation: { form: {} } });

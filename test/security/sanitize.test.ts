@@ -3,7 +3,9 @@
  * one-shot text mode, `sessions list/show/export` and the TUI in a real tmux
  * terminal, fed model text, tool arguments, titles and error bodies full of
  * OSC 0/8, ESC[2J, alternate-screen, C1 CSI and CR/BS overwrites. A malformed
- * SSE stream becomes one clean error line.
+ * SSE stream becomes one clean error line. A model-chosen tool name full of
+ * escapes is cleaned on stderr and in the TUI (also inside the error text
+ * built from it); JSON output escapes C1 and bidi controls as \uXXXX.
  */
 import { describe, expect, it } from 'vitest';
 import { createServer } from 'node:http';
@@ -11,7 +13,6 @@ import type { AddressInfo } from 'node:net';
 import { startFakeGns3 } from '../fakes/gns3/server.js';
 import { BIN, llmFlags, runCli } from '../e2e/oneshot-cli.js';
 import { startTerminal } from '../helpers/cli-tmux.js';
-import { sanitizeLine, sanitizeText } from '../../src/security/sanitize.js';
 import { cliScope } from '../helpers/cli-scope.js';
 import { commandCall } from '../helpers/tool-calls.js';
 
@@ -20,7 +21,12 @@ const scope = cliScope({ GNS3_COPILOT_API_KEY: 'sk-test-sanitize-000000', GNS3_C
 const NASTY =
   '\x1b]0;PWNED-TITLE\x07\x1b]8;;http://evil.example/\x1b\\click\x1b]8;;\x1b\\\x1b[2J\x1b[?1049h\x9b31mred\x1b[0m\rOVER\bX\u202e';
 /** anything a terminal would interpret, except newline */
-const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/;
+const CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** a tool name as a hostile model sends it: OSC 0 title, 8-bit CSI clear, RTL override */
+const EVIL_TOOL = '\u001b]0;EVILNAME\u0007\u009b2Jtool\u202e';
+/** what JSON output must never carry raw (JSON.stringify leaves these alone) */
+const RAW_IN_JSON = /[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+const WEIRD = 'csi\u009b nel\u0085 rlo\u202e lrm\u200e alm\u061c iso\u2066 del\u007f';
 
 describe('one-shot text mode and sessions subcommands', () => {
   it('model text, tool arguments, the title and tool output print as plain text', async () => {
@@ -48,6 +54,60 @@ describe('one-shot text mode and sessions subcommands', () => {
       expect(out.code, out.stderr).toBe(0);
       expect(out.stdout).toContain('Hello clickredOVERX world.');
       expect(out.stdout, args.join(' ')).not.toMatch(CONTROL);
+    }
+  });
+
+  it('a model-chosen tool name with escapes prints clean on stderr, its arguments too', async () => {
+    const e = scope.fresh();
+    const llm = await scope.startLlm([{ tool_calls: [{ id: 'x1', name: EVIL_TOOL, args: { a: NASTY } }] }, { text: 'done' }]);
+    const r = await runCli(['-p', 'hi', ...llmFlags(llm.url)], e.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^→ tool /m);
+    expect(r.stderr).toMatch(/^← tool blocked/m);
+    // the output is the tool result's JSON text: the name in it is \u-escaped, never raw
+    expect(r.stderr).not.toContain('\x1b]0;EVILNAME');
+    expect(r.stderr).not.toMatch(CONTROL);
+  });
+
+  it('--json, --stream-json and sessions show|list|export --json escape C1 and bidi controls as \\uXXXX', async () => {
+    const e = scope.fresh();
+    const llm = await scope.startLlm([{ tool_calls: [{ id: 'x1', name: EVIL_TOOL, args: { a: WEIRD } }] }, { text: `answer ${WEIRD}` }], {
+      title: `title ${WEIRD}`,
+    });
+    const j = await runCli(['-p', 'hi', '--json', ...llmFlags(llm.url)], e.env);
+    expect(j.code, j.stderr).toBe(0);
+    expect(j.stdout).not.toMatch(RAW_IN_JSON);
+    expect(j.stdout).toContain('\\u009b');
+    expect(j.stdout).toContain('\\u202e');
+    expect(j.stdout).toContain('\\u0085');
+    const result = JSON.parse(j.stdout) as { session_id: string; response: string; tool_calls: { name: string; args: unknown }[] };
+    // escaped, not removed: a JSON reader gets the very characters back
+    expect(result.response).toBe(`answer ${WEIRD}`);
+    expect(result.tool_calls[0]).toMatchObject({ name: EVIL_TOOL, args: { a: WEIRD } });
+
+    llm.push({ text: `again ${WEIRD}` });
+    const s = await runCli(['-p', 'more', '-r', result.session_id, '--stream-json', ...llmFlags(llm.url)], e.env);
+    expect(s.code, s.stderr).toBe(0);
+    expect(s.stdout).not.toMatch(RAW_IN_JSON);
+    const deltas = s.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; delta?: string })
+      .filter((ev) => ev.type === 'content')
+      .map((ev) => ev.delta)
+      .join('');
+    expect(deltas).toBe(`again ${WEIRD}`);
+
+    for (const args of [
+      ['sessions', 'show', result.session_id, '--json'],
+      ['sessions', 'export', result.session_id, '--format', 'json'],
+      ['sessions', 'list', '--json'], // the title was stored as one clean line
+    ]) {
+      const out = await runCli(args, e.env);
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout, args.join(' ')).not.toMatch(RAW_IN_JSON);
+      if (args[1] !== 'list') expect(out.stdout, args.join(' ')).toContain('\\u202e');
+      expect(() => JSON.parse(out.stdout) as unknown).not.toThrow();
     }
   });
 
@@ -116,10 +176,34 @@ describe('the TUI', () => {
   });
 });
 
-describe('sanitizeText', () => {
-  it('keeps printable text, newlines and tabs', () => {
-    expect(sanitizeText(`a${NASTY}\tb\r\nc`)).toBe('aclickredOVERX\tb\nc');
-    expect(sanitizeLine('x\ny\tz')).toBe('x y z');
-    expect(sanitizeText('\x1bP1;2qsixel\x1b\\ok\x1b7\x1bc')).toBe('ok');
+describe('the TUI, a model-chosen tool name', () => {
+  it('never retitles the pane or shows the raw name, also in the error built from it', async () => {
+    const e = scope.fresh();
+    const gns3 = await startFakeGns3({ api: 'v2' });
+    gns3.addProject({ name: 'p1' });
+    const llm = await scope.startLlm([{ tool_calls: [{ id: 'x1', name: EVIL_TOOL, args: { a: 1 } }] }, { text: 'all done-marker' }], {
+      title: 'plain title',
+    });
+    const term = startTerminal([process.execPath, BIN, '--project', 'p1', ...llmFlags(llm.url)], {
+      ...(e.env as Record<string, string>),
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      GNS3_SERVER: gns3.url,
+    });
+    try {
+      await term.waitFor(/New session|Project|p1/, 20_000);
+      await new Promise((r) => setTimeout(r, 500));
+      term.send('-l', 'say hi');
+      term.send('Enter');
+      const screen = await term.waitFor(/done-marker/, 20_000);
+      expect(screen).toMatch(/say hi/); // not cleared
+      expect(screen).toMatch(/tool "tool" is not available/);
+      expect(screen).not.toContain('EVILNAME');
+      expect(screen).not.toMatch(CONTROL);
+      expect(term.paneTitle()).not.toContain('EVILNAME');
+    } finally {
+      term.close();
+      await gns3.close();
+    }
   });
 });

@@ -6,11 +6,34 @@
 import { describe, expect, it } from 'vitest';
 import { allTools } from '../../src/tools/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
-import { assessCall, INVALID_ARGS_KEY, type ApprovalRules, type GateState, type GateVerdict } from '../../src/tools/gate.js';
+import {
+  assessCall,
+  INVALID_ARGS_KEY,
+  type ApprovalRefusal,
+  type ApprovalRules,
+  type GateState,
+  type GateVerdict,
+} from '../../src/tools/gate.js';
+import { cliRefusalText } from '../../src/agent/refusal-text.js';
+import { mcpRefusalText } from '../../src/mcp/server/refusal-text.js';
+import { ROOT_AGENT } from '../../src/core/caller.js';
+import { defineTool } from '../../src/tools/types.js';
+import { z } from 'zod';
 import { OVERSIZED_ARGS_KEY } from '../../src/agent/input-limits.js';
 import type { RequestLimits } from '../../src/core/api.js';
 
 const registry = new ToolRegistry(allTools());
+// a tool of a user's MCP server that is not marked trusted (src/mcp/client gives those the config risk)
+const UNTRUSTED = 'lab__wipe';
+registry.addExternal([
+  defineTool({
+    name: UNTRUSTED,
+    description: 'x',
+    risk: 'config',
+    schema: z.object({}),
+    run: async () => ({ status: 'success', data: {} }),
+  }),
+]);
 
 const SHOW = 'execute_multiple_device_commands'; // read
 const CONFIG = 'execute_multiple_device_config_commands'; // config
@@ -23,8 +46,21 @@ interface Row {
   state?: Partial<Omit<GateState, 'limits'>> & { limits?: Partial<RequestLimits> };
   approval?: Partial<ApprovalRules>;
   frozen?: string[];
-  /** the verdict's kind and, for refusals, its status/stop and a part of the reason */
-  want: { kind: GateVerdict['kind']; status?: string; stop?: string; reason?: RegExp; needsApproval?: boolean };
+  /**
+   * the verdict's kind and, for refusals, its status/stop and a part of the reason; for
+   * approval refusals the data (`refusal`) and the CLI's and the MCP server's words for it
+   */
+  want: {
+    kind: GateVerdict['kind'];
+    status?: string;
+    stop?: string;
+    reason?: RegExp;
+    refusal?: Partial<ApprovalRefusal>;
+    cli?: RegExp;
+    mcp?: RegExp;
+    notCli?: RegExp;
+    notMcp?: RegExp;
+  };
 }
 
 const rows: Row[] = [
@@ -142,23 +178,54 @@ const rows: Row[] = [
     state: { mode: 'lab_automation_assistant', count: 5, limits: { max_tool_calls: 5 } },
     want: { kind: 'limit', stop: 'max_tool_calls' },
   },
-  // approval policy (config tool in lab mode)
+  // approval policy (config tool in lab mode): [policy, interactive, canAsk, verdict, refusal data, CLI words, MCP words]
   ...(
     [
-      ['never', false, false, 'blocked', /one-shot run cannot ask for: rerun with --approve config \(or --approve all\)/],
-      ['never', true, false, 'blocked', /approval policy is "never": allow it with --approve ask\|config/],
-      ['ask', false, false, 'blocked', /nobody can approve in this run: rerun with --approve config/],
-      ['ask', true, true, 'ask', undefined],
-      ['config', false, false, 'run', undefined],
-      ['config', true, true, 'run', undefined],
-      ['all', false, false, 'run', undefined],
+      [
+        'never',
+        false,
+        false,
+        'refused',
+        { cause: 'policy', why: 'config', allowWith: 'config' },
+        /changes device configuration or traffic and needs approval, which a one-shot run cannot ask for: rerun with --approve config \(or --approve all\)/,
+        /runs with --approve never: restart `gns3-copilot mcp` with --approve config to allow it, or --approve ask for a client that supports elicitation/,
+      ],
+      [
+        'never',
+        true,
+        false,
+        'refused',
+        { cause: 'policy' },
+        /approval policy is "never": allow it with --approve ask\|config/,
+        /restart `gns3-copilot mcp` with --approve config/,
+      ],
+      // somebody could answer (the TUI, an MCP client with elicitation), yet never refuses without asking
+      ['never', true, true, 'refused', { cause: 'policy', policy: 'never' }, /approval policy is "never"/, /--approve never/],
+      [
+        'ask',
+        false,
+        false,
+        'refused',
+        { cause: 'no_asker', allowWith: 'config' },
+        /nobody can approve in this run: rerun with --approve config$/,
+        /this MCP client does not support elicitation, so nobody can approve it here: restart `gns3-copilot mcp` with --approve config$/,
+      ],
+      ['ask', true, true, 'ask', undefined, undefined, undefined],
+      ['config', false, false, 'run', undefined, undefined, undefined],
+      ['config', true, true, 'run', undefined, undefined, undefined],
+      ['all', false, false, 'run', undefined, undefined, undefined],
     ] as const
-  ).map(([policy, interactive, approver, kind, reason]): Row => ({
-    name: `config tool, policy ${policy}${interactive ? ', interactive' : ''}${approver ? ', approver' : ''}`,
+  ).map(([policy, interactive, canAsk, kind, refusal, cli, mcp]): Row => ({
+    name: `config tool, policy ${policy}${interactive ? ', interactive' : ''}${canAsk ? ', can ask' : ''}`,
     call: { name: CONFIG },
     state: { mode: 'lab_automation_assistant' },
-    approval: { policy, interactive, ...(approver ? { approver: true } : {}) },
-    want: { kind, ...(kind === 'blocked' ? { status: 'blocked', needsApproval: true } : {}), ...(reason ? { reason } : {}) },
+    approval: { policy, interactive, canAsk },
+    want: {
+      kind,
+      ...(refusal ? { refusal: { tool: CONFIG, ...refusal } } : {}),
+      ...(cli ? { cli, notCli: /approval_tools|untrusted/ } : {}),
+      ...(mcp ? { mcp, notMcp: /one-shot|rerun/ } : {}),
+    },
   })),
   {
     name: 'config tool allowed for the session',
@@ -167,22 +234,36 @@ const rows: Row[] = [
     approval: { policy: 'never', sessionAllowed: new Set([CONFIG]) },
     want: { kind: 'run' },
   },
-  // approval_tools adds read/lab tools
+  // approval_tools adds read/lab tools; only --approve all (not config) lets them run unasked
   {
     name: 'approval_tools read tool, policy config, nobody to ask',
     call: { name: SHOW },
     approval: { policy: 'config', approvalTools: [SHOW] },
     want: {
-      kind: 'blocked',
-      status: 'blocked',
-      needsApproval: true,
-      reason: /is on the approval list \(approval_tools\).*--approve all to allow it/,
+      kind: 'refused',
+      refusal: { why: 'approval_list', allowWith: 'all', cause: 'no_asker' },
+      cli: /is on the approval list \(approval_tools\) and needs approval, but nobody can approve in this run: rerun with --approve all$/,
+      mcp: /does not support elicitation.*with --approve all$/,
+      notCli: /--approve config|changes device/,
+      notMcp: /--approve config|changes device/,
     },
   },
   {
-    name: 'approval_tools read tool, policy config, approver',
+    name: 'approval_tools read tool, policy never, one-shot',
     call: { name: SHOW },
-    approval: { policy: 'config', approvalTools: [SHOW], approver: true },
+    approval: { policy: 'never', approvalTools: [SHOW] },
+    want: {
+      kind: 'refused',
+      refusal: { why: 'approval_list', allowWith: 'all', cause: 'policy' },
+      cli: /approval_tools\) and needs approval, which a one-shot run cannot ask for: rerun with --approve all to allow it$/,
+      mcp: /runs with --approve never: restart `gns3-copilot mcp` with --approve all to allow it/,
+      notCli: /--approve config/,
+    },
+  },
+  {
+    name: 'approval_tools read tool, policy config, can ask',
+    call: { name: SHOW },
+    approval: { policy: 'config', approvalTools: [SHOW], canAsk: true },
     want: { kind: 'ask' },
   },
   {
@@ -197,22 +278,52 @@ const rows: Row[] = [
     approval: { policy: 'never', approvalTools: [CREATE] },
     want: { kind: 'run' },
   },
+  // a user MCP server's untrusted tool is named for what it is, in every mode
+  {
+    name: 'untrusted MCP tool, policy never',
+    call: { name: UNTRUSTED },
+    approval: { policy: 'never' },
+    want: {
+      kind: 'refused',
+      refusal: { why: 'untrusted_mcp', allowWith: 'config' },
+      cli: /lab__wipe is an untrusted MCP tool .*rerun with --approve config/,
+      mcp: /lab__wipe is an untrusted MCP tool .*restart `gns3-copilot mcp` with --approve config/,
+      notCli: /changes device configuration/,
+      notMcp: /changes device configuration/,
+    },
+  },
+  {
+    name: 'untrusted MCP tool, policy ask, can ask',
+    call: { name: UNTRUSTED },
+    approval: { policy: 'ask', canAsk: true },
+    want: { kind: 'ask' },
+  },
 ];
 
 describe('assessCall', () => {
   it.each(rows)('$name', (row) => {
     const limits: RequestLimits = { max_iterations: 20, tool_limits: {}, on_limit: 'warn', ...row.state?.limits };
-    const state: GateState = { mode: 'teaching_assistant', count: 0, counts: {}, ...row.state, limits };
-    const approval: ApprovalRules = { policy: 'never', approvalTools: [], sessionAllowed: new Set(), interactive: false, ...row.approval };
-    const v = assessCall({ name: row.call.name, args: row.call.args ?? {} }, state, {
-      tools: registry,
-      approval,
-      ...(row.frozen ? { frozen: new Set(row.frozen) } : {}),
-    });
-    const { reason, ...exact } = row.want;
+    const caller = row.frozen ? { ...ROOT_AGENT, depth: 1, tools: new Set(row.frozen) } : ROOT_AGENT;
+    const state: GateState = { mode: 'teaching_assistant', caller, count: 0, counts: {}, ...row.state, limits };
+    const approval: ApprovalRules = {
+      policy: 'never',
+      approvalTools: [],
+      sessionAllowed: new Set(),
+      interactive: false,
+      canAsk: false,
+      ...row.approval,
+    };
+    const v = assessCall({ name: row.call.name, args: row.call.args ?? {} }, state, { tools: registry, approval });
+    const { reason, refusal, cli, mcp, notCli, notMcp, ...exact } = row.want;
     expect(v).toMatchObject(exact);
-    if (v.kind === 'blocked' && !row.want.needsApproval) expect(v.needsApproval).toBeUndefined();
+    if (v.kind === 'run' || v.kind === 'ask') expect(v.def).toBe(registry.get(row.call.name));
     if (reason) expect(v.kind === 'blocked' || v.kind === 'limit' ? v.reason : '').toMatch(reason);
+    if (v.kind !== 'refused') return;
+    if (refusal) expect(v.refusal).toMatchObject(refusal);
+    if (cli) expect(cliRefusalText(v.refusal)).toMatch(cli);
+    if (mcp) expect(mcpRefusalText(v.refusal)).toMatch(mcp);
+    if (notCli) expect(cliRefusalText(v.refusal)).not.toMatch(notCli);
+    if (notMcp) expect(mcpRefusalText(v.refusal)).not.toMatch(notMcp);
   });
 
   it('does not change the counts or the session allowances it is given', () => {
@@ -220,12 +331,13 @@ describe('assessCall', () => {
     const sessionAllowed = new Set<string>();
     const state: GateState = {
       mode: 'lab_automation_assistant',
+      caller: ROOT_AGENT,
       count: 1,
       counts,
       limits: { max_iterations: 5, tool_limits: {}, on_limit: 'warn' },
     };
-    const approval: ApprovalRules = { policy: 'ask', approvalTools: [], sessionAllowed, interactive: true, approver: true };
-    expect(assessCall({ name: CONFIG, args: {} }, state, { tools: registry, approval })).toEqual({ kind: 'ask' });
+    const approval: ApprovalRules = { policy: 'ask', approvalTools: [], sessionAllowed, interactive: true, canAsk: true };
+    expect(assessCall({ name: CONFIG, args: {} }, state, { tools: registry, approval })).toMatchObject({ kind: 'ask' });
     expect(counts).toEqual({ [SHOW]: 1 });
     expect(sessionAllowed.size).toBe(0);
   });

@@ -56,7 +56,7 @@ describe('App: streaming and tool calls', () => {
     await t.waitFor('execute_multiple_device_commands R1, R2, R3: show ip ospf neighbor');
     expect(t.frame()).toContain('Checking **OSPF** neighbors…');
     expect(t.frame()).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] execute_multiple_device_commands/);
-    await t.waitFor('2 iter · 1 tools');
+    await t.waitFor('2 iter · 1 tool');
     const f = t.frame();
     expect(f).toContain('› check ospf');
     expect(f).toContain('✓ execute_multiple_device_commands R1, R2, R3: show ip ospf neighbor');
@@ -566,7 +566,7 @@ describe('App: slash commands', () => {
     await t.type('/topology');
     await t.waitFor('Topology — ospf-lab');
     const f = t.frame();
-    expect(f).toContain('2 nodes, 1 links');
+    expect(f).toContain('2 nodes, 1 link');
     expect(f).toMatch(/ R1\s+│ FRR\s+│ started │ telnet 127\.0\.0\.1:5000 │ e1/);
     expect(f).toMatch(/R1 e0 ↔ R2 e0 │ packet_loss=30\s+│ up/);
     expect(f.indexOf(' R1 ')).toBeLessThan(f.indexOf(' R2 '));

@@ -41,7 +41,7 @@ describe('ui state reducer', () => {
     const call = () => findToolCall(s, 'c1')!;
     expect(call().state).toBe('pending');
     expect(call().summary).toBe('R1, R2, R3: show ip ospf neighbor');
-    s = reduce(s, ev({ type: 'approval', id: 'c1', name: 'execute_multiple_device_commands', args: ospfArgs }));
+    s = reduce(s, ev({ type: 'approval', id: 'c1', name: 'execute_multiple_device_commands', args: ospfArgs, why: 'config' }));
     expect(call().state).toBe('awaiting_approval');
     s = reduce(s, { type: 'approval_request', request: { id: 'c1', name: 'execute_multiple_device_commands', args: ospfArgs } });
     expect(s.approval?.id).toBe('c1');

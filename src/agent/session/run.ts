@@ -86,7 +86,7 @@ export class HistoryRepair {
         output: resultJson('aborted', 'aborted: the previous run was interrupted before this tool call finished'),
       }),
     );
-    await graph.updateState(config, { messages: repaired, stop: 'aborted' }, 'limit');
+    await graph.updateState(config, { messages: repaired, reached: 'aborted' }, 'limit');
     recordRepair(store, sessionId, [...messages, ...repaired]);
   }
 }
@@ -161,7 +161,7 @@ export async function runRequest(
     const input = requestInput(new HumanMessage(prompt), reqLimits, mode);
     const stream = await graph.stream(input, { ...graphConfig(sessionId, reqLimits), streamMode: 'values' });
     for await (const values of stream) final = values;
-    stopped = final?.stop ?? final?.limit_reason ?? 'done';
+    stopped = final?.reached ?? 'done';
     if (ac.signal.aborted && stopped === 'done') stopped = stopReasonOf(ac.signal);
     for (const e of endErrors(stopped, reqLimits, run.approvalBlocked, host.hasApprover)) q.push(e);
   } catch (err) {

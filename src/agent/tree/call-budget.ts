@@ -3,9 +3,13 @@
  * tokens and cost after. One per run (root or child), over the tree's one ledger.
  */
 import type { BudgetLedger, Gate } from './ledger.js';
+import type { BudgetKind } from './budget.js';
 
 export interface CallBudget {
-  reserve(final: boolean): Gate;
+  /** before every LLM call of the run, a wrap-up for the run's own limit too: only the tree's budget decides */
+  reserve(): Gate;
+  /** the budget that ran out, if one did */
+  exhausted(): BudgetKind | null;
   /** false when this call's usage crossed a budget */
   book(usage: { input_tokens?: number; output_tokens?: number }): boolean;
 }
@@ -15,7 +19,8 @@ export function callBudget(
   o: { root: boolean; cost(u: { input_tokens: number; output_tokens: number }): number },
 ): CallBudget {
   return {
-    reserve: (final) => ledger.reserveCall({ root: o.root, final }),
+    reserve: () => ledger.reserveCall({ root: o.root }),
+    exhausted: () => ledger.usage().exhausted,
     book: (u) => {
       const usage = { input_tokens: u.input_tokens ?? 0, output_tokens: u.output_tokens ?? 0 };
       return ledger.book(usage.input_tokens + usage.output_tokens, o.cost(usage));

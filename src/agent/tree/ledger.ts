@@ -85,8 +85,12 @@ export class BudgetLedger {
     return null;
   }
 
-  /** Reserves one LLM call. `root` may fall back to a reserved final call. */
-  reserveCall(o: { root: boolean; final: boolean }): Gate {
+  /**
+   * Reserves one LLM call. Once a budget ran out only the root may go on, with a reserved
+   * final call. A run's own limit wrap-up is an ordinary call here: a limit is the run's,
+   * the budget the tree's.
+   */
+  reserveCall(o: { root: boolean }): Gate {
     const tx = this.db.transaction((): Gate => {
       const u = this.read();
       if (!this.budget.enabled) {
@@ -94,7 +98,7 @@ export class BudgetLedger {
         return 'ok';
       }
       const ex = u.exhausted ?? this.exhaustedBy(u, Date.now());
-      if (!o.final && ex === null) {
+      if (ex === null) {
         this.write({ ...u, llm_calls: u.llm_calls + 1 });
         return 'ok';
       }

@@ -176,7 +176,7 @@ export class SessionTree {
     const messages: BaseMessage[] = final?.messages ?? [];
     return {
       messages,
-      stop: final?.stop ?? final?.limit_reason ?? (signal.aborted ? 'aborted' : 'done'),
+      stop: final?.reached ?? (signal.aborted ? 'aborted' : 'done'),
       llm_calls: final?.llm_calls ?? 0,
       input_tokens: final?.usage.input_tokens ?? 0,
       output_tokens: final?.usage.output_tokens ?? 0,

@@ -5,7 +5,7 @@
  */
 import type { Settings } from '../../config/schema.js';
 import { createLogger, registerSecret, type Logger } from '../../log.js';
-import { UsageError } from '../../errors.js';
+import { CopilotError, ExitCode, UsageError, errorMessage } from '../../errors.js';
 import type { ApprovePolicy } from '../../tools/gate.js';
 import { McpRuntime } from './runtime.js';
 import type { ToolGateOptions } from './tools.js';
@@ -41,6 +41,12 @@ export async function resolveMcpToken(env: NodeJS.ProcessEnv): Promise<string | 
     .catch(() => undefined);
 }
 
+/** One line for the client's log (Claude Code, Gemini CLI show the server's stderr), with the cause's exit code. */
+function cannotStart(err: unknown): CopilotError {
+  const why = errorMessage(err).split('\n')[0] ?? 'failed';
+  return new CopilotError(`gns3-copilot mcp cannot start: ${why}`, err instanceof CopilotError ? err.exitCode : ExitCode.Controller);
+}
+
 function gateOf(settings: Settings): ToolGateOptions {
   const policy: ApprovePolicy = settings.approve ?? 'never';
   return { mode: settings.mode, policy };
@@ -65,6 +71,12 @@ export async function runMcpCommand(settings: Settings, opts: McpCommandOptions 
     listen = { host, port, ...(token ? { token } : {}) };
   }
   const rt = await McpRuntime.create({ settings, log });
+  try {
+    await rt.checkStart();
+  } catch (err) {
+    await rt.close();
+    throw cannotStart(err);
+  }
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());

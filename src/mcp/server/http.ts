@@ -1,7 +1,9 @@
 /**
  * Streamable HTTP for `gns3-copilot mcp --http HOST:PORT`: one SDK transport and
  * Server per MCP session (Mcp-Session-Id), all sharing the runtime (device pool).
- * A bearer token, when configured, is checked before anything reaches the SDK.
+ * A bearer token, when configured, is checked before anything reaches the SDK; it is a
+ * static token, so nothing here advertises OAuth (no WWW-Authenticate challenge, 404 on
+ * the /.well-known paths).
  */
 import http from 'node:http';
 import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
@@ -26,6 +28,9 @@ export interface RunningHttpServer {
 }
 
 const MAX_BODY = 4 * 1024 * 1024;
+/** The 401 text: what to send, where the server got its token; never the token. */
+export const UNAUTHORIZED =
+  "missing or wrong bearer token: send the header 'Authorization: Bearer <token>' with the token this server was started with (GNS3_COPILOT_MCP_TOKEN or gns3-copilot auth login --mcp-token); this server does not use OAuth";
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
 export function tokenMatches(header: string | undefined, token: string): boolean {
@@ -57,15 +62,18 @@ export async function startHttpServer(rt: McpRuntime, gate: ToolGateOptions, opt
 
   const httpServer = http.createServer((req, res) => {
     void (async () => {
-      if (opts.token !== undefined && !tokenMatches(req.headers.authorization, opts.token)) {
-        reply(res, 401, 'missing or wrong bearer token (Authorization: Bearer <GNS3_COPILOT_MCP_TOKEN>)', {
-          'www-authenticate': 'Bearer realm="gns3-copilot"',
-        });
-        return;
-      }
+      // Before the token check: a 401 on /.well-known/oauth-* would tell clients that OAuth
+      // discovery is worth trying; a 404 says there is none.
       const path = (req.url ?? '/').split('?')[0];
       if (path !== '/mcp') {
         reply(res, 404, 'not found: the MCP endpoint is /mcp');
+        return;
+      }
+      if (opts.token !== undefined && !tokenMatches(req.headers.authorization, opts.token)) {
+        // No `WWW-Authenticate: Bearer`: clients (MCP Inspector, Claude Code) take it as the
+        // start of an OAuth flow and show that flow's failure instead of this message, which
+        // the SDK client puts in its error ("Error POSTing to endpoint: …").
+        reply(res, 401, UNAUTHORIZED);
         return;
       }
       const sid = req.headers['mcp-session-id'];

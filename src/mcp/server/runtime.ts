@@ -1,11 +1,12 @@
 /**
  * What every MCP session of one `gns3-copilot mcp` process shares: the settings,
- * the tool registry, the GNS3 project (opened lazily, once) and the long-lived
+ * the tool registry, the GNS3 project (opened by checkStart, once) and the long-lived
  * services of tool calls — above all the device pool, so consoles stay open
  * across calls and across clients. close() shuts all of it down.
  */
 import type { Settings } from '../../config/schema.js';
 import type { ProjectScope } from '../../gns3/types.js';
+import type { Gns3Client } from '../../gns3/client.js';
 import type { Logger } from '../../log.js';
 import type { ToolContext, ToolDef } from '../../tools/types.js';
 import { ToolRegistry } from '../../tools/registry.js';
@@ -28,7 +29,7 @@ export class McpRuntime {
   readonly prompts = new PromptLibrary();
   readonly services = new Map<string, unknown>();
   private projectPromise: Promise<ProjectScope> | undefined;
-  private client: { close(): Promise<void> } | undefined;
+  private client: Gns3Client | undefined;
 
   private constructor(opts: McpRuntimeOptions, tools: ToolDef[]) {
     this.settings = opts.settings;
@@ -54,17 +55,34 @@ export class McpRuntime {
         new ControllerError('no GNS3 project selected: start the server with --project <name|id> (or set GNS3_PROJECT)'),
       );
     this.projectPromise ??= (async () => {
-      const [{ createKeychainGns3Client }, { openProjectScope }] = await Promise.all([
-        import('../../gns3/keychain-client.js'),
-        import('../../gns3/client.js'),
-      ]);
-      const client = createKeychainGns3Client(this.settings, this.log);
-      this.client = client;
-      return openProjectScope(client, name);
+      const { openProjectScope } = await import('../../gns3/client.js');
+      return openProjectScope(await this.gns3Client(), name);
     })();
     this.projectPromise.catch(() => (this.projectPromise = undefined));
     return this.projectPromise;
   };
+
+  /**
+   * Run before the server answers a client: the controller answers, the login works and
+   * the project exists (opening it proves all three). Without a project, listing the
+   * projects proves the first two. An MCP client then shows the server as failed, with
+   * the reason, instead of "connected" and an error at the first tool call.
+   */
+  async checkStart(signal?: AbortSignal): Promise<void> {
+    if (this.settings.project !== undefined) {
+      await this.openProject();
+      return;
+    }
+    await (await this.gns3Client()).listProjects(signal);
+  }
+
+  private async gns3Client(): Promise<Gns3Client> {
+    if (!this.client) {
+      const { createKeychainGns3Client } = await import('../../gns3/keychain-client.js');
+      this.client = createKeychainGns3Client(this.settings, this.log);
+    }
+    return this.client;
+  }
 
   /** The compact topology text the agent's system prompt carries. */
   async topologyText(signal?: AbortSignal): Promise<string> {

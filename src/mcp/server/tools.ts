@@ -1,17 +1,20 @@
 /**
- * Tools over MCP through the agent's own gate: the copilot mode decides what is
- * listed and what may run (ToolRegistry.forMode), each call is judged by the same
- * pure gate as the agent's (tools/gate.ts assessCall; askApproval when it says ask)
- * and executed by executeTool — so a call the listing did not offer is refused
- * exactly as the agent would refuse it.
+ * Tools over MCP through the agent's own dispatch: the copilot mode decides what is
+ * listed and what may run (ToolRegistry.visible), each call goes through the same
+ * gate → approval → execute sequence as the agent's (tools/dispatch.ts) — so a call
+ * the listing did not offer is refused exactly as the agent would refuse it, and a
+ * refusal is worded for an MCP user (./refusal-text.ts).
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CopilotMode } from '../../core/modes.js';
-import type { Approver, RequestLimits } from '../../core/api.js';
-import { executeTool, resultJson, DEFAULT_MAX_OUTPUT_CHARS, type ToolResult } from '../../tools/registry.js';
-import { assessCall, type ApprovePolicy } from '../../tools/gate.js';
-import { askApproval, type ApprovalContext } from '../../tools/approval.js';
+import type { RequestLimits } from '../../core/api.js';
+import { executeTool, DEFAULT_MAX_OUTPUT_CHARS, type ToolResult } from '../../tools/registry.js';
+import type { ApprovePolicy } from '../../tools/gate.js';
+import type { ApprovalContext } from '../../tools/approval.js';
+import { dispatchCalls } from '../../tools/dispatch.js';
+import { MCP_CLIENT } from '../../core/caller.js';
+import { mcpRefusalText } from './refusal-text.js';
 import type { ToolDef } from '../../tools/types.js';
 import type { McpRuntime } from './runtime.js';
 import { elicitationApprover } from './approval.js';
@@ -33,7 +36,7 @@ function annotations(def: ToolDef): Tool['annotations'] {
 }
 
 export function listTools(rt: McpRuntime, mode: CopilotMode): Tool[] {
-  return rt.registry.schemas(mode).map((s) => ({
+  return rt.registry.schemas(mode, MCP_CLIENT).map((s) => ({
     name: s.function.name,
     description: s.function.description,
     inputSchema: s.function.parameters as Tool['inputSchema'],
@@ -78,36 +81,38 @@ export async function callTool(
   args: Record<string, unknown>,
   extra: CallExtra,
 ): Promise<ToolResult> {
-  const approver: Approver | undefined = gate.policy === 'ask' ? elicitationApprover(server) : undefined;
+  // Only a client that declared elicitation can be asked; for the others the gate refuses with how to allow it.
+  const canAsk = gate.policy !== 'never' && server.getClientCapabilities()?.elicitation !== undefined;
   const approval: ApprovalContext = {
     policy: gate.policy,
     approvalTools: rt.settings.approval_tools,
     sessionAllowed: new Set<string>(),
     interactive: false,
-    ...(approver ? { approver } : {}),
+    canAsk,
+    ...(canAsk ? { approver: elicitationApprover(server) } : {}),
   };
-  const refused = (status: ToolResult['status'], reason: string): ToolResult => {
-    const how = reason.replace(/rerun with (--approve \w+)/, 'restart `gns3-copilot mcp` with $1');
-    return { status, output: resultJson(status, how) };
-  };
-  const verdict = assessCall(
-    { name, args },
-    { mode: gate.mode, limits: NO_REQUEST_LIMITS, count: 0, counts: {} },
-    { tools: rt.registry, approval },
-  );
-  if (verdict.kind === 'blocked') return refused(verdict.status, verdict.reason);
-  if (verdict.kind === 'limit') return refused('limit', verdict.reason);
-  if (verdict.kind === 'ask') {
-    rt.log.info('mcp: asking the client for approval', { tool: name });
-    const answer = await askApproval({ id: String(extra.requestId), name, args }, approval, extra.signal);
-    if (answer.kind === 'blocked') return refused('blocked', answer.reason);
-  }
-  const def = rt.registry.get(name)!; // the gate let it through, so it exists
-  const t0 = performance.now();
-  rt.log.info('mcp: tool call', { tool: name });
-  const r = await withProgress(extra.progress, name, (device) =>
-    executeTool(def, args, rt.toolContext(extra.signal, device), DEFAULT_MAX_OUTPUT_CHARS),
-  );
-  rt.log.info('mcp: tool done', { tool: name, status: r.status, duration_ms: Math.round(performance.now() - t0) });
-  return r;
+  const call = { id: String(extra.requestId), name, args };
+  const out = await dispatchCalls([call], {
+    tools: rt.registry,
+    approval,
+    mode: gate.mode,
+    caller: MCP_CLIENT,
+    limits: NO_REQUEST_LIMITS,
+    count: 0,
+    counts: {},
+    signal: extra.signal,
+    stopped: () => undefined,
+    wordRefusal: mcpRefusalText,
+    maxParallel: 1,
+    execute: (def) =>
+      withProgress(extra.progress, name, (device) =>
+        executeTool(def, args, { ...rt.toolContext(extra.signal, device), caller: MCP_CLIENT, callId: call.id }, DEFAULT_MAX_OUTPUT_CHARS),
+      ),
+    events: {
+      approval: () => rt.log.info('mcp: asking the client for approval', { tool: name }),
+      start: () => rt.log.info('mcp: tool call', { tool: name }),
+      end: (_c, r, ms) => rt.log.info('mcp: tool done', { tool: name, status: r.status, duration_ms: ms }),
+    },
+  });
+  return out.results[0]!;
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { JobMode } from '../../devices/engine.js';
 import { defineTool, type ToolRisk } from '../types.js';
 import { runBatch } from './shared.js';
+import { TOOL_TARGETS } from '../targets.js';
 
 type CommandToolName = 'execute_multiple_device_commands' | 'execute_vpcs_commands';
 
@@ -17,7 +18,14 @@ function commandTool(name: CommandToolName, mode: JobMode, risk: ToolRisk, text:
     commands: z.array(z.string()).min(1).max(50).describe(text.commands),
   });
   const schema = z.object({ device_configs: z.array(deviceConfig).min(1).max(256) });
-  return defineTool({ name, description: text.tool, risk, schema, run: (args, ctx) => runBatch(args.device_configs, mode, ctx) });
+  return defineTool({
+    name,
+    description: text.tool,
+    risk,
+    schema,
+    targets: TOOL_TARGETS[name],
+    run: (args, ctx) => runBatch(args.device_configs, mode, ctx),
+  });
 }
 
 export const executeMultipleDeviceCommands = commandTool('execute_multiple_device_commands', 'read', 'read', {

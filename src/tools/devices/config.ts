@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineTool } from '../types.js';
 import { runBatch } from './shared.js';
+import { TOOL_TARGETS } from '../targets.js';
 
 const schema = z.object({
   device_configs: z
@@ -29,6 +30,7 @@ export const executeMultipleDeviceConfigCommands = defineTool({
     'stops at the first failing line unless continue_on_error, and always returns to exec mode. Reports every line with its status and device error.',
   risk: 'config',
   schema,
+  targets: TOOL_TARGETS.execute_multiple_device_config_commands,
   run: (args, ctx) =>
     runBatch(
       args.device_configs.map((d) => ({ device_name: d.device_name, commands: d.config_commands })),

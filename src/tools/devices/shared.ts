@@ -10,6 +10,7 @@ import type { DeviceResult } from '../../devices/types.js';
 import type { ToolContext, ToolOutcome } from '../types.js';
 import { batchOutcome } from '../batch.js';
 import { capOutput } from '../cap.js';
+import { noun } from '../../core/plural.js';
 
 /** Per-command output cap: keeps one chatty `show` from crowding out the other devices' outputs. */
 export const MAX_OUTPUT_CHARS = 12_000;
@@ -42,7 +43,7 @@ export async function runBatch(
     ...(ctx.progress
       ? {
           onResult: (r: DeviceResult, done: number, total: number) =>
-            ctx.progress!({ done, total, message: `${r.device_name}: ${r.status} (${done}/${total} devices)` }),
+            ctx.progress!({ done, total, message: `${r.device_name}: ${r.status} (${done}/${total} ${noun(total, 'device')})` }),
         }
       : {}),
   });

@@ -28,6 +28,8 @@ export interface BulkToolSpec<S extends z.ZodType, I> {
   describe(item: I): Record<string, unknown>;
   /** an item that ran but did not get where it should (e.g. a node still stopped at the deadline): its error message */
   failure?(result: Record<string, unknown>): string | undefined;
+  /** what a call touches (../targets.ts) */
+  targets?: ToolDef['targets'];
   /** items in flight at once; 1 when an item depends on the ones before it (default 8) */
   concurrency?: number;
 }
@@ -38,6 +40,7 @@ export function bulkTool<S extends z.ZodType, I>(spec: BulkToolSpec<S, I>): Tool
     description: spec.description,
     risk: spec.risk,
     schema: spec.schema,
+    ...(spec.targets ? { targets: spec.targets } : {}),
     run: (args, ctx) =>
       guarded(async () => {
         const project = await projectOf(ctx);

@@ -1,6 +1,7 @@
 /** create_gns3_link: connect node ports addressed by name (e0, Ethernet0, eth0, Gi0/0) or adapter/port. */
 import { z } from 'zod';
 import { bulkTool, listArgs } from './bulk.js';
+import { TOOL_TARGETS } from '../targets.js';
 
 const linkSpec = z.object({
   node_a: z.string().min(1),
@@ -11,6 +12,7 @@ const linkSpec = z.object({
 
 export const createGns3Link = bulkTool({
   name: 'create_gns3_link',
+  targets: TOOL_TARGETS.create_gns3_link,
   description:
     "Create links between node ports in the current GNS3 project. Ports by name (e0, Ethernet0, eth0, Gi0/0) or adapter/port. An unknown or used port is reported with the node's free ports.",
   risk: 'lab',

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { NodeAction } from '../../gns3/project.js';
 import type { ToolRisk } from '../types.js';
 import { bulkTool } from './bulk.js';
+import { TOOL_TARGETS } from '../targets.js';
 
 const schema = z.object({
   nodes: z.array(z.string().min(1)).min(1).max(100).describe('node names (case-insensitive) or ids'),
@@ -21,6 +22,7 @@ function powerTool<N extends 'start_gns3_node' | 'stop_gns3_node' | 'suspend_gns
     risk,
     noun: 'nodes',
     schema,
+    targets: TOOL_TARGETS[name],
     items: (args) => [...new Set(args.nodes)].map((node) => ({ node, deadlineMs: (args.wait_seconds ?? 60) * 1000 })),
     run: ({ node, deadlineMs }, project, ctx) => project.nodeAction(node, action, { deadlineMs, signal: ctx.signal }),
     // a node that did not reach the status by the deadline is a failure, not "ok" with a note

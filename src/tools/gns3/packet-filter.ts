@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { AvailableFilter } from '../../gns3/raw.js';
 import { defineTool, failure } from '../types.js';
 import { guarded, projectOf } from './common.js';
+import { TOOL_TARGETS } from '../targets.js';
 
 const filterValue = z.union([z.array(z.union([z.number(), z.string()])), z.number(), z.string()]);
 
@@ -66,6 +67,7 @@ export const manageGns3PacketFilter = defineTool({
     'Inspect or change packet filters on a GNS3 link: get_available (filter types and ranges), get, set (merged into the current filters), clear (all, or the listed types).',
   risk: 'config',
   schema: managePacketFilterSchema,
+  targets: TOOL_TARGETS.manage_gns3_packet_filter,
   run: (args, ctx) =>
     guarded(async () => {
       const project = await projectOf(ctx);

@@ -2,9 +2,11 @@
 import { z } from 'zod';
 import { Gns3ApiError } from '../../gns3/errors.js';
 import { bulkTool, listArgs } from './bulk.js';
+import { TOOL_TARGETS } from '../targets.js';
 
 export const updateGns3NodeName = bulkTool({
   name: 'update_gns3_node_name',
+  targets: TOOL_TARGETS.update_gns3_node_name,
   description:
     'Rename nodes in the current GNS3 project; reports the name the server stored (it de-duplicates names and removes spaces). GNS3 3.x refuses to rename a running node.',
   risk: 'lab',

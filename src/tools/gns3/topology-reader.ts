@@ -4,6 +4,7 @@ import { renderTopologyText } from '../../gns3/render.js';
 import type { Topology } from '../../gns3/types.js';
 import { defineTool } from '../types.js';
 import { guarded, projectOf } from './common.js';
+import { count } from '../../core/plural.js';
 
 export function topologyJson(t: Topology): Record<string, unknown> {
   const peer = (nodeId: string, adapter: number, port: number, linkId: string | null) => {
@@ -49,7 +50,7 @@ export const gns3TopologyReader = defineTool({
     guarded(async () => {
       const project = await projectOf(ctx);
       const t = await project.getTopology(ctx.signal);
-      const display = `${t.project_name}: ${t.nodes.length} nodes, ${t.links.length} links`;
+      const display = `${t.project_name}: ${count(t.nodes.length, 'node')}, ${count(t.links.length, 'link')}`;
       if (args.format === 'text') return { status: 'success', data: { topology: renderTopologyText(t) }, display };
       return { status: 'success', data: topologyJson(t), display };
     }),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { failure, type ToolOutcome } from '../types.js';
 import { findPlatform, normalizeName, suggest } from '../../skills/lookup.js';
 import { lookupName, skillTool } from './library.js';
+import { count } from '../../core/plural.js';
 
 const found = (data: Record<string, unknown>, display: string): ToolOutcome => ({ status: 'success', data, display });
 
@@ -26,7 +27,7 @@ export const deviceSkillsTool = skillTool({
         return platforms.length ? found(data, `${t}: ${platforms.join(', ')}`) : failure(`no platform has the topic "${t}"`, data);
       }
       const platforms = [...lib.device.values()].map((d) => ({ platform: d.platform, name: d.name ?? d.platform, aliases: d.aliases, topics: Object.keys(d.topics) }));
-      return found({ platforms }, `${platforms.length} platforms`);
+      return found({ platforms }, count(platforms.length, 'platform'));
     }
     const skill = findPlatform(lib, args.platform);
     if (!skill) {
@@ -34,7 +35,7 @@ export const deviceSkillsTool = skillTool({
     }
     if (!args.topic) {
       const topics = Object.entries(skill.topics).map(([topic, t]) => ({ topic, summary: t.summary }));
-      return found({ platform: skill.platform, name: skill.name ?? skill.platform, description: skill.description, topics }, `${skill.platform}: ${topics.length} topics`);
+      return found({ platform: skill.platform, name: skill.name ?? skill.platform, description: skill.description, topics }, `${skill.platform}: ${count(topics.length, 'topic')}`);
     }
     const key = normalizeName(args.topic);
     const topic = skill.topics[key];

@@ -4,6 +4,7 @@ import { failure } from '../types.js';
 import { findScenario, normalizeName, suggest } from '../../skills/lookup.js';
 import type { InjectionScenario } from '../../skills/schema.js';
 import { lookupName, skillTool } from './library.js';
+import { count } from '../../core/plural.js';
 
 /** How to apply and undo a scenario, phrased as the tool calls that do it. */
 export function scenarioSteps(s: InjectionScenario): Record<string, unknown> {
@@ -58,7 +59,7 @@ export const injectionSkillsTool = skillTool({
     return {
       status: 'success',
       data: { count: matches.length, scenarios: matches.map(summary), ...(matches.length === 0 || !category ? { categories } : {}) },
-      display: `${matches.length} scenarios`,
+      display: count(matches.length, 'scenario'),
     };
   },
 });

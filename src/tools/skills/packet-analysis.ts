@@ -10,6 +10,7 @@ import { AnalysisInputError, analyzePcap, validateAnalysisInput } from '../../pa
 import { TsharkError, requireTshark } from '../../packets/tshark.js';
 import { toolLibrary } from './library.js';
 import { findProtocol, suggest } from '../../skills/lookup.js';
+import { count } from '../../core/plural.js';
 
 const TSHARK_BUDGET_MS = 30_000;
 
@@ -101,7 +102,7 @@ export const packetAnalysisTool = defineTool({
           capture: { seconds, packets_limit: args.packets, duration_ms: captureMs },
           ...analysis,
         },
-        display: `${args.link}: ${analysis.packets_captured} packets in ${seconds} s`,
+        display: `${args.link}: ${count(analysis.packets_captured, 'packet')} in ${seconds} s`,
       };
     } catch (err) {
       if (ctx.signal.aborted) throw err;

@@ -4,6 +4,7 @@ import { failure } from '../types.js';
 import { findProtocol, suggest } from '../../skills/lookup.js';
 import type { PacketSkill } from '../../skills/schema.js';
 import { lookupName, skillTool } from './library.js';
+import { count } from '../../core/plural.js';
 
 export const packetAnalysisSkillsTool = skillTool({
   name: 'packet_analysis_skills',
@@ -18,7 +19,7 @@ export const packetAnalysisSkillsTool = skillTool({
     if (!args.protocol) {
       const layers: Record<string, string[]> = {};
       for (const p of lib.packet.values()) (layers[p.layer] ??= []).push(p.protocol);
-      return { status: 'success', data: { count: lib.packet.size, protocols_by_layer: layers }, display: `${lib.packet.size} protocols` };
+      return { status: 'success', data: { count: lib.packet.size, protocols_by_layer: layers }, display: count(lib.packet.size, 'protocol') };
     }
     const names = args.protocol.split(',').map((s) => s.trim()).filter(Boolean).slice(0, 10);
     const found: PacketSkill[] = [];

@@ -8,6 +8,7 @@ import type { ToolCallView } from '../state.js';
 import { deviceOutputs } from '../call-text.js';
 import { renderMarkdown } from '../markdown.js';
 import { Tone, useColor } from './theme.js';
+import { sanitizeDeep } from '../../security/sanitize.js';
 
 export function outputMarkdown(call: ToolCallView): string {
   const out = call.output ?? '';
@@ -22,7 +23,7 @@ export function outputMarkdown(call: ToolCallView): string {
       .join('\n');
   }
   try {
-    return '```\n' + JSON.stringify(JSON.parse(out), null, 2) + '\n```';
+    return '```\n' + JSON.stringify(sanitizeDeep(JSON.parse(out)), null, 2) + '\n```';
   } catch {
     return '```\n' + out + '\n```';
   }

@@ -10,6 +10,7 @@ import { renderMarkdown } from '../markdown.js';
 import { formatDuration } from '../format.js';
 import { ToolCallLine } from './ToolCallLine.js';
 import { Tone, useColor } from './theme.js';
+import { count } from '../../core/plural.js';
 
 const STOP_NOTE: Record<string, string> = {
   max_iterations: 'stopped: iteration limit reached (/limits iterations=N)',
@@ -31,7 +32,7 @@ function PromptLine({ prompt }: { prompt: string }) {
 }
 
 const statsText = (s: RunStats) =>
-  `${s.iterations} iter · ${s.tool_calls} tools · ${s.input_tokens + s.output_tokens} tokens · ${formatDuration(s.duration_ms)}`;
+  `${s.iterations} iter · ${count(s.tool_calls, 'tool')} · ${count(s.input_tokens + s.output_tokens, 'token')} · ${formatDuration(s.duration_ms)}`;
 
 function Outcome({ turn }: { turn: TurnView }) {
   const s = turn.stats;

@@ -7,6 +7,7 @@ import { turnsFromTranscript } from '../resume.js';
 import type { UiServices } from '../services.js';
 import type { NoticeTone, UiAction } from '../state.js';
 import type { PhaseControl } from './usePhase.js';
+import { count } from '../../core/plural.js';
 
 export interface AgentSessionOptions {
   initialSettings: Settings;
@@ -45,7 +46,7 @@ export function useAgentSession(o: AgentSessionOptions) {
       const { turns, omitted } = turnsFromTranscript(transcript);
       if (omitted > 0) notice(`… ${omitted} earlier turns (gns3-copilot sessions show ${s.id.slice(0, 8)})`);
       if (turns.length > 0) dispatch({ type: 'history', turns });
-      notice(`Resumed session “${meta?.title ?? '(untitled)'}” (${s.id.slice(0, 8)}, ${meta?.messageCount ?? 0} messages)`);
+      notice(`Resumed session “${meta?.title ?? '(untitled)'}” (${s.id.slice(0, 8)}, ${count(meta?.messageCount ?? 0, 'message')})`);
     },
     [services, dispatch, notice],
   );

@@ -160,3 +160,74 @@ describe('tree budget', () => {
     db.close();
   }, 60_000);
 });
+
+/** A model that delegates in every response, also when it was offered no tools. */
+const alwaysDelegating = (n: number): FakeTurn[] =>
+  Array.from({ length: n }, (_, i) => ({
+    text: `delegating ${i}`,
+    tool_calls: [{ id: `d${i}`, name: 'agent', args: { task_brief: { goal: `part ${i}` } } }],
+  }));
+
+describe('a tree whose budget runs out ends cleanly (stopped_reason budget, exit 0, no call after it but the reserved final one)', () => {
+  it('AGENT_MAX_TOTAL_AGENTS with a model that keeps delegating', async () => {
+    const { s, ev, reqs, log } = await run({ AGENT_MAX_TOTAL_AGENTS: '3' }, alwaysDelegating(40), { max_iterations: 5 });
+    expect(ofType(ev, 'error')).toHaveLength(0);
+    const done = ofType(ev, 'done')[0]!;
+    expect(done.stopped_reason).toBe('budget');
+    expect(done.stats.llm_calls).toBeLessThanOrEqual(5);
+    expect(s.usage()!.exhausted).toBe('agents');
+    // root, child, grandchild (refused), then only the root's final call, offered no tools
+    expect(reqs).toHaveLength(4);
+    expect(reqs.at(-1)!.body.tools).toBeUndefined();
+    expect(JSON.stringify(reqs[3]!.body.messages)).toContain('verify the lab');
+    expect(log.calls).toHaveLength(0);
+    expect(ofType(ev, 'limit').find((e) => !e.depth)!.message).toContain('budget (agents: AGENT_MAX_TOTAL_AGENTS)');
+    await s.close();
+  });
+
+  it('AGENT_MAX_TOTAL_TOKENS: the crossing response runs nothing and the final call, whose own calls never run, ends it', async () => {
+    const { s, ev, reqs } = await run({ AGENT_MAX_TOTAL_TOKENS: '100' }, alwaysDelegating(40), { max_iterations: 5 });
+    expect(ofType(ev, 'error')).toHaveLength(0);
+    expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('budget');
+    expect(reqs).toHaveLength(2);
+    expect(reqs[1]!.body.tools).toBeUndefined();
+    expect(s.tree().agents).toHaveLength(0);
+    expect(s.usage()!.exhausted).toBe('tokens');
+    expect(ofType(ev, 'tool_end').map((e) => e.status)).toEqual(['limit', 'limit']);
+    await s.close();
+  });
+
+  it('default limits: the iterations of every run stay within max_iterations and the tree stops at its LLM-call budget', async () => {
+    const { s, ev, reqs } = await run({}, alwaysDelegating(400));
+    expect(ofType(ev, 'error')).toHaveLength(0);
+    const done = ofType(ev, 'done')[0]!;
+    expect(done.stopped_reason).toBe('budget');
+    expect(done.stats.llm_calls).toBeLessThanOrEqual(20);
+    expect(reqs.length).toBeLessThanOrEqual(150);
+    expect(s.usage()).toMatchObject({ llm_calls: reqs.length });
+    for (const a of s.tree().agents) expect(a.llm_calls).toBeLessThanOrEqual(20);
+    expect(reqs.at(-1)!.body.tools).toBeUndefined();
+    await s.close();
+  }, 60_000);
+
+  it("a child's own limit wrap-up is not the tree's reserved final call: the tree is not exhausted, the root's stopped_reason stays the limit", async () => {
+    const { s, ev, reqs } = await run(
+      { AGENT_MAX_LLM_CALLS: '150' },
+      [
+        delegate('a', { goal: 'check R1' }),
+        { tool_calls: [showCall('R1', 's1')] },
+        { text: 'R1 checked.' },
+        { text: 'The child checked R1.' },
+      ],
+      { max_iterations: 2 },
+    );
+    expect(reqs).toHaveLength(4);
+    expect(reqs[2]!.body.tools).toBeUndefined(); // the child's last iteration
+    expect(reqs[3]!.body.tools).toBeUndefined(); // the root's last iteration
+    const report = JSON.parse(ofType(ev, 'tool_end').find((e) => e.id === 'a')!.output) as TaskReport;
+    expect(report).toMatchObject({ status: 'stopped', stopped_reason: 'max_iterations', result: 'R1 checked.' });
+    expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('max_iterations');
+    expect(s.usage()).toMatchObject({ llm_calls: 4, exhausted: null });
+    await s.close();
+  });
+});

@@ -20,7 +20,7 @@ const granted: number[] = [];
 for (const root of roots) {
   const ledger = new BudgetLedger(db, root, { ...DEFAULT_BUDGET, max_llm_calls: 30, reserved_final_calls: 1 }, true);
   let n = 0;
-  while (ledger.reserveCall({ root: false, final: false }) === 'ok') {
+  while (ledger.reserveCall({ root: false }) === 'ok') {
     ledger.book(1, 0);
     n++;
   }

@@ -30,6 +30,19 @@ export interface FakeGns3Options {
   /** delay before a node's status follows a start/stop/suspend (default 0) */
   statusDelayMs?: number;
   consoleHost?: string;
+  /**
+   * What `GET /computes` lists (default: v2 its local compute named "vm", v3 nothing, as the
+   * real servers do). A node created on a compute gets that compute's host as console_host.
+   */
+  computes?: FakeCompute[];
+}
+
+export interface FakeCompute {
+  compute_id: string;
+  name: string;
+  host: string;
+  port?: number;
+  connected?: boolean;
 }
 
 export interface InjectRule {
@@ -207,6 +220,8 @@ export interface FakeGns3 {
     default_name_format?: string;
     adapters?: number;
     usage?: string;
+    /** the compute its nodes go to (default "local"; null like the builtins) */
+    compute_id?: string | null;
   }): string;
   addNode(n: SeedNode): Node;
   addLink(l: { a: string; b: string; filters?: Record<string, unknown[]>; project?: string }): Link;
@@ -226,6 +241,21 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
   const version = opts.version ?? (v2 ? '2.2.59' : '3.0.6');
   let statusDelayMs = opts.statusDelayMs ?? 0;
   const consoleHost = opts.consoleHost ?? '127.0.0.1';
+  const computes: FakeCompute[] = opts.computes ?? (v2 ? [{ compute_id: 'local', name: 'vm', host: '127.0.0.1', port: 3080 }] : []);
+  /** The real /computes object (gns3-api.md, Computes). */
+  const computeJson = (c: FakeCompute): Json => ({
+    compute_id: c.compute_id,
+    name: c.name,
+    protocol: 'http',
+    host: c.host,
+    port: c.port ?? 3080,
+    user: null,
+    connected: c.connected ?? true,
+    last_error: null,
+    cpu_usage_percent: 3.1,
+    memory_usage_percent: 41.7,
+    capabilities: { node_types: ['vpcs', 'qemu', 'ethernet_switch', 'ethernet_hub', 'cloud', 'nat'], platform: 'linux', version },
+  });
   const projects = new Map<string, Project>();
   let lastProject: string | undefined;
   const templates: Template[] = BUILTINS.map(([name, type, category, fmt, id2, id3]) => {
@@ -362,6 +392,7 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
       console_host?: string | null;
       console_type?: string | null;
       usage?: string;
+      compute_id?: string;
     },
   ): Node => {
     const t = spec.node_type;
@@ -369,7 +400,7 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
     const hasConsole = !(t === 'ethernet_hub' || t === 'cloud' || t === 'nat' || t === 'frame_relay_switch' || t === 'atm_switch');
     const node: Node = {
       command_line: '',
-      compute_id: 'local',
+      compute_id: spec.compute_id ?? 'local',
       console: spec.console !== undefined ? spec.console : hasConsole ? nextConsole++ : null,
       console_auto_start: false,
       console_host: spec.console_host !== undefined ? spec.console_host : hasConsole ? consoleHost : null,
@@ -574,11 +605,7 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
     if (!v2) checkAuth(req, url);
 
     if (a === 'computes' && parts.length === 1 && method === 'GET') {
-      return send(
-        res,
-        200,
-        v2 ? [{ compute_id: 'local', name: 'vm', host: '127.0.0.1', port: 3080, protocol: 'http', connected: true }] : [],
-      );
+      return send(res, 200, computes.map(computeJson));
     }
     if (a === 'templates') {
       if (parts.length === 1 && method === 'GET') return send(res, 200, templates);
@@ -630,6 +657,10 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
       if (typeof body?.x !== 'number') return required('x', ['projects', p.data.project_id, 'templates', d!], body);
       if (typeof body?.y !== 'number') return required('y', ['projects', p.data.project_id, 'templates', d!], body);
       if (v2 && !body.compute_id && t.compute_id == null) fail(404, `Compute ID None doesn't exist`);
+      const computeId = typeof body.compute_id === 'string' ? body.compute_id : ((t.compute_id as string | null) ?? 'local');
+      // "local" always exists (v3 does not list it); anything else must be a registered compute
+      const compute = computes.find((c) => c.compute_id === computeId);
+      if (!compute && computeId !== 'local') fail(404, `Compute ID ${computeId} doesn't exist`);
       requireOpened(p);
       if (t.template_type === 'nat') fail(409, 'NAT interface virbr0 is missing, please install libvirt');
       // v3 ignores `name` here even though its schema documents it.
@@ -642,6 +673,8 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
         y: body.y,
         ports: templateAdapters.get(t.template_id),
         usage: typeof t.usage === 'string' ? t.usage : undefined,
+        compute_id: computeId,
+        ...(compute ? { console_host: compute.host } : {}),
       });
       return send(res, 201, node);
     }
@@ -889,7 +922,7 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
         category: t.category ?? 'router',
         default_name_format: t.default_name_format ?? `${t.name.replace(/\s+/g, '')}-{0}`,
         builtin: false,
-        compute_id: 'local',
+        compute_id: t.compute_id !== undefined ? t.compute_id : 'local',
         symbol: ':/symbols/router.svg',
         ...(t.usage ? { usage: t.usage } : {}),
       });

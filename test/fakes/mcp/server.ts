@@ -7,9 +7,10 @@
  * Tools: `query` (read-only annotated: returns structured rows), `set_vlan` (no
  * annotation: config-changing for the copilot), `crash` (the process exits in
  * the middle of the call). FAKE_MCP_FAIL_START=1 exits before serving, and
- * FAKE_MCP_CALL_LOG=<file> appends one line per executed call.
+ * FAKE_MCP_CALL_LOG=<file> appends one line per executed call, FAKE_MCP_PID_FILE=<file>
+ * gets the server's pid (a test kills it at the moment it chooses).
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -18,6 +19,8 @@ if (process.env.FAKE_MCP_FAIL_START === '1') {
   process.stderr.write('fake mcp: cannot reach the inventory database\n');
   process.exit(1);
 }
+
+if (process.env.FAKE_MCP_PID_FILE) writeFileSync(process.env.FAKE_MCP_PID_FILE, String(process.pid));
 
 const record = (line: string) => {
   if (process.env.FAKE_MCP_CALL_LOG) appendFileSync(process.env.FAKE_MCP_CALL_LOG, `${line}\n`);

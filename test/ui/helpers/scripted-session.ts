@@ -99,7 +99,7 @@ export class ScriptedSession implements AgentSession {
             return;
           }
           if (step.type === 'ask') {
-            yield { type: 'approval', id: step.id, name: step.name, args: step.args };
+            yield { type: 'approval', id: step.id, name: step.name, args: step.args, why: 'config' };
             if (!approver) throw new Error('scripted ask without an approver');
             const d = await approver({ id: step.id, name: step.name, args: step.args }, signal);
             decisions.push(d);

@@ -1,0 +1,134 @@
+/**
+ * Reading a check file (YAML, or JSON which is YAML too) and validating checks
+ * against the schema, with errors that name the line and the field:
+ * `checks.yaml:7: checks[2].interface.state: expected "up" or "down"`.
+ * Each check is validated against the schema of its one kind, so a mistake is
+ * reported in terms of that kind, not as "matched no union member".
+ */
+import { readFile } from 'node:fs/promises';
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import type { z } from 'zod';
+import { UsageError } from '../errors.js';
+import {
+  KINDS,
+  bgpPeerCheck,
+  checkFileSchema,
+  commandCheck,
+  configCheck,
+  interfaceCheck,
+  linkCheck,
+  nodeCheck,
+  ospfNeighborCheck,
+  pingCheck,
+  routeCheck,
+  type Check,
+  type CheckFile,
+  type CheckKind,
+} from './schema.js';
+
+const BODY: Record<CheckKind, z.ZodType> = {
+  node: nodeCheck,
+  link: linkCheck,
+  interface: interfaceCheck,
+  ospf_neighbor: ospfNeighborCheck,
+  bgp_peer: bgpPeerCheck,
+  route: routeCheck,
+  ping: pingCheck,
+  config: configCheck,
+  command: commandCheck,
+};
+
+export type Path = (string | number)[];
+
+export interface CheckIssue {
+  path: Path;
+  message: string;
+}
+
+export function formatPath(path: Path): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out === '' ? p : `.${p}`;
+  return out || '(top level)';
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Validates one check; the first problem with its path (relative to `at`) or the parsed check. */
+export function validateCheck(raw: unknown, at: Path = []): { ok: true; check: Check } | { ok: false; issue: CheckIssue } {
+  if (!isRecord(raw)) return { ok: false, issue: { path: at, message: `a check is an object with one of ${KINDS.join(', ')}` } };
+  const kinds = KINDS.filter((k) => k in raw);
+  const extra = Object.keys(raw).filter((k) => !(KINDS as readonly string[]).includes(k) && k !== 'name' && k !== 'points');
+  if (extra.length > 0) return { ok: false, issue: { path: [...at, extra[0]!], message: `unknown key (kinds: ${KINDS.join(', ')})` } };
+  if (kinds.length !== 1) {
+    const message = kinds.length === 0 ? `no kind: one of ${KINDS.join(', ')}` : `one kind per check (found ${kinds.join(', ')})`;
+    return { ok: false, issue: { path: at, message } };
+  }
+  const kind = kinds[0]!;
+  if (raw.name !== undefined && (typeof raw.name !== 'string' || raw.name.trim() === ''))
+    return { ok: false, issue: { path: [...at, 'name'], message: 'a non-empty string' } };
+  const points = raw.points ?? 1;
+  if (typeof points !== 'number' || !Number.isInteger(points) || points < 0 || points > 1000)
+    return { ok: false, issue: { path: [...at, 'points'], message: 'an integer 0..1000' } };
+  const body = BODY[kind].safeParse(raw[kind]);
+  if (!body.success) {
+    const i = body.error.issues[0]!;
+    return { ok: false, issue: { path: [...at, kind, ...i.path.map((p) => (typeof p === 'number' ? p : String(p)))], message: i.message } };
+  }
+  const check = { ...(raw.name !== undefined ? { name: raw.name.trim() } : {}), points, [kind]: body.data } as Check;
+  return { ok: true, check };
+}
+
+/** Validates a whole file's value: `{project?, checks:[…]}`. */
+export function validateCheckFile(raw: unknown): { ok: true; file: CheckFile } | { ok: false; issue: CheckIssue } {
+  if (!isRecord(raw)) return { ok: false, issue: { path: [], message: 'expected a mapping with "checks:" (and optionally "project:")' } };
+  for (const k of Object.keys(raw))
+    if (k !== 'project' && k !== 'checks') return { ok: false, issue: { path: [k], message: 'unknown key (expected project, checks)' } };
+  if (raw.project !== undefined && (typeof raw.project !== 'string' || raw.project.trim() === ''))
+    return { ok: false, issue: { path: ['project'], message: 'a project name or id' } };
+  if (!Array.isArray(raw.checks) || raw.checks.length === 0)
+    return { ok: false, issue: { path: ['checks'], message: 'a non-empty list of checks' } };
+  const checks: Check[] = [];
+  for (const [i, c] of raw.checks.entries()) {
+    const r = validateCheck(c, ['checks', i]);
+    if (!r.ok) return r;
+    checks.push(r.check);
+  }
+  const file = checkFileSchema.parse({ ...(raw.project !== undefined ? { project: raw.project } : {}), checks });
+  return { ok: true, file };
+}
+
+/** The 1-based line of the deepest YAML node on `path` that exists. */
+function lineOf(doc: Document, counter: LineCounter, path: Path): number | undefined {
+  for (let n = path.length; n >= 0; n--) {
+    const node = doc.getIn(path.slice(0, n), true);
+    if (isNode(node) && node.range) return counter.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
+
+/** Parses check-file text; a syntax or schema problem is a UsageError naming the line and field. */
+export function parseCheckText(text: string, source: string): CheckFile {
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    const line = counter.linePos(e.pos[0]).line;
+    throw new UsageError(`${source}:${line}: ${e.message.split('\n')[0]}`);
+  }
+  const r = validateCheckFile(doc.toJS());
+  if (!r.ok) {
+    const line = lineOf(doc, counter, r.issue.path);
+    throw new UsageError(`${source}${line ? `:${line}` : ''}: ${formatPath(r.issue.path)}: ${r.issue.message}`);
+  }
+  return r.file;
+}
+
+export async function loadCheckFile(path: string): Promise<CheckFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read check file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  return parseCheckText(text, path);
+}

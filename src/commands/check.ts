@@ -1,0 +1,137 @@
+/**
+ * `gns3-copilot check <file>`: runs a check file against the live lab and prints
+ * a ✓/✗ table (or --json, or a --junit file); `--watch` re-runs until everything
+ * passes; `--init FILE` writes a check file from the lab as it is. Exit 0 when
+ * every check passes, 7 when one failed or errored, 2 for a bad file, 3 for the
+ * controller.
+ */
+import { writeFile } from 'node:fs/promises';
+import type { Settings } from '../config/schema.js';
+import { ExitCode, UsageError } from '../errors.js';
+import { createLogger, type Logger } from '../log.js';
+import { DevicePool } from '../devices/pool.js';
+import type { Check } from '../check/schema.js';
+import type { CheckReport } from '../check/run.js';
+
+export interface CheckCommandOptions {
+  file?: string;
+  init?: string;
+  json?: boolean;
+  junit?: string;
+  /** seconds between runs; true = the default */
+  watch?: string | boolean;
+  only?: string[];
+  /** --project was typed (it wins over the file's `project:`) */
+  projectFromFlag?: boolean;
+}
+
+const DEFAULT_WATCH_S = 5;
+
+export function newCheckPool(settings: Settings, log?: Logger): DevicePool {
+  return new DevicePool({
+    openTimeoutMs: settings.connect_timeout_ms,
+    commandTimeoutMs: settings.command_timeout_ms,
+    confirmAllow: settings.confirm_allow,
+    ...(log ? { log } : {}),
+  });
+}
+
+function watchSeconds(w: string | boolean | undefined): number | undefined {
+  if (w === undefined || w === false) return undefined;
+  if (w === true) return DEFAULT_WATCH_S;
+  const n = Number(w);
+  if (!Number.isFinite(n) || n < 1 || n > 3600) throw new UsageError(`--watch: seconds between runs, 1..3600 (got ${w})`);
+  return n;
+}
+
+/** The checks --only names (matching the shown name, case-insensitive); an unknown name is a usage error. */
+export function selectChecks(checks: Check[], only: string[] | undefined, nameOf: (c: Check) => string): Check[] {
+  if (!only || only.length === 0) return checks;
+  const want = new Set(only.map((n) => n.toLowerCase()));
+  const picked = checks.filter((c) => want.has(nameOf(c).toLowerCase()));
+  const known = new Set(checks.map((c) => nameOf(c).toLowerCase()));
+  const missing = only.filter((n) => !known.has(n.toLowerCase()));
+  if (missing.length > 0)
+    throw new UsageError(`--only: no check named "${missing[0]}" (names: ${checks.map(nameOf).slice(0, 20).join(', ')})`);
+  return picked;
+}
+
+async function openProject(settings: Settings, project: string | undefined, log: Logger) {
+  if (!project) throw new UsageError('no GNS3 project: pass --project <name|id> or put "project:" in the check file');
+  const [{ createKeychainGns3Client }, { openProjectScope }] = await Promise.all([
+    import('../gns3/keychain-client.js'),
+    import('../gns3/client.js'),
+  ]);
+  const client = createKeychainGns3Client(settings, log);
+  try {
+    return { scope: await openProjectScope(client, project), client };
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+export async function checkCommand(settings: Settings, opts: CheckCommandOptions): Promise<number> {
+  const log = createLogger(settings.log_level);
+  if (opts.init !== undefined) {
+    if (opts.file !== undefined) throw new UsageError('check --init FILE takes no other check file');
+    return initCommand(settings, opts.init, log);
+  }
+  if (opts.file === undefined) throw new UsageError('check: missing <file> (or --init FILE to write one from the lab)');
+  if (opts.json && opts.junit !== undefined) throw new UsageError('--json and --junit: choose one');
+  const [{ loadCheckFile }, { runChecks }, report, { defaultName }] = await Promise.all([
+    import('../check/load.js'),
+    import('../check/run.js'),
+    import('../check/report.js'),
+    import('../check/schema.js'),
+  ]);
+  const file = await loadCheckFile(opts.file);
+  const checks = selectChecks(file.checks, opts.only, (c) => c.name ?? defaultName(c));
+  const interval = watchSeconds(opts.watch);
+  const project = opts.projectFromFlag ? settings.project : (file.project ?? settings.project);
+  const { scope, client } = await openProject(settings, project, log);
+  const pool = newCheckPool(settings, log);
+  const run = () => runChecks(checks, { project: scope, settings, pool, log });
+  try {
+    let r: CheckReport = await run();
+    if (interval !== undefined) {
+      if (!opts.json) process.stdout.write(report.formatTable(r));
+      while (r.passed < r.checks.length) {
+        await new Promise((res) => setTimeout(res, interval * 1000));
+        const next = await run();
+        if (!opts.json) {
+          const changes = report.formatChanges(r, next);
+          const stamp = new Date().toISOString().slice(11, 19);
+          process.stdout.write(
+            changes.length > 0
+              ? `${stamp} ${changes.join(`\n${stamp} `)}\n`
+              : `${stamp} no change: ${next.passed}/${next.checks.length} passing\n`,
+          );
+        }
+        r = next;
+      }
+      if (!opts.json) process.stdout.write(`all ${r.checks.length} checks pass · score ${r.score}/${r.max_score}\n`);
+    } else if (!opts.json) process.stdout.write(report.formatTable(r));
+    if (opts.json) process.stdout.write(`${JSON.stringify(r)}\n`);
+    if (opts.junit !== undefined) await writeFile(opts.junit, report.formatJunit(r));
+    return r.passed === r.checks.length ? ExitCode.Ok : ExitCode.ChecksFailed;
+  } finally {
+    pool.closeAll();
+    await client.close().catch(() => undefined);
+  }
+}
+
+async function initCommand(settings: Settings, out: string, log: Logger): Promise<number> {
+  const { describeLab, checkFileYaml } = await import('../check/init.js');
+  const { scope, client } = await openProject(settings, settings.project, log);
+  const pool = newCheckPool(settings, log);
+  try {
+    const lab = await describeLab({ project: scope, settings, pool, log });
+    await writeFile(out, checkFileYaml(lab));
+    process.stdout.write(`wrote ${lab.checks.length} checks for project ${lab.project} to ${out}\n`);
+    return ExitCode.Ok;
+  } finally {
+    pool.closeAll();
+    await client.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * One batch of tool calls from gate to result, for every front end (the agent's tools
+ * node, the MCP server): each call is judged by the pure gate (./gate.ts), the approver
+ * is asked where the gate says so, then the allowed calls run in parallel. Every call
+ * gets exactly one result, whatever happens to it. docs/ARCHITECTURE.md, Tools.
+ */
+import type { Caller } from '../core/caller.js';
+import type { RequestLimits } from '../core/api.js';
+import type { StoppedReason } from '../core/events.js';
+import type { CopilotMode } from '../core/modes.js';
+import { errorMessage } from '../errors.js';
+import { runLimited } from '../devices/runner.js';
+import { assessCall, type ApprovalNeed, type ApprovalRefusal, type GateTools, type GateVerdict, type LimitStop } from './gate.js';
+import { askApproval, type ApprovalContext } from './approval.js';
+import { resultJson } from './registry.js';
+import type { ToolDef, ToolResult } from './types.js';
+
+export interface DispatchCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** What the front end hears while a batch goes through (the agent turns these into events). */
+export interface DispatchEvents {
+  /** the approver is about to be asked about this call */
+  approval?(call: DispatchCall, need: ApprovalNeed): void;
+  /** a call that will not run got its result (refused, blocked, limited, gone) */
+  settled?(call: DispatchCall, result: ToolResult): void;
+  start?(call: DispatchCall): void;
+  end?(call: DispatchCall, result: ToolResult, durationMs: number): void;
+  /** a call runs although it crosses one of `softLimits` (said once per limit and batch) */
+  crossed?(call: DispatchCall, limit: LimitStop): void;
+}
+
+export interface DispatchRequest {
+  tools: GateTools;
+  approval: ApprovalContext;
+  mode: CopilotMode;
+  caller: Caller;
+  limits: RequestLimits;
+  /** on_limit continue: the user's limits, whose crossing is reported (crossed) while `limits` holds the hard ceilings */
+  softLimits?: RequestLimits;
+  /** tool calls let through earlier in this request (in all and per tool); not changed here */
+  count: number;
+  counts: Readonly<Record<string, number>>;
+  signal: AbortSignal;
+  /** the run was stopped (user abort, --max-time): asked before each call, nothing more starts */
+  stopped(): StoppedReason | undefined;
+  /** the front end's words for a refusal for want of approval (how its user allows it) */
+  wordRefusal(r: ApprovalRefusal): string;
+  /** runs one approved call with the definition the gate judged (retries and progress are the front end's) */
+  execute(def: ToolDef, call: DispatchCall): Promise<ToolResult>;
+  maxParallel: number;
+  events?: DispatchEvents;
+}
+
+export interface DispatchOutcome {
+  /** one per call, in the calls' order */
+  results: ToolResult[];
+  count: number;
+  counts: Record<string, number>;
+  /** the first count limit that refused a call */
+  limitHit?: LimitStop;
+  /** calls refused because approval was needed and not available or not given */
+  approvalBlocked: number;
+  /** softLimits crossed by calls that ran, each once */
+  crossed: LimitStop[];
+}
+
+const settle = (status: ToolResult['status'], reason: string): ToolResult => ({ status, output: resultJson(status, reason) });
+
+export async function dispatchCalls(calls: readonly DispatchCall[], req: DispatchRequest): Promise<DispatchOutcome> {
+  const results = new Array<ToolResult | undefined>(calls.length);
+  let count = req.count;
+  const counts = { ...req.counts };
+  let limitHit: LimitStop | undefined;
+  let approvalBlocked = 0;
+  const crossed: LimitStop[] = [];
+  const toRun: { i: number; call: DispatchCall; def: ToolDef }[] = [];
+
+  // Sequential: each verdict counts the calls let through before it, and approvals are asked one at a time.
+  for (const [i, call] of calls.entries()) {
+    const stopped = req.stopped();
+    let verdict: GateVerdict = assessCall(
+      call,
+      { mode: req.mode, caller: req.caller, limits: req.limits, count, counts, ...(stopped ? { stopped } : {}) },
+      { tools: req.tools, approval: req.approval },
+    );
+    if (verdict.kind === 'ask') {
+      req.events?.approval?.(call, verdict.need);
+      const answer = await askApproval({ ...call, why: verdict.need.why }, req.approval, req.signal);
+      if (answer.kind === 'denied') {
+        approvalBlocked++;
+        results[i] = settle('blocked', answer.reason);
+        continue;
+      }
+      verdict = { kind: 'run', def: verdict.def };
+    }
+    if (verdict.kind === 'refused') {
+      approvalBlocked++;
+      results[i] = settle('blocked', req.wordRefusal(verdict.refusal));
+    } else if (verdict.kind === 'blocked') {
+      results[i] = settle(verdict.status, verdict.reason);
+    } else if (verdict.kind === 'limit') {
+      results[i] = settle('limit', verdict.reason);
+      limitHit ??= verdict.stop;
+    } else {
+      if (req.softLimits) {
+        const strict = assessCall(
+          call,
+          { mode: req.mode, caller: req.caller, limits: req.softLimits, count, counts },
+          { tools: req.tools, approval: req.approval },
+        );
+        if (strict.kind === 'limit' && !crossed.includes(strict.stop)) {
+          crossed.push(strict.stop);
+          req.events?.crossed?.(call, strict.stop);
+        }
+      }
+      count++;
+      counts[call.name] = (counts[call.name] ?? 0) + 1;
+      toRun.push({ i, call, def: verdict.def });
+    }
+  }
+
+  // Calls that will not run report at once; the allowed ones run in parallel, maxParallel at a time.
+  calls.forEach((c, i) => {
+    const r = results[i];
+    if (r) req.events?.settled?.(c, r);
+  });
+  await runLimited(toRun, req.maxParallel, async ({ i, call, def }) => {
+    // A user MCP server may have died while the approver was asked: its tools are gone.
+    if (req.tools.get(call.name) !== def) {
+      const r = settle('error', `tool "${call.name}" is no longer available (its MCP server stopped); it was not executed`);
+      results[i] = r;
+      req.events?.settled?.(call, r);
+      return;
+    }
+    const t0 = performance.now();
+    req.events?.start?.(call);
+    let r: ToolResult;
+    try {
+      r = await req.execute(def, call);
+    } catch (err) {
+      r = settle('error', `${call.name} failed: ${errorMessage(err).split('\n')[0] ?? 'error'}`);
+    }
+    results[i] = r;
+    req.events?.end?.(call, r, Math.round(performance.now() - t0));
+  });
+  return {
+    results: results.map((r) => r ?? settle('error', 'internal: the call got no result')),
+    count,
+    counts,
+    ...(limitHit ? { limitHit } : {}),
+    approvalBlocked,
+    crossed,
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * The one dispatch (src/tools/dispatch.ts) on the real registry and gate: every call of a
+ * batch gets exactly one result, in order, whatever happens to it between the gate and
+ * its execution.
+ */
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import { defineTool, type ToolDef } from '../../src/tools/types.js';
+import { dispatchCalls, type DispatchCall, type DispatchRequest } from '../../src/tools/dispatch.js';
+import { cliRefusalText } from '../../src/agent/refusal-text.js';
+import { ROOT_AGENT } from '../../src/core/caller.js';
+import type { ApprovalContext } from '../../src/tools/approval.js';
+
+const tool = (name: ToolDef['name'], risk: ToolDef['risk']): ToolDef =>
+  defineTool({ name, description: name, risk, schema: z.object({}), run: async () => ({ status: 'success', data: {} }) });
+
+function request(
+  registry: ToolRegistry,
+  over: Partial<Omit<DispatchRequest, 'approval'>> & { approval?: Partial<ApprovalContext> } = {},
+): DispatchRequest {
+  const { approval, ...rest } = over;
+  return {
+    tools: registry,
+    approval: { policy: 'ask', approvalTools: [], sessionAllowed: new Set(), interactive: true, canAsk: false, ...approval },
+    mode: 'lab_automation_assistant',
+    caller: ROOT_AGENT,
+    limits: { max_iterations: 5, tool_limits: {}, on_limit: 'warn' },
+    count: 0,
+    counts: {},
+    signal: new AbortController().signal,
+    stopped: () => undefined,
+    wordRefusal: cliRefusalText,
+    execute: async (def) => ({ status: 'success', output: `ran ${def.name}` }),
+    maxParallel: 4,
+    ...rest,
+  };
+}
+
+const call = (id: string, name: string): DispatchCall => ({ id, name, args: {} });
+
+describe('dispatchCalls', () => {
+  it('answers every call in order: run, refused, unknown, thrown, and a tool gone while the approver was asked', async () => {
+    const registry = new ToolRegistry([tool('gns3_topology_reader', 'read'), tool('execute_multiple_device_config_commands', 'config')]);
+    registry.addExternal([tool('inv__set', 'config')]);
+    const asked: string[] = [];
+    const out = await dispatchCalls(
+      [call('a', 'gns3_topology_reader'), call('b', 'inv__set'), call('c', 'nope'), call('d', 'execute_multiple_device_config_commands')],
+      request(registry, {
+        approval: {
+          canAsk: true,
+          approver: async (req) => {
+            asked.push(req.name);
+            // the server of inv__set dies while its user decides
+            if (req.name === 'inv__set') registry.removeExternal('inv__');
+            return { kind: 'allow_once' };
+          },
+        },
+        execute: async (def) => {
+          if (def.name === 'execute_multiple_device_config_commands') throw new Error('console dropped');
+          return { status: 'success', output: `ran ${def.name}` };
+        },
+      }),
+    );
+    expect(asked).toEqual(['inv__set', 'execute_multiple_device_config_commands']);
+    expect(out.results.map((r) => r.status)).toEqual(['success', 'error', 'blocked', 'error']);
+    expect(out.results[1]!.output).toContain('tool \\"inv__set\\" is no longer available');
+    expect(out.results[2]!.output).toContain('\\"nope\\" is not available');
+    expect(out.results[3]!.output).toContain('console dropped');
+    expect(out).toMatchObject({ count: 3, approvalBlocked: 0 });
+  });
+
+  it('words an approval refusal with the front end’s words and counts it', async () => {
+    const registry = new ToolRegistry([tool('execute_multiple_device_config_commands', 'config')]);
+    const out = await dispatchCalls(
+      [call('a', 'execute_multiple_device_config_commands')],
+      request(registry, { approval: { policy: 'never', canAsk: true }, wordRefusal: (r) => `front end: ${r.why}/${r.allowWith}` }),
+    );
+    expect(out.results[0]).toEqual({ status: 'blocked', output: JSON.stringify({ status: 'blocked', error: 'front end: config/config' }) });
+    expect(out).toMatchObject({ count: 0, approvalBlocked: 1 });
+  });
+
+  it('a sub-agent caller sees only its frozen set', async () => {
+    const registry = new ToolRegistry([tool('gns3_topology_reader', 'read'), tool('get_gns3_templates', 'read')]);
+    const caller = { kind: 'agent' as const, agentId: 'c1', depth: 1, tools: new Set(['gns3_topology_reader']) };
+    expect(registry.visible('lab_automation_assistant', caller).map((t) => t.name)).toEqual(['gns3_topology_reader']);
+    expect(registry.schemas('lab_automation_assistant', caller).map((s) => s.function.name)).toEqual(['gns3_topology_reader']);
+    const out = await dispatchCalls([call('a', 'get_gns3_templates'), call('b', 'gns3_topology_reader')], request(registry, { caller }));
+    expect(out.results.map((r) => r.status)).toEqual(['blocked', 'success']);
+    expect(out.results[0]!.output).toContain("not in this sub-agent's tool set");
+  });
+});
