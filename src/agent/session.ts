@@ -19,6 +19,7 @@ import { ProviderError, UsageError, errorMessage } from '../errors.js';
 import { assertNoRemovedAgentFlags } from '../core/agent-mode.js';
 import { SessionTree } from './tree/session-tree.js';
 import type { ValidatorHost } from './tree/validator.js';
+import { ROOT_AGENT } from '../core/caller.js';
 import type { TreeUsage } from './tree/ledger.js';
 import { agentViews, budgetLine, renderTree, resourceUsage, type AgentView, type ResourceUsage } from './tree/view.js';
 import type { AgentNodeRow, TreeRow } from '../sessions/tree-store.js';
@@ -304,9 +305,11 @@ function validatorHost(
   return {
     model: async () => (typeof models === 'function' ? await models() : models).validator,
     prompt: () => prompts.get('validator'),
+    visible: (childTools) =>
+      tools.registry.visible(live.mode, { kind: 'validator', depth: 0, tools: new Set(childTools) }).map((t) => t.name),
     tool: (name) => tools.registry.get(name),
-    schema: (name) => tools.registry.schemas(live.mode).find((s) => s.function.name === name),
-    toolContext: (signal) => ({ settings, signal, log, project: () => project.open(), services: tools.services }),
+    schema: (name) => tools.registry.schemas(live.mode, ROOT_AGENT).find((s) => s.function.name === name),
+    toolContext: (signal, caller) => ({ settings, signal, log, project: () => project.open(), services: tools.services, caller }),
     maxOutputChars: maxOutputCharsFor(provider.limitK),
     maxToolCalls: settings.validator_tool_calls,
   };

@@ -71,6 +71,7 @@ export interface EngineDeps {
 
 export interface ValidateRequest {
   agentId: string;
+  depth: number;
   brief: TaskBrief;
   report: TaskReport;
   /** the child's frozen tool set */
@@ -246,6 +247,7 @@ export class TreeEngine {
     if (!this.d.validate || !brief) return report;
     const validation = await this.d.validate({
       agentId: id,
+      depth: tag.depth,
       brief,
       report,
       childTools,

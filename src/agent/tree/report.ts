@@ -9,7 +9,7 @@ import type { StoppedReason } from '../../core/events.js';
 import { messageText } from '../tokens.js';
 import type { NodeStatus } from '../../sessions/tree-store.js';
 import { trajectoryOf, type Renamed } from './trajectory.js';
-import type { ValidationResult } from './validation.js';
+import type { ValidationResult } from './validation-result.js';
 
 export interface Evidence {
   tool_call_id: string;

@@ -7,23 +7,9 @@
 import type { TaskBrief } from './brief.js';
 import type { TaskReport } from './report.js';
 import type { TrajectoryCall } from './trajectory.js';
+import type { ValidationCheck, ValidationResult } from './validation-result.js';
 
-export type Verdict = 'pass' | 'fail' | 'uncertain';
-
-export interface ValidationCheck {
-  claim: string;
-  ok: boolean;
-  evidence: string;
-  note?: string;
-}
-
-export interface ValidationResult {
-  verdict: Verdict;
-  checks: ValidationCheck[];
-  summary: string;
-  /** decided by the pre-checks alone (no Validator LLM call) */
-  deterministic?: boolean;
-}
+export type { ValidationCheck, ValidationResult, Verdict } from './validation-result.js';
 
 const BAD_STATUS = new Set(['error', 'blocked', 'limit', 'aborted', 'not_run']);
 /** Words with which a report owns up to a failure (it then does not claim success). */

@@ -13,6 +13,7 @@ import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage, ty
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { AgentEvent } from '../../core/events.js';
 import type { ToolContext, ToolDef } from '../../tools/types.js';
+import type { Caller } from '../../core/caller.js';
 import { executeTool, resultJson, type ToolSchema } from '../../tools/registry.js';
 import { messageText } from '../tokens.js';
 import { errorMessage } from '../../errors.js';
@@ -25,16 +26,20 @@ import { precheck, precheckVerdict, type ValidationCheck, type ValidationResult 
 export interface ValidatorHost {
   model(): Promise<ChatOpenAICompletions>;
   prompt(): string;
-  /** the read-only tools the Validator may run, with their schemas */
+  /** the tools a Validator of a sub-agent with this frozen set may see (the registry's `visible` for a validator caller) */
+  visible(childTools: readonly string[]): string[];
   tool(name: string): ToolDef | undefined;
   schema(name: string): ToolSchema | undefined;
-  toolContext(signal: AbortSignal): ToolContext;
+  toolContext(signal: AbortSignal, caller: Caller): ToolContext;
   maxOutputChars: number;
   /** validator_tool_calls */
   maxToolCalls: number;
 }
 
 export interface ValidateInput {
+  /** the sub-agent whose report this is */
+  agentId: string;
+  depth: number;
   brief: TaskBrief;
   report: TaskReport;
   trajectory: readonly TrajectoryCall[];
@@ -127,7 +132,7 @@ export async function validateReport(i: ValidateInput, host: ValidatorHost): Pro
   const pre = precheck(i);
   const failed = precheckVerdict(pre);
   if (failed) return failed;
-  const readOnly = i.childTools.filter((n) => !TREE_TOOLS.has(n) && host.tool(n)?.risk === 'read' && host.schema(n) !== undefined);
+  const readOnly = host.visible(i.childTools).filter((n) => !TREE_TOOLS.has(n) && host.schema(n) !== undefined);
   const maxCalls = host.maxToolCalls;
   const messages: BaseMessage[] = [new SystemMessage(host.prompt()), new HumanMessage(validatorInput(i, readOnly, maxCalls))];
   const uncertain = (summary: string): ValidationResult => ({ verdict: 'uncertain', checks: pre, summary });
@@ -138,7 +143,7 @@ export async function validateReport(i: ValidateInput, host: ValidatorHost): Pro
     for (let round = 0; round <= maxCalls + 1; round++) {
       const withTools = used < maxCalls && readOnly.length > 0 && round <= maxCalls;
       if (i.signal.aborted) return uncertain('the Validator was stopped before it decided');
-      const gate = i.budget?.reserve(false) ?? 'ok';
+      const gate = i.budget?.reserve() ?? 'ok';
       if (gate !== 'ok') return uncertain('the tree budget ran out before the Validator could decide');
       const model = withTools ? base.bindTools(readOnly.map((n) => host.schema(n)!)) : base;
       const res = await streamOnce(model, messages, i.signal);
@@ -191,7 +196,8 @@ async function runValidatorTool(
   if (!allowed) return refuse(`the Validator's tool calls (validator_tool_calls) are used up; ${c.name} was not executed`);
   const t0 = performance.now();
   i.emit({ type: 'tool_start', id: c.id, name: c.name });
-  const r = await executeTool(def, c.args, { ...host.toolContext(i.signal), callId: c.id }, host.maxOutputChars);
+  const caller: Caller = { kind: 'validator', agentId: i.agentId, depth: i.depth, tools: new Set(readOnly) };
+  const r = await executeTool(def, c.args, { ...host.toolContext(i.signal, caller), callId: c.id }, host.maxOutputChars);
   i.emit({ type: 'tool_end', id: c.id, name: c.name, status: r.status, duration_ms: Math.round(performance.now() - t0), output: r.output });
   return r.output;
 }
