@@ -95,6 +95,7 @@ const inject = program
   .description('one-shot or TUI in troubleshooting_injection mode (break the lab for students to fix)')
   .argument('[prompt]', 'request; without it: piped stdin, or the TUI on a terminal');
 addRunOptions(addSettingsOptions(inject));
+inject.option('--level <ccna|ccnp|ccie>', 'offer only fault scenarios of this exam level (setting inject_level; default ccie = all)');
 inject.action(
   act(async (prompt: string | undefined, _opts: Opts, cmd: Command) => mainAction(cmd, { mode: 'troubleshooting_injection', prompt })),
 );

@@ -5,6 +5,7 @@
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { AgentEvent, StoppedReason } from '../core/events.js';
 import type { Caller } from '../core/caller.js';
+import type { Checkpointer } from '../checkpoints/batch.js';
 import type { Logger } from '../log.js';
 import type { ToolContext } from '../tools/types.js';
 import type { ContextStrategy } from './context.js';
@@ -60,6 +61,8 @@ export interface GraphDeps {
   maxOutputChars: number;
   topologyText(signal: AbortSignal): Promise<string | undefined>;
   toolContext(signal: AbortSignal): ToolContext;
+  /** takes the checkpoints of each approved batch before it runs (src/checkpoints/batch.ts) */
+  checkpoints?: Checkpointer;
   needsTitle(): boolean;
   saveTitle(title: string): void;
   run(): RunControl;

@@ -45,6 +45,7 @@ export function toolMessage(call: { id: string; name: string }, r: ToolResult): 
     tool_call_id: call.id,
     name: call.name,
     status: r.status === 'success' || r.status === 'partial' ? 'success' : 'error',
-    additional_kwargs: { copilot_status: r.status },
+    // the display line goes with the result, so a transcript shows it (sessions show/export)
+    additional_kwargs: { copilot_status: r.status, ...(r.display ? { copilot_display: r.display } : {}) },
   });
 }

@@ -53,6 +53,8 @@ import { resumeSession, type Resumed } from './session/resume.js';
 import { sessionProject, type SessionProject } from './session/project.js';
 import { HistoryRepair, runRequest, type RequestHost } from './session/run.js';
 import { lazyChatModels } from './session/models.js';
+import { sessionCheckpointer } from '../checkpoints/batch.js';
+import { CheckpointStore } from '../checkpoints/store.js';
 
 /**
  * Adds tools that live outside the core (the user's MCP servers) to a session's registry.
@@ -330,6 +332,7 @@ function buildSessionGraph(p: {
 }): AgentGraph {
   const { provider, settings, log, registry, services, project, store, tree, sessionId } = p;
   const { limitK } = provider;
+  const checkpointStore = new CheckpointStore(store.db);
   return buildGraph(
     {
       registry,
@@ -344,6 +347,12 @@ function buildSessionGraph(p: {
       maxOutputChars: maxOutputCharsFor(limitK),
       topologyText: (signal) => project.topologyText(signal),
       toolContext: (signal): ToolContext => ({ settings, signal, log, project: () => project.open(), services }),
+      checkpoints: sessionCheckpointer({
+        store: checkpointStore,
+        sessionId,
+        requestNo: () => checkpointStore.currentRequestNo(sessionId),
+        context: (signal) => ({ settings, signal, log, project: () => project.open(), services }),
+      }),
       needsTitle: () => !tree.inChild() && !store.get(sessionId)?.title,
       saveTitle: (t) => store.setTitle(sessionId, sanitizeLine(redact(t))),
       run: () => {

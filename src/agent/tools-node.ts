@@ -32,6 +32,7 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
       signal: run.signal,
       stopped: () => (run.signal.aborted ? stopReasonOf(run.signal) : undefined),
       wordRefusal: cliRefusalText,
+      ...(deps.checkpoints ? { checkpoints: deps.checkpoints } : {}),
       maxParallel: state.limits.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
       execute: (def, call) =>
         runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {
@@ -54,6 +55,8 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
             output: r.output,
             display: r.display,
           }),
+        checkpoint: (call, c) =>
+          run.emit({ type: 'checkpoint', id: call.id, name: call.name, device: c.device, ...(c.error ? { error: c.error } : {}) }),
         start: (call) => run.emit({ type: 'tool_start', id: call.id, name: call.name }),
         crossed: (call, stop) => {
           if (state.exceeded.includes(stop)) return;

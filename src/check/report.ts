@@ -3,6 +3,7 @@
  * JUnit XML (one testcase per check, the evidence as the failure message) for
  * an LMS or CI, and the changes between two runs for `--watch`.
  */
+import { count } from '../core/plural.js';
 import { sanitizeLine } from '../security/sanitize.js';
 import type { CheckReport, CheckResult } from './run.js';
 
@@ -14,7 +15,7 @@ export function formatTable(r: CheckReport): string {
     const name = c.name.length > width ? `${c.name.slice(0, width - 1)}…` : c.name.padEnd(width);
     return `${MARK[c.status]} ${name}  ${sanitizeLine(c.evidence)}`;
   });
-  const tail = `${r.passed} passed, ${r.failed} failed, ${r.errors} errors · score ${r.score}/${r.max_score} · project ${r.project}`;
+  const tail = `${r.passed} passed, ${r.failed} failed, ${count(r.errors, 'error')} · score ${r.score}/${r.max_score} · project ${r.project}`;
   return `${rows.join('\n')}\n${tail}\n`;
 }
 

@@ -86,6 +86,7 @@ const SETTING_FLAGS: Record<string, string> = {
   approve: 'approve',
   childExecutionMode: 'child_execution_mode',
   maxParallelChildren: 'max_parallel_children',
+  level: 'inject_level',
 };
 
 /** Parses repeated `--tool-limit name=n` into a record; bad syntax or unknown tool -> usage error. */

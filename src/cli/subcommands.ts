@@ -8,6 +8,13 @@ import { addSettingsOptions, loadFor, settingsFlags } from './options.js';
 
 type Opts = Record<string, unknown>;
 
+/** An abort signal for a subcommand that talks to devices: Ctrl-C (SIGINT/SIGTERM) stops it between steps. */
+function abortOnSignal(): AbortSignal {
+  const ac = new AbortController();
+  for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => ac.abort('interrupted'));
+  return ac.signal;
+}
+
 export function addSubcommands(program: Command): void {
   // sessions (src/commands/sessions.ts)
   const sessions = program.command('sessions').description('list, show, rename, pin, delete and export saved sessions');
@@ -132,6 +139,41 @@ export function addSubcommands(program: Command): void {
   addSettingsOptions(doctor);
   doctor.option('--json', 'JSON output');
   doctor.action(act(async (opts: Opts, cmd: Command) => (await import('../commands/doctor.js')).runDoctor(await settingsFlags(cmd), opts)));
+
+  // diff and rewind (src/commands/rewind.ts): what a session changed in the lab, and undoing it
+  const collect = (v: string, prev: string[] = []) => [...prev, v];
+  const diff = program
+    .command('diff')
+    .description('what a session changed in the lab since just before a request: device configuration diffs and topology changes')
+    .argument('[session]', 'session id or prefix (default: the latest session)')
+    .option('--to <request>', 'since just before this request (default: the first)')
+    .option('--device <name>', 'only this device (repeatable)', collect)
+    .option('--json', 'JSON output');
+  addSettingsOptions(diff);
+  diff.action(
+    act(async (session: string | undefined, opts: Opts, cmd: Command) => {
+      const { settings } = await loadFor(cmd);
+      const { diffCommand } = await import('../commands/rewind.js');
+      return diffCommand(session, opts, settings, abortOnSignal());
+    }),
+  );
+  const rewind = program
+    .command('rewind')
+    .description('restore the devices and topology a session changed to how they were just before a request')
+    .argument('[session]', 'session id or prefix (default: the latest session)')
+    .option('--to <request>', 'to just before this request (default: the last one)')
+    .option('--device <name>', 'only this device (repeatable)', collect)
+    .option('--dry-run', 'print the plan, change nothing')
+    .option('--yes', 'approve the plan (without it a one-shot prints the plan and exits 6)')
+    .option('--json', 'JSON output');
+  addSettingsOptions(rewind);
+  rewind.action(
+    act(async (session: string | undefined, opts: Opts, cmd: Command) => {
+      const { settings } = await loadFor(cmd);
+      const { rewindCommand } = await import('../commands/rewind.js');
+      return rewindCommand(session, opts, settings, abortOnSignal());
+    }),
+  );
 
   // check (src/commands/check.ts): a check file against the live lab
   const check = program

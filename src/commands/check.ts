@@ -110,7 +110,10 @@ export async function checkCommand(settings: Settings, opts: CheckCommandOptions
         }
         r = next;
       }
-      if (!opts.json) process.stdout.write(`all ${r.checks.length} checks pass · score ${r.score}/${r.max_score}\n`);
+      if (!opts.json)
+        process.stdout.write(
+          `${r.checks.length === 1 ? 'the check passes' : `all ${r.checks.length} checks pass`} · score ${r.score}/${r.max_score}\n`,
+        );
     } else if (!opts.json) process.stdout.write(report.formatTable(r));
     if (opts.json) process.stdout.write(`${JSON.stringify(r)}\n`);
     if (opts.junit !== undefined) await writeFile(opts.junit, report.formatJunit(r));

@@ -39,6 +39,7 @@ const FLAG_NAMES: Partial<Record<SettingKey, string>> = {
   tool_limits: '--tool-limit',
   log_level: '--verbose',
   color: '--no-color',
+  inject_level: '--level',
 };
 export function flagName(key: string): string {
   return FLAG_NAMES[key as SettingKey] ?? `--${key.replace(/_/g, '-')}`;

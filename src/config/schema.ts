@@ -109,6 +109,9 @@ export const settingsSchema = z.object({
   /** USD per 1M tokens by model name, over the built-in table (src/agent/pricing.ts) */
   model_prices: z.record(z.string(), z.object({ input: z.coerce.number().min(0), output: z.coerce.number().min(0) })).default({}),
 
+  /** inject mode: the exam level whose fault scenarios are offered (ccna: easy, ccnp: easy+medium, ccie: all) */
+  inject_level: z.enum(['ccna', 'ccnp', 'ccie']).default('ccie'),
+
   device_concurrency: intIn(1, 256).default(32),
   command_timeout_ms: intIn(100, 600_000).default(20_000),
   session_timeout_ms: intIn(1_000, 3_600_000).default(120_000),

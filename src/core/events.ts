@@ -76,6 +76,8 @@ export type AgentEvent = AgentTag &
     /** a call failed transiently and runs again after delay_ms (attempt 1 = first retry) */
     | { type: 'tool_retry'; id: string; name: string; attempt: number; max_retries: number; delay_ms: number; error: string }
     | { type: 'approval'; id: string; name: string; args: Record<string, unknown>; why: ApprovalWhy }
+    /** before the call ran, the device's configuration (or `topology`) was checkpointed, or could not be: `error` says why */
+    | { type: 'checkpoint'; id: string; name: string; device: string; error?: string }
     | {
         type: 'context';
         tokens: number;

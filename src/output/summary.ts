@@ -19,6 +19,8 @@ export interface ToolCallRecord {
   display?: string;
   /** transient failures that were retried (absent when none) */
   retries?: number;
+  /** what was checkpointed before the call ran: per device, or `error` for `no checkpoint for R3: <why>` (absent: nothing to checkpoint) */
+  checkpoints?: { device: string; error?: string }[];
 }
 
 export interface OneShotResult {
@@ -91,6 +93,11 @@ export class ResultBuilder {
         rec.duration_ms = e.duration_ms;
         rec.output = e.output;
         if (e.display) rec.display = e.display;
+        break;
+      }
+      case 'checkpoint': {
+        const rec = this.calls.get(e.id);
+        if (rec) (rec.checkpoints ??= []).push({ device: e.device, ...(e.error ? { error: e.error } : {}) });
         break;
       }
       case 'tool_retry': {

@@ -62,6 +62,11 @@ export class TextPrinter {
           );
         }
         break;
+      case 'checkpoint':
+        if (!e.error) break;
+        this.breakLine();
+        this.err.write(`warning: no checkpoint for ${sanitizeLine(e.device)}: ${sanitizeLine(e.error)}\n`);
+        break;
       case 'notice':
         this.breakLine();
         this.err.write(`warning: ${e.message}\n`);

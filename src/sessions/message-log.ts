@@ -136,7 +136,15 @@ export function transcriptEntry(r: Pick<MessageRow, 'msg_id' | 'role' | 'content
   }
   if (r.role === 'tool') {
     const status = (x.additional_kwargs?.copilot_status as string | undefined) ?? x.status ?? 'success';
-    return { role: 'tool', content: r.content, tool_call_id: x.tool_call_id ?? '', ...(x.name ? { name: x.name } : {}), status };
+    const display = x.additional_kwargs?.copilot_display;
+    return {
+      role: 'tool',
+      content: r.content,
+      tool_call_id: x.tool_call_id ?? '',
+      ...(x.name ? { name: x.name } : {}),
+      status,
+      ...(typeof display === 'string' ? { display } : {}),
+    };
   }
   return { role: 'system', content: r.content };
 }

@@ -2,6 +2,7 @@
 import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { SessionRow } from './types.js';
 import { messageText } from '../agent/tokens.js';
+import { toolResultMarkdown } from './tool-result-md.js';
 
 export interface TranscriptEntry {
   role: 'user' | 'assistant' | 'tool' | 'system';
@@ -10,6 +11,8 @@ export interface TranscriptEntry {
   tool_call_id?: string;
   name?: string;
   status?: string;
+  /** the tool's one-line summary, as the TUI showed it */
+  display?: string;
 }
 
 export function toTranscript(messages: BaseMessage[]): TranscriptEntry[] {
@@ -27,13 +30,14 @@ export function toTranscript(messages: BaseMessage[]): TranscriptEntry[] {
     }
     if (type === 'tool') {
       const t = m as ToolMessage;
-      const status = (t.additional_kwargs as { copilot_status?: string } | undefined)?.copilot_status;
+      const kw = t.additional_kwargs as { copilot_status?: string; copilot_display?: unknown } | undefined;
       return {
         role: 'tool',
         content,
         tool_call_id: t.tool_call_id,
         ...(t.name ? { name: t.name } : {}),
-        status: status ?? t.status ?? 'success',
+        status: kw?.copilot_status ?? t.status ?? 'success',
+        ...(typeof kw?.copilot_display === 'string' ? { display: kw.copilot_display } : {}),
       };
     }
     return { role: 'system', content };
@@ -61,12 +65,11 @@ export function transcriptMarkdown(row: SessionRow, entries: TranscriptEntry[], 
       for (const c of e.tool_calls ?? []) lines.push(`- tool call \`${c.name}\` \`${JSON.stringify(c.args)}\``);
       if (e.tool_calls?.length) lines.push('');
     } else if (e.role === 'tool') {
+      const clipped = (s: string) => (opts.clipToolOutput ? clip(s, opts.clipToolOutput) : s);
       lines.push(
-        `### Tool result: ${e.name ?? e.tool_call_id} (${e.status})`,
+        `### Tool result: ${e.name ?? e.tool_call_id} (${e.status})${e.display ? ` — ${e.display}` : ''}`,
         '',
-        '```',
-        opts.clipToolOutput ? clip(e.content, opts.clipToolOutput) : e.content,
-        '```',
+        ...toolResultMarkdown(e.content, clipped),
         '',
       );
     }

@@ -14,6 +14,7 @@ import { assessCall, type ApprovalNeed, type ApprovalRefusal, type GateTools, ty
 import { askApproval, type ApprovalContext } from './approval.js';
 import { resultJson } from './registry.js';
 import type { ToolDef, ToolResult } from './types.js';
+import type { Checkpointer, DeviceCheckpointReport } from '../checkpoints/batch.js';
 
 export interface DispatchCall {
   id: string;
@@ -31,6 +32,8 @@ export interface DispatchEvents {
   end?(call: DispatchCall, result: ToolResult, durationMs: number): void;
   /** a call runs although it crosses one of `softLimits` (said once per limit and batch) */
   crossed?(call: DispatchCall, limit: LimitStop): void;
+  /** a device this call changes was checkpointed before the batch ran, or could not be (`error`) */
+  checkpoint?(call: DispatchCall, report: DeviceCheckpointReport): void;
 }
 
 export interface DispatchRequest {
@@ -53,6 +56,8 @@ export interface DispatchRequest {
   execute(def: ToolDef, call: DispatchCall): Promise<ToolResult>;
   maxParallel: number;
   events?: DispatchEvents;
+  /** takes the checkpoints of the approved calls that change devices or topology (absent: none are kept) */
+  checkpoints?: Checkpointer;
 }
 
 export interface DispatchOutcome {
@@ -128,6 +133,8 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     const r = results[i];
     if (r) req.events?.settled?.(c, r);
   });
+  // After every approval (nothing denied is captured), before any call runs (none can race the capture).
+  const after = await checkpointBatch(toRun, req);
   await runLimited(toRun, req.maxParallel, async ({ i, call, def }) => {
     // A user MCP server may have died while the approver was asked: its tools are gone.
     if (req.tools.get(call.name) !== def) {
@@ -147,6 +154,7 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     results[i] = r;
     req.events?.end?.(call, r, Math.round(performance.now() - t0));
   });
+  await after?.().catch(() => undefined);
   return {
     results: results.map((r) => r ?? settle('error', 'internal: the call got no result')),
     count,
@@ -155,4 +163,27 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     approvalBlocked,
     crossed,
   };
+}
+
+/** Checkpoints the approved calls that declare a change (ToolDef.targets); returns the step to run after the batch. */
+async function checkpointBatch(
+  toRun: { call: DispatchCall; def: ToolDef }[],
+  req: DispatchRequest,
+): Promise<(() => Promise<void>) | undefined> {
+  if (!req.checkpoints) return undefined;
+  const batch = toRun.flatMap(({ call, def }) => {
+    const targets = def.targets?.(call.args);
+    return targets && (targets.changesConfig || targets.changesTopology) ? [{ id: call.id, targets, call }] : [];
+  });
+  if (batch.length === 0) return undefined;
+  const byId = new Map(batch.map((b) => [b.id, b.call]));
+  try {
+    const taken = await req.checkpoints(batch, req.signal);
+    for (const d of taken.devices) req.events?.checkpoint?.(byId.get(d.callId) ?? batch[0]!.call, d);
+    return taken.after;
+  } catch (err) {
+    // never blocks the change: each call hears why it has no checkpoint
+    for (const b of batch) req.events?.checkpoint?.(b.call, { device: 'all', callId: b.id, error: errorMessage(err) });
+    return undefined;
+  }
 }

@@ -272,6 +272,17 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
       const tone: NoticeTone = e.type === 'validation' && e.verdict !== 'pass' ? 'warn' : 'info';
       return { ...s0, entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text, tone }], nextKey: s0.nextKey + 1 };
     }
+    case 'checkpoint':
+      // a kept checkpoint is silent; a missing one is said, the change runs anyway
+      if (!e.error) return s0;
+      return {
+        ...s0,
+        entries: [
+          ...s0.entries,
+          { kind: 'notice', key: `n${s0.nextKey}`, text: `⚠ no checkpoint for ${e.device}: ${e.error}`, tone: 'warn' },
+        ],
+        nextKey: s0.nextKey + 1,
+      };
     case 'context':
       return {
         ...s0,

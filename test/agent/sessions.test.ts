@@ -7,6 +7,9 @@ import { startFakeGns3 } from '../fakes/gns3/server.js';
 import { collect, ofType, session, showCall, tempDir, testSettings, testTools, useFakeLlm } from './helpers.js';
 import { SessionStore, cleanTitle, fallbackTitle } from '../../src/sessions/store.js';
 import { sessionsCommand } from '../../src/commands/sessions.js';
+import { z } from 'zod';
+import { defineTool } from '../../src/tools/types.js';
+import { batchOutcome } from '../../src/tools/batch.js';
 import { resolveAgentMode } from '../../src/core/agent-mode.js';
 import { UsageError } from '../../src/errors.js';
 
@@ -203,6 +206,57 @@ describe('session store', () => {
 });
 
 describe('sessions command', () => {
+  it("show and export --format md print device output as the device printed it, with the tool's display line", async () => {
+    const d = tempDir('gc-cmd-md-');
+    llm = await startLlm([{ tool_calls: [showCall('R1')] }, { text: 'R1 has one route' }]);
+    const route = 'Codes: K - kernel route, C - connected\nC>* 10.0.1.0/24 is directly connected, eth0, 00:01:02';
+    const device = defineTool({
+      name: 'execute_multiple_device_commands',
+      description: 'Run show commands',
+      risk: 'read',
+      schema: z.object({ device_configs: z.array(z.object({ device_name: z.string(), commands: z.array(z.string()) })) }),
+      // the real batch outcome: {"status","devices":[…]} and the display line
+      run: async (args) =>
+        batchOutcome(
+          args.device_configs.map((c) => ({
+            device_name: c.device_name,
+            status: 'success' as const,
+            results: c.commands.map((command) => ({ command, status: 'success', output: route, duration_ms: 3 })),
+          })),
+          {
+            devices: args.device_configs.map((c) => ({
+              device_name: c.device_name,
+              status: 'success',
+              results: c.commands.map((command) => ({ command, status: 'success', output: route, duration_ms: 3 })),
+            })),
+          },
+          { noun: 'devices' },
+        ),
+    });
+    const settings = testSettings(llm.url, d.dir);
+    const s = await session(settings, [device]);
+    await collect(s.send('routes on R1?'));
+    await s.close();
+    const expected = [
+      '### Tool result: execute_multiple_device_commands (success) — 1 device ok',
+      '',
+      '**R1** (success)',
+      '',
+      '`R1# show ip route`',
+      '```',
+      'Codes: K - kernel route, C - connected',
+      'C>* 10.0.1.0/24 is directly connected, eth0, 00:01:02',
+      '```',
+    ].join('\n');
+    const shown = await captureStdout(() => sessionsCommand('show', [s.id], {}, settings));
+    expect(shown.out).toContain(expected);
+    expect(shown.out).not.toContain('\\n');
+    const file = join(d.dir, 'export.md');
+    await captureStdout(() => sessionsCommand('export', [s.id], { format: 'md', output: file }, settings));
+    expect(readFileSync(file, 'utf8')).toContain(expected);
+    d.cleanup();
+  });
+
   it('list / show / rename / pin / unpin / export / delete', async () => {
     const d = tempDir('gc-cmd-');
     llm = await startLlm([{ text: 'first answer' }, { text: 'second answer' }], { title: 'Lab one' });

@@ -11,6 +11,7 @@ import { mcpEnv, serverArgs, startMcpLab, stdioClient, structured, text, type Mc
 import { runCli } from '../helpers/cli-run.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SessionStore } from '../../src/sessions/store.js';
 
 let lab: Lab;
 let env: McpLab;
@@ -134,6 +135,36 @@ describe('gns3-copilot mcp over stdio', () => {
     expect(r3.isError).toBeFalsy();
     expect(asked[0]).toContain('execute_multiple_device_config_commands');
     expect(lab.vtysh('R1', 'show running-config')).toContain('approved-over-mcp');
+  });
+
+  it('checkpoints a change before it runs, and tells the client which device has none', async () => {
+    const e = mcpEnv();
+    const dataDir = join(e.HOME!, 'data');
+    e.GNS3_COPILOT_DATA_DIR = dataDir;
+    const c = await stdioClient(serverArgs(env.fake, 'lab', ['--approve', 'config']), e);
+    clients.push(c.client);
+    const r = await c.client.callTool({
+      name: 'execute_multiple_device_config_commands',
+      arguments: {
+        device_configs: ['R1', 'NOPE'].map((device_name) => ({
+          device_name,
+          config_commands: ['interface lo', ' description cp-over-mcp'],
+        })),
+      },
+    });
+    expect(structured(r).no_checkpoint).toEqual([expect.stringMatching(/^no checkpoint for NOPE: .*NOPE/)]);
+    expect(lab.vtysh('R1', 'show running-config')).toContain('cp-over-mcp');
+    await c.client.close();
+    const store = await SessionStore.open(dataDir);
+    try {
+      const rows = store.db.prepare('SELECT device, hash IS NOT NULL AS kept FROM device_checkpoints ORDER BY device').all();
+      expect(rows).toEqual([
+        { device: 'NOPE', kept: 0 },
+        { device: 'R1', kept: 1 },
+      ]);
+    } finally {
+      store.close();
+    }
   });
 
   it('sends progress while a device run is long, and cancellation aborts the hung console command', async () => {

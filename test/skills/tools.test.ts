@@ -18,8 +18,8 @@ const warnings: string[] = [];
 const log: Logger = { error() {}, warn: (m, d) => warnings.push(`${m} ${JSON.stringify(d)}`), info() {}, debug() {} };
 
 
-const ctx = (): ToolContext => ({
-  settings: settingsSchema.parse({}),
+const ctx = (settings: Record<string, unknown> = {}): ToolContext => ({
+  settings: settingsSchema.parse(settings),
   signal: new AbortController().signal,
   log,
   project: async () => {
@@ -30,9 +30,9 @@ const ctx = (): ToolContext => ({
 
 const tool = (name: string): ToolDef => skillTools.find((t) => t.name === name)!;
 
-async function call(name: string, args: Record<string, unknown>): Promise<any> {
+async function call(name: string, args: Record<string, unknown>, settings: Record<string, unknown> = {}): Promise<any> {
   const t = tool(name);
-  const out = outcomeText(await t.run(t.schema.parse(args), ctx()));
+  const out = outcomeText(await t.run(t.schema.parse(args), ctx(settings)));
   expect(out).not.toMatch(/\n/); // compact JSON
   return JSON.parse(out);
 }
@@ -122,6 +122,21 @@ describe('injection_skills', () => {
     expect(vpcs.scenarios.some((s: any) => s.id === 'vpcs_wrong_gateway')).toBe(true);
     expect(vpcs.scenarios.some((s: any) => s.target === 'link')).toBe(true); // link faults fit any platform
     expect(vpcs.scenarios.some((s: any) => s.id === 'bgp_neighbor_shutdown')).toBe(false);
+  });
+
+  it('offers only the scenarios of inject_level: ccna easy, ccnp easy and medium, ccie all', async () => {
+    const all = await call('injection_skills', {});
+    const count = (d: string[]) => all.scenarios.filter((s: any) => d.includes(s.difficulty)).length;
+    const ccna = await call('injection_skills', {}, { inject_level: 'ccna' });
+    expect(ccna).toMatchObject({ inject_level: 'ccna', count: count(['easy']) });
+    expect(ccna.count).toBeGreaterThan(0);
+    expect(ccna.scenarios.every((s: any) => s.difficulty === 'easy')).toBe(true);
+    const ccnp = await call('injection_skills', {}, { inject_level: 'ccnp' });
+    expect(ccnp.count).toBe(count(['easy', 'medium']));
+    expect(ccnp.count).toBeLessThan(all.count);
+    const hard = all.scenarios.find((s: any) => s.difficulty === 'hard');
+    const refused = await call('injection_skills', { id: hard.id }, { inject_level: 'ccnp' });
+    expect(refused).toMatchObject({ status: 'error', error: `scenario ${hard.id} is hard; inject_level ccnp offers easy, medium scenarios only` });
   });
 
   it('gives a device scenario with per-platform inject/restore commands', async () => {

@@ -13,6 +13,7 @@ import { ToolRegistry } from '../../tools/registry.js';
 import { PromptLibrary } from '../../agent/prompts.js';
 import { ControllerError } from '../../errors.js';
 import { closeServices } from '../../tools/services.js';
+import type { Checkpointer } from '../../checkpoints/batch.js';
 
 export interface McpRuntimeOptions {
   settings: Settings;
@@ -102,7 +103,35 @@ export class McpRuntime {
     };
   }
 
+  /**
+   * Checkpoints of the MCP clients' changes: kept in sessions.db under one session of this
+   * server process (created with its first change), each tool call a request of its own.
+   */
+  readonly checkpoints: Checkpointer = async (calls, signal) => {
+    this.checkpointSession ??= (async () => {
+      const [{ SessionStore }, { CheckpointStore }, { sessionCheckpointer }] = await Promise.all([
+        import('../../sessions/store.js'),
+        import('../../checkpoints/store.js'),
+        import('../../checkpoints/batch.js'),
+      ]);
+      const store = await SessionStore.open(this.settings.data_dir);
+      this.sessionStore = store;
+      const row = store.create({ copilot_mode: this.settings.mode, agent_mode: 'legacy' });
+      return sessionCheckpointer({
+        store: new CheckpointStore(store.db),
+        sessionId: row.id,
+        requestNo: () => ++this.mcpRequests,
+        context: (s) => this.toolContext(s),
+      });
+    })();
+    return (await this.checkpointSession)(calls, signal);
+  };
+  private checkpointSession: Promise<Checkpointer> | undefined;
+  private sessionStore: { close(): void } | undefined;
+  private mcpRequests = 0;
+
   async close(): Promise<void> {
+    this.sessionStore?.close();
     await closeServices(this.services);
     await this.client?.close().catch(() => undefined);
   }

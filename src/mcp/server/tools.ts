@@ -92,6 +92,7 @@ export async function callTool(
     ...(canAsk ? { approver: elicitationApprover(server) } : {}),
   };
   const call = { id: String(extra.requestId), name, args };
+  const missed: string[] = [];
   const out = await dispatchCalls([call], {
     tools: rt.registry,
     approval,
@@ -103,6 +104,7 @@ export async function callTool(
     signal: extra.signal,
     stopped: () => undefined,
     wordRefusal: mcpRefusalText,
+    checkpoints: rt.checkpoints,
     maxParallel: 1,
     execute: (def) =>
       withProgress(extra.progress, name, (device) =>
@@ -112,7 +114,24 @@ export async function callTool(
       approval: () => rt.log.info('mcp: asking the client for approval', { tool: name }),
       start: () => rt.log.info('mcp: tool call', { tool: name }),
       end: (_c, r, ms) => rt.log.info('mcp: tool done', { tool: name, status: r.status, duration_ms: ms }),
+      checkpoint: (_c, cp) => {
+        if (!cp.error) return;
+        missed.push(`no checkpoint for ${cp.device}: ${cp.error}`);
+        rt.log.warn('mcp: no checkpoint', { tool: name, device: cp.device, error: cp.error });
+      },
     },
   });
-  return out.results[0]!;
+  return withCheckpointNotes(out.results[0]!, missed);
+}
+
+/** The client's model hears which devices changed without a checkpoint (`no_checkpoint` beside the result's own fields). */
+function withCheckpointNotes(r: ToolResult, missed: string[]): ToolResult {
+  if (missed.length === 0) return r;
+  try {
+    const v = JSON.parse(r.output) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v)) return { ...r, output: JSON.stringify({ ...v, no_checkpoint: missed }) };
+  } catch {
+    // plain text output
+  }
+  return { ...r, output: `${r.output}\n${missed.join('\n')}` };
 }

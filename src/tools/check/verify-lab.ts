@@ -9,6 +9,7 @@ import { runChecks } from '../../check/run.js';
 import { defaultName, KINDS, type Check } from '../../check/schema.js';
 import { poolFor } from '../../devices/engine.js';
 import { errorMessage } from '../../errors.js';
+import { count } from '../../core/plural.js';
 import { defineTool, failure } from '../types.js';
 import { guarded } from '../gns3/common.js';
 
@@ -60,7 +61,7 @@ export const verifyLab = defineTool({
         signal: ctx.signal,
         log: ctx.log,
       });
-      const display = `${report.passed}/${report.checks.length} checks pass · score ${report.score}/${report.max_score}`;
+      const display = `${report.passed}/${count(report.checks.length, 'check')} pass · score ${report.score}/${report.max_score}`;
       // The call worked even when checks fail: the verdicts are the data, not a tool error.
       return { status: 'success', data: { ...report }, display };
     }),

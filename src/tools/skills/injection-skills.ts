@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { failure } from '../types.js';
 import { findScenario, normalizeName, suggest } from '../../skills/lookup.js';
 import type { InjectionScenario } from '../../skills/schema.js';
+import type { Settings } from '../../config/schema.js';
 import { lookupName, skillTool } from './library.js';
 import { count } from '../../core/plural.js';
 
@@ -22,6 +23,13 @@ export function scenarioSteps(s: InjectionScenario): Record<string, unknown> {
   };
 }
 
+/** The scenario difficulties each exam level (setting inject_level, `inject --level`) offers. */
+export const LEVEL_DIFFICULTIES: Record<Settings['inject_level'], readonly InjectionScenario['difficulty'][]> = {
+  ccna: ['easy'],
+  ccnp: ['easy', 'medium'],
+  ccie: ['easy', 'medium', 'hard'],
+};
+
 function summary(s: InjectionScenario) {
   return { id: s.id, title: s.title, category: s.category, severity: s.severity, difficulty: s.difficulty, platforms: s.platforms, target: s.target };
 }
@@ -38,14 +46,18 @@ export const injectionSkillsTool = skillTool({
     difficulty: z.enum(['easy', 'medium', 'hard']).optional(),
     platform: lookupName(40, 'only scenarios for this platform (link faults apply to any)'),
   }),
-  lookup(args, lib) {
+  lookup(args, lib, settings) {
+    const level = settings.inject_level;
+    const offered = LEVEL_DIFFICULTIES[level];
     if (args.id) {
       const s = findScenario(lib, args.id);
       if (!s) return failure(`unknown scenario "${args.id}"`, { did_you_mean: suggest([...lib.injection.keys()], args.id) });
+      if (!offered.includes(s.difficulty))
+        return failure(`scenario ${s.id} is ${s.difficulty}; inject_level ${level} offers ${offered.join(', ')} scenarios only`);
       const { inject: _i, restore: _r, link_filter: _l, ...rest } = s;
       return { status: 'success', data: { ...rest, ...scenarioSteps(s) }, display: `${s.id}: ${s.title}` };
     }
-    const all = [...lib.injection.values()];
+    const all = [...lib.injection.values()].filter((s) => offered.includes(s.difficulty));
     const category = args.category ? normalizeName(args.category) : undefined;
     const platform = args.platform ? normalizeName(args.platform) : undefined;
     const matches = all.filter(
@@ -58,7 +70,12 @@ export const injectionSkillsTool = skillTool({
     for (const s of all) categories[s.category] = (categories[s.category] ?? 0) + 1;
     return {
       status: 'success',
-      data: { count: matches.length, scenarios: matches.map(summary), ...(matches.length === 0 || !category ? { categories } : {}) },
+      data: {
+        count: matches.length,
+        ...(level !== 'ccie' ? { inject_level: level } : {}),
+        scenarios: matches.map(summary),
+        ...(matches.length === 0 || !category ? { categories } : {}),
+      },
       display: count(matches.length, 'scenario'),
     };
   },

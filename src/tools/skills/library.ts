@@ -1,4 +1,5 @@
 /** The skill library as the tools see it, plus a warning list when some files are broken. */
+import type { Settings } from '../../config/schema.js';
 import { z } from 'zod';
 import { defineTool, type ToolContext, type ToolDef, type ToolOutcome } from '../types.js';
 import type { ToolName } from '../../core/modes.js';
@@ -33,7 +34,7 @@ export function skillTool<S extends z.ZodType>(spec: {
   name: ToolName;
   description: string;
   schema: S;
-  lookup(args: z.infer<S>, lib: SkillLibrary): ToolOutcome;
+  lookup(args: z.infer<S>, lib: SkillLibrary, settings: Settings): ToolOutcome;
 }): ToolDef<S> {
   return defineTool({
     name: spec.name,
@@ -42,7 +43,7 @@ export function skillTool<S extends z.ZodType>(spec: {
     risk: 'read',
     run: (args, ctx) => {
       const { lib, w } = toolLibrary(ctx);
-      const o = spec.lookup(args, lib);
+      const o = spec.lookup(args, lib, ctx.settings);
       return Promise.resolve(typeof o.data === 'string' || !w.warnings ? o : { ...o, data: { ...o.data, ...w } });
     },
   });

@@ -1,0 +1,44 @@
+/** The text form of a diff or rewind report (stdout of `diff`/`rewind` without --json, and the TUI's notices). */
+import type { DeviceReport, RewindReport, TopologyReport } from './rewind.js';
+
+const STATUS_TEXT: Record<DeviceReport['status'], string> = {
+  unchanged: 'unchanged',
+  planned: 'to restore',
+  restored: 'restored',
+  remaining: 'NOT fully restored',
+  blocked: 'not applied',
+  review: 'review by hand',
+  no_checkpoint: 'no checkpoint',
+  error: 'error',
+};
+
+function topologyLines(t: TopologyReport): string[] {
+  const out: string[] = [];
+  for (const l of t.delete_links) out.push(`  delete link ${l.label} (created by the session)`);
+  for (const n of t.delete_nodes) out.push(`  delete node ${n.name} (created by the session)`);
+  for (const r of t.rename) out.push(`  rename ${r.from} → ${r.to}`);
+  for (const s of t.power) out.push(`  ${s.name}: ${s.from} → ${s.to}`);
+  for (const f of t.filters) out.push(`  link ${f.label}: filters ${JSON.stringify(f.from)} → ${JSON.stringify(f.to)}`);
+  for (const e of t.errors) out.push(`  error: ${e}`);
+  return out;
+}
+
+export function reportText(r: RewindReport, kind: 'diff' | 'rewind'): string {
+  const out: string[] = [];
+  const head = kind === 'diff' ? `changes since just before request ${r.to}` : `rewind to just before request ${r.to}`;
+  out.push(`session ${r.session_id.slice(0, 8)}: ${head}${r.resumed ? ' (resumed)' : ''}`);
+  if (r.devices.length === 0 && out.length === 1) out.push('no device was changed since then');
+  for (const d of r.devices) {
+    out.push(
+      '',
+      `${d.name}: ${kind === 'diff' && d.status === 'planned' ? 'changed' : STATUS_TEXT[d.status]}${d.error ? ` — ${d.error}` : ''}`,
+    );
+    if (d.diff) out.push(d.diff);
+    if (kind === 'rewind' && d.display.length > 0 && d.status !== 'restored')
+      out.push(`commands${d.status === 'review' ? ' to review' : ''}:`, ...d.display.map((c) => `  ${c}`));
+    if (d.status === 'remaining') out.push('still different:', ...d.remaining.map((l) => `  ${l}`));
+  }
+  const topo = topologyLines(r.topology);
+  if (topo.length > 0) out.push('', `topology: ${r.topology.status}`, ...topo);
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,190 @@
+/**
+ * `gns3-copilot diff [SESSION] [--to N] [--device NAME…] [--json]` and
+ * `gns3-copilot rewind [SESSION] [--to N] [--device NAME…] [--dry-run] [--yes] [--json]`:
+ * what a session changed in the lab since just before request N, and undoing it
+ * (src/checkpoints/rewind.ts). A rewind applies through the tool gate in the
+ * mode the session ran in; `--yes` is its one approval, without it the plan is
+ * printed and the exit code is 6.
+ */
+import type { Settings } from '../config/schema.js';
+import { ExitCode, UsageError } from '../errors.js';
+import { createLogger } from '../log.js';
+import { sanitizeText } from '../security/sanitize.js';
+import { SessionStore, type SessionRow } from '../sessions/store.js';
+import { CheckpointStore } from '../checkpoints/store.js';
+import type { RewindReport } from '../checkpoints/rewind.js';
+import { reportText } from '../checkpoints/report.js';
+import { MODE_SHORT_NAME, toolAllowed, type CopilotMode } from '../core/modes.js';
+
+type Opts = Record<string, unknown>;
+
+function toOpt(v: unknown, last: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > Math.max(1, last + 1))
+    throw new UsageError(`--to: must be a request number 1..${Math.max(1, last + 1)} of this session, got "${typeof v === 'string' ? v : JSON.stringify(v)}"`);
+  return n;
+}
+
+const deviceOpt = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.length > 0
+    ? v
+        .flatMap((d) => String(d).split(','))
+        .map((d) => d.trim())
+        .filter(Boolean)
+    : undefined;
+
+function findSession(store: SessionStore, id: string | undefined, settings: Settings): SessionRow {
+  const row = id ? store.find(id) : store.latest(settings.project ? { project: settings.project } : {});
+  if (!row)
+    throw new UsageError(
+      id ? `no session "${id}" (see \`gns3-copilot sessions list\`)` : 'no sessions yet (see `gns3-copilot sessions list`)',
+    );
+  return row;
+}
+
+/** The mode the session ran in; a classroom lock on `mode` wins, with a notice. */
+async function sessionMode(row: SessionRow): Promise<CopilotMode> {
+  const { lockedSetting, describeLock } = await import('../config/locks.js');
+  const lock = lockedSetting('mode');
+  if (lock && lock.value !== row.copilot_mode) {
+    process.stderr.write(`notice: the session ran in ${MODE_SHORT_NAME[row.copilot_mode]} mode, but ${describeLock(lock)}: using it\n`);
+    return lock.value;
+  }
+  return row.copilot_mode;
+}
+
+async function withLab<T>(
+  settings: Settings,
+  row: SessionRow,
+  body: (deps: {
+    store: CheckpointStore;
+    ctx: import('../tools/types.js').ToolContext;
+    registry: import('../tools/registry.js').ToolRegistry;
+  }) => Promise<T>,
+  store: SessionStore,
+  signal: AbortSignal,
+): Promise<T> {
+  const project = settings.project ?? row.project_id ?? row.project_name;
+  if (!project) throw new UsageError(`session ${row.id.slice(0, 8)} has no GNS3 project; pass --project <name|id>`);
+  const log = createLogger(settings.log_level);
+  const [{ createKeychainGns3Client }, { openProjectScope }, { ToolRegistry }, { allTools }] = await Promise.all([
+    import('../gns3/keychain-client.js'),
+    import('../gns3/client.js'),
+    import('../tools/registry.js'),
+    import('../tools/index.js'),
+  ]);
+  const client = createKeychainGns3Client(settings, log);
+  const services = new Map<string, unknown>();
+  try {
+    const scope = await openProjectScope(client, project, signal);
+    const ctx = { settings, signal, log, project: () => Promise.resolve(scope), services };
+    return await body({ store: new CheckpointStore(store.db), ctx, registry: new ToolRegistry(allTools()) });
+  } finally {
+    for (const s of services.values()) (s as { close?: () => void }).close?.();
+    await client.close();
+  }
+}
+
+function print(report: RewindReport, opts: Opts, kind: 'diff' | 'rewind'): void {
+  if (opts.json) process.stdout.write(JSON.stringify(jsonOf(report)) + '\n');
+  else process.stdout.write(sanitizeText(reportText(report, kind)));
+}
+
+/** `--json`: `{session_id, to, devices: [{name, status, commands, remaining, …}], topology: {…}}` */
+function jsonOf(r: RewindReport): Record<string, unknown> {
+  return {
+    session_id: r.session_id,
+    to: r.to,
+    ...(r.request_no !== undefined ? { request_no: r.request_no } : {}),
+    ...(r.resumed ? { resumed: true } : {}),
+    devices: r.devices.map((d) => ({
+      name: d.name,
+      status: d.status,
+      ...(d.platform ? { platform: d.platform } : {}),
+      checkpoint_request: d.request_no,
+      commands: d.commands,
+      remaining: d.remaining,
+      diff: d.diff,
+      ...(d.error ? { error: d.error } : {}),
+    })),
+    topology: r.topology,
+    ...(r.blocked ? { blocked: r.blocked.reason } : {}),
+  };
+}
+
+export async function diffCommand(sessionArg: string | undefined, opts: Opts, settings: Settings, signal: AbortSignal): Promise<number> {
+  const store = await SessionStore.open(settings.data_dir);
+  try {
+    const row = findSession(store, sessionArg, settings);
+    const cp = new CheckpointStore(store.db);
+    const to = toOpt(opts.to, cp.currentRequestNo(row.id)) ?? 1;
+    const { diffSession } = await import('../checkpoints/rewind.js');
+    const devices = deviceOpt(opts.device);
+    const report = await withLab(
+      settings,
+      row,
+      (deps) => diffSession(deps, { sessionId: row.id, to, ...(devices ? { devices } : {}) }),
+      store,
+      signal,
+    );
+    print(report, opts, 'diff');
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+export async function rewindCommand(sessionArg: string | undefined, opts: Opts, settings: Settings, signal: AbortSignal): Promise<number> {
+  const store = await SessionStore.open(settings.data_dir);
+  try {
+    const row = findSession(store, sessionArg, settings);
+    const cp = new CheckpointStore(store.db);
+    const last = cp.currentRequestNo(row.id);
+    const unfinished = cp.unfinishedRewind(row.id);
+    // A rewind that died half way is finished first (same target); else the default undoes the last request.
+    const to = toOpt(opts.to, last) ?? unfinished?.to_request ?? last;
+    if (to < 1) throw new UsageError(`session ${row.id.slice(0, 8)} has no requests to rewind`);
+    if (unfinished && unfinished.to_request === to) process.stderr.write(`resuming the unfinished rewind to before request ${to}\n`);
+    const mode = await sessionMode(row);
+    if (!toolAllowed(mode, 'execute_multiple_device_config_commands') && !toolAllowed(mode, 'manage_gns3_packet_filter'))
+      throw new UsageError(`rewind: ${MODE_SHORT_NAME[mode]} mode has no configuration tools, so it cannot rewind; nothing was changed`);
+    const devices = deviceOpt(opts.device);
+    const { runRewind } = await import('../checkpoints/rewind.js');
+    const report = await withLab(
+      settings,
+      row,
+      (deps) =>
+        runRewind(deps, {
+          sessionId: row.id,
+          to,
+          ...(devices ? { devices } : {}),
+          mode,
+          dryRun: opts.dryRun === true,
+          policy: settings.approve === 'never' ? 'never' : 'ask',
+          approvalTools: settings.approval_tools,
+          ...(opts.yes === true ? { approver: () => Promise.resolve({ kind: 'allow_once' as const }) } : {}),
+          interactive: false,
+        }),
+      store,
+      signal,
+    );
+    print(report, opts, 'rewind');
+    if (report.blocked) {
+      process.stderr.write(
+        `error: ${report.blocked.reason}${report.blocked.needsApproval ? ' (rerun with --yes to apply this plan)' : ''}\n`,
+      );
+      return report.blocked.needsApproval ? ExitCode.ApprovalUnavailable : ExitCode.Usage;
+    }
+    const left = report.devices.filter((d) => d.status === 'remaining' || d.status === 'error');
+    if (left.length > 0 || report.topology.status === 'partial') {
+      process.stderr.write(
+        `error: the rewind did not restore everything: ${[...left.map((d) => d.name), ...(report.topology.status === 'partial' ? ['topology'] : [])].join(', ')}\n`,
+      );
+      return ExitCode.Internal;
+    }
+    return 0;
+  } finally {
+    store.close();
+  }
+}

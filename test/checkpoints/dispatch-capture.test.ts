@@ -1,0 +1,77 @@
+/**
+ * Checkpoints taken by the dispatch on the real FRR lab, through the agent (fake LLM,
+ * fake controller whose node is a real router's console, real SQLite): once per device
+ * for the batch, after the approvals and before the change runs; a device that cannot be
+ * captured is reported and the change still runs on the others.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLab, type Lab } from '../lab/lab.js';
+import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
+import { frrLabNode } from '../fakes/gns3/nodes.js';
+import { collect, ofType, session, testSettings, useFakeLlm } from '../agent/helpers.js';
+import { allTools } from '../../src/tools/index.js';
+import { SessionStore } from '../../src/sessions/store.js';
+import { CheckpointStore } from '../../src/checkpoints/store.js';
+
+const { tmp, startLlm } = useFakeLlm('gc-cp-dispatch-');
+let lab: Lab;
+let gns3: FakeGns3;
+
+beforeAll(async () => {
+  lab = await startLab({ routers: ['R1'], links: [] });
+  gns3 = await startFakeGns3({ api: 'v2' });
+  gns3.addProject({ name: 'cp-lab' });
+  gns3.addNode(frrLabNode(lab.device('R1'), { project: 'cp-lab' }));
+});
+afterAll(async () => {
+  await gns3?.close();
+  await lab?.stop();
+});
+
+describe('checkpoints in the dispatch', () => {
+  it('captures R1 before its change, reports the device it cannot capture, and the change still runs', async () => {
+    const before = lab.vtysh('R1', 'show running-config');
+    const configure = (device_name: string, id: string) => ({
+      id,
+      name: 'execute_multiple_device_config_commands',
+      args: { device_configs: [{ device_name, config_commands: ['interface lo', ' description cp-dispatch'] }] },
+    });
+    const llm = await startLlm([
+      // two calls change R1 in one batch: one checkpoint; R9 does not exist: no checkpoint, said so
+      { tool_calls: [configure('R1', 'a'), configure('R1', 'b'), configure('R9', 'c')] },
+      { text: 'done' },
+    ]);
+    const s = await session(
+      testSettings(llm.url, tmp.dir, { server: gns3.url, project: 'cp-lab', mode: 'lab', approve: 'config' }),
+      allTools(),
+    );
+    const ev = await collect(s.send('describe lo on R1 and R9'));
+    const sessionId = s.id;
+    await s.close();
+
+    const cps = ofType(ev, 'checkpoint');
+    expect(cps.map((c) => [c.id, c.device, c.error === undefined])).toEqual([
+      ['a', 'R1', true],
+      ['c', 'R9', false],
+    ]);
+    expect(cps[1]!.error).toMatch(/no node named "R9"/);
+    // taken before any call of the batch started
+    const firstStart = ev.findIndex((e) => e.type === 'tool_start');
+    expect(ev.findIndex((e) => e.type === 'checkpoint')).toBeLessThan(firstStart);
+    const ends = Object.fromEntries(ofType(ev, 'tool_end').map((e) => [e.id, e.status]));
+    expect(ends).toEqual({ a: 'success', b: 'success', c: 'error' });
+    expect(lab.vtysh('R1', 'show running-config')).toContain('description cp-dispatch');
+
+    const store = await SessionStore.open(tmp.dir);
+    try {
+      const saved = new CheckpointStore(store.db).devicesAt(sessionId, 1);
+      const r1 = saved.find((c) => c.device === 'R1')!;
+      expect(r1).toMatchObject({ request_no: 1, call_id: 'a' });
+      expect(r1.config).not.toContain('cp-dispatch');
+      expect(before).toContain(r1.config!.split('\n').slice(-2).join('\n'));
+      expect(saved.find((c) => c.device === 'R9')).toMatchObject({ config: null, error: expect.stringMatching(/R9/) });
+    } finally {
+      store.close();
+    }
+  });
+});
