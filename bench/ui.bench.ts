@@ -493,8 +493,8 @@ export async function run(): Promise<BenchTable> {
     rows: [
       ...(cold && stream && turns
         ? [
-            ['binary start → first frame (pty, median of 5)', fmtMs(median(cold.firstFrame)), 'connecting screen'],
-            ['binary start → prompt ready (pty, median of 5)', fmtMs(median(cold.ready)), 'controller checked, session open'],
+            ['binary start → first frame (pty, median of 5)', fmtMs(median(cold.firstFrame)), 'drawn before Ink loads (startup bench)'],
+            ['binary start → Ink frame with the input line (pty, median of 5)', fmtMs(median(cold.ready)), 'start-up goes on behind it'],
             ['in-process mount → first frame', fmtMs(stream.firstFrameMs), 'Ink already imported'],
             ['stream 5,000 tokens + 20 tool calls: wall', fmtMs(stream.wallMs), 'one macrotask per token'],
             ['stream 5,000 tokens + 20 tool calls: CPU (user+sys)', fmtMs(stream.cpuMs), `${stream.writes} frames written`],

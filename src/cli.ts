@@ -1,10 +1,12 @@
 /**
  * The command line (README, Command line). `--version` loads nothing at all; everything
- * else loads only commander and the small modules of src/cli/ up front, so `--help` stays
+ * else loads only commander, the small modules of src/cli/ and the dependency-free first
+ * frame of the TUI (src/ui/first-frame.ts) up front, so `--help` stays
  * close to bare `node` start-up; every command loads what it needs with `import()` when it runs.
  */
 import type { Command as CommandT } from 'commander';
 import pkg from '../package.json' with { type: 'json' };
+import { drawFirstFrame, dropFirstFrame } from './ui/first-frame.js';
 
 // `--version` alone is answered before anything else loads (not even
 // commander): it is what scripts and shell prompts call most.
@@ -13,6 +15,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${pkg.version}\n`);
   process.exit(0);
 }
+// The TUI's input line is on screen (and takes typing) before commander, the settings and Ink load.
+drawFirstFrame(argv);
 const { Command, CommanderError } = await import('commander');
 // the command line's own parts (src/cli/): the process boundary, the flags, the subcommands
 const [
@@ -74,7 +78,10 @@ const program = new Command('gns3-copilot')
   .enablePositionalOptions()
   .showSuggestionAfterError(true)
   .configureOutput({
-    outputError: (str, write) => write(str.endsWith('\n') ? str : `${str}\n`),
+    outputError: (str, write) => {
+      dropFirstFrame();
+      write(str.endsWith('\n') ? str : `${str}\n`);
+    },
   })
   .exitOverride();
 addRunOptions(addSettingsOptions(program));

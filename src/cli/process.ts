@@ -4,6 +4,7 @@
  * Ctrl-C / SIGTERM ending with 130.
  */
 import { redact } from '../security/redact.js';
+import { dropFirstFrame } from '../ui/first-frame.js';
 import { sanitizeLine, sanitizeText } from '../security/sanitize.js';
 
 export const EXIT_USAGE = 2;
@@ -18,6 +19,8 @@ export function reportError(err: unknown): number {
   // Duck-typed CopilotError (src/errors.ts) so that this file imports nothing but commander.
   const e = err as { exitCode?: unknown; stack?: unknown };
   const known = err instanceof Error && typeof e.exitCode === 'number';
+  // The TUI's first frame (drawn before the command line was parsed) goes before the message.
+  dropFirstFrame();
   const message = redact(err instanceof Error ? err.message : String(err));
   const firstLine = sanitizeLine(message.split('\n')[0] ?? message);
   if (known) {

@@ -16,3 +16,8 @@ export async function openAgentSession(opts: CreateAgentSessionOptions): Promise
   const { createAgentSession } = await import('../agent/session.js');
   return createAgentSession({ attachTools: attachMcpTools, ...opts });
 }
+
+/** Loads the agent core's modules (LangGraph, LangChain, SQLite, the tools) without opening anything: a warm-up while the TUI waits for the controller. */
+export async function loadAgentCore(): Promise<void> {
+  await Promise.all([import('../agent/session.js'), import('../tools/index.js')]);
+}

@@ -56,6 +56,8 @@ export interface UiServices {
   deleteSession(settings: Settings, id: string): Promise<boolean>;
   /** false when neither the keychain nor GNS3_COPILOT_API_KEY / OPENAI_API_KEY hold a key */
   hasApiKey(settings: Settings): Promise<boolean>;
+  /** starts loading what opening a session needs (the agent core), so it is there when the controller has answered */
+  warmUp?(): void;
   close(): Promise<void>;
 }
 
@@ -117,6 +119,9 @@ export function createRealServices(log: Logger): UiServices {
       const c = await client(settings);
       const scope = await c.openProject(project, signal);
       return sanitizeDeep(await scope.getTopology(signal));
+    },
+    warmUp() {
+      void import('../commands/agent-session.js').then((m) => m.loadAgentCore()).catch(() => undefined);
     },
     async createSession(opts) {
       const { openAgentSession } = await import('../commands/agent-session.js');

@@ -6,6 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { InvocationOptions, Settings } from '../config/schema.js';
 import { createLogger } from '../log.js';
 import { colorEnabled } from './style.js';
+import { dropFirstFrame, takeFirstFrame } from './first-frame.js';
 import type { UiServices } from './services.js';
 
 export interface StartTuiOptions {
@@ -19,6 +20,7 @@ export async function startTui(settings: Settings, invocation: InvocationOptions
   const stdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
   if (!stdin.isTTY) {
+    dropFirstFrame();
     // No terminal to read keys from (runMain sends such runs to one-shot; this guards direct calls).
     process.stderr.write('gns3-copilot: the interactive TUI needs a terminal on stdin; use -p "<prompt>" for one-shot mode\n');
     return 2;
@@ -41,11 +43,14 @@ export async function startTui(settings: Settings, invocation: InvocationOptions
   const log = createLogger(settings.log_level);
   const services = opts.services ?? createRealServices(log);
   let code = 0;
+  // Ink's first frame replaces the one src/cli.ts drew, with what was typed on it.
+  const early = takeFirstFrame();
   const instance = render(
     React.createElement(App, {
       settings,
       invocation,
       services,
+      ...(early ? { early } : {}),
       color: colorEnabled(settings.color),
       onExit: (c: number) => {
         code = c;

@@ -1,7 +1,7 @@
 /**
  * What the TUI leaves on a real terminal (tmux, the built binary, fake LLM and fake controller):
- * one line per abort with its hint above the status bar, and a resize that leaves no stale
- * frame behind and no word cut in two.
+ * one line per abort with its hint above the status bar, typing from the very first frame, and
+ * a resize that leaves no stale frame behind and no word cut in two.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -92,6 +92,32 @@ describe('TUI on a real terminal', () => {
       ).toHaveLength(3);
       tmux.keys('C-c');
       await tmux.waitFor('EXIT:130');
+    } finally {
+      tmux.kill();
+    }
+  }, 60_000);
+
+  it('the input line takes typing from the first frame; a prompt entered before start-up is done waits and is sent', async () => {
+    const tmux = new Tmux(dir, env);
+    try {
+      llm.push({ delay_ms: 300, text: 'Typed early, answered once the session was open.' });
+      tmux.run(['--project', 'screen', '--model', 'gpt-4o-mini']);
+      // The first frame: start-up still runs (the controller is not even asked yet).
+      await tmux.waitFor(/^› /m, 10_000);
+      tmux.type('what runs on R1');
+      await tmux.waitFor(/^› what runs on R1/m, 5_000);
+      tmux.type('?');
+      tmux.keys('Enter');
+      await tmux.waitFor('Typed early, answered once the session was open.', 30_000);
+      const text = await tmux.waitFor(/1 iter · 0 tools/);
+      expect(text).toMatch(/^› what runs on R1\?$/m);
+      const sent = llm.requests.filter((r) => r.purpose === null).pop()!;
+      expect(JSON.stringify(sent.body.messages)).toContain('what runs on R1?');
+      // the first frame was erased when Ink took over, not left in the scrollback
+      expect(text).not.toContain('gns3-copilot starting');
+      expect(text.match(/Ask about your lab/g)).toHaveLength(1);
+      tmux.keys('C-d');
+      await tmux.waitFor('EXIT:0');
     } finally {
       tmux.kill();
     }

@@ -4,7 +4,7 @@
  * slash commands are objects in src/ui/slash. It holds no agent logic: it sends prompts,
  * forwards approvals and commands, and renders state.
  */
-import { useCallback, useReducer, useState } from 'react';
+import { useCallback, useEffect, useReducer, useState } from 'react';
 import { Box, Static, useApp, useStdin, useStdout } from 'ink';
 import type { InvocationOptions, Settings } from '../../config/schema.js';
 import { initialState, reduce, type NoticeTone, type UiState } from '../state.js';
@@ -13,6 +13,7 @@ import type { PickerPurpose } from '../picker.js';
 import type { PickerItem } from './Picker.js';
 import { frameLayout } from '../layout.js';
 import type { UiServices } from '../services.js';
+import type { EarlyInput } from '../first-frame.js';
 import { ColorProvider } from './theme.js';
 import { EntryView, LiveTurn } from './Turn.js';
 import { StatusBar } from './StatusBar.js';
@@ -23,6 +24,7 @@ import { OutputPanel } from './OutputPanel.js';
 import { ConnectingScreen, ControllerDownScreen } from './Screens.js';
 import { sanitizeDeep } from '../../security/sanitize.js';
 import { useTerminalSize } from '../hooks/useTerminalSize.js';
+import { useRefState } from '../hooks/useRefState.js';
 import { useReprintOnResize } from '../hooks/useReprintOnResize.js';
 import { useEvent, useLatest } from '../hooks/useEvent.js';
 import { useNow } from '../hooks/useNow.js';
@@ -56,6 +58,8 @@ export interface AppProps {
   flushMs?: number;
   /** the slash commands (default: all of src/ui/slash) */
   commands?: readonly SlashCommand[];
+  /** keys typed on the first frame, before Ink was up (src/ui/first-frame.ts) */
+  early?: EarlyInput;
 }
 
 function startState(settings: Settings): UiState {
@@ -148,13 +152,14 @@ export function App(props: AppProps) {
     clearScreen: () => stdout.write(CLEAR_SCREEN),
     exit,
   });
+  // A prompt entered while start-up still runs: sent once the session is open.
+  const [queued, setQueued, queuedRef] = useRefState<string | undefined>(props.early?.entered);
   const submit = useEvent((line: string): boolean => {
-    if (phase.current().kind !== 'ready') {
-      // Typed ahead while connecting: keep the line until the session is there.
-      flashHint('Still connecting… (Enter again when the prompt is ready)');
-      return false;
-    }
     if (!line) return true;
+    if (phase.current().kind !== 'ready') {
+      setQueued(line);
+      return true;
+    }
     if (isCommand(line)) void runCommand(line);
     else if (turn.turnRunning()) notice('A turn is running: wait, or Esc to abort it', 'warn');
     else void turn.runTurn(line);
@@ -167,8 +172,16 @@ export function App(props: AppProps) {
       dispatch({ type: 'reprint' });
     }, [stdout]),
   );
+  const sendQueued = useEvent(() => {
+    const line = queuedRef.current;
+    if (line === undefined || phase.current().kind !== 'ready' || pickers.pickerOpen() || !sessions.session()) return;
+    setQueued(undefined);
+    submit(line);
+  });
+  // Runs on every phase change: openSession sets `ready` again once the session exists.
+  useEffect(() => sendQueued(), [phase.phase, pickers.picker, sendQueued]);
   const complete = useCallback((line: string) => completeCommand(commands, line), [commands]);
-  const input = useLineEditor({ complete, onSubmit: submit });
+  const input = useLineEditor({ complete, onSubmit: submit, initial: props.early?.typed });
   useKeys({
     enabled: isRawModeSupported,
     exiting: isExiting,
@@ -201,7 +214,7 @@ export function App(props: AppProps) {
       <Static key={state.epoch} items={state.entries}>
         {(e) => <EntryView key={e.key} entry={e} width={width} />}
       </Static>
-      {current.kind === 'connecting' ? <ConnectingScreen server={state.server} /> : null}
+      {current.kind === 'connecting' ? <ConnectingScreen server={state.server} step={current.step} queued={queued} /> : null}
       {current.kind === 'down' ? (
         <ControllerDownScreen
           server={state.server}
@@ -210,7 +223,7 @@ export function App(props: AppProps) {
           retryInSec={current.retryAt === null ? null : Math.max(0, Math.ceil((current.retryAt - now) / 1000))}
         />
       ) : null}
-      {current.kind === 'ready' ? (
+      {current.kind !== 'down' ? (
         <Box flexDirection="column">
           {state.live ? <LiveTurn turn={state.live} width={width} maxRows={layout.liveRowsMax} now={now} /> : null}
           {layout.expanded ? <OutputPanel call={layout.expanded} width={width} maxRows={layout.panelRows} offset={panelOffset} /> : null}

@@ -1,16 +1,30 @@
-/** Whole-screen states before a session exists: connecting, controller down, fatal. */
+/** States before a session exists: starting (above the input line), controller down, fatal. */
 import { Box, Text } from 'ink';
+import type { StartStep } from '../hooks/usePhase.js';
 import { Tone } from './theme.js';
 
-export function ConnectingScreen({ server }: { server: string }) {
+/**
+ * The line above the input while start-up runs in the background: what it waits for, and that a
+ * prompt already entered is sent once the session is open.
+ */
+export function ConnectingScreen({ server, step, queued }: { server: string; step: StartStep; queued?: string | undefined }) {
   return (
     <Box flexDirection="column">
-      <Text>
+      <Text wrap="truncate-end">
         <Tone tone="accent" bold>
           gns3-copilot
         </Tone>
-        <Tone tone="muted"> connecting to {server}…</Tone>
+        <Tone tone="muted">
+          {step === 'controller' ? ` connecting to ${server}…` : ' opening the session…'}
+          {queued !== undefined ? ' · your prompt is sent once the session is open' : ''}
+        </Tone>
       </Text>
+      {queued !== undefined ? (
+        <Text wrap="truncate-end">
+          <Tone tone="muted">⧗ </Tone>
+          {queued}
+        </Text>
+      ) : null}
     </Box>
   );
 }

@@ -14,7 +14,7 @@ export interface BootOptions {
   /** ms between automatic controller retries */
   retryMs: number;
   settings: () => Settings;
-  phase: Pick<PhaseControl, 'connecting' | 'down' | 'ready'>;
+  phase: Pick<PhaseControl, 'connecting' | 'opening' | 'down' | 'ready'>;
   exiting: () => boolean;
   notice: (text: string, tone?: NoticeTone) => void;
   openSession: (opts?: OpenSessionOptions) => Promise<AgentSession | null>;
@@ -24,8 +24,9 @@ export interface BootOptions {
 }
 
 /**
- * Start-up, once on mount: reach the controller (retrying while it is down), warn about a
- * missing API key, then resume, pick a project or open a session, and send `--prompt`.
+ * Start-up, once on mount and in the background (the input line takes typing meanwhile): reach
+ * the controller (retrying while it is down) while the agent core loads, warn about a missing
+ * API key, then resume, pick a project or open a session, and send `--prompt`.
  */
 export function useBoot(o: BootOptions) {
   const retryTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -38,6 +39,9 @@ export function useBoot(o: BootOptions) {
     const { services, invocation, retryMs, settings, phase, notice, openSession } = o;
     phase.connecting();
     clearTimeout(retryTimer.current);
+    // The agent core (LangGraph, the token table, SQLite) loads while the controller answers.
+    services.warmUp?.();
+    const keyCheck = services.hasApiKey(settings()).catch(() => true);
     try {
       await services.checkController(settings());
     } catch (err) {
@@ -47,7 +51,8 @@ export function useBoot(o: BootOptions) {
       return;
     }
     if (o.exiting()) return;
-    if (!(await services.hasApiKey(settings()).catch(() => true))) {
+    phase.opening();
+    if (!(await keyCheck)) {
       notice('No LLM API key found. Run `gns3-copilot auth login` (or set GNS3_COPILOT_API_KEY / OPENAI_API_KEY), then restart.', 'warn');
     }
     const resuming = invocation.continueLatest || invocation.resumeId !== undefined;

@@ -9,12 +9,16 @@ export interface LineEditorOptions {
   complete: (line: string) => { line: string; candidates: string[] };
   /** Enter with the trimmed line; false keeps the line in the editor (not taken yet) */
   onSubmit: (line: string) => boolean;
+  /** the line's text at mount (typed before the TUI was up) */
+  initial?: string | undefined;
 }
 
 /** The input line: editing keys, ↑/↓ history (never secret-looking lines) and Tab completion. */
-export function useLineEditor({ complete, onSubmit }: LineEditorOptions) {
+export function useLineEditor({ complete, onSubmit, initial }: LineEditorOptions) {
   // Keys arrive faster than renders (typing, pastes): each one edits the latest line.
-  const [editor, setEditor, editorRef] = useRefState<EditorState>(emptyEditor);
+  const [editor, setEditor, editorRef] = useRefState<EditorState>(() =>
+    initial ? { value: initial, cursor: [...initial].length } : emptyEditor,
+  );
   const [candidates, setCandidates] = useState<string[]>([]);
   const history = useRef(new InputHistory());
 
