@@ -22,6 +22,7 @@ import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { TreeEngine } from '../src/agent/tree/engine.js';
 import { recursivePolicy } from '../src/agent/tree/policy.js';
 import type { RunControl } from '../src/agent/graph-deps.js';
+import { RequestCounters } from '../src/agent/request-counters.js';
 
 process.env.GNS3_COPILOT_KEYCHAIN = 'off';
 
@@ -99,7 +100,12 @@ async function engineRows(): Promise<(string | number)[][]> {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   const trees = new TreeStore(db);
-  const root: RunControl = { emit: () => undefined, signal: new AbortController().signal, approvalBlocked: 0 };
+  const root: RunControl = {
+    emit: () => undefined,
+    signal: new AbortController().signal,
+    approvalBlocked: 0,
+    counters: new RequestCounters(),
+  };
   let rootId = 'r0';
   const engine = new TreeEngine({
     policy: recursivePolicy,

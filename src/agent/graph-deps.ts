@@ -16,6 +16,7 @@ import type { ApprovalContext } from '../tools/approval.js';
 import type { ProviderEndpoint } from './providers.js';
 import type { AgentNodeInfo } from './tree/node-info.js';
 import type { CallBudget } from './tree/call-budget.js';
+import type { RequestCounters } from './request-counters.js';
 
 export interface ChatModels {
   chat: ChatOpenAICompletions;
@@ -30,6 +31,8 @@ export interface RunControl {
   signal: AbortSignal;
   /** epoch ms when --max-time runs out */
   deadline?: number;
+  /** the request's counts, shared by the root and every sub-agent (the limits count these) */
+  counters: RequestCounters;
   /** tool calls blocked because approval was needed and not available/given */
   approvalBlocked: number;
   /** a sub-agent's frozen tool set, applied to the schema and at dispatch (absent: the mode's tools) */

@@ -34,6 +34,7 @@ import { elapsedOut, runCaller, stopReasonOf, type ChatModels, type GraphDeps, t
 import { danglingToolCalls, toolMessage } from './history.js';
 import { normaliseToolCalls } from './tool-calls.js';
 import { streamAnswer } from './llm-stream.js';
+import { agentKey } from './request-counters.js';
 import { addUsage, completeText, isContextOverflow } from './completion.js';
 import { toolsNode } from './tools-node.js';
 
@@ -81,7 +82,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       on_limit: state.limits.on_limit,
       ...(budget ? { budget } : {}),
       llm_calls: state.llm_calls,
-      tool_calls: state.tool_calls_count,
+      tool_calls: run.counters.count,
     });
   };
 
@@ -177,6 +178,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       }
     } catch (err) {
       if (!run.signal.aborted) throw err;
+      run.counters.llmCall(agentKey(run), sink.chunk?.usage_metadata);
       const partial = sink.chunk ? messageText(sink.chunk) : '';
       return {
         ...common,
@@ -187,6 +189,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       };
     }
     const chunk = sink.chunk ?? new AIMessageChunk({ content: '' });
+    run.counters.llmCall(agentKey(run), chunk.usage_metadata);
     const calls = normaliseToolCalls(chunk);
     const ai = new AIMessage({
       content: typeof chunk.content === 'string' ? chunk.content : messageText(chunk),
@@ -235,7 +238,11 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     if (d.kind !== 'end' || reason === 'aborted') return { messages: pending, ...(reason !== 'done' ? { reached: reason } : {}) };
     if (reason === 'max_time' && state.reached !== 'max_time') reached(run, state, reason, 'stop');
     if (!d.note) return { messages: pending, reached: reason };
-    const note = limitNote(reason, state.limits, { ...state, budget: run.budget?.exhausted() ?? null });
+    const note = limitNote(reason, state.limits, {
+      llm_calls: state.llm_calls,
+      tool_calls: run.counters.count,
+      budget: run.budget?.exhausted() ?? null,
+    });
     run.emit({ type: 'content', delta: `\n\n${note}` });
     return { messages: [...pending, new AIMessage(note)], reached: reason };
   }
@@ -259,6 +266,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         );
         title = messageText(res);
         usage = addUsage(usage, res);
+        run.counters.auxTokens(agentKey(run), res.usage_metadata);
       } catch (err) {
         deps.log.warn('title generation failed, using the first words of the message', { error: errorMessage(err) });
       }

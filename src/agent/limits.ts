@@ -6,6 +6,7 @@ import type { Settings } from '../config/schema.js';
 import type { RequestLimits } from '../core/api.js';
 import type { StoppedReason } from '../core/events.js';
 import type { BudgetKind } from './tree/budget.js';
+import type { LimitGroup } from '../tools/types.js';
 
 type LimitSettings = Pick<
   Settings,
@@ -180,27 +181,27 @@ export function iterationLimitMessage(count: number, max: number, name: string):
   return `Iteration limit reached (${count}/${max}): ${notRun(name)}`;
 }
 
-/** Named caps on tool groups: config-changing tools (risk `config`) and read-only diagnostics (risk `read`). */
+/** Named caps on limit groups (src/tools/types.ts LimitGroup): config-changing device tools and diagnostics. */
 const GROUP_CAPS = [
-  { key: 'max_device_config_calls', risk: 'config', label: 'Device config call limit' },
-  { key: 'max_diagnostic_calls', risk: 'read', label: 'Diagnostic call limit' },
+  { key: 'max_device_config_calls', group: 'config', label: 'Device config call limit' },
+  { key: 'max_diagnostic_calls', group: 'diagnostic', label: 'Diagnostic call limit' },
 ] as const;
 
 /**
- * The refusal message when a call of tool `name` (of group `risk`) would go over
- * its group's cap, given the calls run so far per tool; undefined when it may run.
+ * The refusal message when a call of tool `name` (of limit group `group`) would go over
+ * its group's cap, given the request's calls so far per tool; undefined when it may run.
  */
 export function groupCapRefusal(
   name: string,
-  risk: string,
+  group: LimitGroup,
   counts: Record<string, number>,
   l: RequestLimits,
-  riskOf: (tool: string) => string | undefined,
+  groupOf: (tool: string) => LimitGroup | undefined,
 ): string | undefined {
   for (const g of GROUP_CAPS) {
     const max = l[g.key];
-    if (g.risk !== risk || max === undefined) continue;
-    const used = Object.entries(counts).reduce((n, [tool, c]) => n + (riskOf(tool) === risk ? c : 0), 0);
+    if (g.group !== group || max === undefined) continue;
+    const used = Object.entries(counts).reduce((n, [tool, c]) => n + (groupOf(tool) === group ? c : 0), 0);
     if (used >= max) return `${g.label} reached (${used}/${max}, ${g.key}): ${notRun(name)}`;
   }
   return undefined;
@@ -217,13 +218,13 @@ export function wrapUpInstruction(reason: StoppedReason): string {
 export function limitNote(
   reason: StoppedReason,
   l: RequestLimits,
-  st: { llm_calls: number; tool_calls_count: number; budget?: BudgetKind | null },
+  st: { llm_calls: number; tool_calls: number; budget?: BudgetKind | null },
 ): string {
   switch (reason) {
     case 'max_iterations':
       return `⚠ Stopped: reached the iteration limit (${st.llm_calls} LLM call${st.llm_calls === 1 ? '' : 's'}, --max-iterations ${l.max_iterations}) before the task was finished. Raise --max-iterations or continue the session to go on.`;
     case 'max_tool_calls':
-      return `⚠ Stopped: reached the tool call limit (${st.tool_calls_count} tool calls, --max-tool-calls ${l.max_tool_calls}). Some requested calls were not executed; raise --max-tool-calls or continue the session.`;
+      return `⚠ Stopped: reached the tool call limit (${st.tool_calls} tool calls, --max-tool-calls ${l.max_tool_calls}). Some requested calls were not executed; raise --max-tool-calls or continue the session.`;
     case 'tool_limit':
       return `⚠ Stopped: a per-tool or tool-group limit was reached (${[
         ...Object.entries(l.tool_limits).map(([k, v]) => `--tool-limit ${k}=${v}`),

@@ -194,7 +194,11 @@ function causeChain(err: unknown): string[] {
 }
 
 /** One clear line for the user; never the SDK's stack or raw body. */
-export function toProviderError(err: unknown, endpoint: ProviderEndpoint, opts: { midStream?: boolean } = {}): ProviderError {
+export function toProviderError(
+  err: unknown,
+  endpoint: ProviderEndpoint,
+  opts: { midStream?: boolean; attempts?: number } = {},
+): ProviderError {
   if (err instanceof ProviderError) return err;
   const s = statusOf(err);
   const at = `${endpoint.provider} at ${endpoint.baseURL}`;
@@ -229,9 +233,9 @@ export function toProviderError(err: unknown, endpoint: ProviderEndpoint, opts: 
       `LLM endpoint or model not found (404): model "${endpoint.model}" — ${at}. Check --base-url (it usually ends in /v1) and --model`,
       { cause: err },
     );
-  if (s === 429) return new ProviderError(`LLM provider rate limit (429) persisted after retries — ${at}: ${detail}`, { cause: err });
+  if (s === 429) return new ProviderError(`LLM provider rate limit (429) ${triedText(opts.attempts)} — ${at}: ${detail}`, { cause: err });
   if (s !== undefined && s >= 500)
-    return new ProviderError(`LLM provider error ${s} persisted after retries — ${at}: ${detail}`, { cause: err });
+    return new ProviderError(`LLM provider error ${s} ${triedText(opts.attempts)} — ${at}: ${detail}`, { cause: err });
   if (s !== undefined) return new ProviderError(`LLM provider refused the request (${s}) — ${at}: ${detail}`, { cause: err });
   if (isConnectionError(err)) {
     const refused = causeChain(err).some((c) => c.includes('ECONNREFUSED'));
@@ -257,12 +261,27 @@ export interface RetryPolicy {
   baseDelayMs: number;
 }
 
-/** 3 attempts, 500 ms → 1 s backoff (±20 %); env overrides exist for tests. Read per call. */
+let configuredRetries = 2;
+/**
+ * The `llm_retries` setting (GNS3_COPILOT_LLM_RETRIES, validated 0..10 by the
+ * settings loader like every setting): the number of retries, so 0 is one attempt.
+ */
+export function configureLlmRetries(retries: number): void {
+  configuredRetries = retries;
+}
+
+/** 1 + llm_retries attempts (default 3), 500 ms → 1 s backoff (±20 %); the delay env var exists for tests. Read per call. */
 export function defaultRetry(env: NodeJS.ProcessEnv = process.env): RetryPolicy {
   return {
-    attempts: Math.max(1, Number(env.GNS3_COPILOT_LLM_RETRIES ?? 3) || 3),
+    attempts: 1 + configuredRetries,
     baseDelayMs: Math.max(0, Number(env.GNS3_COPILOT_LLM_RETRY_MS ?? 500) || 0),
   };
+}
+
+/** How often a request was tried, for the final error: "after 3 attempts" / "(1 attempt, llm_retries is 0)". */
+function triedText(attempts: number | undefined): string {
+  if (attempts === undefined) return 'persisted';
+  return attempts === 1 ? 'on the only attempt (llm_retries is 0)' : `persisted after ${attempts} attempts`;
 }
 
 /**
@@ -287,7 +306,7 @@ export async function withProviderRetry<T>(
       if (opts.signal?.aborted || isAbortErrorStrict(err)) throw err;
       const committed = (err as { committed?: boolean }).committed === true;
       if (committed || attempt >= policy.attempts || !isRetryable(err))
-        throw toProviderError((err as { inner?: unknown }).inner ?? err, opts.endpoint, { midStream: committed });
+        throw toProviderError((err as { inner?: unknown }).inner ?? err, opts.endpoint, { midStream: committed, attempts: attempt });
       // a 429's Retry-After wins over our backoff (capped: a minute is the most we wait per attempt)
       const delay = Math.max(
         policy.baseDelayMs * 2 ** (attempt - 1) * (0.8 + Math.random() * 0.4),

@@ -22,8 +22,6 @@ const last = <T>(initial: () => T) => Annotation<T>({ reducer: (_a: T, b: T) => 
 export const AgentState = Annotation.Root({
   messages: Annotation<BaseMessage[]>({ reducer: appendMessagesReducer, default: () => [] }),
   llm_calls: last<number>(() => 0),
-  tool_calls_count: last<number>(() => 0),
-  tool_counts: last<Record<string, number>>(() => ({})),
   limits: last<RequestLimits>(() => ({ max_iterations: 20, tool_limits: {}, on_limit: 'warn' })),
   mode: last<CopilotMode>(() => 'teaching_assistant'),
   usage: last<Usage>(() => ({ input_tokens: 0, output_tokens: 0, total_tokens: 0 })),
@@ -48,8 +46,6 @@ export function requestInput(message: BaseMessage, limits: RequestLimits, mode: 
   return {
     messages: [message],
     llm_calls: 0,
-    tool_calls_count: 0,
-    tool_counts: {},
     limits,
     mode,
     usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 },

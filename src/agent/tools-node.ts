@@ -10,6 +10,7 @@ import { LIMIT_DEFAULTS, enforcedLimits, limitEventMessage, toolRetries } from '
 import { runWithRetries } from '../tools/retry.js';
 import { stopReasonOf, runCaller, type GraphDeps } from './graph-deps.js';
 import { danglingToolCalls, toolMessage } from './history.js';
+import { agentKey } from './request-counters.js';
 import { cliRefusalText } from './refusal-text.js';
 
 export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<AgentStateUpdate> {
@@ -27,8 +28,7 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
       // under on_limit continue the gate enforces the hard ceilings; crossing the user's limits is only reported
       limits: enforcedLimits(state.limits),
       ...(state.limits.on_limit === 'continue' ? { softLimits: state.limits } : {}),
-      count: state.tool_calls_count,
-      counts: state.tool_counts,
+      counter: run.counters,
       signal: run.signal,
       stopped: () => (run.signal.aborted ? stopReasonOf(run.signal) : undefined),
       wordRefusal: cliRefusalText,
@@ -78,11 +78,10 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
       },
     });
     run.approvalBlocked += out.approvalBlocked;
+    run.counters.toolCalls(agentKey(run), out.admitted);
 
     const update: AgentStateUpdate = {
       messages: calls.map((c, i) => toolMessage(c, out.results[i]!)),
-      tool_calls_count: out.count,
-      tool_counts: out.counts,
       exceeded: [...state.exceeded, ...out.crossed.filter((c) => !state.exceeded.includes(c))],
     };
     if (out.limitHit) {
@@ -91,8 +90,8 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
       run.emit({ type: 'limit', reason: out.limitHit, action, message: limitEventMessage(out.limitHit, action, state.limits) });
       deps.log.warn('Tool call limit exceeded', {
         reason: out.limitHit,
-        tool_calls: out.count,
-        tool_counts: out.counts,
+        tool_calls: run.counters.count,
+        tool_counts: run.counters.counts,
         refused: out.results.filter((r) => r.status === 'limit').length,
       });
     }

@@ -69,6 +69,8 @@ export const settingsSchema = z.object({
   max_parallel_tools: intIn(1, 20).default(5),
   /** retries of a call that failed transiently (connection refused/reset, timeout, controller 5xx) */
   max_retries_per_tool: intIn(0, 5).default(1),
+  /** retries of an LLM request that failed transiently (429, 5xx, connection drop); 0 = one attempt */
+  llm_retries: intIn(0, 10).default(2),
   retry_on_tool_error: z.coerce.boolean().default(true),
   /** named caps on tool groups per request: config-changing tools / read-only (diagnostic) tools */
   max_device_config_calls: intIn(1, 1000).optional(),

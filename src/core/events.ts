@@ -31,6 +31,15 @@ export type ApprovalWhy = 'config' | 'approval_list' | 'untrusted_mcp';
  *  `approval` → exit 6, `aborted` → 130, `usage` → 2, `internal` → 1. */
 export type ErrorType = 'controller' | 'provider' | 'limit' | 'approval' | 'aborted' | 'usage' | 'internal';
 
+/** One agent's share of a request (`stats.by_agent`). */
+export interface AgentStats {
+  llm_calls: number;
+  tool_calls: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** A request's totals over the root and every sub-agent; `iterations` is the root's own loop. */
 export interface RunStats {
   iterations: number;
   llm_calls: number;
@@ -40,6 +49,8 @@ export interface RunStats {
   duration_ms: number;
   /** USD at the model's price (src/agent/pricing.ts, model_prices); null when the price is unknown */
   cost_usd?: number | null;
+  /** each agent's share, keyed `root` or by sub-agent id; adds up to the totals (absent: nothing ran) */
+  by_agent?: Record<string, AgentStats>;
 }
 
 /** Which node of the sub-agent tree an event comes from (absent: the root). */

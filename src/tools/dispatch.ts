@@ -13,7 +13,7 @@ import { runLimited } from '../devices/runner.js';
 import { assessCall, type ApprovalNeed, type ApprovalRefusal, type GateTools, type GateVerdict, type LimitStop } from './gate.js';
 import { askApproval, type ApprovalContext } from './approval.js';
 import { resultJson } from './registry.js';
-import type { ToolDef, ToolResult } from './types.js';
+import { limitGroupOf, type ToolDef, type ToolResult } from './types.js';
 import type { Checkpointer, DeviceCheckpointReport } from '../checkpoints/batch.js';
 
 export interface DispatchCall {
@@ -44,9 +44,8 @@ export interface DispatchRequest {
   limits: RequestLimits;
   /** on_limit continue: the user's limits, whose crossing is reported (crossed) while `limits` holds the hard ceilings */
   softLimits?: RequestLimits;
-  /** tool calls let through earlier in this request (in all and per tool); not changed here */
-  count: number;
-  counts: Readonly<Record<string, number>>;
+  /** the request's tool calls let through so far (in all and per tool); each call let through counts here at once */
+  counter: ToolCounter;
   signal: AbortSignal;
   /** the run was stopped (user abort, --max-time): asked before each call, nothing more starts */
   stopped(): StoppedReason | undefined;
@@ -60,11 +59,17 @@ export interface DispatchRequest {
   checkpoints?: Checkpointer;
 }
 
+/** Shared by every run of one request (src/agent/request-counters.ts), so sub-agents count against the same limits. */
+export interface ToolCounter {
+  count: number;
+  counts: Record<string, number>;
+}
+
 export interface DispatchOutcome {
   /** one per call, in the calls' order */
   results: ToolResult[];
-  count: number;
-  counts: Record<string, number>;
+  /** calls of this batch let through (and counted) */
+  admitted: number;
   /** the first count limit that refused a call */
   limitHit?: LimitStop;
   /** calls refused because approval was needed and not available or not given */
@@ -77,8 +82,8 @@ const settle = (status: ToolResult['status'], reason: string): ToolResult => ({ 
 
 export async function dispatchCalls(calls: readonly DispatchCall[], req: DispatchRequest): Promise<DispatchOutcome> {
   const results = new Array<ToolResult | undefined>(calls.length);
-  let count = req.count;
-  const counts = { ...req.counts };
+  const { counter } = req;
+  let admitted = 0;
   let limitHit: LimitStop | undefined;
   let approvalBlocked = 0;
   const crossed: LimitStop[] = [];
@@ -89,7 +94,14 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     const stopped = req.stopped();
     let verdict: GateVerdict = assessCall(
       call,
-      { mode: req.mode, caller: req.caller, limits: req.limits, count, counts, ...(stopped ? { stopped } : {}) },
+      {
+        mode: req.mode,
+        caller: req.caller,
+        limits: req.limits,
+        count: counter.count,
+        counts: counter.counts,
+        ...(stopped ? { stopped } : {}),
+      },
       { tools: req.tools, approval: req.approval },
     );
     if (verdict.kind === 'ask') {
@@ -114,7 +126,7 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
       if (req.softLimits) {
         const strict = assessCall(
           call,
-          { mode: req.mode, caller: req.caller, limits: req.softLimits, count, counts },
+          { mode: req.mode, caller: req.caller, limits: req.softLimits, count: counter.count, counts: counter.counts },
           { tools: req.tools, approval: req.approval },
         );
         if (strict.kind === 'limit' && !crossed.includes(strict.stop)) {
@@ -122,8 +134,12 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
           req.events?.crossed?.(call, strict.stop);
         }
       }
-      count++;
-      counts[call.name] = (counts[call.name] ?? 0) + 1;
+      // protocol tools (the task tree's own bookkeeping) do not count against the request's limits
+      if (limitGroupOf(verdict.def) !== 'protocol') {
+        counter.count++;
+        counter.counts[call.name] = (counter.counts[call.name] ?? 0) + 1;
+      }
+      admitted++;
       toRun.push({ i, call, def: verdict.def });
     }
   }
@@ -157,8 +173,7 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
   await after?.().catch(() => undefined);
   return {
     results: results.map((r) => r ?? settle('error', 'internal: the call got no result')),
-    count,
-    counts,
+    admitted,
     ...(limitHit ? { limitHit } : {}),
     approvalBlocked,
     crossed,

@@ -17,7 +17,7 @@ import type { ApprovalWhy, StoppedReason, ToolStatus } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
 import { groupCapRefusal, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from '../agent/limits.js';
 import { OVERSIZED_ARGS_KEY, oversizedArgsMessage } from '../agent/input-limits.js';
-import type { ToolDef, ToolRisk } from './types.js';
+import { limitGroupOf, type LimitGroup, type ToolDef, type ToolRisk } from './types.js';
 
 export type ApprovePolicy = 'never' | 'ask' | 'config' | 'all';
 
@@ -114,12 +114,14 @@ export function assessCall(call: GateCall, state: GateState, policy: GatePolicy)
   if (OVERSIZED_ARGS_KEY in call.args) return invalid(oversizedArgsMessage(call.name, Number(call.args[OVERSIZED_ARGS_KEY])));
   if (INVALID_ARGS_KEY in call.args)
     return invalid(`arguments for ${call.name} were not valid JSON; send a JSON object matching the schema`);
-  const refusal = limitRefusal(call.name, def.risk, state, tools);
+  const refusal = limitRefusal(call.name, limitGroupOf(def), state, tools);
   if (refusal) return refusal;
   return approvalVerdict(def, policy.approval);
 }
 
-function limitRefusal(name: string, risk: ToolRisk, state: GateState, tools: GateTools): GateVerdict | undefined {
+function limitRefusal(name: string, group: LimitGroup, state: GateState, tools: GateTools): GateVerdict | undefined {
+  // the task tree's bookkeeping never counts against the request's limits
+  if (group === 'protocol') return undefined;
   const { limits, count, counts } = state;
   const max = limits.max_tool_calls;
   if (max !== undefined && count >= max) return { kind: 'limit', reason: toolCallLimitMessage(count, max, name), stop: 'max_tool_calls' };
@@ -127,8 +129,11 @@ function limitRefusal(name: string, risk: ToolRisk, state: GateState, tools: Gat
   const used = counts[name] ?? 0;
   if (perTool !== undefined && used >= perTool)
     return { kind: 'limit', reason: perToolLimitMessage(name, used, perTool), stop: 'tool_limit' };
-  const group = groupCapRefusal(name, risk, counts, limits, (n) => tools.get(n)?.risk);
-  return group ? { kind: 'limit', reason: group, stop: 'tool_limit' } : undefined;
+  const capped = groupCapRefusal(name, group, counts, limits, (n) => {
+    const d = tools.get(n);
+    return d ? limitGroupOf(d) : undefined;
+  });
+  return capped ? { kind: 'limit', reason: capped, stop: 'tool_limit' } : undefined;
 }
 
 /** What a tool needing approval is, after its name: `execute_… changes device configuration or traffic`. */

@@ -20,6 +20,22 @@ import type { ToolTargets } from './targets.js';
  */
 export type ToolRisk = 'read' | 'lab' | 'config';
 
+/**
+ * What the request's named caps count a tool as (README, Limits):
+ * diagnostic – observes devices or traffic (show commands, captures): max_diagnostic_calls
+ * config     – changes device configuration or traffic: max_device_config_calls
+ * lab        – changes the lab's shape or power (create, link, start, rename)
+ * delegation – starts sub-agents (`agent`)
+ * knowledge  – reads the copilot's own references (skills, templates, the topology)
+ * protocol   – the task tree's bookkeeping (reviews, context refs): never counted against limits
+ */
+export type LimitGroup = 'diagnostic' | 'config' | 'lab' | 'delegation' | 'knowledge' | 'protocol';
+
+/** A tool's limit group: its own `group`, else the one its risk implies. */
+export function limitGroupOf(def: { risk: ToolRisk; group?: LimitGroup }): LimitGroup {
+  return def.group ?? (def.risk === 'config' ? 'config' : def.risk === 'lab' ? 'lab' : 'diagnostic');
+}
+
 export interface ToolContext {
   settings: Settings;
   signal: AbortSignal;
@@ -44,6 +60,8 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
   /** the parameters as JSON Schema when they come from elsewhere (an MCP server); else derived from `schema` */
   jsonSchema?: Record<string, unknown>;
   risk: ToolRisk;
+  /** what the named caps count it as; absent: `config` for config risk, `lab` for lab risk, else `diagnostic` */
+  group?: LimitGroup;
   /**
    * What a call touches (devices, nodes, links) and whether it changes configuration or
    * topology (./targets.ts). The dispatch checkpoints what a change touches before it runs;

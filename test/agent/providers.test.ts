@@ -111,9 +111,24 @@ describe('provider errors', () => {
     llm = await startLlm([{ error: { status: 500 } }, { error: { status: 502 } }, { error: { status: 503 } }, { text: 'too late' }]);
     const s = await session(testSettings(llm.url, tmp.dir), []);
     const ev = await collect(s.send('hi'));
-    expect(ofType(ev, 'error')[0]!.error.message).toMatch(/error 503 persisted after retries/);
+    expect(ofType(ev, 'error')[0]!.error.message).toMatch(/error 503 persisted after 3 attempts/);
     expect(exitOf(ev)).toBe(4);
     await s.close();
+  });
+
+  it('llm_retries is the number of retries: 0 is one request, 1 is two; the message says how many attempts', async () => {
+    llm = await startLlm([{ error: { status: 500 } }, { error: { status: 502 } }, { error: { status: 503 } }, { text: 'late' }]);
+    const none = await session(testSettings(llm.url, tmp.dir, { llm_retries: 0 }), []);
+    const ev0 = await collect(none.send('hi'));
+    expect(llm.requests.filter((r) => r.purpose === null)).toHaveLength(1);
+    expect(ofType(ev0, 'error')[0]!.error.message).toMatch(/error 500 on the only attempt \(llm_retries is 0\)/);
+    await none.close();
+    const one = await session(testSettings(llm.url, tmp.dir, { llm_retries: 1 }), []);
+    const ev1 = await collect(one.send('hi'));
+    expect(llm.requests.filter((r) => r.purpose === null)).toHaveLength(3);
+    expect(ofType(ev1, 'error')[0]!.error.message).toMatch(/error 503 persisted after 2 attempts/);
+    await one.close();
+    for (const bad of [-1, 11, 1.5]) expect(() => testSettings(llm!.url, tmp.dir, { llm_retries: bad }), String(bad)).toThrow();
   });
 
   it('connection refused is one line naming the endpoint', async () => {

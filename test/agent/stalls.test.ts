@@ -37,7 +37,7 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse, n: num
 
 describe('LLM stream stalls', () => {
   it('no bytes for llm_idle_timeout_ms: retried, then exit 4 naming the setting', async () => {
-    const e = scope.fresh({ GNS3_COPILOT_LLM_IDLE_TIMEOUT_MS: '1000', GNS3_COPILOT_LLM_RETRIES: '2' });
+    const e = scope.fresh({ GNS3_COPILOT_LLM_IDLE_TIMEOUT_MS: '1000', GNS3_COPILOT_LLM_RETRIES: '1' });
     const llm = await scope.startLlm([
       { delay_ms: 60_000, text: 'late' },
       { delay_ms: 60_000, text: 'late' },

@@ -18,6 +18,9 @@ const stats = z.strictObject({
   output_tokens: nonNegInt,
   duration_ms: nonNegInt,
   cost_usd: z.number().nonnegative().nullable(),
+  by_agent: z
+    .record(z.string(), z.strictObject({ llm_calls: nonNegInt, tool_calls: nonNegInt, input_tokens: nonNegInt, output_tokens: nonNegInt }))
+    .optional(),
 });
 const error = z.strictObject({ type: errorType, message: z.string().min(1) });
 

@@ -8,6 +8,7 @@ import { AIMessageChunk, HumanMessage } from '@langchain/core/messages';
 import type { BaseCheckpointSaver } from '@langchain/langgraph';
 import { buildGraph } from '../../src/agent/graph.js';
 import type { RunControl } from '../../src/agent/graph-deps.js';
+import { RequestCounters } from '../../src/agent/request-counters.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import type { AgentStateType } from '../../src/agent/state.js';
 import { PromptLibrary } from '../../src/agent/prompts.js';
@@ -80,14 +81,17 @@ export function stubGraph(saver: BaseCheckpointSaver, o: { model: never; counter
     opts: { maxIterations?: number; emit?: (e: AgentEvent) => void } = {},
   ): Promise<AgentStateType> {
     const max = opts.maxIterations ?? 20;
-    current = { emit: opts.emit ?? (() => undefined), signal: new AbortController().signal, approvalBlocked: 0 };
+    current = {
+      emit: opts.emit ?? (() => undefined),
+      signal: new AbortController().signal,
+      approvalBlocked: 0,
+      counters: new RequestCounters(),
+    };
     let final: AgentStateType | undefined;
     const stream = await graph.stream(
       {
         messages: [new HumanMessage(prompt)],
         llm_calls: 0,
-        tool_calls_count: 0,
-        tool_counts: {},
         limits: { max_iterations: max, tool_limits: {}, on_limit: 'warn' },
         reached: null,
         tools_offered: true,

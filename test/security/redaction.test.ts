@@ -15,7 +15,7 @@ import { commandCall } from '../helpers/tool-calls.js';
 
 const KEY = 'sk-test-Zq81mXr4PvT9wKd2LsY7';
 const DEVICE_PW = 'Lab-Passw0rd-77';
-const scope = cliScope({ GNS3_COPILOT_API_KEY: KEY, GNS3_COPILOT_DEVICE_PASSWORD: DEVICE_PW, GNS3_COPILOT_LLM_RETRIES: '1' });
+const scope = cliScope({ GNS3_COPILOT_API_KEY: KEY, GNS3_COPILOT_DEVICE_PASSWORD: DEVICE_PW, GNS3_COPILOT_LLM_RETRIES: '0' });
 
 /** Every file the run wrote (sessions.db and its WAL, config, the log), as text. */
 function allFiles(dir: string): { file: string; text: string }[] {

@@ -16,7 +16,7 @@ import { startTerminal } from '../helpers/cli-tmux.js';
 import { cliScope } from '../helpers/cli-scope.js';
 import { commandCall } from '../helpers/tool-calls.js';
 
-const scope = cliScope({ GNS3_COPILOT_API_KEY: 'sk-test-sanitize-000000', GNS3_COPILOT_LLM_RETRIES: '1' });
+const scope = cliScope({ GNS3_COPILOT_API_KEY: 'sk-test-sanitize-000000', GNS3_COPILOT_LLM_RETRIES: '0' });
 
 const NASTY =
   '\x1b]0;PWNED-TITLE\x07\x1b]8;;http://evil.example/\x1b\\click\x1b]8;;\x1b\\\x1b[2J\x1b[?1049h\x9b31mred\x1b[0m\rOVER\bX\u202e';

@@ -26,8 +26,7 @@ function request(
     mode: 'lab_automation_assistant',
     caller: ROOT_AGENT,
     limits: { max_iterations: 5, tool_limits: {}, on_limit: 'warn' },
-    count: 0,
-    counts: {},
+    counter: { count: 0, counts: {} },
     signal: new AbortController().signal,
     stopped: () => undefined,
     wordRefusal: cliRefusalText,
@@ -67,7 +66,7 @@ describe('dispatchCalls', () => {
     expect(out.results[1]!.output).toContain('tool \\"inv__set\\" is no longer available');
     expect(out.results[2]!.output).toContain('\\"nope\\" is not available');
     expect(out.results[3]!.output).toContain('console dropped');
-    expect(out).toMatchObject({ count: 3, approvalBlocked: 0 });
+    expect(out).toMatchObject({ admitted: 3, approvalBlocked: 0 });
   });
 
   it('words an approval refusal with the front end’s words and counts it', async () => {
@@ -77,7 +76,7 @@ describe('dispatchCalls', () => {
       request(registry, { approval: { policy: 'never', canAsk: true }, wordRefusal: (r) => `front end: ${r.why}/${r.allowWith}` }),
     );
     expect(out.results[0]).toEqual({ status: 'blocked', output: JSON.stringify({ status: 'blocked', error: 'front end: config/config' }) });
-    expect(out).toMatchObject({ count: 0, approvalBlocked: 1 });
+    expect(out).toMatchObject({ admitted: 0, approvalBlocked: 1 });
   });
 
   it('a sub-agent caller sees only its frozen set', async () => {

@@ -38,7 +38,7 @@ registry.addExternal([
 const SHOW = 'execute_multiple_device_commands'; // read
 const CONFIG = 'execute_multiple_device_config_commands'; // config
 const CREATE = 'create_gns3_node'; // lab
-const TOPO = 'gns3_topology_reader'; // read
+const TOPO = 'gns3_topology_reader'; // read, knowledge group
 
 interface Row {
   name: string;
@@ -154,10 +154,22 @@ const rows: Row[] = [
     want: { kind: 'run' },
   },
   {
-    name: 'diagnostic cap counts every read tool',
-    call: { name: TOPO },
-    state: { count: 2, counts: { [SHOW]: 1, device_skills: 1 }, limits: { max_diagnostic_calls: 2 } },
+    name: 'diagnostic cap counts the diagnostic group',
+    call: { name: SHOW },
+    state: { count: 2, counts: { [SHOW]: 1, get_gns3_node_console: 1 }, limits: { max_diagnostic_calls: 2 } },
     want: { kind: 'limit', stop: 'tool_limit', reason: /Diagnostic call limit reached \(2\/2/ },
+  },
+  {
+    name: 'diagnostic cap does not count knowledge tools (skills, the topology reader) or delegation',
+    call: { name: SHOW },
+    state: { count: 5, counts: { [SHOW]: 1, device_skills: 1, [TOPO]: 2, agent: 1 }, limits: { max_diagnostic_calls: 2 } },
+    want: { kind: 'run' },
+  },
+  {
+    name: 'a knowledge tool is not capped by max_diagnostic_calls',
+    call: { name: TOPO },
+    state: { count: 2, counts: { [SHOW]: 2 }, limits: { max_diagnostic_calls: 2 } },
+    want: { kind: 'run' },
   },
   {
     name: 'diagnostic cap does not count lab tools',

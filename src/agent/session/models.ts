@@ -5,13 +5,14 @@
  */
 import type { Settings } from '../../config/schema.js';
 import type { ChatModels } from '../graph-deps.js';
-import { createChatModel, type ProviderEndpoint } from '../providers.js';
+import { configureLlmRetries, createChatModel, type ProviderEndpoint } from '../providers.js';
 
 export function lazyChatModels(
   endpoint: ProviderEndpoint,
   apiKey: string | undefined,
-  settings: Pick<Settings, 'temperature' | 'max_tokens'>,
+  settings: Pick<Settings, 'temperature' | 'max_tokens' | 'llm_retries'>,
 ): () => Promise<ChatModels> {
+  configureLlmRetries(settings.llm_retries);
   let modelsPromise: Promise<ChatModels> | undefined;
   return () => {
     modelsPromise ??= Promise.all(

@@ -18,6 +18,7 @@ import { stopReasonOf, type RunControl } from '../graph-deps.js';
 import { requestInput, type AgentStateType } from '../state.js';
 import { describeLimits, recursionLimitFor } from '../limits.js';
 import { costUsd, roundUsd } from '../pricing.js';
+import { RequestCounters } from '../request-counters.js';
 import { abortable } from '../stream-guard.js';
 import { resultJson } from '../../tools/registry.js';
 import { recordRepair } from '../../sessions/repair.js';
@@ -113,6 +114,7 @@ export async function runRequest(
     emit: (e) => q.push(e),
     signal: ac.signal,
     approvalBlocked: 0,
+    counters: new RequestCounters(),
     ...(reqLimits.max_time ? { deadline: Date.now() + reqLimits.max_time * 1000 } : {}),
   };
   host.setCurrent(run);
@@ -181,7 +183,7 @@ export async function runRequest(
     host.setCurrent(undefined);
     for (const message of mcp?.notices.splice(0) ?? []) q.push({ type: 'notice', message });
   }
-  const stats = runStats(final, performance.now() - t0, endpoint.model, host.modelPrices);
+  const stats = runStats(final, run.counters, performance.now() - t0, endpoint.model, host.modelPrices);
   recordUsage(host, final, stats);
   q.push({ type: 'done', stopped_reason: stopped, stats });
 }
@@ -203,15 +205,25 @@ function endErrors(stopped: StoppedReason, limits: RequestLimits, approvalBlocke
   return out;
 }
 
-function runStats(final: AgentStateType | undefined, durationMs: number, model: string, prices: Settings['model_prices']): RunStats {
+/** The request's totals over the root and every sub-agent; `iterations` is the root's own loop. */
+function runStats(
+  final: AgentStateType | undefined,
+  counters: RequestCounters,
+  durationMs: number,
+  model: string,
+  prices: Settings['model_prices'],
+): RunStats {
+  const t = counters.totals();
+  const byAgent = counters.byAgent();
   return {
     iterations: final?.llm_calls ?? 0,
-    llm_calls: final?.llm_calls ?? 0,
-    tool_calls: final?.tool_calls_count ?? 0,
-    input_tokens: final?.usage?.input_tokens ?? 0,
-    output_tokens: final?.usage?.output_tokens ?? 0,
+    llm_calls: t.llm_calls,
+    tool_calls: t.tool_calls,
+    input_tokens: t.input_tokens,
+    output_tokens: t.output_tokens,
     duration_ms: Math.round(durationMs),
-    cost_usd: roundUsd(costUsd(model, final?.usage ?? { input_tokens: 0, output_tokens: 0 }, prices)),
+    cost_usd: roundUsd(costUsd(model, t, prices)),
+    ...(Object.keys(byAgent).length ? { by_agent: byAgent } : {}),
   };
 }
 

@@ -66,6 +66,7 @@ export function agentTool(engine: TreeEngine): ToolDef {
       description:
         'Delegate a self-contained task to a sub-agent that has the same tools except `agent`. Give `task` for one, or `messages` for several independent tasks run in parallel. Each returns a short summary.',
       risk: 'read',
+      group: 'delegation',
       schema: legacySchema,
       async run(args, ctx) {
         const items: DelegateItem[] = (args.messages ?? [args.task!]).map((task) => ({ kind: 'legacy', task }));
@@ -82,6 +83,7 @@ export function agentTool(engine: TreeEngine): ToolDef {
     description:
       'Delegate part of the task to a sub-agent with a task_brief: goal, hard constraints, the report you expect, and the context refs (ids of your tool results) it needs. It only sees the brief; it ends with a TaskReport (result, evidence, open issues) that you review to accept, revise, re-plan or split. At most 6 sub-agents per agent.',
     risk: 'read',
+    group: 'delegation',
     schema: recursiveSchema,
     async run(args, ctx) {
       const briefs = Array.isArray(args.task_brief) ? args.task_brief : [args.task_brief];

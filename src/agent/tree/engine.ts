@@ -163,6 +163,8 @@ export class TreeEngine {
             },
             signal,
             approvalBlocked: 0,
+            // one request, one set of counts: a child counts against the same limits as the root
+            counters: parentRun.counters,
             ...(parentRun.deadline !== undefined ? { deadline: parentRun.deadline } : {}),
             tools: frozen,
             agent,

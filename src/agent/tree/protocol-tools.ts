@@ -16,6 +16,7 @@ export function readContextRefTool(engine: TreeEngine): ToolDef {
     name: 'read_context_ref',
     description: `Read a context ref your parent granted you (listed in your brief), whole or in slices: give offset and limit (at most ${READ_MAX} characters per call) and read on from next_offset until it is absent.`,
     risk: 'read',
+    group: 'protocol',
     schema: z.object({
       ref_id: z.string().min(1).describe('the id of the ref as your brief lists it'),
       offset: z.number().int().min(0).optional().describe('first character to read (default 0)'),

@@ -13,6 +13,7 @@ export const getGns3Templates = defineTool({
   description:
     "List the GNS3 templates nodes can be created from (name, template_id, template_type, category, compute_id) and the computes they can run on (compute_id, name, host, connected). Use a template's name or id, and optionally a compute, with create_gns3_node.",
   risk: 'read',
+  group: 'knowledge',
   schema: z.object({
     hide_infrastructure: z.boolean().optional().describe('hide cloud, NAT, hub, Frame Relay and ATM switch templates'),
     category: z.string().optional().describe('only this category: router, switch, guest, firewall …'),

@@ -43,6 +43,7 @@ export const gns3TopologyReader = defineTool({
   description:
     'Read the current GNS3 project topology: nodes (type, status, console host:port), their ports and what each connects to, links with their packet filters.',
   risk: 'read',
+  group: 'knowledge',
   schema: z.object({
     format: z.enum(['json', 'text']).optional().describe('json (default) or compact text'),
   }),

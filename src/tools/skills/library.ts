@@ -41,6 +41,7 @@ export function skillTool<S extends z.ZodType>(spec: {
     description: spec.description,
     schema: spec.schema,
     risk: 'read',
+    group: 'knowledge',
     run: (args, ctx) => {
       const { lib, w } = toolLibrary(ctx);
       const o = spec.lookup(args, lib, ctx.settings);

@@ -174,7 +174,7 @@ describe('a tree whose budget runs out ends cleanly (stopped_reason budget, exit
     expect(ofType(ev, 'error')).toHaveLength(0);
     const done = ofType(ev, 'done')[0]!;
     expect(done.stopped_reason).toBe('budget');
-    expect(done.stats.llm_calls).toBeLessThanOrEqual(5);
+    expect(done.stats.iterations).toBeLessThanOrEqual(5);
     expect(s.usage()!.exhausted).toBe('agents');
     // root, child, grandchild (refused), then only the root's final call, offered no tools
     expect(reqs).toHaveLength(4);
@@ -197,13 +197,15 @@ describe('a tree whose budget runs out ends cleanly (stopped_reason budget, exit
     await s.close();
   });
 
-  it('default limits: the iterations of every run stay within max_iterations and the tree stops at its LLM-call budget', async () => {
-    const { s, ev, reqs } = await run({}, alwaysDelegating(400));
+  it('default iteration limits: every run stays within max_iterations and the tree stops at its LLM-call budget', async () => {
+    // the default max_iterations (20); a smaller LLM-call budget than the default 150 keeps the test short
+    const { s, ev, reqs } = await run({ AGENT_MAX_LLM_CALLS: '45' }, alwaysDelegating(100));
     expect(ofType(ev, 'error')).toHaveLength(0);
     const done = ofType(ev, 'done')[0]!;
     expect(done.stopped_reason).toBe('budget');
-    expect(done.stats.llm_calls).toBeLessThanOrEqual(20);
-    expect(reqs.length).toBeLessThanOrEqual(150);
+    expect(done.stats.iterations).toBeLessThanOrEqual(20);
+    expect(done.stats.llm_calls).toBe(reqs.length);
+    expect(reqs.length).toBeLessThanOrEqual(45);
     expect(s.usage()).toMatchObject({ llm_calls: reqs.length });
     for (const a of s.tree().agents) expect(a.llm_calls).toBeLessThanOrEqual(20);
     expect(reqs.at(-1)!.body.tools).toBeUndefined();

@@ -1,0 +1,86 @@
+/**
+ * Checkpoints, all in one run:
+ *
+ * - capture (`show running-config`) of 1 vs 20 real FRR routers (test/lab) through
+ *   captureDevices with warm pooled consoles, median of 10. Target: 20 <= 1.5x one.
+ * - the unified diff and the hierarchical restore plan of two 10,000-line
+ *   configurations (500 interfaces changed), median of 20. Target: <= 50 ms each.
+ *
+ * The capture rows need root and the lab packages (frr, socat).
+ */
+import { performance } from 'node:perf_hooks';
+import { settingsSchema } from '../src/config/schema.js';
+import { captureDevices } from '../src/checkpoints/capture.js';
+import { restorePlan } from '../src/checkpoints/hier-diff.js';
+import { unifiedDiff } from '../src/checkpoints/unified-diff.js';
+import { POOL_SERVICE_KEY, type DevicePool } from '../src/devices/pool.js';
+import { nullLogger } from '../src/log.js';
+import type { ProjectScope } from '../src/gns3/types.js';
+import { startLab } from '../test/lab/lab.js';
+import { fmtMs, median, type BenchTable } from './table.js';
+
+const ROUTERS = Array.from({ length: 20 }, (_, i) => `r${i + 1}`);
+
+async function timed(fn: () => Promise<unknown>, n: number): Promise<number> {
+  const xs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn();
+    xs.push(performance.now() - t);
+  }
+  return median(xs);
+}
+
+/** 2,500 interfaces of 4 lines: 10,000 lines; `changed` of them get another cost and a new line. */
+function bigConfig(changed: number): string {
+  const lines: string[] = ['hostname core'];
+  for (let i = 0; i < 2_500; i++) {
+    lines.push(`interface eth${i}`, ` ip address 10.${i >> 8}.${i & 255}.1/24`, ` ip ospf cost ${i < changed ? 99 : 10}`, 'exit');
+    if (i < changed) lines.push(' ip ospf passive');
+  }
+  return lines.join('\n');
+}
+
+export async function run(): Promise<BenchTable> {
+  const a = bigConfig(0);
+  const b = bigConfig(500);
+  const diffMs = await timed(async () => unifiedDiff(a, b, { from: 'a', to: 'b' }), 20);
+  const planMs = await timed(async () => restorePlan(a, b), 20);
+
+  const lab = await startLab({ routers: ROUTERS, links: [] });
+  const services = new Map<string, unknown>();
+  try {
+    const topology = lab.topology();
+    const scope: ProjectScope = {
+      projectId: topology.project_id,
+      projectName: topology.project_name,
+      getTopology: () => Promise.resolve(topology),
+      capture: () => Promise.reject(new Error('no capture')),
+    };
+    const ctx = {
+      settings: settingsSchema.parse({}),
+      signal: new AbortController().signal,
+      log: nullLogger,
+      project: () => Promise.resolve(scope),
+      services,
+    };
+    await captureDevices(ROUTERS, ctx); // warm: consoles open
+    const one = await timed(() => captureDevices(['r1'], ctx), 10);
+    const twenty = await timed(() => captureDevices(ROUTERS, ctx), 10);
+    const ratio = twenty / one;
+    return {
+      title: 'Checkpoints (real FRR 8.4 consoles; diff of two 10,000-line configurations)',
+      columns: ['measurement', 'value', 'target', 'met'],
+      rows: [
+        ['capture show running-config, 1 router (warm)', fmtMs(one), '', ''],
+        ['capture show running-config, 20 routers (warm)', fmtMs(twenty), '', ''],
+        ['20 routers / 1 router', `${ratio.toFixed(2)}x`, '<= 1.5x', ratio <= 1.5 ? 'yes' : 'NO'],
+        ['unified diff, 10,000 vs 10,500 lines', fmtMs(diffMs), '<= 50 ms', diffMs <= 50 ? 'yes' : 'NO'],
+        ['hierarchical restore plan, same texts', fmtMs(planMs), '<= 50 ms', planMs <= 50 ? 'yes' : 'NO'],
+      ],
+    };
+  } finally {
+    (services.get(POOL_SERVICE_KEY) as DevicePool | undefined)?.closeAll();
+    await lab.stop();
+  }
+}
