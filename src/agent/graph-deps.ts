@@ -22,6 +22,8 @@ export interface ChatModels {
   chat: ChatOpenAICompletions;
   title: ChatOpenAICompletions;
   summary: ChatOpenAICompletions;
+  /** the recursive tree's Validator (src/agent/tree/validator.ts) */
+  validator: ChatOpenAICompletions;
 }
 
 /** Per-request controls the session hands the graph. */

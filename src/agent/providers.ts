@@ -102,8 +102,8 @@ export interface ModelOptions {
   apiKey: string | undefined;
   temperature?: number;
   maxTokens?: number;
-  /** tags auxiliary requests (title, summary) with x-copilot-purpose */
-  purpose?: 'chat' | 'title' | 'summary';
+  /** tags auxiliary requests (title, summary, validator) with x-copilot-purpose */
+  purpose?: 'chat' | 'title' | 'summary' | 'validator';
   timeoutMs?: number;
 }
 

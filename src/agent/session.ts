@@ -18,6 +18,8 @@ import { createLogger, type Logger } from '../log.js';
 import { ProviderError, UsageError, errorMessage } from '../errors.js';
 import { assertNoRemovedAgentFlags } from '../core/agent-mode.js';
 import { SessionTree } from './tree/session-tree.js';
+import type { ValidatorHost } from './tree/validator.js';
+import { ROOT_AGENT } from '../core/caller.js';
 import type { TreeUsage } from './tree/ledger.js';
 import { agentViews, budgetLine, renderTree, resourceUsage, type AgentView, type ResourceUsage } from './tree/view.js';
 import type { AgentNodeRow, TreeRow } from '../sessions/tree-store.js';
@@ -122,11 +124,12 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const live = liveState(resume);
   const { settings } = resume;
   // the tree and the registry refer to each other and to the graph; each is read only once a request runs
-  const late = {} as { registry: ToolRegistry; graph: AgentGraph };
+  const late = {} as { registry: ToolRegistry; graph: AgentGraph; validator: ValidatorHost };
   const tree = fixModeAndTree(resume, provider.endpoint, sessionId, live, late);
   const tools = attachTools(baseTools, tree, settings, log, opts.attachTools);
   late.registry = tools.registry;
   const project = sessionProject(settings, log, opts.projectScope);
+  late.validator = validatorHost(provider, settings, log, tools, project, live);
   late.graph = buildSessionGraph({
     provider,
     settings,
@@ -227,7 +230,7 @@ function fixModeAndTree(
   endpoint: ProviderEndpoint,
   sessionId: string,
   live: LiveState,
-  late: { registry: ToolRegistry; graph: AgentGraph },
+  late: { registry: ToolRegistry; graph: AgentGraph; validator: ValidatorHost },
 ): SessionTree {
   const { settings, fixation, trees, agentMode } = resume;
   const tree = new SessionTree({
@@ -236,6 +239,7 @@ function fixModeAndTree(
     trees,
     registered: (name) => late.registry.get(name) !== undefined,
     graph: () => late.graph,
+    validator: () => late.validator,
     rootId: () => sessionId,
     copilotMode: () => live.mode,
     modeTools: (m) => late.registry.forMode(m).map((t) => t.name),
@@ -287,6 +291,32 @@ function approvalContext(settings: Settings, opts: CreateAgentSessionOptions): A
   };
 }
 
+const maxOutputCharsFor = (limitK: number) => Math.max(2000, Math.min(DEFAULT_MAX_OUTPUT_CHARS, Math.floor(limitK * 1000 * 4 * 0.15)));
+
+/** What the recursive tree's Validator runs with: its model and prompt, the registry's read-only tools, the tool context. */
+function validatorHost(
+  provider: ResolvedProvider,
+  settings: Settings,
+  log: Logger,
+  tools: AttachedTools,
+  project: SessionProject,
+  live: LiveState,
+): ValidatorHost {
+  const prompts = new PromptLibrary();
+  const models = provider.models;
+  return {
+    model: async () => (typeof models === 'function' ? await models() : models).validator,
+    prompt: () => prompts.get('validator'),
+    visible: (childTools) =>
+      tools.registry.visible(live.mode, { kind: 'validator', depth: 0, tools: new Set(childTools) }).map((t) => t.name),
+    tool: (name) => tools.registry.get(name),
+    schema: (name) => tools.registry.schemas(live.mode, ROOT_AGENT).find((s) => s.function.name === name),
+    toolContext: (signal, caller) => ({ settings, signal, log, project: () => project.open(), services: tools.services, caller }),
+    maxOutputChars: maxOutputCharsFor(provider.limitK),
+    maxToolCalls: settings.validator_tool_calls,
+  };
+}
+
 /** Step 5: the LangGraph graph over the registry, checkpointed in the store. */
 function buildSessionGraph(p: {
   provider: ResolvedProvider;
@@ -314,7 +344,7 @@ function buildSessionGraph(p: {
       idleTimeoutMs: settings.llm_idle_timeout_ms,
       log,
       approval: p.approval,
-      maxOutputChars: Math.max(2000, Math.min(DEFAULT_MAX_OUTPUT_CHARS, Math.floor(limitK * 1000 * 4 * 0.15))),
+      maxOutputChars: maxOutputCharsFor(limitK),
       topologyText: (signal) => project.topologyText(signal),
       toolContext: (signal): ToolContext => ({ settings, signal, log, project: () => project.open(), services }),
       checkpoints: sessionCheckpointer({
@@ -419,7 +449,10 @@ function sessionFacade(p: {
     budgetLine: () => budgetLine(session.treeView().resource_usage),
     treeView: () => {
       const root = trees.get(sessionId);
-      return { agents: agentViews(trees.nodes(sessionId)), resource_usage: resourceUsage(root, root ? tree.usageOrNone() : undefined) };
+      return {
+        agents: agentViews(trees.nodes(sessionId), trees.reviewNotes(sessionId)),
+        resource_usage: resourceUsage(root, root ? tree.usageOrNone() : undefined),
+      };
     },
     stopAgent: (id) => tree.engine.stop(id),
     setMode(m: CopilotMode) {

@@ -79,6 +79,8 @@ export const settingsSchema = z.object({
   /** sub-agents of one `agent` batch (AGENT_MODE=recursive): one after another, or up to max_parallel_children at once */
   child_execution_mode: z.enum(['sequential', 'parallel']).default('sequential'),
   max_parallel_children: intIn(1, 2).default(2),
+  /** read-only tool calls the Validator of a sub-agent's report may run to re-observe the lab (AGENT_MODE=recursive) */
+  validator_tool_calls: intIn(0, 10).default(3),
   /** a recursive tree's budget (AGENT_MAX_* in the environment win), snapshotted with each new root */
   agent_budget: z
     .object({

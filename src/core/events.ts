@@ -108,8 +108,20 @@ export type AgentEvent = AgentTag &
     | { type: 'limit'; reason: StoppedReason; action: 'stop' | 'wrap_up' | 'continue'; message: string }
     /** something the user should know that does not fail the request (e.g. an MCP server died) */
     | { type: 'notice'; message: string }
+    /** a sub-agent's report was validated (AGENT_MODE=recursive); agent_id names the sub-agent */
+    | { type: 'validation'; verdict: 'pass' | 'fail' | 'uncertain'; summary: string; checks: ValidationCheckEvent[] }
+    /** a parent decided on a sub-agent's report (`review_task`); agent_id names the sub-agent */
+    | { type: 'review'; decision: 'accept' | 'revise' | 'replan' | 'split'; note: string }
     | { type: 'done'; stopped_reason: StoppedReason; stats: RunStats }
   );
+
+/** One claim the Validator checked. */
+export interface ValidationCheckEvent {
+  claim: string;
+  ok: boolean;
+  evidence: string;
+  note?: string;
+}
 
 export type AgentEventType = AgentEvent['type'];
 export type EventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

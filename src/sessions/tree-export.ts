@@ -22,7 +22,11 @@ export function storedTree(db: Database.Database, rootId: string): StoredTree | 
   } catch {
     usage = undefined;
   }
-  return { agent_mode: root.agent_mode, agents: agentViews(trees.nodes(rootId)), resource_usage: resourceUsage(root, usage) };
+  return {
+    agent_mode: root.agent_mode,
+    agents: agentViews(trees.nodes(rootId), trees.reviewNotes(rootId)),
+    resource_usage: resourceUsage(root, usage),
+  };
 }
 
 /** Markdown section appended to the transcript; empty for a tree without sub-agents or budget. */

@@ -290,6 +290,15 @@ export class TreeStore {
       .all(parentId) as AgentNodeRow[];
   }
 
+  /** The latest review note of each reviewed agent of a tree. */
+  reviewNotes(rootId: string): Map<string, string> {
+    const rows = this.db.prepare('SELECT agent_id, note FROM agent_reviews WHERE root_id = ? ORDER BY rowid').all(rootId) as {
+      agent_id: string;
+      note: string;
+    }[];
+    return new Map(rows.map((r) => [r.agent_id, r.note]));
+  }
+
   reviews(agentId: string): ReviewRow[] {
     return this.db
       .prepare('SELECT agent_id, parent_id, decision, note, created_at FROM agent_reviews WHERE agent_id = ? ORDER BY rowid')

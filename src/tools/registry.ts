@@ -73,7 +73,9 @@ export class ToolRegistry {
   visible(mode: CopilotMode, caller: Caller): ToolDef[] {
     const all = this.forMode(mode);
     const frozen = caller.tools;
-    return frozen ? all.filter((t) => frozen.has(t.name)) : all;
+    const mine = frozen ? all.filter((t) => frozen.has(t.name)) : all;
+    // a Validator re-observes the lab: read-only tools only, whatever its sub-agent had
+    return caller.kind === 'validator' ? mine.filter((t) => t.risk === 'read') : mine;
   }
 
   addExternal(tools: ToolDef[]): void {

@@ -199,6 +199,8 @@ function finishLive(s: UiState): UiState {
   };
 }
 
+const VERDICT_MARK = { pass: '✓', fail: '✗', uncertain: '?' } as const;
+
 function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
   if (isChildToolEvent(e)) {
     const s = ensureLive(s0, at);
@@ -259,6 +261,17 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
         entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text: `⚠ ${e.message}`, tone: 'warn' }],
         nextKey: s0.nextKey + 1,
       };
+    // a sub-agent's verdict and its parent's review: one line each in the transcript (✓ pass, ✗ fail, ? uncertain)
+    case 'validation':
+    case 'review': {
+      const who = `sub-agent ${(e.agent_id ?? '').slice(0, 8)}`;
+      const text =
+        e.type === 'validation'
+          ? `${VERDICT_MARK[e.verdict]} ${who} validation ${e.verdict}: ${e.summary}`
+          : `${who} review: ${e.decision}${e.note ? ` — ${e.note}` : ''}`;
+      const tone: NoticeTone = e.type === 'validation' && e.verdict !== 'pass' ? 'warn' : 'info';
+      return { ...s0, entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text, tone }], nextKey: s0.nextKey + 1 };
+    }
     case 'checkpoint':
       // a kept checkpoint is silent; a missing one is said, the change runs anyway
       if (!e.error) return s0;

@@ -23,6 +23,10 @@ const stats = z.strictObject({
     .optional(),
 });
 const error = z.strictObject({ type: errorType, message: z.string().min(1) });
+const verdict = z.enum(['pass', 'fail', 'uncertain']);
+const decision = z.enum(['accept', 'revise', 'replan', 'split']);
+const check = z.strictObject({ claim: z.string(), ok: z.boolean(), evidence: z.string(), note: z.string().optional() });
+const validation = z.strictObject({ verdict, checks: z.array(check), summary: z.string(), deterministic: z.boolean().optional() });
 
 export const jsonResultSchema = z.strictObject({
   session_id: z.string().min(1).nullable(),
@@ -56,6 +60,8 @@ export const jsonResultSchema = z.strictObject({
         status: z.enum(['queued', 'running', 'completed', 'stopped', 'failed', 'refused']),
         report: z.record(z.string(), z.unknown()).nullable(),
         usage: z.strictObject({ llm_calls: nonNegInt, input_tokens: nonNegInt, output_tokens: nonNegInt }),
+        validation: validation.nullable(),
+        review: z.strictObject({ decision: z.union([decision, z.literal('pending')]), note: z.string() }).nullable(),
       }),
     )
     .optional(),
@@ -140,6 +146,8 @@ export const streamEventSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('error'), error, ...ts }),
   z.strictObject({ type: z.literal('notice'), message: z.string().min(1), ...ts }),
+  z.strictObject({ type: z.literal('validation'), verdict, summary: z.string(), checks: z.array(check), ...ts }),
+  z.strictObject({ type: z.literal('review'), decision, note: z.string(), ...ts }),
   z.strictObject({
     type: z.literal('limit'),
     reason: stopped,

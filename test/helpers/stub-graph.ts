@@ -55,7 +55,7 @@ export function stubGraph(saver: BaseCheckpointSaver, o: { model: never; counter
       prompts: new PromptLibrary(),
       counter: o.counter,
       context: { limitK: o.limitK, strategy: 'balanced', summarize: false },
-      models: { chat: o.model, title: o.model, summary: o.model },
+      models: { chat: o.model, title: o.model, summary: o.model, validator: o.model },
       endpoint: { baseURL: 'stub', model: 'stub', provider: 'stub' },
       log: nullLogger,
       approval: { policy: 'never', approvalTools: [], sessionAllowed: new Set(), interactive: false, canAsk: false },

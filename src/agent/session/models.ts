@@ -1,5 +1,5 @@
 /**
- * The session's chat models (answer, title, summary), built with the first LLM call:
+ * The session's chat models (answer, title, summary, the sub-agent Validator), built with the first LLM call:
  * importing @langchain/openai costs ~45 MB that an idle TUI session waiting at the
  * prompt should not pay for. A failed build is retried by the next call.
  */
@@ -16,17 +16,18 @@ export function lazyChatModels(
   let modelsPromise: Promise<ChatModels> | undefined;
   return () => {
     modelsPromise ??= Promise.all(
-      (['chat', 'title', 'summary'] as const).map((purpose) =>
+      (['chat', 'title', 'summary', 'validator'] as const).map((purpose) =>
         createChatModel({
           endpoint,
           apiKey,
           purpose,
           ...(purpose === 'chat' && settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
           ...(purpose === 'chat' && settings.max_tokens !== undefined ? { maxTokens: settings.max_tokens } : {}),
-          ...(purpose !== 'chat' ? { maxTokens: purpose === 'title' ? 32 : 600, temperature: 0 } : {}),
+          ...(purpose === 'title' || purpose === 'summary' ? { maxTokens: purpose === 'title' ? 32 : 600, temperature: 0 } : {}),
+          ...(purpose === 'validator' ? { maxTokens: 1500, temperature: 0 } : {}),
         }),
       ),
-    ).then(([chat, title, summary]) => ({ chat: chat!, title: title!, summary: summary! }));
+    ).then(([chat, title, summary, validator]) => ({ chat: chat!, title: title!, summary: summary!, validator: validator! }));
     modelsPromise.catch(() => (modelsPromise = undefined));
     return modelsPromise;
   };

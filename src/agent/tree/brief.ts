@@ -51,7 +51,7 @@ export interface Lineage {
   depth: number;
 }
 
-const DEFAULT_REPORT = 'result, evidence (which tool calls on which devices), open issues';
+export const DEFAULT_REPORT = 'result, evidence (which tool calls on which devices), open issues';
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 

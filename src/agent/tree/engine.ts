@@ -27,6 +27,7 @@ import { buildReport, type TaskReport } from './report.js';
 import { runBatch } from './scheduler.js';
 import { CancelTree } from './cancel.js';
 import type { CallBudget } from './call-budget.js';
+import type { ValidationResult } from './validation.js';
 
 export type { AgentNodeInfo } from './node-info.js';
 
@@ -64,6 +65,19 @@ export interface EngineDeps {
   reserveAgents?(n: number): boolean;
   childBudget?(): CallBudget;
   threadMessages(threadId: string): Promise<BaseMessage[]>;
+  /** recursive trees: validates an ended child's report (the trajectory is read back from SQLite) */
+  validate?(v: ValidateRequest): Promise<ValidationResult>;
+}
+
+export interface ValidateRequest {
+  agentId: string;
+  depth: number;
+  brief: TaskBrief;
+  report: TaskReport;
+  /** the child's frozen tool set */
+  childTools: readonly string[];
+  signal: AbortSignal;
+  emit(e: AgentEvent): void;
 }
 
 export type DelegateItem = { kind: 'legacy'; task: string } | { kind: 'brief'; brief: TaskBriefInput };
@@ -196,7 +210,7 @@ export class TreeEngine {
             input_tokens: outcome?.input_tokens ?? 0,
             output_tokens: outcome?.output_tokens ?? 0,
           });
-          return report;
+          return this.validated(c.id, c.brief, report, tools, parentRun, tag);
         },
         (c) => {
           const report: TaskReport = {
@@ -217,6 +231,34 @@ export class TreeEngine {
     } finally {
       for (const c of prepared) this.cancel.release(c.id);
     }
+  }
+
+  /**
+   * An ended child's report, validated before its parent sees anything (recursive):
+   * the validation is stored (the report then awaits the parent's review) and the
+   * parent reads the report with it.
+   */
+  private async validated(
+    id: string,
+    brief: TaskBrief | undefined,
+    report: TaskReport,
+    childTools: readonly string[],
+    parentRun: RunControl,
+    tag: { agent_id: string; depth: number; root_call_id?: string },
+  ): Promise<TaskReport> {
+    if (!this.d.validate || !brief) return report;
+    const validation = await this.d.validate({
+      agentId: id,
+      depth: tag.depth,
+      brief,
+      report,
+      childTools,
+      signal: parentRun.signal,
+      emit: (e) => parentRun.emit({ ...tag, ...e }),
+    });
+    this.d.trees.setValidation(id, JSON.stringify(validation));
+    parentRun.emit({ ...tag, type: 'validation', verdict: validation.verdict, summary: validation.summary, checks: validation.checks });
+    return { ...report, validation };
   }
 
   /**

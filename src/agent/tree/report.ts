@@ -4,16 +4,21 @@
  * open issues (a stop, blocked or failed calls). The parent model reads it as the
  * `agent` tool's result.
  */
-import type { AIMessage, BaseMessage, ToolMessage } from '@langchain/core/messages';
+import type { BaseMessage } from '@langchain/core/messages';
 import type { StoppedReason } from '../../core/events.js';
 import { messageText } from '../tokens.js';
 import type { NodeStatus } from '../../sessions/tree-store.js';
+import { trajectoryOf, type Renamed } from './trajectory.js';
+import type { ValidationResult } from './validation-result.js';
 
 export interface Evidence {
   tool_call_id: string;
   tool: string;
+  /** nodes and devices the call touched (its arguments, under any argument name) and that its result returned */
   devices: string[];
   status: string;
+  /** names the controller gave instead of the ones asked for */
+  renamed?: Renamed[];
 }
 
 export interface TaskReport {
@@ -25,17 +30,8 @@ export interface TaskReport {
   result: string;
   evidence: Evidence[];
   open_issues: string[];
-}
-
-function devicesOf(args: Record<string, unknown>): string[] {
-  const out = new Set<string>();
-  const visit = (v: unknown, key?: string): void => {
-    if (Array.isArray(v)) v.forEach((x) => visit(x, key));
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) visit(x, k);
-    else if (typeof v === 'string' && key && /^(device_name|node_name|device|node)$/.test(key)) out.add(v);
-  };
-  visit(args);
-  return [...out];
+  /** the Validator's verdict (recursive; stored apart from the report, added when the parent reads it) */
+  validation?: ValidationResult;
 }
 
 export function buildReport(a: {
@@ -48,22 +44,13 @@ export function buildReport(a: {
   error?: string;
 }): TaskReport {
   const msgs = a.messages.slice(a.from);
-  const statusOf = new Map<string, string>();
-  for (const m of msgs)
-    if (m.getType() === 'tool') {
-      const t = m as ToolMessage;
-      statusOf.set(t.tool_call_id, String((t.additional_kwargs as { copilot_status?: string }).copilot_status ?? t.status ?? 'success'));
-    }
-  const evidence: Evidence[] = [];
-  for (const m of msgs)
-    if (m.getType() === 'ai')
-      for (const c of (m as AIMessage).tool_calls ?? [])
-        evidence.push({
-          tool_call_id: c.id ?? '',
-          tool: c.name,
-          devices: devicesOf((c.args ?? {}) as Record<string, unknown>),
-          status: statusOf.get(c.id ?? '') ?? 'not_run',
-        });
+  const evidence: Evidence[] = trajectoryOf(msgs).map((c) => ({
+    tool_call_id: c.id,
+    tool: c.tool,
+    devices: [...new Set([...c.targets, ...c.returned])],
+    status: c.status,
+    ...(c.renamed.length ? { renamed: c.renamed } : {}),
+  }));
   const last = [...msgs].reverse().find((m) => m.getType() === 'ai' && messageText(m).trim());
   const open: string[] = [];
   for (const e of evidence) if (e.status !== 'success') open.push(`${e.tool} (${e.tool_call_id}) ${e.status}`);

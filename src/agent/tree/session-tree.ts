@@ -17,8 +17,12 @@ import type { TreeStore } from '../../sessions/tree-store.js';
 import type { BudgetSnapshot } from './budget.js';
 import { anchorHash, normaliseAnchor } from './fixation.js';
 import { policyFor } from './policy.js';
-import { TreeEngine } from './engine.js';
+import { TreeEngine, type ValidateRequest } from './engine.js';
 import { agentTool } from './agent-tool.js';
+import { validateReport, type ValidatorHost } from './validator.js';
+import { trajectoryOf } from './trajectory.js';
+import { DEFAULT_REPORT } from './brief.js';
+import { MessageLog } from '../../sessions/message-log.js';
 import { readContextRefTool } from './protocol-tools.js';
 import { BudgetLedger, type TreeUsage } from './ledger.js';
 import { callBudget, type CallBudget } from './call-budget.js';
@@ -32,6 +36,8 @@ export interface SessionTreeDeps {
   registered: (name: string) => boolean;
   // function-typed fields, not methods: they are handed on unbound
   graph: () => AgentGraph;
+  /** what the Validator of a recursive child's report runs with */
+  validator: () => ValidatorHost;
   rootId: () => string;
   copilotMode: () => CopilotMode;
   modeTools: (mode: CopilotMode) => string[];
@@ -80,6 +86,21 @@ export class SessionTree {
         ? {
             reserveAgents: (n: number) => this.ledger()!.reserveAgents(n),
             childBudget: () => this.callBudget(false),
+          }
+        : {}),
+      ...(d.mode === 'recursive'
+        ? {
+            validate: (v: ValidateRequest) =>
+              validateReport(
+                {
+                  ...v,
+                  trajectory: trajectoryOf(new MessageLog(d.trees.db).read(v.agentId).messages),
+                  anchor: d.trees.get(d.rootId())?.anchor ?? '',
+                  defaultExpected: v.brief.expected_report === DEFAULT_REPORT,
+                  ...(budgeted ? { budget: this.callBudget(false) } : {}),
+                },
+                d.validator(),
+              ),
           }
         : {}),
       threadMessages: async (threadId) =>

@@ -7,6 +7,7 @@ import type { AgentNodeRow, TreeRow } from '../../sessions/tree-store.js';
 import type { TreeUsage } from './ledger.js';
 import { parseBudgetSnapshot, type BudgetSnapshot } from './budget.js';
 import type { TaskReport } from './report.js';
+import type { ValidationResult } from './validation.js';
 
 export interface AgentView {
   id: string;
@@ -16,6 +17,10 @@ export interface AgentView {
   status: string;
   report: TaskReport | null;
   usage: { llm_calls: number; input_tokens: number; output_tokens: number };
+  /** the Validator's verdict on the latest report (recursive; null before one) */
+  validation: ValidationResult | null;
+  /** the parent's review: `pending` until it decides (recursive; null when never validated) */
+  review: { decision: string; note: string } | null;
 }
 
 export interface ResourceUsage {
@@ -28,24 +33,27 @@ export interface ResourceUsage {
   limits: BudgetSnapshot | null;
 }
 
-function parseReport(json: string | null): TaskReport | null {
+function parseJson<T>(json: string | null): T | null {
   if (!json) return null;
   try {
-    return JSON.parse(json) as TaskReport;
+    return JSON.parse(json) as T;
   } catch {
     return null;
   }
 }
 
-export function agentViews(rows: AgentNodeRow[]): AgentView[] {
+/** `notes`: the latest review note per agent (from the reviews log) */
+export function agentViews(rows: AgentNodeRow[], notes: ReadonlyMap<string, string> = new Map()): AgentView[] {
   return rows.map((r) => ({
     id: r.id,
     parent_id: r.parent_id,
     depth: r.depth,
     goal: r.goal,
     status: r.status,
-    report: parseReport(r.report),
+    report: parseJson<TaskReport>(r.report),
     usage: { llm_calls: r.llm_calls, input_tokens: r.input_tokens, output_tokens: r.output_tokens },
+    validation: parseJson<ValidationResult>(r.validation),
+    review: r.review ? { decision: r.review, note: notes.get(r.id) ?? '' } : null,
   }));
 }
 
@@ -61,6 +69,8 @@ export function resourceUsage(root: TreeRow | undefined, u: TreeUsage | undefine
     limits: parseBudgetSnapshot(root?.budget ?? null) ?? null,
   };
 }
+
+const VERDICT_MARK = { pass: '✓', fail: '✗', uncertain: '?' } as const;
 
 /** `agents 3/50 · llm 12/150 · $0.04/15` for the status bar. */
 export function budgetLine(r: ResourceUsage | null): string | undefined {
@@ -81,6 +91,11 @@ export function renderTree(rootId: string, mode: string, agents: AgentView[], us
         `${indent}└ [${a.depth}] ${a.id.slice(0, 8)} ${a.status} — ${a.goal} (llm ${a.usage.llm_calls}, tokens ${a.usage.input_tokens + a.usage.output_tokens})`,
       );
       if (a.report?.result) lines.push(`${indent}   report: ${a.report.result.replace(/\s+/g, ' ').slice(0, 160)}`);
+      if (a.validation)
+        lines.push(
+          `${indent}   ${VERDICT_MARK[a.validation.verdict]} validation ${a.validation.verdict}: ${a.validation.summary.replace(/\s+/g, ' ').slice(0, 160)}`,
+        );
+      if (a.review) lines.push(`${indent}   review: ${a.review.decision}${a.review.note ? ` — ${a.review.note.slice(0, 120)}` : ''}`);
       walk(a.id, `${indent}  `);
     }
   };

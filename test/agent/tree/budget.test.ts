@@ -24,7 +24,7 @@ async function run(envExtra: Record<string, string>, script: FakeTurn[], setting
     env: { AGENT_MODE: 'recursive', ...envExtra },
   });
   const ev = await collect(s.send('verify the lab'));
-  return { s, ev, log, reqs: chat(llm) };
+  return { s, ev, log, reqs: chat(llm), validator: llm.requests.filter((r) => r.purpose === 'validator') };
 }
 
 describe('tree budget', () => {
@@ -199,21 +199,22 @@ describe('a tree whose budget runs out ends cleanly (stopped_reason budget, exit
 
   it('default iteration limits: every run stays within max_iterations and the tree stops at its LLM-call budget', async () => {
     // the default max_iterations (20); a smaller LLM-call budget than the default 150 keeps the test short
-    const { s, ev, reqs } = await run({ AGENT_MAX_LLM_CALLS: '45' }, alwaysDelegating(100));
+    const { s, ev, reqs, validator } = await run({ AGENT_MAX_LLM_CALLS: '45' }, alwaysDelegating(100));
     expect(ofType(ev, 'error')).toHaveLength(0);
     const done = ofType(ev, 'done')[0]!;
     expect(done.stopped_reason).toBe('budget');
     expect(done.stats.iterations).toBeLessThanOrEqual(20);
     expect(done.stats.llm_calls).toBe(reqs.length);
-    expect(reqs.length).toBeLessThanOrEqual(45);
-    expect(s.usage()).toMatchObject({ llm_calls: reqs.length });
+    expect(reqs.length + validator.length).toBeLessThanOrEqual(45);
+    // every call is booked, the Validators' too
+    expect(s.usage()).toMatchObject({ llm_calls: reqs.length + validator.length });
     for (const a of s.tree().agents) expect(a.llm_calls).toBeLessThanOrEqual(20);
     expect(reqs.at(-1)!.body.tools).toBeUndefined();
     await s.close();
   }, 60_000);
 
   it("a child's own limit wrap-up is not the tree's reserved final call: the tree is not exhausted, the root's stopped_reason stays the limit", async () => {
-    const { s, ev, reqs } = await run(
+    const { s, ev, reqs, validator } = await run(
       { AGENT_MAX_LLM_CALLS: '150' },
       [
         delegate('a', { goal: 'check R1' }),
@@ -229,7 +230,8 @@ describe('a tree whose budget runs out ends cleanly (stopped_reason budget, exit
     const report = JSON.parse(ofType(ev, 'tool_end').find((e) => e.id === 'a')!.output) as TaskReport;
     expect(report).toMatchObject({ status: 'stopped', stopped_reason: 'max_iterations', result: 'R1 checked.' });
     expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('max_iterations');
-    expect(s.usage()).toMatchObject({ llm_calls: 4, exhausted: null });
+    expect(validator).toHaveLength(1);
+    expect(s.usage()).toMatchObject({ llm_calls: 5, exhausted: null }); // root 2, child 2, its Validator 1
     await s.close();
   });
 });

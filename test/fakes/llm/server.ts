@@ -7,9 +7,9 @@
  * as one JSON body. A turn may instead be an HTTP error (401/404/429/500…), may be
  * delayed, streamed slowly, or hang until the client disconnects (abort tests).
  *
- * Auxiliary requests tagged with the `x-copilot-purpose` header (`title`, `summary`)
- * are answered from `opts.title` / `opts.summary` without consuming a scripted turn,
- * so scripts describe only the conversation itself.
+ * Auxiliary requests tagged with the `x-copilot-purpose` header (`title`, `summary`,
+ * `validator`) are answered from `opts.title` / `opts.summary` / `opts.validator`
+ * without consuming a scripted turn, so scripts describe only the conversation itself.
  *
  * Every request is recorded (`requests`) so tests can assert what the model was sent:
  * the tools list, the system prompt, the (trimmed) history.
@@ -77,6 +77,11 @@ export interface FakeLlmOptions {
   apiKey?: string;
   title?: string;
   summary?: string;
+  /**
+   * Answers to the sub-agent Validator (`x-copilot-purpose: validator`), in order; once
+   * used up (or when absent) a Validator request gets a `pass` ValidationResult.
+   */
+  validator?: FakeTurn[];
   port?: number;
   models?: string[];
   /** answer every completion with this id (some local servers repeat ids) */
@@ -137,12 +142,15 @@ function estimateTokens(body: FakeRequest['body']): number {
   return Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
 }
 
+const FAKE_PASS = JSON.stringify({ verdict: 'pass', checks: [], summary: 'fake validator: the report holds' });
+
 export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlmOptions = {}): Promise<FakeLlm> {
   const loaded = loadScript(script);
   const turns = loaded.turns;
   const opts: FakeLlmOptions = { ...loaded.opts, ...options };
   const requests: FakeRequest[] = [];
   const consumed = new Set<number>();
+  const validatorTurns = [...(opts.validator ?? [])];
   let callSeq = 0;
   const open = new Set<ServerResponse>();
 
@@ -186,6 +194,7 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
     let turn: FakeTurn;
     if (purpose === 'title') turn = { text: opts.title ?? 'Fake session title' };
     else if (purpose === 'summary') turn = { text: opts.summary ?? 'Summary of the earlier conversation (fake).' };
+    else if (purpose === 'validator') turn = validatorTurns.shift() ?? { text: FAKE_PASS };
     else {
       const seen = JSON.stringify(body.messages ?? []);
       const idx = turns.findIndex((t, i) => !consumed.has(i) && (t.when === undefined || seen.includes(t.when)));

@@ -1,0 +1,154 @@
+/**
+ * The Validator's deterministic pre-checks (no LLM call): they compare what a child's
+ * report says with what its stored trajectory shows. Any failed check makes the verdict
+ * `fail` at once; only a report that passes them all goes on to the Validator's LLM
+ * call (./validator.ts).
+ */
+import type { TaskBrief } from './brief.js';
+import type { TaskReport } from './report.js';
+import type { TrajectoryCall } from './trajectory.js';
+import type { ValidationCheck, ValidationResult } from './validation-result.js';
+
+export type { ValidationCheck, ValidationResult, Verdict } from './validation-result.js';
+
+const BAD_STATUS = new Set(['error', 'blocked', 'limit', 'aborted', 'not_run']);
+/** Words with which a report owns up to a failure (it then does not claim success). */
+const ADMITS =
+  /\b(fail(ed|s|ure)?|error|could ?n[o']t|cannot|can't|unable|blocked|denied|refused|limit|not (be )?(created|applied|done|run|reach(ed)?|configured)|did ?n[o']t|partial(ly)?|open issue)/i;
+/** Interface, protocol and address words that look like device names but are not. */
+const NOT_DEVICE =
+  /^(e|eth|ethernet|gi|gig|gigabitethernet|fa|fastethernet|te|tengigabitethernet|se|serial|lo|loopback|vlan|port|area|as|ospf|ospfv|bgp|ipv|ip|v|vrf|tunnel|tun|po|port-channel|bond|br|ens|enp|veth|step|line|vty|con|aux|x|rfc|sha|md|aes|des|tcp|udp|http|https|ssh|telnet|q|h|id|af|l|layer|mpls|isis|rip|ripv|eigrp|nat|acl|dns|ntp|snmp|hsrp|vrrp|stp|mtu)$/i;
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const mentions = (text: string, name: string) => new RegExp(`(^|[^A-Za-z0-9_-])${escape(name)}(?![A-Za-z0-9_-])`).test(text);
+
+/** Tokens of a text that look like device names: R1, PC2, TREEa1, sw-3 (a capital, then a number at the end). */
+export function deviceLikeNames(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/(?<![A-Za-z0-9_./:-])([A-Z][A-Za-z_-]*?)(\d+)(?![A-Za-z0-9_./:-])/g)) {
+    const prefix = m[1]!.replace(/[-_]$/, '');
+    if (prefix && !NOT_DEVICE.test(prefix)) out.add(m[0]);
+  }
+  return [...out];
+}
+
+const STOP = new Set([
+  'with',
+  'that',
+  'this',
+  'from',
+  'which',
+  'what',
+  'when',
+  'where',
+  'each',
+  'every',
+  'their',
+  'there',
+  'about',
+  'must',
+  'should',
+  'have',
+  'into',
+  'your',
+  'them',
+  'they',
+  'were',
+  'been',
+  'also',
+  'list',
+  'include',
+  'including',
+  'report',
+]);
+
+/** The parts of an expected report (split on commas, semicolons, "and"), each with its words worth finding. */
+function expectedParts(expected: string): { part: string; words: string[] }[] {
+  return expected
+    .split(/[,;\n]|\band\b/i)
+    .map((p) => p.replace(/\(.*?\)/g, ' ').trim())
+    .filter(Boolean)
+    .map((part) => ({ part, words: (part.toLowerCase().match(/[a-z0-9][a-z0-9_-]{3,}/g) ?? []).filter((w) => !STOP.has(w)) }))
+    .filter((p) => p.words.length > 0);
+}
+
+export interface PrecheckInput {
+  brief: TaskBrief;
+  report: TaskReport;
+  trajectory: readonly TrajectoryCall[];
+  /** the root's request: names it gives are known, not invented */
+  anchor?: string;
+  /** the brief's expected_report is the default one (nothing specific to check) */
+  defaultExpected?: boolean;
+}
+
+export function precheck(i: PrecheckInput): ValidationCheck[] {
+  const checks: ValidationCheck[] = [];
+  const result = i.report.result;
+  const bad = i.trajectory.filter((c) => BAD_STATUS.has(c.status) && c.tool !== 'agent');
+  if (i.report.status === 'completed' && bad.length > 0 && !ADMITS.test(result))
+    checks.push({
+      claim: 'the report claims success',
+      ok: false,
+      evidence: bad.map((c) => `${c.tool} (${c.id}) ${c.status}`).join('; '),
+      note: 'tool calls failed, were blocked or hit a limit, and the result does not say so',
+    });
+
+  const renamed = i.trajectory.flatMap((c) => c.renamed.map((r) => ({ ...r, call: c })));
+  for (const r of renamed)
+    if (mentions(result, r.requested) && !mentions(result, r.name))
+      checks.push({
+        claim: `the result names ${r.requested}`,
+        ok: false,
+        evidence: `${r.call.tool} (${r.call.id}): requested_name ${r.requested}, the controller named it ${r.name}`,
+        note: `the node is ${r.name}; the report must use the name the controller gave`,
+      });
+  const renames = i.trajectory.filter((c) => c.tool === 'update_gns3_node_name');
+  for (const c of renames)
+    for (const item of (c.args.nodes as { new_name?: unknown }[] | undefined) ?? []) {
+      const wanted = typeof item.new_name === 'string' ? item.new_name : undefined;
+      if (wanted && mentions(result, wanted) && !c.returned.includes(wanted) && !c.renamed.some((r) => r.name === wanted))
+        checks.push({
+          claim: `the result names ${wanted}`,
+          ok: false,
+          evidence: `${c.tool} (${c.id}) ${c.status}: the rename to ${wanted} did not happen`,
+        });
+    }
+
+  const known = new Set<string>();
+  for (const c of i.trajectory) for (const n of [...c.targets, ...c.returned, ...c.renamed.map((r) => r.requested)]) known.add(n);
+  const briefText = [i.brief.goal, ...i.brief.constraints, i.brief.expected_report, i.anchor ?? ''].join('\n');
+  if (i.trajectory.length > 0) {
+    const invented = deviceLikeNames(result).filter((n) => !known.has(n) && !mentions(briefText, n));
+    if (invented.length)
+      checks.push({
+        claim: `the result reports on ${invented.join(', ')}`,
+        ok: false,
+        evidence: `no tool call touched ${invented.join(', ')} (touched: ${[...known].join(', ') || 'none'})`,
+      });
+  }
+
+  if (!i.defaultExpected) {
+    const lower = result.toLowerCase();
+    const missing = expectedParts(i.brief.expected_report).filter((p) => !p.words.some((w) => lower.includes(w)));
+    if (missing.length)
+      checks.push({
+        claim: 'the report has every part the brief expected',
+        ok: false,
+        evidence: `missing: ${missing.map((m) => m.part).join('; ')}`,
+      });
+  }
+  return checks;
+}
+
+/** The verdict of the pre-checks alone: a failure, or undefined when the Validator must look. */
+export function precheckVerdict(checks: ValidationCheck[]): ValidationResult | undefined {
+  const failed = checks.filter((c) => !c.ok);
+  if (!failed.length) return undefined;
+  return {
+    verdict: 'fail',
+    checks,
+    summary: `deterministic pre-check failed: ${failed.map((c) => `${c.claim} — ${c.evidence}`).join('; ')}`,
+    deterministic: true,
+  };
+}
