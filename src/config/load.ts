@@ -6,6 +6,7 @@
  */
 import { settingsSchema, SETTING_KEYS, type Settings, type SettingKey } from './schema.js';
 import { userConfigFile } from './paths.js';
+import { tightenExisting } from './perms.js';
 import { resolveSystemConfig } from './system-path.js';
 import { findProjectFile, readJsonObject, readSystemConfig, SECRET_LIKE_KEYS, type RawConfig } from './files.js';
 import { settingsFromEnv } from './env.js';
@@ -81,6 +82,7 @@ export async function loadSettings(opts: LoadOptions = {}): Promise<LoadedSettin
   const system = readSystemConfig(systemFile);
   if (system) layers.push(fileLayer('system', systemFile, system.values));
   const user = readJsonObject(userFile);
+  tightenExisting(userFile);
   if (user) layers.push(fileLayer('user', userFile, user));
   const project = projectFile ? readJsonObject(projectFile) : undefined;
   if (projectFile && project) layers.push(fileLayer('project', projectFile, project));

@@ -5,7 +5,7 @@
  * Existing directories and files created by older versions are tightened.
  */
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 
 const APP_DIR_NAME = 'gns3-copilot';
 
@@ -35,4 +35,16 @@ export function ensurePrivateDir(dir: string): void {
 /** Makes existing files 0600 (absent ones are skipped). */
 export function tightenFiles(...files: string[]): void {
   for (const f of files) tighten(f, PRIVATE_FILE_MODE);
+}
+
+/**
+ * Tightens an existing private file and, when it is ours, its directory,
+ * without creating anything: every command that reads the user config
+ * (a run, `config list`, `sessions list`, `doctor`) fixes a 0644 config.json
+ * in a 0755 directory left by an older version or a hand edit.
+ */
+export function tightenExisting(file: string): void {
+  tightenFiles(file);
+  const dir = dirname(file);
+  if (basename(dir) === APP_DIR_NAME) tighten(dir, PRIVATE_DIR_MODE);
 }

@@ -60,6 +60,21 @@ describe('file permissions', () => {
     for (const f of Object.values(files)) expect(mode(f).toString(8), f).toBe('600');
   });
 
+  it('config list, sessions list, doctor and a one-shot run each tighten an existing 0644 config.json in a 0755 dir', async () => {
+    const e = scope.fresh();
+    const { dirs, files } = paths(e.home);
+    const llm = await scope.startLlm([{ text: 'ok' }]);
+    for (const args of [['config', 'list'], ['sessions', 'list'], ['doctor'], ['-p', 'hello', ...llmFlags(llm.url)]]) {
+      mkdirSync(dirs.config, { recursive: true });
+      chmodSync(dirs.config, 0o755);
+      writeFileSync(files.config, '{"on_limit":"warn"}');
+      chmodSync(files.config, 0o644);
+      await runCli(args, e.env); // doctor may fail its checks: the permissions are fixed anyway
+      expect(mode(dirs.config).toString(8), args.join(' ')).toBe('700');
+      expect(mode(files.config).toString(8), args.join(' ')).toBe('600');
+    }
+  });
+
   it('a log file outside our directories does not chmod its directory', async () => {
     const e = scope.fresh();
     const shared = join(e.home, 'shared');
