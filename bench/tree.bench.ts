@@ -18,7 +18,11 @@ import { TreeStore } from '../src/sessions/tree-store.js';
 import { BudgetLedger } from '../src/agent/tree/ledger.js';
 import { DEFAULT_BUDGET } from '../src/agent/tree/budget.js';
 import { nullLogger } from '../src/log.js';
-import { AIMessage, HumanMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { MessageLog } from '../src/sessions/message-log.js';
+import { trajectoryOf } from '../src/agent/tree/trajectory.js';
+import { buildReport } from '../src/agent/tree/report.js';
+import { precheck, precheckVerdict } from '../src/agent/tree/validation.js';
 import { TreeEngine } from '../src/agent/tree/engine.js';
 import { recursivePolicy } from '../src/agent/tree/policy.js';
 import type { RunControl } from '../src/agent/graph-deps.js';
@@ -165,10 +169,66 @@ function ledgerRows(): (string | number)[][] {
   ];
 }
 
+/**
+ * The Validator's deterministic part per child: its trajectory read back from a real
+ * SQLite file (20 tool calls with 2 KB results, one controller rename), paired and
+ * pre-checked.
+ */
+function validationRows(): (string | number)[][] {
+  const dir = mkdtempSync(join(tmpdir(), 'gc-bench-validate-'));
+  const db = new Sqlite(join(dir, 'sessions.sqlite'));
+  db.pragma('journal_mode = WAL');
+  const log = new MessageLog(db);
+  const msgs: BaseMessage[] = [new HumanMessage('brief')];
+  for (let i = 0; i < 20; i++) {
+    const id = `c${i}`;
+    const create = i === 0;
+    msgs.push(
+      new AIMessage({
+        content: '',
+        id: `ai${i}`,
+        tool_calls: [
+          create
+            ? { id, name: 'create_gns3_node', args: { nodes: [{ template: 'VPCS', name: 'TREEa' }] }, type: 'tool_call' }
+            : {
+                id,
+                name: 'execute_multiple_device_commands',
+                args: { device_configs: [{ device_name: `R${i}`, commands: ['show ip ospf neighbor'] }] },
+                type: 'tool_call',
+              },
+        ],
+      }),
+      new ToolMessage({
+        tool_call_id: id,
+        name: create ? 'create_gns3_node' : 'execute_multiple_device_commands',
+        content: create
+          ? JSON.stringify({ status: 'success', results: [{ status: 'success', node_id: 'n1', name: 'TREEa1', requested_name: 'TREEa' }] })
+          : JSON.stringify([
+              { device_name: `R${i}`, status: 'success', output: 'Neighbor ID     Pri State  Dead Time Address Interface\n'.repeat(40) },
+            ]),
+      }),
+    );
+  }
+  msgs.push(new AIMessage({ content: 'Created TREEa; OSPF on R1..R19 is Full.', id: 'final' }));
+  log.append('child', 0, msgs);
+  const brief = { goal: 'create TREEa and check OSPF', constraints: [], expected_report: 'result, evidence, open issues', refs: [] };
+  const xs: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const t0 = performance.now();
+    const trajectory = trajectoryOf(new MessageLog(db).read('child').messages);
+    const report = buildReport({ agent_id: 'child', depth: 1, goal: brief.goal, messages: msgs, from: 0, stop: 'done' });
+    precheckVerdict(precheck({ brief, report, trajectory, defaultExpected: true }));
+    xs.push(performance.now() - t0);
+  }
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+  return [['deterministic validation per child (read back from SQLite, 20 calls, pre-checks)', fmtMs(median(xs)), '≤ 5 ms']];
+}
+
 export async function run(): Promise<BenchTable> {
   return {
     title: 'Sub-agent tree',
     columns: ['what', 'median', 'goal'],
-    rows: [...(await spawnRows()), ...(await engineRows()), ...ledgerRows()],
+    rows: [...(await spawnRows()), ...(await engineRows()), ...ledgerRows(), ...validationRows()],
   };
 }

@@ -205,6 +205,8 @@ describe('App: approvals', () => {
     await t.type('configure ospf');
     await t.waitFor('Approve execute_multiple_device_config_commands?');
     const f = t.frame();
+    // why it needs approval, in the core's words
+    expect(f).toContain('It changes device configuration');
     expect(f).toContain('R1');
     expect(f).toContain('router ospf 1');
     expect(f).toContain('network 10.0.12.0/24 area 0');

@@ -5,6 +5,7 @@
 import { Box, Text } from 'ink';
 import type { ApprovalRequest } from '../../core/api.js';
 import { approvalLines } from '../call-text.js';
+import { APPROVAL_WHAT } from '../../tools/gate.js';
 import { Tone } from './theme.js';
 
 export const APPROVAL_CHOICES = [
@@ -39,10 +40,11 @@ export function ApprovalPrompt({
   const hiddenGroups = groups.length - shown.length;
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
-      <Text>
+      <Text wrap="truncate-end">
         <Tone tone="warn" bold>
           Approve {request.name}?
         </Tone>
+        {request.why ? <Tone tone="muted"> It {APPROVAL_WHAT[request.why]}.</Tone> : null}
       </Text>
       {shown.map((g) => (
         <Box key={g.target} flexDirection="column">

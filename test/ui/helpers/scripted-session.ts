@@ -101,7 +101,7 @@ export class ScriptedSession implements AgentSession {
           if (step.type === 'ask') {
             yield { type: 'approval', id: step.id, name: step.name, args: step.args, why: 'config' };
             if (!approver) throw new Error('scripted ask without an approver');
-            const d = await approver({ id: step.id, name: step.name, args: step.args }, signal);
+            const d = await approver({ id: step.id, name: step.name, args: step.args, why: 'config' }, signal);
             decisions.push(d);
             const allowed = d.kind === 'allow_once' || d.kind === 'allow_session';
             for (const e of allowed ? step.onAllow : step.onDeny) yield e;
