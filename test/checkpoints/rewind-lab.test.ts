@@ -27,6 +27,8 @@ let gns3: FakeGns3;
 let ctx: ToolContext;
 const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass' });
 env.env.GNS3_COPILOT_DATA_DIR = `${env.home}/data`;
+// a loaded machine can take more than the default 5 s to bring a console prompt back
+env.env.GNS3_COPILOT_CONNECT_TIMEOUT_MS = '15000';
 let checkpoint: Map<string, string>;
 
 const cli = (...args: string[]) => runCli([...args, '--server', gns3.url, '--project', 'rw'], env.env, { timeoutMs: 90_000 });
@@ -84,7 +86,7 @@ describe('diff and rewind on real FRR and VPCS', () => {
     expect(r1.diff).toMatch(/^\+router ospf$/m);
     expect(r1.diff).toMatch(/^\+ network 10\.0\.0\.0\/16 area 0$/m);
     expect(j.devices.find((d: { name: string }) => d.name === 'PC1').diff).toMatch(/^\+ip 192\.168\.1\.10\/24 192\.168\.1\.1$/m);
-  });
+  }, 90_000);
 
   it('--dry-run and a rewind without --yes change nothing; without --yes the exit code is 6', async () => {
     const before = running('r1');
@@ -98,7 +100,7 @@ describe('diff and rewind on real FRR and VPCS', () => {
     expect(no.stderr).toMatch(/--yes/);
     expect(running('r1')).toBe(before);
     expect(neighboursFull('r1')).toBe(true);
-  });
+  }, 90_000);
 
   it('rewind --yes restores the checkpoint text, drops the adjacency and clears the PC, and is itself a request', async () => {
     const r = await cli('rewind', S, '--yes', '--json');
@@ -120,5 +122,5 @@ describe('diff and rewind on real FRR and VPCS', () => {
     // the rewind checkpointed what it undid: rewinding it would bring OSPF back
     expect(cp.devicesAt(S, 2).find((d) => d.device === 'r1')!.config).toMatch(/router ospf/);
     store.close();
-  });
+  }, 90_000);
 });

@@ -77,7 +77,7 @@ describe('topology rewind (fake controller)', () => {
     const p = gns3.project('topo');
     expect([...p.nodes.values()].map((n) => n.name).sort()).toEqual(['R1', 'R2']);
     expect(p.links.has(link.link_id)).toBe(false);
-  });
+  }, 90_000);
 
   it('restores a link filter an inject-mode session set', async () => {
     const link = gns3.addLink({ a: 'R1:e1', b: 'R2:e1' });
@@ -94,5 +94,5 @@ describe('topology rewind (fake controller)', () => {
     expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
     expect(JSON.parse(r.stdout).topology.filters).toEqual([expect.objectContaining({ from: { packet_loss: [30] }, to: {} })]);
     expect(gns3.project('topo').links.get(link.link_id)!.filters).toEqual({});
-  });
+  }, 90_000);
 });
