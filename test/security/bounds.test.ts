@@ -16,12 +16,11 @@ import { cliScope } from '../helpers/cli-scope.js';
 const scope = cliScope({ GNS3_COPILOT_API_KEY: 'sk-test-bounds-0000000' });
 
 describe('token counting is bounded', () => {
-  it('2 MB of one character, and 60 KB of short repeated runs, count in well under a second each', async () => {
+  // how fast is bench/timing.bench.ts; here: the pathological inputs finish and give a usable estimate
+  it('2 MB of one character, and 60 KB of short repeated runs, count to an estimate', async () => {
     const c = await TokenCounter.create('cl100k_base');
     for (const s of ['a'.repeat(2_000_000), ('a'.repeat(63) + ' ').repeat(900), ('x'.repeat(15) + ' ').repeat(3800), '-'.repeat(60_000)]) {
-      const t0 = performance.now();
       const n = c.text(s);
-      expect(performance.now() - t0, `${s.length} chars`).toBeLessThan(1000);
       expect(n).toBeGreaterThan(s.length / 64); // an estimate, never zero
     }
     expect(c.text('hello world')).toBe(2); // ordinary text stays exact
