@@ -22,7 +22,9 @@ function toOpt(v: unknown, last: number): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1 || n > Math.max(1, last + 1))
-    throw new UsageError(`--to: must be a request number 1..${Math.max(1, last + 1)} of this session, got "${typeof v === 'string' ? v : JSON.stringify(v)}"`);
+    throw new UsageError(
+      `--to: must be a request number 1..${Math.max(1, last + 1)} of this session, got "${typeof v === 'string' ? v : JSON.stringify(v)}"`,
+    );
   return n;
 }
 
