@@ -89,8 +89,11 @@ describe('StreamSanitizer', () => {
     const over = new StreamSanitizer();
     expect(over.push(`v${open4k}a`)).toBe('v');
     // not held: the next delta is not treated as the rest of the title
-    expect(over.push('\x07w')).toBe('w');
     expect(over.push('visible')).toBe('visible');
+    // at exactly 4 KB it is still held: the next delta is payload until the terminator
+    const edge = new StreamSanitizer();
+    expect(edge.push(`v${open4k}`)).toBe('v');
+    expect(edge.push('payload')).toBe('');
   });
 });
 
