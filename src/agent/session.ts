@@ -68,6 +68,8 @@ export type ToolAttacher = (target: {
   settings: Settings;
   log: Logger;
   services: Map<string, unknown>;
+  /** names of the servers still connecting: the attacher adds each at start and deletes it once it is up or failed */
+  connecting: Set<string>;
 }) => Promise<{ notices: string[] } | undefined>;
 
 export interface CreateAgentSessionOptions {
@@ -259,6 +261,8 @@ interface AttachedTools {
   services: Map<string, unknown>;
   /** the tools from outside the core, attaching in the background */
   ready: Promise<{ notices: string[] } | undefined> | undefined;
+  /** servers of `ready` still connecting (a request names them while it waits) */
+  connecting: ReadonlySet<string>;
 }
 
 /** Step 4: the registry (the built-in tools and the tree's `agent` tool) and the tools handed in from outside. */
@@ -272,11 +276,13 @@ function attachTools(
   const registry = new ToolRegistry([...baseTools, ...tree.tools]);
   const services = new Map<string, unknown>();
   // started in the background, so a TUI does not wait for the user's MCP servers; a request waits before the model is shown their tools
-  const ready = attach?.({ registry, settings, log, services }).catch((err: unknown) => {
+  const connecting = new Set<string>();
+  const ready = attach?.({ registry, settings, log, services, connecting }).catch((err: unknown) => {
     log.warn('MCP servers could not be started', { error: errorMessage(err) });
+    connecting.clear();
     return undefined;
   });
-  return { registry, services, ready };
+  return { registry, services, ready, connecting };
 }
 
 function approvalContext(settings: Settings, opts: CreateAgentSessionOptions): ApprovalContext {
@@ -393,6 +399,7 @@ function requestHost(p: {
     mode: () => live.mode,
     limits: () => live.limits,
     mcpReady: p.tools.ready,
+    mcpConnecting: p.tools.connecting,
     setCurrent: (r) => (live.current = r),
     runExtras: () => tree.rootRunExtras(),
     ensureRow(prompt) {

@@ -7,9 +7,11 @@ import type { AgentSessionExt, CreateAgentSessionOptions, ToolAttacher } from '.
 
 /** Loads the MCP client only when a session has mcp_servers to connect. */
 const attachMcpTools: ToolAttacher = async (target) => {
-  if (Object.keys(target.settings.mcp_servers).length === 0) return undefined;
+  const names = Object.keys(target.settings.mcp_servers);
+  if (names.length === 0) return undefined;
+  for (const name of names) target.connecting.add(name); // before the import, so a request sent at once already waits visibly
   const { attachMcpServers } = await import('../mcp/client/attach.js');
-  return attachMcpServers(target.registry, target.settings.mcp_servers, target.log, target.services);
+  return attachMcpServers(target.registry, target.settings.mcp_servers, target.log, target.services, target.connecting);
 };
 
 export async function openAgentSession(opts: CreateAgentSessionOptions): Promise<AgentSessionExt> {

@@ -183,11 +183,27 @@ describe('mcp_servers in the agent', () => {
     llm = await startLlm([{ text: 'hello' }]);
     const s = await session(testSettings(llm.url, tmp.dir, { mcp_servers: { netbox: nb.cfg } }), testTools({ calls: [] }));
     const ev = await collect(s.send('hi'));
-    const notice = ofType(ev, 'notice')[0]!.message;
+    const [waiting, notice] = ofType(ev, 'notice').map((e) => e.message);
+    expect(waiting).toBe('waiting for MCP server netbox to connect (each up to its timeout)…');
     expect(notice).toContain('MCP server netbox did not start');
     expect(notice).toContain('cannot reach the inventory database');
     expect(toolNames(llm, 0).some((t) => t.startsWith('netbox__'))).toBe(false);
     expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('done');
+    await s.close();
+  });
+
+  it('a request that starts while a server is still connecting says which one it waits for, then has its tools', async () => {
+    const fast = netbox();
+    const slow = netbox({}, { FAKE_MCP_START_DELAY_MS: '1500' });
+    llm = await startLlm([{ text: 'first' }, { text: 'second' }]);
+    const settings = testSettings(llm.url, tmp.dir, { mcp_servers: { netbox: fast.cfg, slowbox: slow.cfg } });
+    const s = await session(settings, testTools({ calls: [] }));
+    const first = await collect(s.send('hi'));
+    const waiting = ofType(first, 'notice').map((e) => e.message);
+    expect(waiting.some((m) => /waiting for MCP servers? .*slowbox.* to connect/.test(m))).toBe(true);
+    expect(toolNames(llm, 0)).toEqual(expect.arrayContaining(['netbox__query', 'slowbox__query']));
+    const second = await collect(s.send('again'));
+    expect(ofType(second, 'notice').some((e) => e.message.startsWith('waiting for MCP'))).toBe(false);
     await s.close();
   });
 
@@ -252,7 +268,8 @@ describe('mcp_servers in the agent', () => {
     const json = await runCli(['-p', 'and R2?', '--stream-json', ...llmFlags(llm.url)], { env, timeoutMs: 30_000 });
     expect(json.code).toBe(0);
     const events = parseStreamJson(json.stdout);
-    expect(events.find((e) => e.type === 'notice')).toMatchObject({ message: expect.stringContaining('MCP server broken did not start') });
+    const notices = events.filter((e) => e.type === 'notice');
+    expect(notices).toContainEqual(expect.objectContaining({ message: expect.stringContaining('MCP server broken did not start') }));
     expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ name: 'netbox__query', status: 'success' });
     expect(ok.calls()).toEqual(['query R1', 'query R2']);
   });

@@ -41,6 +41,8 @@ export interface RequestHost {
   limits(): RequestLimits;
   /** the user's MCP servers: their notices go out with the request */
   mcpReady: Promise<{ notices: string[] } | undefined> | undefined;
+  /** the user's MCP servers still connecting when a request starts */
+  mcpConnecting?: ReadonlySet<string>;
   /** the root run while a request runs (the sub-agent tree reads it) */
   setCurrent(run: RunControl | undefined): void;
   /** run fields the sub-agent tree adds to the root's run (its budget) */
@@ -101,6 +103,8 @@ export async function runRequest(
 ): Promise<void> {
   const { sessionId, store, graph, log, endpoint } = host;
   const t0 = performance.now();
+  const waitingFor = [...(host.mcpConnecting ?? [])];
+  if (waitingFor.length > 0) q.push({ type: 'notice', message: mcpWaitNotice(waitingFor) });
   const mcp = await host.mcpReady;
   const limits = host.limits();
   const reqLimits = { ...limits, tool_limits: { ...limits.tool_limits } };
@@ -242,4 +246,9 @@ function recordUsage(host: RequestHost, final: AgentStateType | undefined, stats
   } catch (err) {
     host.log.warn('could not record session usage', { error: errorMessage(err) });
   }
+}
+
+/** Said once when a request has to wait for the user's MCP servers before the model can be shown their tools. */
+export function mcpWaitNotice(names: string[]): string {
+  return `waiting for MCP server${names.length === 1 ? '' : 's'} ${names.join(', ')} to connect (each up to its timeout)…`;
 }

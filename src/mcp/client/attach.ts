@@ -36,13 +36,17 @@ export async function connectMcpServers(
   log: Logger,
   onDeath: (c: McpConnection, why: string) => void = () => {},
   out = new McpClients(),
+  onConnected: (c: McpConnection) => void = () => {},
+  connecting?: Set<string>,
 ): Promise<McpClients> {
+  for (const name of Object.keys(servers)) connecting?.add(name);
   await Promise.all(
     Object.entries(servers).map(async ([name, raw]) => {
       try {
         const cfg: McpServerConfig = expandConfig(mcpServerSchema.parse(raw));
         const conn = await McpConnection.connect(name, cfg, log, onDeath);
         out.connections.push(conn);
+        onConnected(conn);
         out.status.push({
           name,
           ok: true,
@@ -55,6 +59,8 @@ export async function connectMcpServers(
         out.status.push({ name, ok: false, tools: [], detail: `MCP server ${name}: ${why}` });
         out.notices.push(notice);
         log.warn(notice);
+      } finally {
+        connecting?.delete(name);
       }
     }),
   );
@@ -62,12 +68,17 @@ export async function connectMcpServers(
   return out;
 }
 
-/** Also registers the clients in `services` (when given), whose close() the session calls. */
+/**
+ * Also registers the clients in `services` (when given), whose close() the session calls.
+ * Each server's tools join the registry as soon as that server is up; `connecting` holds
+ * the names of those still starting.
+ */
 export async function attachMcpServers(
   registry: ToolRegistry,
   servers: Record<string, unknown>,
   log: Logger,
   services?: Map<string, unknown>,
+  connecting?: Set<string>,
 ): Promise<McpClients> {
   const clients = new McpClients();
   services?.set(MCP_SERVICE_KEY, clients);
@@ -81,7 +92,8 @@ export async function attachMcpServers(
       log.warn(notice);
     },
     clients,
+    (conn) => registry.addExternal(conn.tools),
+    connecting,
   );
-  for (const c of clients.connections) registry.addExternal(c.tools);
   return clients;
 }

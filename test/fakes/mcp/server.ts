@@ -8,7 +8,8 @@
  * annotation: config-changing for the copilot), `crash` (the process exits in
  * the middle of the call). FAKE_MCP_FAIL_START=1 exits before serving, and
  * FAKE_MCP_CALL_LOG=<file> appends one line per executed call, FAKE_MCP_PID_FILE=<file>
- * gets the server's pid (a test kills it at the moment it chooses).
+ * gets the server's pid (a test kills it at the moment it chooses), FAKE_MCP_START_DELAY_MS=<n>
+ * starts serving n ms late (a slow server, e.g. one that npx is still installing).
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -57,4 +58,6 @@ server.registerTool('crash', { description: 'Crashes the server in the middle of
   return new Promise(() => {});
 });
 
+const startDelay = Number(process.env.FAKE_MCP_START_DELAY_MS ?? 0);
+if (startDelay > 0) await new Promise((r) => setTimeout(r, startDelay));
 await server.connect(new StdioServerTransport());
