@@ -72,11 +72,15 @@ export class ResultBuilder {
         this.r.project_id = e.project_id;
         this.r.mode = e.mode;
         break;
+      case 'context':
+        // a new LLM call: the response is what the last call said (a tools-free last call may still
+        // list tool calls the model was not offered; its text is the answer all the same)
+        this.tail = '';
+        break;
       case 'content':
         this.tail += e.delta;
         break;
       case 'tool_call': {
-        this.tail = '';
         const rec: ToolCallRecord = { id: e.id, name: e.name, args: e.args, status: 'pending', duration_ms: 0, output: '' };
         this.calls.set(e.id, rec);
         this.r.tool_calls.push(rec);

@@ -148,13 +148,16 @@ describe('one-shot exit codes', () => {
     expect(warn.stdout).toContain('R2 skipped by the tool call limit.');
   });
 
-  it('max_iterations=1 → one LLM call plus one tools-free answer, stopped_reason max_iterations', async () => {
-    llm = await startLlm([{ tool_calls: [show('R1', 'a')] }, { text: 'Out of iterations before checking R1.' }]);
+  it('max_iterations=1 → exactly one LLM call, offered no tools; a call the model emits anyway is not run', async () => {
+    llm = await startLlm([{ text: 'Out of iterations before checking R1.', tool_calls: [show('R1', 'a')] }]);
     const r = await runCli(['-p', 'x', '--json', '--max-iterations', '1', ...llmFlags(llm.url)], env.env);
     expect(r.code).toBe(0);
     const j = parseJsonResult(r.stdout);
     expect(j.stopped_reason).toBe('max_iterations');
-    expect(j.stats.llm_calls).toBe(2);
+    expect(j.stats.llm_calls).toBe(1);
+    const chats = llm.requests.filter((q) => q.purpose === null);
+    expect(chats).toHaveLength(1);
+    expect(chats[0]!.body.tools).toBeUndefined();
     expect(j.response).toBe('Out of iterations before checking R1.');
     expect(j.tool_calls[0]!.output).toContain('Iteration limit reached (1/1)');
   });
