@@ -103,7 +103,7 @@ describe('gns3-copilot check on the real FRR/VPCS lab', () => {
     expect(r.stdout).toContain('9 passed, 0 failed, 0 errors · score 10/10 · project check-lab');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^✓ R1 has R3's loopback\s+O>\* 10\.255\.255\.3\/32 /m);
-    expect(r.stdout).toMatch(/^✓ ping PC1 -> 10\.255\.255\.3\s+3\/3 replies: (84 bytes from )?10\.255\.255\.3 icmp_seq=3 ttl=63/m);
+    expect(r.stdout).toMatch(/^✓ ping PC1 -> 10\.255\.255\.3\s+3\/3 replies: (84 bytes from )?10\.255\.255\.3 icmp_seq=3 ttl=6[23]/m);
     expect(r.stdout).toContain('9 passed, 0 failed, 0 errors · score 10/10 · project check-lab');
 
     const j = await cli(['check', file('lab.yaml'), '--json']);
