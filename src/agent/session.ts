@@ -54,6 +54,7 @@ import { sessionProject, type SessionProject } from './session/project.js';
 import { HistoryRepair, runRequest, type RequestHost } from './session/run.js';
 import { lazyChatModels } from './session/models.js';
 import { sessionCheckpointer } from '../checkpoints/batch.js';
+import { FaultStore } from '../faults/store.js';
 import { CheckpointStore } from '../checkpoints/store.js';
 
 /**
@@ -339,6 +340,7 @@ function buildSessionGraph(p: {
   const { provider, settings, log, registry, services, project, store, tree, sessionId } = p;
   const { limitK } = provider;
   const checkpointStore = new CheckpointStore(store.db);
+  const faults = { sessionId, store: new FaultStore(store.db) };
   return buildGraph(
     {
       registry,
@@ -352,7 +354,7 @@ function buildSessionGraph(p: {
       approval: p.approval,
       maxOutputChars: maxOutputCharsFor(limitK),
       topologyText: (signal) => project.topologyText(signal),
-      toolContext: (signal): ToolContext => ({ settings, signal, log, project: () => project.open(), services }),
+      toolContext: (signal): ToolContext => ({ settings, signal, log, project: () => project.open(), services, faults }),
       checkpoints: sessionCheckpointer({
         store: checkpointStore,
         sessionId,

@@ -11,8 +11,9 @@ import type { BaseMessage } from '@langchain/core/messages';
 import { CopilotError } from '../errors.js';
 import { MESSAGES_SCHEMA, MessageLog } from './message-log.js';
 import { CHECKPOINT_SCHEMA } from '../checkpoints/schema.js';
+import { FAULT_SCHEMA } from '../faults/schema.js';
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 interface Migration<T> {
   to: number;
@@ -59,7 +60,20 @@ const checkpointTables: Migration<void> = {
   },
 };
 
-const MIGRATIONS: Migration<never>[] = [messagesTable as Migration<never>, checkpointTables as Migration<never>];
+/** 3 → 4: the fault ledger of inject mode (src/faults/schema.ts). */
+const faultTables: Migration<void> = {
+  to: 4,
+  prepare: () => Promise.resolve(),
+  apply(db) {
+    db.exec(FAULT_SCHEMA);
+  },
+};
+
+const MIGRATIONS: Migration<never>[] = [
+  messagesTable as Migration<never>,
+  checkpointTables as Migration<never>,
+  faultTables as Migration<never>,
+];
 
 export function schemaVersion(db: Database.Database): number {
   db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
