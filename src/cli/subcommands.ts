@@ -203,7 +203,9 @@ export function addSubcommands(program: Command): void {
   );
 
   // faults (src/commands/faults.ts): the fault ledger of inject mode
-  const faults = program.command('faults').description('the faults inject mode applied: still present or fixed, a score, and restoring them');
+  const faults = program
+    .command('faults')
+    .description('the faults inject mode applied: still present or fixed, a score, and restoring them');
   type FaultsAction = 'list' | 'show' | 'check' | 'restore';
   function faultsSub(name: FaultsAction, args: string[], describe: string, setup?: (c: Command) => void) {
     const c = faults.command(name).description(describe);

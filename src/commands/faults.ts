@@ -107,7 +107,10 @@ async function checkFaults(store: FaultStore, faults: () => Fault[], opts: Opts,
     const now = new Map(results.map((r) => [r.fault.id, r]));
     const rows = all.map((f) => {
       const r = now.get(f.id);
-      return { ...faultJson(f), ...(r ? { check: { kind: r.kind ?? null, status: r.status, evidence: r.evidence, fixed_now: r.fixed_now } } : {}) };
+      return {
+        ...faultJson(f),
+        ...(r ? { check: { kind: r.kind ?? null, status: r.status, evidence: r.evidence, fixed_now: r.fixed_now } } : {}),
+      };
     });
     out(`${JSON.stringify({ ...score, faults: rows })}\n`);
   } else out(formatCheck(all, results, score));
@@ -148,7 +151,10 @@ async function restore(f: Fault, store: FaultStore, opts: Opts, settings: Settin
       },
     ),
   );
-  if (opts.json) out(`${JSON.stringify({ id: f.id, status: r.status, restore: { tool: call.name, args: call.args }, ...(r.status !== 'restored' ? { reason: r.reason } : {}) })}\n`);
+  if (opts.json)
+    out(
+      `${JSON.stringify({ id: f.id, status: r.status, restore: { tool: call.name, args: call.args }, ...(r.status !== 'restored' ? { reason: r.reason } : {}) })}\n`,
+    );
   if (r.status === 'blocked') {
     if (!opts.json) out(`restore plan: ${plan}\n`);
     process.stderr.write(`error: ${r.reason}\n`);

@@ -24,7 +24,7 @@ export const pointsOf = (f: Fault) => DIFFICULTY_POINTS[f.difficulty] ?? 1;
 
 export async function runRepairChecks(store: FaultStore, faults: Fault[], opts: RunChecksOptions): Promise<RepairResult[]> {
   const parsed = faults.map((f) => validateCheck({ ...f.repair_check, name: `fault #${f.id}` }));
-  const checks = parsed.flatMap((p) => (p.ok ? [p.check] : [])) as Check[];
+  const checks: Check[] = parsed.flatMap((p) => (p.ok ? [p.check] : []));
   const report = checks.length > 0 ? await runChecks(checks, opts) : undefined;
   let k = 0;
   return faults.map((f, i) => {
@@ -34,7 +34,13 @@ export async function runRepairChecks(store: FaultStore, faults: Fault[], opts: 
       ? report!.checks[k++]!
       : { kind: undefined, status: 'error' as const, evidence: `repair check does not validate: ${p.issue.message}` };
     const after = store.recordCheck(f.id, { status: r.status, evidence: r.evidence });
-    return { fault: after, kind: r.kind, status: r.status, evidence: r.evidence, fixed_now: f.fixed_at === null && after.fixed_at !== null };
+    return {
+      fault: after,
+      kind: r.kind,
+      status: r.status,
+      evidence: r.evidence,
+      fixed_now: f.fixed_at === null && after.fixed_at !== null,
+    };
   });
 }
 

@@ -54,14 +54,23 @@ export async function admitFault(
         outcome: failure(
           `fault refused, nothing was applied: ${openText(open)} is still open (its repair check: ${now.evidence}); ` +
             `one open fault per category on a ${open.target_kind}: choose another category or ${open.target_kind}`,
-          { open_fault: { id: open.id, scenario: open.scenario, category: open.category, target: open.target, injected_at: open.injected_at } },
+          {
+            open_fault: {
+              id: open.id,
+              scenario: open.scenario,
+              category: open.category,
+              target: open.target,
+              injected_at: open.injected_at,
+            },
+          },
         ),
       };
   }
   return { ok: true, admitted: { ledger, project, fault: r.fault } };
 }
 
-const openText = (f: Fault) => `fault #${f.id} (${f.scenario ?? f.category}, category ${f.category}, on ${f.target}, injected ${f.injected_at})`;
+const openText = (f: Fault) =>
+  `fault #${f.id} (${f.scenario ?? f.category}, category ${f.category}, on ${f.target}, injected ${f.injected_at})`;
 
 /** Records an applied fault; its id and repair check go back to the model. */
 export function recordFault(a: AdmittedFault, applied: Fault['applied'], callId: string | undefined): Fault {

@@ -38,7 +38,8 @@ function refusalText(r: ApprovalRefusal): string {
 
 /** The restore as the call the dispatch runs: every line is tried, one refused negation must not leave the rest unsent. */
 export function restoreCall(f: Fault): DispatchCall {
-  const args = f.restore.tool === 'execute_multiple_device_config_commands' ? { ...f.restore.args, continue_on_error: true } : f.restore.args;
+  const args =
+    f.restore.tool === 'execute_multiple_device_config_commands' ? { ...f.restore.args, continue_on_error: true } : f.restore.args;
   return { id: `fault-${f.id}-restore`, name: f.restore.tool, args };
 }
 
@@ -72,8 +73,8 @@ export async function restoreFault(
   const result = out.results[0]!;
   const reason = (): string => {
     try {
-      const j = JSON.parse(result.output) as { error?: unknown; reason?: unknown };
-      return String(j.error ?? j.reason ?? result.display ?? result.output);
+      const j = JSON.parse(result.output) as { error?: unknown };
+      return typeof j.error === 'string' ? j.error : (result.display ?? result.output);
     } catch {
       return result.display ?? result.output;
     }

@@ -104,7 +104,7 @@ export function matchInject(s: InjectionScenario, commands: string[]): { platfor
       if (!hit) return false;
       return names.every((n, k) => {
         const v = hit[k + 1]!;
-        if (values[n] !== undefined && values[n]!.toLowerCase() !== v.toLowerCase()) return false;
+        if (values[n] !== undefined && values[n].toLowerCase() !== v.toLowerCase()) return false;
         values[n] ??= v;
         return true;
       });
@@ -114,11 +114,19 @@ export function matchInject(s: InjectionScenario, commands: string[]): { platfor
   return undefined;
 }
 
-function restoreOf(arg: FaultArg, s: InjectionScenario | undefined, target: FaultTarget, values: Record<string, string>): RestoreCall | string {
+function restoreOf(
+  arg: FaultArg,
+  s: InjectionScenario | undefined,
+  target: FaultTarget,
+  values: Record<string, string>,
+): RestoreCall | string {
   if (target.kind === 'link') {
     // the filters the fault set, removed again (a link fault's restore is never model-written)
     const types = Object.keys(target.filters);
-    return { tool: 'manage_gns3_packet_filter', args: { link: target.linkId, action: 'clear', filters: Object.fromEntries(types.map((t) => [t, []])) } };
+    return {
+      tool: 'manage_gns3_packet_filter',
+      args: { link: target.linkId, action: 'clear', filters: Object.fromEntries(types.map((t) => [t, []])) },
+    };
   }
   let lines = arg.restore_commands;
   if (!lines) {
@@ -131,10 +139,18 @@ function restoreOf(arg: FaultArg, s: InjectionScenario | undefined, target: Faul
   }
   const missing = leftover(lines);
   if (missing) return `fault.parameters.${missing}: needed to fill the restore commands`;
-  return { tool: 'execute_multiple_device_config_commands', args: { device_configs: [{ device_name: target.name, config_commands: lines }] } };
+  return {
+    tool: 'execute_multiple_device_config_commands',
+    args: { device_configs: [{ device_name: target.name, config_commands: lines }] },
+  };
 }
 
-function repairCheckOf(arg: FaultArg, s: InjectionScenario | undefined, target: FaultTarget, values: Record<string, string>): CheckInput | string {
+function repairCheckOf(
+  arg: FaultArg,
+  s: InjectionScenario | undefined,
+  target: FaultTarget,
+  values: Record<string, string>,
+): CheckInput | string {
   let raw: Record<string, unknown> | undefined = arg.repair_check;
   if (!raw && s?.repair_check) raw = fillCheck(s.repair_check, values);
   if (!raw && target.kind === 'link') raw = { link: { a: target.ends[0], b: target.ends[1], clean: true } };
@@ -157,10 +173,16 @@ export function resolveFault(arg: FaultArg, target: FaultTarget, lib: SkillLibra
     s = findScenario(lib, arg.scenario);
     if (!s) {
       const near = suggest([...lib.injection.keys()], arg.scenario);
-      return { ok: false, error: `fault.scenario: unknown scenario "${arg.scenario}"${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}` };
+      return {
+        ok: false,
+        error: `fault.scenario: unknown scenario "${arg.scenario}"${near.length ? ` (did you mean ${near.join(', ')}?)` : ''}`,
+      };
     }
     if (s.target !== target.kind)
-      return { ok: false, error: `fault.scenario: ${s.id} is a ${s.target} fault; apply it with ${s.target === 'link' ? 'manage_gns3_packet_filter' : 'execute_multiple_device_config_commands'}` };
+      return {
+        ok: false,
+        error: `fault.scenario: ${s.id} is a ${s.target} fault; apply it with ${s.target === 'link' ? 'manage_gns3_packet_filter' : 'execute_multiple_device_config_commands'}`,
+      };
   }
   const category = (s?.category ?? arg.category)?.trim().toLowerCase();
   if (!category) return { ok: false, error: 'fault.category: required without a scenario (ospf, bgp, interface, link, …)' };

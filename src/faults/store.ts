@@ -145,7 +145,9 @@ export class FaultStore {
   recordCheck(id: number, c: { status: FaultCheckRow['status']; evidence: string }, at = new Date()): Fault {
     const stamp = at.toISOString();
     this.db.transaction(() => {
-      this.db.prepare('INSERT INTO fault_checks (fault_id, checked_at, status, evidence) VALUES (?, ?, ?, ?)').run(id, stamp, c.status, c.evidence);
+      this.db
+        .prepare('INSERT INTO fault_checks (fault_id, checked_at, status, evidence) VALUES (?, ?, ?, ?)')
+        .run(id, stamp, c.status, c.evidence);
       if (c.status === 'pass')
         this.db.prepare('UPDATE faults SET fixed_at = ? WHERE id = ? AND fixed_at IS NULL AND restored_at IS NULL').run(stamp, id);
     })();
@@ -153,7 +155,9 @@ export class FaultStore {
   }
 
   checks(id: number): FaultCheckRow[] {
-    return this.db.prepare('SELECT checked_at, status, evidence FROM fault_checks WHERE fault_id = ? ORDER BY rowid').all(id) as FaultCheckRow[];
+    return this.db
+      .prepare('SELECT checked_at, status, evidence FROM fault_checks WHERE fault_id = ? ORDER BY rowid')
+      .all(id) as FaultCheckRow[];
   }
 
   markRestored(id: number, at = new Date()): Fault {

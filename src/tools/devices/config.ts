@@ -36,14 +36,21 @@ const optsOf = (args: Args) => (args.continue_on_error !== undefined ? { continu
 /** Inject mode: one fault on one device, checked before and recorded after it is applied. */
 async function injectFault(args: Args, ctx: ToolContext, ledger: FaultLedger): Promise<ToolOutcome> {
   if (args.device_configs.length !== 1)
-    return failure('fault refused, nothing was applied: inject mode applies one fault per call, on one device (one entry in device_configs)');
+    return failure(
+      'fault refused, nothing was applied: inject mode applies one fault per call, on one device (one entry in device_configs)',
+    );
   const { device_name, config_commands } = args.device_configs[0]!;
   const topology = await (await ctx.project()).getTopology(ctx.signal);
   const resolved = resolveTarget(topology, device_name, ctx.settings);
   if (!resolved.ok) return failure(resolved.error);
   const name = resolved.target.name;
   const fault: FaultArg | undefined = args.fault;
-  const admit = await admitFault(ctx, ledger, fault, { kind: 'device', name, platform: resolved.target.platform, commands: config_commands });
+  const admit = await admitFault(ctx, ledger, fault, {
+    kind: 'device',
+    name,
+    platform: resolved.target.platform,
+    commands: config_commands,
+  });
   if (!admit.ok) return admit.outcome;
   const out = await runBatch(batchOf(args), 'config', ctx, optsOf(args));
   // nothing applied (the first line failed, the device is unreachable): no fault to record
