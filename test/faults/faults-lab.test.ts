@@ -98,7 +98,8 @@ describe('fault ledger on the real FRR lab', () => {
         },
       },
     ]);
-    sessionId = j.session_id;
+    sessionId = j.session_id ?? '';
+    expect(sessionId).not.toBe('');
     expect(j.tool_calls.map((t) => [t.id, t.status])).toEqual([['hello', 'success']]);
     expect(j.tool_calls[0]!.output).toContain('"fault":{"id":1,');
     expect(running('R1')).toContain('ip ospf hello-interval 25');

@@ -17,11 +17,11 @@ export function scenarioSteps(s: InjectionScenario): Record<string, unknown> {
     };
   }
   return {
-    inject: { tool: 'execute_multiple_device_config_commands', config_commands: s.inject, fault: { scenario: s.id, parameters: '{…}' } },
+    inject: { tool: 'execute_multiple_device_config_commands', config_commands: s.inject, fault: { scenario: s.id } },
     restore: { tool: 'execute_multiple_device_config_commands', config_commands: s.restore },
     note:
       'replace {{placeholders}} with values from the topology; commands are configuration-mode lines per platform; ' +
-      'pass fault {scenario, parameters} with the values you used: the fault ledger records it with its restore and repair_check' +
+      'pass fault {scenario} (the values are read from the lines you send; parameters for any they do not show): the fault ledger records it with its restore and repair_check' +
       (s.repair_check ? '' : ' (this scenario has no repair_check: write one in fault.repair_check, verify_lab schema)'),
   };
 }
