@@ -19,6 +19,7 @@ import { messageText } from './tokens.js';
 import { resultJson, type ToolResult } from '../tools/registry.js';
 import {
   callPlan,
+  enforcedLimits,
   iterationLimitMessage,
   limitDecision,
   limitEventMessage,
@@ -37,6 +38,7 @@ import { streamAnswer } from './llm-stream.js';
 import { agentKey } from './request-counters.js';
 import { addUsage, completeText, isContextOverflow } from './completion.js';
 import { toolsNode } from './tools-node.js';
+import { isProtocolNote, reviewGateNote } from './tree/protocol-notes.js';
 
 export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
   const toolsTokensCache = new Map<string, number>();
@@ -66,7 +68,8 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       limits: state.limits,
       pending: danglingToolCalls(state.messages).length,
       answered: last?.getType() === 'ai' && messageText(last).trim() !== '',
-      results: last?.getType() === 'tool',
+      // a protocol note (a held answer) is read by the model like a tool result
+      results: last?.getType() === 'tool' || isProtocolNote(last),
       child: run.agent !== undefined,
       clock: run.signal.aborted ? stopReasonOf(run.signal) : elapsedOut(run) ? 'max_time' : null,
     };
@@ -111,7 +114,9 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     await deps.counter.ready();
     const caller = runCaller(run);
     const schemas = tools ? deps.registry.schemas(state.mode, caller) : [];
-    const key = tools ? (caller.tools ? `${state.mode}:${[...caller.tools].join(',')}` : state.mode) : '-';
+    const key = tools
+      ? `${caller.tools ? `${state.mode}:${[...caller.tools].join(',')}` : state.mode}${caller.pendingReviews?.length ? ':review' : ''}`
+      : '-';
     let toolsTokens = toolsTokensCache.get(key);
     if (toolsTokens === undefined) toolsTokensCache.set(key, (toolsTokens = toolSchemaTokens(deps.counter, schemas)));
 
@@ -207,6 +212,25 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     });
     for (const c of calls) run.emit({ type: 'tool_call', id: c.id, name: c.name, args: c.args });
     const within = run.budget?.book(chunk.usage_metadata ?? {}) ?? true;
+    // the review gate: an answer while reports await this agent's review is held while an iteration is left
+    const held =
+      tools &&
+      within &&
+      calls.length === 0 &&
+      caller.pendingReviews?.length &&
+      state.llm_calls + 1 < enforcedLimits(state.limits).max_iterations
+        ? caller.pendingReviews
+        : undefined;
+    if (held) {
+      const note = reviewGateNote(held);
+      run.emit({ type: 'notice', message: `answer held: ${held.length} sub-agent report${held.length === 1 ? '' : 's'} await review` });
+      return {
+        ...common,
+        ...(context.summary ? { summary: context.summary } : {}),
+        messages: [ai, note],
+        usage: addUsage(state.usage, chunk),
+      };
+    }
     // a crossed tree budget: no tool call of this response runs (limitDecision)
     if (!within && !limit) reached(run, state, 'budget', run.agent ? 'stop' : 'wrap_up');
     return {
