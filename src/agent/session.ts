@@ -54,6 +54,7 @@ import { sessionProject, type SessionProject } from './session/project.js';
 import { HistoryRepair, runRequest, type RequestHost } from './session/run.js';
 import { lazyChatModels } from './session/models.js';
 import { sessionCheckpointer } from '../checkpoints/batch.js';
+import { capturePreviewer } from '../checkpoints/preview.js';
 import { CheckpointStore } from '../checkpoints/store.js';
 
 /**
@@ -359,6 +360,7 @@ function buildSessionGraph(p: {
         requestNo: () => checkpointStore.currentRequestNo(sessionId),
         context: (signal) => ({ settings, signal, log, project: () => project.open(), services }),
       }),
+      previewer: capturePreviewer((signal) => ({ settings, signal, log, project: () => project.open(), services })),
       needsTitle: () => !tree.inChild() && !store.get(sessionId)?.title,
       saveTitle: (t) => store.setTitle(sessionId, sanitizeLine(redact(t))),
       run: () => {
@@ -404,8 +406,9 @@ function requestHost(p: {
     runExtras: () => tree.rootRunExtras(),
     ensureRow(prompt) {
       if (live.rowCreated) return;
-      store.create({ id: sessionId, copilot_mode: live.mode, agent_mode: resume.agentMode });
+      // the lease before the row: `sessions delete` of the new row must find it taken
       live.lease ??= SessionLease.acquire(store.db, sessionId);
+      store.create({ id: sessionId, copilot_mode: live.mode, agent_mode: resume.agentMode });
       tree.recordRoot(sessionId, prompt);
       live.rowCreated = true;
     },

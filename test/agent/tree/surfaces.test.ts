@@ -44,7 +44,7 @@ describe('tree surfaces', () => {
       usage: { llm_calls: 2 },
     });
     expect((result.agents![0]!.report as { result: string }).result).toBe('R1: 2 full neighbours');
-    expect(result.resource_usage).toMatchObject({ agents: 2, llm_calls: 6, exhausted: null }); // root 3 + child 2 + its Validator 1
+    expect(result.resource_usage).toMatchObject({ agents: 2, llm_calls: 7, exhausted: null }); // root 3 + child 2 + its Validator 1 + the title
     expect(result.resource_usage!.cost_usd).toBeGreaterThan(0);
 
     const events = parseStreamJson(lines);

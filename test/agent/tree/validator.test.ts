@@ -107,8 +107,8 @@ describe('Validator', () => {
       checks: [{ claim: 'OSPF Full on R1', ok: false, evidence: 'v1: one neighbour Down' }],
       summary: 'a neighbour is down',
     });
-    // Validator calls are booked in the tree budget: root 3 + child 2 + Validator 3
-    expect(s.usage()!.llm_calls).toBe(8);
+    // Validator calls are booked in the tree budget: root 3 + child 2 + Validator 3 + the title
+    expect(s.usage()!.llm_calls).toBe(9);
     await s.close();
   });
 
