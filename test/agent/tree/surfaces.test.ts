@@ -56,7 +56,7 @@ describe('tree surfaces', () => {
 
     const show = await captureStdout(() => sessionsCommand('show', [s.id.slice(0, 8)], {}, settings));
     expect(show).toContain('## Task tree');
-    expect(show).toMatch(/agents 2\/50 · llm 6\/150/);
+    expect(show).toMatch(/agents 2\/50 · llm 7\/150/);
     expect(show).toMatch(/└ \[1\] [0-9a-f]{8} completed — verify OSPF on R1/);
     expect(show).toContain('report: R1: 2 full neighbours');
     const exported = JSON.parse(await captureStdout(() => sessionsCommand('export', [s.id], { format: 'json' }, settings))) as {
