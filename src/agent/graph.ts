@@ -49,6 +49,9 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
   const models = (): Promise<ChatModels> => (typeof deps.models === 'function' ? deps.models() : Promise.resolve(deps.models));
 
   const summarizer: Summarizer = async (dropped, previous) => {
+    const run = deps.run();
+    // a recursive tree's budget covers the summary call too; without a call left the history is dropped instead
+    if (run.budget && !run.budget.reserveAux()) throw new Error('the tree budget has no LLM call left for a summary');
     const transcript = dropped.map((m) => `${m.getType().toUpperCase()}: ${messageText(m).slice(0, 4000)}`).join('\n');
     const res = await completeText(
       (await models()).summary,
@@ -56,8 +59,10 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         new SystemMessage(deps.prompts.get('summary')),
         new HumanMessage(`${previous ? `Earlier summary:\n${previous}\n\n` : ''}Messages to summarize:\n${transcript}`),
       ],
-      deps.run().signal,
+      run.signal,
     );
+    run.budget?.book(res.usage_metadata ?? {});
+    run.counters.auxTokens(agentKey(run), res.usage_metadata);
     return messageText(res);
   };
 
@@ -316,10 +321,12 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         TITLE_MAX_TOKENS,
       ),
     );
-    if (!run.signal.aborted && (!meter || reservation)) {
+    // a recursive tree's budget covers the title call too; without a call left the fallback title is used
+    if (!run.signal.aborted && (!meter || reservation) && (run.budget?.reserveAux() ?? true)) {
       try {
         const res = await completeText((await models()).title, messages, AbortSignal.any([run.signal, AbortSignal.timeout(15_000)]));
         title = messageText(res);
+        run.budget?.book(res.usage_metadata ?? {});
         usage = addUsage(usage, res);
         run.counters.auxTokens(agentKey(run), res.usage_metadata);
         const u = res.usage_metadata;

@@ -415,8 +415,9 @@ function requestHost(p: {
     runExtras: () => tree.rootRunExtras(),
     ensureRow(prompt) {
       if (live.rowCreated) return;
-      store.create({ id: sessionId, copilot_mode: live.mode, agent_mode: resume.agentMode });
+      // the lease before the row: `sessions delete` of the new row must find it taken
       live.lease ??= SessionLease.acquire(store.db, sessionId);
+      store.create({ id: sessionId, copilot_mode: live.mode, agent_mode: resume.agentMode });
       tree.recordRoot(sessionId, prompt);
       live.rowCreated = true;
     },

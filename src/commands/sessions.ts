@@ -11,7 +11,6 @@ import { transcriptMarkdown } from '../sessions/transcript.js';
 import { sanitizeLine, sanitizeText } from '../security/sanitize.js';
 import { jsonText } from '../output/json-text.js';
 import { storedTree, treeMarkdown } from '../sessions/tree-export.js';
-import { TreeStore } from '../sessions/tree-store.js';
 
 type Action = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export';
 
@@ -112,8 +111,7 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
             return 0;
           }
         }
-        for (const child of new TreeStore(store.db).deleteTree(row.id)) await store.saver.deleteThread(child);
-        await store.delete(row.id);
+        store.delete(row.id, { force: opts.force === true });
         out(`deleted ${row.id.slice(0, 8)}\n`);
         return 0;
       }

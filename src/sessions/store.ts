@@ -12,6 +12,9 @@ import type { DeltaSaver } from './delta-saver.js';
 import type { CopilotMode } from '../core/modes.js';
 import type { AgentMode } from '../core/events.js';
 import { sessionsDbFile } from '../config/paths.js';
+import { SessionLease } from './lease.js';
+import { TreeStore } from './tree-store.js';
+import { deleteSessionRows, removeOrphans } from './session-rows.js';
 
 export const TITLE_MAX = 40;
 export const TITLE_FALLBACK_CHARS = 30;
@@ -93,6 +96,7 @@ export class SessionStore {
     db.exec(SCHEMA);
     tightenFiles(file, `${file}-wal`, `${file}-shm`);
     await migrate(db, file);
+    removeOrphans(db);
     const saver = new DeltaSaver(db);
     const { redactingSerde } = await import('../security/redact.js');
     saver.serde = redactingSerde(saver.serde);
@@ -200,10 +204,23 @@ export class SessionStore {
     this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(new Date().toISOString(), id);
   }
 
-  async delete(id: string): Promise<boolean> {
-    await this.saver.deleteThread(id);
-    this.db.prepare('DELETE FROM request_usage WHERE session_id = ?').run(id);
-    return this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id).changes > 0;
+  /**
+   * Deletes a session and every row it owns in one transaction, holding its
+   * lease meanwhile: a session another process is running is refused
+   * (SessionInUseError), so that run's turn is never lost. `force` takes over
+   * a lease held from another host, whose process cannot be checked here.
+   */
+  delete(id: string, o: { force?: boolean } = {}): boolean {
+    const hint = o.force ? 'end that process first' : 'end that process first (--force when it is on another host and gone)';
+    const lease = SessionLease.acquire(this.db, id, { force: o.force, hint });
+    try {
+      const threads = new TreeStore(this.db).nodes(id).map((n) => n.id);
+      const deleted = this.db.transaction(() => deleteSessionRows(this.db, id)).immediate();
+      for (const t of [id, ...threads]) this.saver.forget(t);
+      return deleted;
+    } finally {
+      lease.release();
+    }
   }
 
   /**

@@ -90,6 +90,6 @@ describe('recursive e2e: two children verify OSPF on the real routers', () => {
     expect(out).toMatch(/Neighbor ID/);
     expect(out).toMatch(/Full/);
     expect(j.response).toContain('R2/R3 report');
-    expect(j.resource_usage).toMatchObject({ agents: 3, llm_calls: 8 }); // root 3, children 1 + 2, one Validator call each
+    expect(j.resource_usage).toMatchObject({ agents: 3, llm_calls: 9 }); // root 3, children 1 + 2, one Validator call each, the title
   }, 150_000);
 });

@@ -10,6 +10,8 @@ export interface CallBudget {
   reserve(): Gate;
   /** gives back a reserved call that was not made */
   cancel(): void;
+  /** before a title or history-summary call: false (skip it) once a budget ran out, never the reserved final call */
+  reserveAux(): boolean;
   /** the budget that ran out, if one did */
   exhausted(): BudgetKind | null;
   /** false when this call's usage crossed a budget */
@@ -23,6 +25,7 @@ export function callBudget(
   return {
     reserve: () => ledger.reserveCall({ root: o.root }),
     cancel: () => ledger.unreserveCall(),
+    reserveAux: () => ledger.reserveCall({ root: o.root, aux: true }) === 'ok',
     exhausted: () => ledger.usage().exhausted,
     book: (u) => {
       const usage = { input_tokens: u.input_tokens ?? 0, output_tokens: u.output_tokens ?? 0 };

@@ -104,8 +104,8 @@ describe('Validator', () => {
       checks: [{ claim: 'OSPF Full on R1', ok: false, evidence: 'v1: one neighbour Down' }],
       summary: 'a neighbour is down',
     });
-    // Validator calls are booked in the tree budget: root 2 + child 2 + Validator 3
-    expect(s.usage()!.llm_calls).toBe(7);
+    // Validator calls are booked in the tree budget: root 2 + child 2 + Validator 3 + the title
+    expect(s.usage()!.llm_calls).toBe(8);
     await s.close();
   });
 
