@@ -6,6 +6,7 @@ import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { AgentEvent, StoppedReason } from '../core/events.js';
 import type { Caller } from '../core/caller.js';
 import type { Checkpointer } from '../checkpoints/batch.js';
+import type { ApprovalPreviewer } from '../checkpoints/preview.js';
 import type { Logger } from '../log.js';
 import type { ToolContext } from '../tools/types.js';
 import type { ContextStrategy } from './context.js';
@@ -69,6 +70,8 @@ export interface GraphDeps {
   toolContext(signal: AbortSignal): ToolContext;
   /** takes the checkpoints of each approved batch before it runs (src/checkpoints/batch.ts) */
   checkpoints?: Checkpointer;
+  /** reads the devices a config call changes to preview its diff in the approval prompt (src/checkpoints/preview.ts) */
+  previewer?: ApprovalPreviewer;
   needsTitle(): boolean;
   saveTitle(title: string): void;
   run(): RunControl;

@@ -56,6 +56,7 @@ import { sessionProject, type SessionProject } from './session/project.js';
 import { HistoryRepair, runRequest, type RequestHost } from './session/run.js';
 import { lazyChatModels } from './session/models.js';
 import { sessionCheckpointer } from '../checkpoints/batch.js';
+import { capturePreviewer } from '../checkpoints/preview.js';
 import { CheckpointStore } from '../checkpoints/store.js';
 
 /**
@@ -364,6 +365,7 @@ function buildSessionGraph(p: {
         requestNo: () => checkpointStore.currentRequestNo(sessionId),
         context: (signal) => ({ settings, signal, log, project: () => project.open(), services }),
       }),
+      previewer: capturePreviewer((signal) => ({ settings, signal, log, project: () => project.open(), services })),
       needsTitle: () => !tree.inChild() && !store.get(sessionId)?.title,
       saveTitle: (t) => store.setTitle(sessionId, sanitizeLine(redact(t))),
       run: () => {
