@@ -18,6 +18,7 @@ import type { ProviderEndpoint } from './providers.js';
 import type { AgentNodeInfo } from './tree/node-info.js';
 import type { CallBudget } from './tree/call-budget.js';
 import type { RequestCounters } from './request-counters.js';
+import type { ModelPrice } from './pricing.js';
 
 export interface ChatModels {
   chat: ChatOpenAICompletions;
@@ -60,6 +61,8 @@ export interface GraphDeps {
   /** or a loader: @langchain/openai (~45 MB) then loads with the first LLM call, not while the TUI idles */
   models: ChatModels | (() => Promise<ChatModels>);
   endpoint: ProviderEndpoint;
+  /** the chat model's price (absent: unknown) and its output cap, for --max-cost's worst case */
+  cost: { price?: ModelPrice; maxOutputTokens: number };
   /** llm_idle_timeout_ms: a stream silent this long is aborted and retried */
   idleTimeoutMs?: number;
   log: Logger;

@@ -32,6 +32,8 @@ import {
   type ProviderEndpoint,
 } from './providers.js';
 import { limitsFromSettings } from './limits.js';
+import { COST_OUTPUT_CAP, priceForCostLimit } from './cost-limit.js';
+import { priceOf } from './pricing.js';
 import { PromptLibrary } from './prompts.js';
 import { TokenCounter } from './tokens.js';
 import { IdleCollector } from './idle-gc.js';
@@ -121,6 +123,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const log = opts.log ?? createLogger(opts.settings.log_level);
   assertNoRemovedAgentFlags(env);
   const provider = await resolveProvider(opts.settings);
+  // a cost limit needs a price to hold the worst case against
+  if (opts.settings.max_cost !== undefined) priceForCostLimit(provider.endpoint.model, opts.settings.model_prices);
   const baseTools = await loadTools(opts.tools);
   const { store, resume } = await openStore(opts, provider.counter, env, log);
   const sessionId = resume.row?.id ?? (await import('node:crypto')).randomUUID();
@@ -348,6 +352,7 @@ function buildSessionGraph(p: {
       context: { limitK, strategy: settings.context_strategy, summarize: settings.context_summarize },
       models: provider.models,
       endpoint: provider.endpoint,
+      cost: chatCost(provider.endpoint.model, settings),
       idleTimeoutMs: settings.llm_idle_timeout_ms,
       log,
       approval: p.approval,
@@ -371,6 +376,12 @@ function buildSessionGraph(p: {
     },
     store.saver,
   );
+}
+
+/** The chat model's price and output cap: --max-cost reserves a call's worst case from them. */
+export function chatCost(model: string, settings: Pick<Settings, 'model_prices' | 'max_tokens'>) {
+  const price = priceOf(model, settings.model_prices);
+  return { ...(price ? { price } : {}), maxOutputTokens: settings.max_tokens ?? COST_OUTPUT_CAP };
 }
 
 /** What one request (session/run.ts) needs from the session. */
