@@ -6,6 +6,7 @@ import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { AgentEvent, StoppedReason } from '../core/events.js';
 import type { Caller } from '../core/caller.js';
 import type { Checkpointer } from '../checkpoints/batch.js';
+import type { ApprovalPreviewer } from '../checkpoints/preview.js';
 import type { Logger } from '../log.js';
 import type { ToolContext } from '../tools/types.js';
 import type { ContextStrategy } from './context.js';
@@ -17,6 +18,7 @@ import type { ProviderEndpoint } from './providers.js';
 import type { AgentNodeInfo } from './tree/node-info.js';
 import type { CallBudget } from './tree/call-budget.js';
 import type { RequestCounters } from './request-counters.js';
+import type { ModelPrice } from './pricing.js';
 
 export interface ChatModels {
   chat: ChatOpenAICompletions;
@@ -57,6 +59,8 @@ export interface GraphDeps {
   /** or a loader: @langchain/openai (~45 MB) then loads with the first LLM call, not while the TUI idles */
   models: ChatModels | (() => Promise<ChatModels>);
   endpoint: ProviderEndpoint;
+  /** the chat model's price (absent: unknown) and its output cap, for --max-cost's worst case */
+  cost: { price?: ModelPrice; maxOutputTokens: number };
   /** llm_idle_timeout_ms: a stream silent this long is aborted and retried */
   idleTimeoutMs?: number;
   log: Logger;
@@ -66,6 +70,8 @@ export interface GraphDeps {
   toolContext(signal: AbortSignal): ToolContext;
   /** takes the checkpoints of each approved batch before it runs (src/checkpoints/batch.ts) */
   checkpoints?: Checkpointer;
+  /** reads the devices a config call changes to preview its diff in the approval prompt (src/checkpoints/preview.ts) */
+  previewer?: ApprovalPreviewer;
   needsTitle(): boolean;
   saveTitle(title: string): void;
   run(): RunControl;

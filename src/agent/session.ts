@@ -33,6 +33,8 @@ import {
   type ProviderEndpoint,
 } from './providers.js';
 import { limitsFromSettings } from './limits.js';
+import { COST_OUTPUT_CAP, priceForCostLimit } from './cost-limit.js';
+import { priceOf } from './pricing.js';
 import { PromptLibrary } from './prompts.js';
 import { TokenCounter } from './tokens.js';
 import { IdleCollector } from './idle-gc.js';
@@ -55,6 +57,7 @@ import { sessionProject, type SessionProject } from './session/project.js';
 import { HistoryRepair, runRequest, type RequestHost } from './session/run.js';
 import { lazyChatModels } from './session/models.js';
 import { sessionCheckpointer } from '../checkpoints/batch.js';
+import { capturePreviewer } from '../checkpoints/preview.js';
 import { CheckpointStore } from '../checkpoints/store.js';
 
 /**
@@ -120,6 +123,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const log = opts.log ?? createLogger(opts.settings.log_level);
   assertNoRemovedAgentFlags(env);
   const provider = await resolveProvider(opts.settings);
+  // a cost limit needs a price to hold the worst case against
+  if (opts.settings.max_cost !== undefined) priceForCostLimit(provider.endpoint.model, opts.settings.model_prices);
   const baseTools = await loadTools(opts.tools);
   const { store, resume } = await openStore(opts, provider.counter, env, log);
   const sessionId = resume.row?.id ?? (await import('node:crypto')).randomUUID();
@@ -347,6 +352,7 @@ function buildSessionGraph(p: {
       context: { limitK, strategy: settings.context_strategy, summarize: settings.context_summarize },
       models: provider.models,
       endpoint: provider.endpoint,
+      cost: chatCost(provider.endpoint.model, settings),
       idleTimeoutMs: settings.llm_idle_timeout_ms,
       log,
       approval: p.approval,
@@ -359,6 +365,7 @@ function buildSessionGraph(p: {
         requestNo: () => checkpointStore.currentRequestNo(sessionId),
         context: (signal) => ({ settings, signal, log, project: () => project.open(), services }),
       }),
+      previewer: capturePreviewer((signal) => ({ settings, signal, log, project: () => project.open(), services })),
       needsTitle: () => !tree.inChild() && !store.get(sessionId)?.title,
       saveTitle: (t) => store.setTitle(sessionId, sanitizeLine(redact(t))),
       run: () => {
@@ -369,6 +376,12 @@ function buildSessionGraph(p: {
     },
     store.saver,
   );
+}
+
+/** The chat model's price and output cap: --max-cost reserves a call's worst case from them. */
+export function chatCost(model: string, settings: Pick<Settings, 'model_prices' | 'max_tokens'>) {
+  const price = priceOf(model, settings.model_prices);
+  return { ...(price ? { price } : {}), maxOutputTokens: settings.max_tokens ?? COST_OUTPUT_CAP };
 }
 
 /** What one request (session/run.ts) needs from the session. */
@@ -404,8 +417,9 @@ function requestHost(p: {
     runExtras: () => tree.rootRunExtras(),
     ensureRow(prompt) {
       if (live.rowCreated) return;
-      store.create({ id: sessionId, copilot_mode: live.mode, agent_mode: resume.agentMode });
+      // the lease before the row: `sessions delete` of the new row must find it taken
       live.lease ??= SessionLease.acquire(store.db, sessionId);
+      store.create({ id: sessionId, copilot_mode: live.mode, agent_mode: resume.agentMode });
       tree.recordRoot(sessionId, prompt);
       live.rowCreated = true;
     },

@@ -46,7 +46,11 @@ export function addSubcommands(program: Command): void {
   sessionsSub('rename', ['<id>', '<title>'], 'set a session title');
   sessionsSub('pin', ['<id>'], 'pin a session (kept at the top, never pruned)');
   sessionsSub('unpin', ['<id>'], 'unpin a session');
-  sessionsSub('delete', ['<id>'], 'delete a session', (c) => c.option('--yes', 'do not ask for confirmation'));
+  sessionsSub('delete', ['<id>'], 'delete a session', (c) =>
+    c
+      .option('--yes', 'do not ask for confirmation')
+      .option('--force', 'take over the lease of a session held from another host whose process is gone'),
+  );
   sessionsSub('export', ['<id>'], 'export a session', (c) =>
     c.option('--format <md|json>', 'md or json', 'md').option('--output <file>', 'write to a file instead of stdout'),
   );

@@ -5,7 +5,8 @@ import type { Settings } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import { parseMode, MODE_CHOICES_TEXT, MODE_SHORT_NAME } from '../core/modes.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
-import { costUsd, formatUsd, roundUsd } from '../agent/pricing.js';
+import { formatUsd, roundUsd } from '../agent/pricing.js';
+import { sessionCost, usageByModel } from '../sessions/request-usage.js';
 import { transcriptMarkdown } from '../sessions/transcript.js';
 import { sanitizeLine, sanitizeText } from '../security/sanitize.js';
 import { jsonText } from '../output/json-text.js';
@@ -80,8 +81,12 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
           limit,
           offset,
         });
-        // at the configured model's price (model, model_prices): rows do not record the model
-        const cost = (r: SessionRow) => roundUsd(costUsd(settings.model, r, settings.model_prices));
+        // each request at the model it ran with; usage from before models were stored at the configured model
+        const byModel = usageByModel(
+          store.db,
+          rows.map((r) => r.id),
+        );
+        const cost = (r: SessionRow) => roundUsd(sessionCost(byModel.get(r.id) ?? [], settings.model, settings.model_prices) ?? undefined);
         if (opts.json) out(jsonText({ sessions: rows.map((r) => ({ ...r, cost_usd: cost(r) })), total, limit, offset }) + '\n');
         else out(table(rows, total, offset, cost));
         return 0;
@@ -121,8 +126,7 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
             return 0;
           }
         }
-        for (const child of new TreeStore(store.db).deleteTree(row.id)) await store.saver.deleteThread(child);
-        await store.delete(row.id);
+        store.delete(row.id, { force: opts.force === true });
         out(`deleted ${row.id.slice(0, 8)}\n`);
         return 0;
       }

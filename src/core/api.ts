@@ -4,6 +4,7 @@
  */
 import type { AgentEvent, ApprovalWhy } from './events.js';
 import type { CopilotMode } from './modes.js';
+import type { DevicePreview } from '../checkpoints/types.js';
 
 export type ApprovalDecision =
   { kind: 'allow_once' } | { kind: 'allow_session' } | { kind: 'deny' } | { kind: 'deny_with_feedback'; feedback: string };
@@ -14,6 +15,8 @@ export interface ApprovalRequest {
   args: Record<string, unknown>;
   /** why it needs approval (absent: a config change) */
   why?: ApprovalWhy;
+  /** per device it changes, the diff its commands would make to the configuration read just before asking */
+  preview?: DevicePreview[];
 }
 
 /** Asked by the core when a tool needs approval; absent in one-shot runs. */

@@ -57,6 +57,7 @@ export function stubGraph(saver: BaseCheckpointSaver, o: { model: never; counter
       context: { limitK: o.limitK, strategy: 'balanced', summarize: false },
       models: { chat: o.model, title: o.model, summary: o.model, validator: o.model },
       endpoint: { baseURL: 'stub', model: 'stub', provider: 'stub' },
+      cost: { maxOutputTokens: 4096 },
       log: nullLogger,
       approval: { policy: 'never', approvalTools: [], sessionAllowed: new Set(), interactive: false, canAsk: false },
       maxOutputChars: 16_000,

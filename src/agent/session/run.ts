@@ -19,6 +19,7 @@ import { requestInput, type AgentStateType } from '../state.js';
 import { describeLimits, recursionLimitFor } from '../limits.js';
 import { costUsd, roundUsd } from '../pricing.js';
 import { RequestCounters } from '../request-counters.js';
+import { CostMeter } from '../cost-limit.js';
 import { abortable } from '../stream-guard.js';
 import { resultJson } from '../../tools/registry.js';
 import { recordRepair } from '../../sessions/repair.js';
@@ -123,7 +124,7 @@ export async function runRequest(
     emit: (e) => q.push(e),
     signal: ac.signal,
     approvalBlocked: 0,
-    counters: new RequestCounters(),
+    counters: new RequestCounters(reqLimits.max_cost !== undefined ? new CostMeter(reqLimits.max_cost) : undefined),
     ...(reqLimits.max_time ? { deadline: Date.now() + reqLimits.max_time * 1000 } : {}),
   };
   host.setCurrent(run);
@@ -251,6 +252,7 @@ function recordUsage(host: RequestHost, final: AgentStateType | undefined, stats
       llm_calls: stats.llm_calls,
       input_tokens: stats.input_tokens,
       output_tokens: stats.output_tokens,
+      model: host.endpoint.model,
     });
     store.pruneCheckpoints(sessionId);
     store.saver.flushTokenCounts(sessionId);
