@@ -9,7 +9,7 @@
  * lazily built chat models).
  */
 import type { Settings, InvocationOptions } from '../config/schema.js';
-import type { AgentSession, Approver, RequestLimits } from '../core/api.js';
+import type { AgentSession, Approver, RequestLimits, StopOutcome } from '../core/api.js';
 import type { AgentEvent, AgentMode } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
 import type { ToolContext, ToolDef } from '../tools/types.js';
@@ -23,6 +23,7 @@ import { ROOT_AGENT } from '../core/caller.js';
 import type { TreeUsage } from './tree/ledger.js';
 import { agentViews, budgetLine, renderTree, resourceUsage, type AgentView, type ResourceUsage } from './tree/view.js';
 import type { AgentNodeRow, TreeRow } from '../sessions/tree-store.js';
+import { runningAgent, watchStopRequests } from './tree/stop-requests.js';
 import {
   encodingForModel,
   KEYLESS_PROVIDERS,
@@ -114,8 +115,7 @@ export interface AgentSessionExt extends AgentSession {
   treeView(): { agents: AgentView[]; resource_usage: ResourceUsage | null };
   /** the tree budget's usage (recursive trees) */
   usage(): TreeUsage | undefined;
-  /** stops one sub-agent and its subtree; false when it is not running */
-  stopAgent(agentId: string): boolean;
+  stopAgent(agentId: string): StopOutcome;
 }
 
 export async function createAgentSession(opts: CreateAgentSessionOptions): Promise<AgentSessionExt> {
@@ -424,6 +424,14 @@ function requestHost(p: {
       live.rowCreated = true;
     },
     rowCreated: () => live.rowCreated,
+    watchStops: (stopRoot, notice) =>
+      watchStopRequests(resume.trees, sessionId, (id) => {
+        if (id === sessionId) {
+          notice('stopped by `sessions stop` from another terminal');
+          stopRoot();
+        } else if (tree.engine.stop(id))
+          notice(`sub-agent ${id.slice(0, 8)} and its subtree stopped by \`sessions stop\` from another terminal`);
+      }),
   };
 }
 
@@ -475,7 +483,12 @@ function sessionFacade(p: {
         resource_usage: resourceUsage(root, root ? tree.usageOrNone() : undefined),
       };
     },
-    stopAgent: (id) => tree.engine.stop(id),
+    stopAgent: (id) => {
+      const t = runningAgent(trees, sessionId, id);
+      if ('refused' in t) return t;
+      // registered in this process only while its batch runs
+      return tree.engine.stop(t.node.id) ? { stopped: t.node.id } : { refused: `sub-agent ${t.node.id.slice(0, 8)} is not running here` };
+    },
     setMode(m: CopilotMode) {
       assertUnlocked(modeLock, m, 'mode');
       live.mode = m;

@@ -1,4 +1,4 @@
-/** `gns3-copilot sessions list|show|rename|pin|unpin|delete|export`. */
+/** `gns3-copilot sessions list|show|rename|pin|unpin|delete|export|stop`. */
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { Settings } from '../config/schema.js';
@@ -11,8 +11,23 @@ import { transcriptMarkdown } from '../sessions/transcript.js';
 import { sanitizeLine, sanitizeText } from '../security/sanitize.js';
 import { jsonText } from '../output/json-text.js';
 import { storedTree, treeMarkdown } from '../sessions/tree-export.js';
+import { TreeStore } from '../sessions/tree-store.js';
+import { runningAgent } from '../agent/tree/stop-requests.js';
 
-type Action = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export';
+/** How long `sessions stop` waits for the running request to take its stop request (it looks several times a second). */
+const STOP_WAIT_MS = 5_000;
+
+/** Waits until the running process took the stop request; withdraws it (false) when nothing did in time. */
+async function stopTaken(trees: TreeStore, rootId: string, agentId: string): Promise<boolean> {
+  const deadline = Date.now() + STOP_WAIT_MS;
+  while (Date.now() < deadline) {
+    if (!trees.stopRequested(rootId, agentId)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !trees.withdrawStopRequest(rootId, agentId);
+}
+
+type Action = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export' | 'stop';
 
 /** An option's value as text: commander hands over strings; a caller in code may pass a number. */
 const optText = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
@@ -129,6 +144,23 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
           writeFileSync(optText(opts.output), format === 'json' ? text : sanitizeText(text), { mode: 0o600 });
           process.stderr.write(`exported ${row.id.slice(0, 8)} to ${optText(opts.output)}\n`);
         } else out(text);
+        return 0;
+      }
+      case 'stop': {
+        const row = need(store, args[0]);
+        const trees = new TreeStore(store.db);
+        let target = row.id;
+        let what = `session ${row.id.slice(0, 8)}`;
+        if (opts.agent !== undefined) {
+          const t = runningAgent(trees, row.id, optText(opts.agent));
+          if ('refused' in t) throw new UsageError(t.refused);
+          target = t.node.id;
+          what = `sub-agent ${t.node.id.slice(0, 8)} of session ${row.id.slice(0, 8)}`;
+        }
+        trees.requestStop(row.id, target);
+        if (!(await stopTaken(trees, row.id, target)))
+          throw new UsageError(`${what} has no running request to stop (nothing took the stop request within ${STOP_WAIT_MS / 1000} s)`);
+        out(`stopped ${what}${target === row.id ? '' : ' and its sub-agents'}\n`);
         return 0;
       }
       default:

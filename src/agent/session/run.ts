@@ -52,6 +52,11 @@ export interface RequestHost {
   ensureRow(prompt: string): void;
   /** whether the row exists (usage is recorded only then) */
   rowCreated(): boolean;
+  /**
+   * While the request runs: stop requests from another process (`sessions stop`).
+   * `stopRoot` ends the whole request; `notice` says what was stopped. Returns the unwatch.
+   */
+  watchStops?(stopRoot: () => void, notice: (message: string) => void): () => void;
 }
 
 export const graphConfig = (sessionId: string, l: RequestLimits) => ({
@@ -133,6 +138,7 @@ export async function runRequest(
   });
   let stopped: StoppedReason = 'done';
   let final: AgentStateType | undefined;
+  let unwatch: (() => void) | undefined;
   try {
     let projectId: string | null = store.get(sessionId)?.project_id ?? null;
     let project: ProjectScope | undefined;
@@ -153,6 +159,10 @@ export async function runRequest(
     }
     // The row exists before the graph runs, so a run killed mid-turn can be continued.
     host.ensureRow(prompt);
+    unwatch = host.watchStops?.(
+      () => ac.abort('aborted'),
+      (message) => q.push({ type: 'notice', message }),
+    );
     Object.assign(run, host.runExtras());
     if (project) store.setProject(sessionId, project.projectId, project.projectName);
     q.push(init(projectId));
@@ -183,6 +193,7 @@ export async function runRequest(
       // state unreadable: stats stay zero
     }
   } finally {
+    unwatch?.();
     if (timer) clearTimeout(timer);
     userSignal?.removeEventListener('abort', onUserAbort);
     host.setCurrent(undefined);

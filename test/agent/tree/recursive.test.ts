@@ -210,7 +210,7 @@ describe('scheduling and stop', () => {
     for await (const e of s.send('tree')) {
       ev.push(e);
       if (e.type === 'tool_call' && e.id === 'mid') middle = e.agent_id;
-      if (e.type === 'tool_start' && e.id === 'slow') expect(s.stopAgent(middle!)).toBe(true);
+      if (e.type === 'tool_start' && e.id === 'slow') expect(s.stopAgent(middle!)).toEqual({ stopped: middle });
     }
     const reqs = chat(llm);
     const startedWith = (goal: string) => reqs.some((r) => String(r.body.messages[1]?.content).includes(`## Goal\n${goal}`));
