@@ -33,6 +33,7 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
       stopped: () => (run.signal.aborted ? stopReasonOf(run.signal) : undefined),
       wordRefusal: cliRefusalText,
       ...(deps.checkpoints ? { checkpoints: deps.checkpoints } : {}),
+      ...(deps.previewer ? { previewer: deps.previewer } : {}),
       maxParallel: state.limits.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
       execute: (def, call) =>
         runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {

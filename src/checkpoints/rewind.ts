@@ -22,6 +22,7 @@ import type { ToolContext, ToolResult } from '../tools/types.js';
 import { asGns3Project } from '../tools/gns3/common.js';
 import { errorMessage } from '../errors.js';
 import { captureDevices } from './capture.js';
+import { capturePreviewer } from './preview.js';
 import type { CheckpointStore } from './store.js';
 import type { TopologyBefore } from './types.js';
 import { planDevice, planTopology, topologyPlanEmpty, type DevicePlan, type TopologyNow, type TopologyPlan } from './plan.js';
@@ -261,6 +262,8 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
       wordRefusal: refusalText,
       execute: (def, call) => executeTool(def, call.args, { ...ctx, callId: call.id }, DEFAULT_MAX_OUTPUT_CHARS),
       maxParallel: 4,
+      // the person approving sees what each restore would do to the device as it is now
+      ...(o.interactive ? { previewer: capturePreviewer((signal) => ({ ...ctx, signal })) } : {}),
     });
     out.results.forEach((r, i) => {
       if (r.status !== 'success' && !batch[i]!.id.startsWith('rewind-config') && !batch[i]!.id.startsWith('rewind-vpcs'))

@@ -17,8 +17,8 @@ function abortOnSignal(): AbortSignal {
 
 export function addSubcommands(program: Command): void {
   // sessions (src/commands/sessions.ts)
-  const sessions = program.command('sessions').description('list, show, rename, pin, delete and export saved sessions');
-  type SessionAction = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export';
+  const sessions = program.command('sessions').description('list, show, rename, pin, delete, export saved sessions and stop a running one');
+  type SessionAction = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export' | 'stop';
   function sessionsSub(name: SessionAction, args: string[], describe: string, setup?: (c: Command) => void) {
     const c = sessions.command(name).description(describe);
     for (const a of args) c.argument(a);
@@ -46,9 +46,19 @@ export function addSubcommands(program: Command): void {
   sessionsSub('rename', ['<id>', '<title>'], 'set a session title');
   sessionsSub('pin', ['<id>'], 'pin a session (kept at the top, never pruned)');
   sessionsSub('unpin', ['<id>'], 'unpin a session');
-  sessionsSub('delete', ['<id>'], 'delete a session', (c) => c.option('--yes', 'do not ask for confirmation'));
+  sessionsSub('delete', ['<id>'], 'delete a session', (c) =>
+    c
+      .option('--yes', 'do not ask for confirmation')
+      .option('--force', 'take over the lease of a session held from another host whose process is gone'),
+  );
   sessionsSub('export', ['<id>'], 'export a session', (c) =>
     c.option('--format <md|json>', 'md or json', 'md').option('--output <file>', 'write to a file instead of stdout'),
+  );
+  sessionsSub(
+    'stop',
+    ['<id>'],
+    "stop a session's running request (from another terminal), or with --agent one sub-agent and its subtree",
+    (c) => c.option('--agent <id>', 'only this sub-agent (an id or a unique prefix, as /tree shows it) and its sub-agents'),
   );
 
   // skills (src/commands/skills.ts)

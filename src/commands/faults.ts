@@ -162,7 +162,7 @@ async function restore(f: Fault, store: FaultStore, opts: Opts, settings: Settin
   }
   if (r.status === 'error') {
     process.stderr.write(`error: the restore of fault #${f.id} did not complete: ${r.reason}\n`);
-    return ExitCode.Internal;
+    return ExitCode.NotRestored;
   }
   if (!opts.json) out(`restored ${plan}\n${scoreLine(scoreOf(store.list({ project: f.project_id })))}\n`);
   return ExitCode.Ok;

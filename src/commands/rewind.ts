@@ -183,7 +183,7 @@ export async function rewindCommand(sessionArg: string | undefined, opts: Opts, 
       process.stderr.write(
         `error: the rewind did not restore everything: ${[...left.map((d) => d.name), ...(report.topology.status === 'partial' ? ['topology'] : [])].join(', ')}\n`,
       );
-      return ExitCode.Internal;
+      return ExitCode.NotRestored;
     }
     return 0;
   } finally {

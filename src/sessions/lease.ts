@@ -22,9 +22,23 @@ export const HEARTBEAT_MS = 5_000;
 export const STALE_MS = 30_000;
 
 export class SessionInUseError extends CopilotError {
-  constructor(readonly pid: number) {
-    super(`session is in use by pid ${pid}; use --fork to branch it`, ExitCode.Internal);
+  constructor(
+    readonly pid: number,
+    hint = 'use --fork to branch it',
+  ) {
+    super(`session is in use by pid ${pid}; ${hint}`, ExitCode.Internal);
   }
+}
+
+export interface AcquireOptions {
+  now?: () => number;
+  /**
+   * Take over a lease whose holder cannot be checked (another host) before its
+   * heartbeat goes stale; a live holder on this host is still refused.
+   */
+  force?: boolean;
+  /** what the refusal tells the user to do instead */
+  hint?: string;
 }
 
 interface LeaseRow {
@@ -43,7 +57,8 @@ export class SessionLease {
   ) {}
 
   /** Takes the lease or throws SessionInUseError naming the live owner. */
-  static acquire(db: Database.Database, sessionId: string, now = Date.now): SessionLease {
+  static acquire(db: Database.Database, sessionId: string, o: AcquireOptions = {}): SessionLease {
+    const now = o.now ?? Date.now;
     db.exec(SCHEMA);
     const token = randomUUID();
     const host = hostname();
@@ -52,8 +67,9 @@ export class SessionLease {
         LeaseRow | undefined;
       if (r) {
         // this process may take over its own lease: the TUI opens a session again before closing the old handle
-        const stale = now() - r.heartbeat_at > STALE_MS || (r.host === host && (r.pid === process.pid || !processAlive(r.pid)));
-        if (!stale) throw new SessionInUseError(r.pid);
+        const here = r.host === host;
+        const stale = now() - r.heartbeat_at > STALE_MS || (here && (r.pid === process.pid || !processAlive(r.pid)));
+        if (!stale && !(o.force && !here)) throw new SessionInUseError(r.pid, o.hint);
       }
       db.prepare('INSERT OR REPLACE INTO session_leases (session_id, pid, host, token, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(
         sessionId,

@@ -12,12 +12,16 @@ import type { DeltaSaver } from './delta-saver.js';
 import type { CopilotMode } from '../core/modes.js';
 import type { AgentMode } from '../core/events.js';
 import { sessionsDbFile } from '../config/paths.js';
+import { SessionLease } from './lease.js';
+import { TreeStore } from './tree-store.js';
+import { deleteSessionRows, removeOrphans } from './session-rows.js';
 
 export const TITLE_MAX = 40;
 export const TITLE_FALLBACK_CHARS = 30;
 
 export type { SessionRow } from './types.js';
 import type { SessionRow } from './types.js';
+import { recordRequestUsage } from './request-usage.js';
 
 export interface ListOptions {
   project?: string;
@@ -92,6 +96,7 @@ export class SessionStore {
     db.exec(SCHEMA);
     tightenFiles(file, `${file}-wal`, `${file}-shm`);
     await migrate(db, file);
+    removeOrphans(db);
     const saver = new DeltaSaver(db);
     const { redactingSerde } = await import('../security/redact.js');
     saver.serde = redactingSerde(saver.serde);
@@ -175,8 +180,18 @@ export class SessionStore {
     this.db.prepare('UPDATE sessions SET project_id = ?, project_name = ? WHERE id = ?').run(projectId, projectName, id);
   }
 
-  /** Adds one request's usage; message_count is the checkpoint's total. */
-  recordRequest(id: string, u: { message_count: number; llm_calls: number; input_tokens: number; output_tokens: number }): void {
+  /** Adds one request's usage (and the model it ran with, when known); message_count is the checkpoint's total. */
+  recordRequest(
+    id: string,
+    u: { message_count: number; llm_calls: number; input_tokens: number; output_tokens: number; model?: string },
+  ): void {
+    if (u.model !== undefined && (u.llm_calls > 0 || u.input_tokens + u.output_tokens > 0))
+      recordRequestUsage(this.db, id, {
+        model: u.model,
+        llm_calls: u.llm_calls,
+        input_tokens: u.input_tokens,
+        output_tokens: u.output_tokens,
+      });
     this.db
       .prepare(
         `UPDATE sessions SET message_count = ?, llm_calls = llm_calls + ?, input_tokens = input_tokens + ?,
@@ -189,9 +204,23 @@ export class SessionStore {
     this.db.prepare('UPDATE sessions SET updated_at = ? WHERE id = ?').run(new Date().toISOString(), id);
   }
 
-  async delete(id: string): Promise<boolean> {
-    await this.saver.deleteThread(id);
-    return this.db.prepare('DELETE FROM sessions WHERE id = ?').run(id).changes > 0;
+  /**
+   * Deletes a session and every row it owns in one transaction, holding its
+   * lease meanwhile: a session another process is running is refused
+   * (SessionInUseError), so that run's turn is never lost. `force` takes over
+   * a lease held from another host, whose process cannot be checked here.
+   */
+  delete(id: string, o: { force?: boolean } = {}): boolean {
+    const hint = o.force ? 'end that process first' : 'end that process first (--force when it is on another host and gone)';
+    const lease = SessionLease.acquire(this.db, id, { force: o.force, hint });
+    try {
+      const threads = new TreeStore(this.db).nodes(id).map((n) => n.id);
+      const deleted = this.db.transaction(() => deleteSessionRows(this.db, id)).immediate();
+      for (const t of [id, ...threads]) this.saver.forget(t);
+      return deleted;
+    } finally {
+      lease.release();
+    }
   }
 
   /**

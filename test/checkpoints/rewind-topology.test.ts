@@ -95,4 +95,22 @@ describe('topology rewind (fake controller)', () => {
     expect(JSON.parse(r.stdout).topology.filters).toEqual([expect.objectContaining({ from: { packet_loss: [30] }, to: {} })]);
     expect(gns3.project('topo').links.get(link.link_id)!.filters).toEqual({});
   }, 90_000);
+
+  it('exits 8 naming the topology when it cannot be put back (a v3 server will not rename a running node)', async () => {
+    const r4 = gns3.addNode({ name: 'R4', node_type: 'qemu', status: 'started', ports: 4 });
+    await session('topo-partial', 'lab_automation_assistant', (cp) =>
+      cp.saveTopology({
+        session_id: 'topo-partial',
+        request_no: 1,
+        call_id: 'ren',
+        before: { nodes: [{ node_id: r4.node_id, name: 'R4', status: 'started' }], links: [] },
+      }),
+    );
+    r4.name = 'Edge4';
+    const r = await cli('rewind', 'topo-partial', '--yes', '--json');
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(8);
+    expect(JSON.parse(r.stdout).topology.status).toBe('partial');
+    expect(r.stderr).toMatch(/did not restore everything: topology/);
+    expect(gns3.node('Edge4').node_id).toBe(r4.node_id);
+  }, 90_000);
 });

@@ -37,12 +37,12 @@ describe('tree settings on the command line', () => {
 
     const first = await runCli(['-p', 'hi', '--json', ...flags], { ...env.env, AGENT_MODE: 'recursive' });
     expect(first.code).toBe(0);
-    expect(parseJsonResult(first.stdout).resource_usage).toMatchObject({ agents: 1, llm_calls: 1 });
+    expect(parseJsonResult(first.stdout).resource_usage).toMatchObject({ agents: 1, llm_calls: 2 }); // the answer and the title
     const again = await runCli(['-p', 'again', '-c', '--json', ...flags], { ...env.env, AGENT_MODE: 'legacy' });
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(
       /^notice: AGENT_MODE=legacy in the environment was ignored: session [0-9a-f]{8} keeps its agent mode recursive$/m,
     );
-    expect(parseJsonResult(again.stdout).resource_usage).toMatchObject({ llm_calls: 2 });
+    expect(parseJsonResult(again.stdout).resource_usage).toMatchObject({ llm_calls: 3 }); // the title is made once
   }, 90_000);
 });

@@ -88,9 +88,10 @@ export class BudgetLedger {
   /**
    * Reserves one LLM call. Once a budget ran out only the root may go on, with a reserved
    * final call. A run's own limit wrap-up is an ordinary call here: a limit is the run's,
-   * the budget the tree's.
+   * the budget the tree's. `aux` (a title or history summary) never takes the reserved
+   * final call.
    */
-  reserveCall(o: { root: boolean }): Gate {
+  reserveCall(o: { root: boolean; aux?: boolean }): Gate {
     const tx = this.db.transaction((): Gate => {
       const u = this.read();
       if (!this.budget.enabled) {
@@ -102,6 +103,8 @@ export class BudgetLedger {
         this.write({ ...u, llm_calls: u.llm_calls + 1 });
         return 'ok';
       }
+      // a title or summary is skipped, not the tree stopped: the next ordinary call records what ran out
+      if (o.aux) return 'denied';
       const exhausted = u.exhausted ?? ex ?? null;
       if (o.root && u.llm_calls < this.budget.max_llm_calls) {
         this.write({ ...u, llm_calls: u.llm_calls + 1, exhausted });
@@ -111,6 +114,16 @@ export class BudgetLedger {
       return 'denied';
     });
     return tx.immediate();
+  }
+
+  /** Gives back a reserved call that was not made (the request's --max-cost refused it). */
+  unreserveCall(): void {
+    this.db
+      .transaction(() => {
+        const u = this.read();
+        this.write({ ...u, llm_calls: Math.max(0, u.llm_calls - 1) });
+      })
+      .immediate();
   }
 
   /** Books one call's tokens and cost; false when that crossed a budget. */

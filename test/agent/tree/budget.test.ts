@@ -10,6 +10,7 @@ import { TreeStore } from '../../../src/sessions/tree-store.js';
 import { BudgetLedger } from '../../../src/agent/tree/ledger.js';
 import type { TaskReport } from '../../../src/agent/tree/report.js';
 import { ExitCode } from '../../../src/errors.js';
+import { review } from './helpers.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-tree-budget-');
 let llm: FakeLlm | undefined;
@@ -99,7 +100,7 @@ describe('tree budget', () => {
     ]);
     expect(reqs).toHaveLength(3);
     expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('done');
-    expect(s.usage()).toMatchObject({ llm_calls: 3, exhausted: null });
+    expect(s.usage()).toMatchObject({ llm_calls: 4, exhausted: null }); // and the title
     await s.close();
   });
 
@@ -231,7 +232,35 @@ describe('a tree whose budget runs out ends cleanly (stopped_reason budget, exit
     expect(report).toMatchObject({ status: 'stopped', stopped_reason: 'max_iterations', result: 'R1 checked.' });
     expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('max_iterations');
     expect(validator).toHaveLength(1);
-    expect(s.usage()).toMatchObject({ llm_calls: 5, exhausted: null }); // root 2, child 2, its Validator 1
+    expect(s.usage()).toMatchObject({ llm_calls: 6, exhausted: null }); // root 2, child 2, its Validator 1, the title 1
+    expect(s.usage()!.llm_calls).toBe(llm!.requests.length);
     await s.close();
   });
+
+  for (const [limit, settings] of [
+    ['max_tool_calls', { max_tool_calls: 2, on_limit: 'warn' }],
+    ['tool_limit', { tool_limits: { execute_multiple_device_commands: 1 }, on_limit: 'continue' }],
+  ] as const)
+    it(`a child's ${limit} wrap-up (on_limit ${settings.on_limit}) does not exhaust the tree and the root's stopped_reason is not budget`, async () => {
+      const { s, ev, reqs } = await run(
+        { AGENT_MAX_LLM_CALLS: '150' },
+        [
+          delegate('a', { goal: 'check R1 and R2' }),
+          { tool_calls: [showCall('R1', 's1')] },
+          { tool_calls: [showCall('R2', 's2')] },
+          { text: 'R1 checked, R2 not.' },
+          // the review is a protocol call: no limit refuses it
+          review('a'),
+          { text: 'The child checked R1.' },
+        ],
+        settings,
+      );
+      expect(reqs).toHaveLength(6);
+      const report = JSON.parse(ofType(ev, 'tool_end').find((e) => e.id === 'a')!.output) as TaskReport;
+      expect(report.result).toBe('R1 checked, R2 not.');
+      expect(ofType(ev, 'done')[0]!.stopped_reason).not.toBe('budget');
+      expect(s.usage()).toMatchObject({ exhausted: null });
+      expect(s.usage()!.llm_calls).toBe(llm!.requests.length);
+      await s.close();
+    });
 });
