@@ -20,6 +20,12 @@ import type { CallBudget } from './tree/call-budget.js';
 import type { RequestCounters } from './request-counters.js';
 import type { ModelPrice } from './pricing.js';
 
+/** The topology text the system prompt gets, and the names of its nodes. */
+export interface InjectedTopology {
+  text: string;
+  nodes: string[];
+}
+
 export interface ChatModels {
   chat: ChatOpenAICompletions;
   title: ChatOpenAICompletions;
@@ -66,7 +72,8 @@ export interface GraphDeps {
   log: Logger;
   approval: ApprovalContext;
   maxOutputChars: number;
-  topologyText(signal: AbortSignal): Promise<string | undefined>;
+  /** the topology injected into the system prompt (undefined: no project) */
+  topology(signal: AbortSignal): Promise<InjectedTopology | undefined>;
   toolContext(signal: AbortSignal): ToolContext;
   /** takes the checkpoints of each approved batch before it runs (src/checkpoints/batch.ts) */
   checkpoints?: Checkpointer;

@@ -13,7 +13,7 @@ import { END, START, StateGraph, type BaseCheckpointSaver } from '@langchain/lan
 import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { StoppedReason, ToolStatus } from '../core/events.js';
 import { AgentState, type AgentStateType, type AgentStateUpdate } from './state.js';
-import { logContext } from './context-log.js';
+import { logContext, logPreparing } from './context-log.js';
 import { prepareContext, toolSchemaTokens, type ContextPlan, type Summarizer } from './context.js';
 import { worstCaseUsd } from './cost-limit.js';
 import { TITLE_MAX_TOKENS } from './session/models.js';
@@ -33,7 +33,15 @@ import {
 } from './limits.js';
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
-import { elapsedOut, runCaller, stopReasonOf, type ChatModels, type GraphDeps, type RunControl } from './graph-deps.js';
+import {
+  elapsedOut,
+  runCaller,
+  stopReasonOf,
+  type ChatModels,
+  type GraphDeps,
+  type InjectedTopology,
+  type RunControl,
+} from './graph-deps.js';
 import { danglingToolCalls, toolMessage } from './history.js';
 import { normaliseToolCalls } from './tool-calls.js';
 import { streamAnswer } from './llm-stream.js';
@@ -130,15 +138,16 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     };
     let { schemas, toolsTokens } = toolsTokensOf(tools);
 
-    let topo: string | undefined;
+    let topo: InjectedTopology | undefined;
     try {
-      topo = await deps.topologyText(run.signal);
+      topo = await deps.topology(run.signal);
     } catch (err) {
       deps.log.warn('topology refresh failed', { error: errorMessage(err) });
     }
-    const systemFor = (l: StoppedReason | null) => deps.prompts.system(state.mode, topo) + (l ? wrapUpInstruction(l) : '');
+    const systemFor = (l: StoppedReason | null) => deps.prompts.system(state.mode, topo?.text) + (l ? wrapUpInstruction(l) : '');
     let system = systemFor(limit);
     const prepare = async (ratioScale?: number) => {
+      logPreparing(deps.log, state.messages.length);
       const plan = await prepareContext(
         { system, history: state.messages, summary: state.summary, toolsTokens },
         {
@@ -149,7 +158,6 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
           ...(ratioScale ? { ratioScale } : {}),
         },
       );
-      if (plan.warning) deps.log.warn(plan.warning);
       run.emit({
         type: 'context',
         tokens: plan.tokens,

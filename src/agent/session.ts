@@ -357,7 +357,7 @@ function buildSessionGraph(p: {
       log,
       approval: p.approval,
       maxOutputChars: maxOutputCharsFor(limitK),
-      topologyText: (signal) => project.topologyText(signal),
+      topology: (signal) => project.topology(signal),
       toolContext: (signal): ToolContext => ({ settings, signal, log, project: () => project.open(), services }),
       checkpoints: sessionCheckpointer({
         store: checkpointStore,
