@@ -17,8 +17,8 @@ function abortOnSignal(): AbortSignal {
 
 export function addSubcommands(program: Command): void {
   // sessions (src/commands/sessions.ts)
-  const sessions = program.command('sessions').description('list, show, rename, pin, delete and export saved sessions');
-  type SessionAction = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export';
+  const sessions = program.command('sessions').description('list, show, rename, pin, delete, export saved sessions and stop a running one');
+  type SessionAction = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export' | 'stop';
   function sessionsSub(name: SessionAction, args: string[], describe: string, setup?: (c: Command) => void) {
     const c = sessions.command(name).description(describe);
     for (const a of args) c.argument(a);
@@ -53,6 +53,12 @@ export function addSubcommands(program: Command): void {
   );
   sessionsSub('export', ['<id>'], 'export a session', (c) =>
     c.option('--format <md|json>', 'md or json', 'md').option('--output <file>', 'write to a file instead of stdout'),
+  );
+  sessionsSub(
+    'stop',
+    ['<id>'],
+    "stop a session's running request (from another terminal), or with --agent one sub-agent and its subtree",
+    (c) => c.option('--agent <id>', 'only this sub-agent (an id or a unique prefix, as /tree shows it) and its sub-agents'),
   );
 
   // skills (src/commands/skills.ts)

@@ -7,12 +7,14 @@ import type { Settings } from '../../config/schema.js';
 import type { ProjectScope } from '../../gns3/types.js';
 import type { Logger } from '../../log.js';
 import { ControllerError } from '../../errors.js';
+import type { InjectedTopology } from '../graph-deps.js';
 
 export interface SessionProject {
   /** a project is configured (or injected): requests open it first */
   has(): boolean;
   open(): Promise<ProjectScope>;
-  topologyText(signal: AbortSignal): Promise<string | undefined>;
+  /** the rendered topology for the system prompt and its node names (for the log); undefined without a project */
+  topology(signal: AbortSignal): Promise<InjectedTopology | undefined>;
   close(): Promise<void>;
 }
 
@@ -48,12 +50,12 @@ export function sessionProject(settings: Settings, log: Logger, inject?: () => P
   return {
     has,
     open,
-    async topologyText(signal) {
+    async topology(signal) {
       if (!has()) return undefined;
       const project = await open();
       const t = await project.getTopology(signal);
       const { renderTopologyText } = await import('../../gns3/render.js');
-      return renderTopologyText(t);
+      return { text: renderTopologyText(t), nodes: t.nodes.map((n) => n.name) };
     },
     async close() {
       const closing = client?.close().catch(() => undefined);

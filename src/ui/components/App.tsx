@@ -73,6 +73,7 @@ function startState(settings: Settings): UiState {
       max_iterations: settings.max_iterations,
       ...(settings.max_tool_calls !== undefined ? { max_tool_calls: settings.max_tool_calls } : {}),
       ...(settings.max_time !== undefined ? { max_time: settings.max_time } : {}),
+      ...(settings.max_cost !== undefined ? { max_cost: settings.max_cost } : {}),
       tool_limits: settings.tool_limits,
       on_limit: settings.on_limit,
     },
