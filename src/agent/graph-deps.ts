@@ -53,6 +53,8 @@ export interface RunControl {
   agent?: AgentNodeInfo;
   /** the tree budget (recursive): an LLM call is reserved before and booked after */
   budget?: CallBudget;
+  /** recursive trees: the children whose validated report awaits this run's review (the review gate) */
+  pendingReviews?: () => readonly string[];
   /** who this run calls tools as (absent: derived by runCaller from `agent` and `tools`) */
   caller?: Caller;
 }
@@ -84,14 +86,16 @@ export interface GraphDeps {
   run(): RunControl;
 }
 
-/** The caller a run's tool calls are judged as: the root agent, or a sub-agent with its frozen tool set. */
+/** The caller a run's tool calls are judged as: the root agent, or a sub-agent with its frozen tool set; with the reports awaiting its review. */
 export function runCaller(run: RunControl): Caller {
   if (run.caller) return run.caller;
+  const pending = run.pendingReviews?.() ?? [];
   return {
     kind: 'agent',
     depth: run.agent?.depth ?? 0,
     ...(run.agent ? { agentId: run.agent.id } : {}),
     ...(run.tools ? { tools: run.tools } : {}),
+    ...(pending.length ? { pendingReviews: pending } : {}),
   };
 }
 

@@ -22,6 +22,7 @@ import { messageText } from './tokens.js';
 import { resultJson, type ToolResult } from '../tools/registry.js';
 import {
   callPlan,
+  enforcedLimits,
   iterationLimitMessage,
   limitDecision,
   limitEventMessage,
@@ -48,6 +49,7 @@ import { streamAnswer } from './llm-stream.js';
 import { agentKey } from './request-counters.js';
 import { addUsage, completeText, isContextOverflow } from './completion.js';
 import { toolsNode } from './tools-node.js';
+import { isProtocolNote, reviewGateNote } from './tree/protocol-notes.js';
 
 /** what a model without a known price costs (--max-cost refuses such a model at start) */
 const FREE = { input: 0, output: 0 };
@@ -85,7 +87,8 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       limits: state.limits,
       pending: danglingToolCalls(state.messages).length,
       answered: last?.getType() === 'ai' && messageText(last).trim() !== '',
-      results: last?.getType() === 'tool',
+      // a protocol note (a held answer) is read by the model like a tool result
+      results: last?.getType() === 'tool' || isProtocolNote(last),
       child: run.agent !== undefined,
       clock: run.signal.aborted ? stopReasonOf(run.signal) : elapsedOut(run) ? 'max_time' : null,
     };
@@ -131,7 +134,9 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     const caller = runCaller(run);
     const toolsTokensOf = (withTools: boolean) => {
       const schemas = withTools ? deps.registry.schemas(state.mode, caller) : [];
-      const key = withTools ? (caller.tools ? `${state.mode}:${[...caller.tools].join(',')}` : state.mode) : '-';
+      const key = withTools
+        ? `${caller.tools ? `${state.mode}:${[...caller.tools].join(',')}` : state.mode}${caller.pendingReviews?.length ? ':review' : ''}`
+        : '-';
       let n = toolsTokensCache.get(key);
       if (n === undefined) toolsTokensCache.set(key, (n = toolSchemaTokens(deps.counter, schemas)));
       return { schemas, toolsTokens: n };
@@ -267,6 +272,25 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     });
     for (const c of calls) run.emit({ type: 'tool_call', id: c.id, name: c.name, args: c.args });
     const within = run.budget?.book(chunk.usage_metadata ?? {}) ?? true;
+    // the review gate: an answer while reports await this agent's review is held while an iteration is left
+    const held =
+      tools &&
+      within &&
+      calls.length === 0 &&
+      caller.pendingReviews?.length &&
+      state.llm_calls + 1 < enforcedLimits(state.limits).max_iterations
+        ? caller.pendingReviews
+        : undefined;
+    if (held) {
+      const note = reviewGateNote(held);
+      run.emit({ type: 'notice', message: `answer held: ${held.length} sub-agent report${held.length === 1 ? '' : 's'} await review` });
+      return {
+        ...common,
+        ...(context.summary ? { summary: context.summary } : {}),
+        messages: [ai, note],
+        usage: addUsage(state.usage, chunk),
+      };
+    }
     // a crossed tree budget: no tool call of this response runs (limitDecision)
     if (!within && !limit) reached(run, state, 'budget', run.agent ? 'stop' : 'wrap_up');
     return {

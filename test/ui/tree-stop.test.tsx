@@ -27,6 +27,14 @@ describe('/tree stop', () => {
       { tool_calls: [{ id: 'split', name: 'agent', args: { task_brief: [{ goal: 'SLOW part' }, { goal: 'FAST part' }] } }] },
       { when: '## Goal\\nSLOW part', text: 'thinking', hang: true },
       { when: '## Goal\\nFAST part', hold: fastGate, text: 'FAST done: R2 checked.' },
+      // the root reviews both reports (the stopped one too) before it answers
+      {
+        tool_calls: [0, 1].map((i) => ({
+          id: `rv${i}`,
+          name: 'review_task',
+          args: { agent_id: `{{agent_id:split#${i}}}`, decision: 'accept', note: '' },
+        })),
+      },
       { text: 'Root answer: the FAST part is done.' },
     ];
     const llm = await startLlm(script);
