@@ -40,6 +40,7 @@ async function mainAction(cmd: Command, extra: { mode?: string; prompt?: string 
     prompt: (typed(cmd, 'prompt').value as string | undefined) ?? extra.prompt,
     json: typed(cmd, 'json').given,
     streamJson: typed(cmd, 'streamJson').given,
+    estimate: typed(cmd, 'estimate').given,
     continueLatest: typed(cmd, 'continue').given,
     resumeId: typed(cmd, 'resume').value as string | undefined,
     stdinIsTTY: process.stdin.isTTY === true,
