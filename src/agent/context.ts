@@ -49,6 +49,8 @@ export interface ContextPlan {
   /** set when a new summary was produced (store it in state) */
   summary: HistorySummary | null;
   warning?: string;
+  /** counting or trimming failed: the original messages are sent (logged at error) */
+  failure?: string;
 }
 
 export type Summarizer = (dropped: BaseMessage[], previous: string | undefined) => Promise<string>;
@@ -121,6 +123,7 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
     trimmed: number,
     summary: HistorySummary | null,
     warning?: string,
+    failure?: string,
   ): ContextPlan => {
     const tokens = sysTokens + msgTokens;
     return {
@@ -134,6 +137,7 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
       trimmed,
       summary,
       ...(warning ? { warning } : {}),
+      ...(failure ? { failure } : {}),
     };
   };
 
@@ -141,7 +145,7 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
   try {
     units = toUnits(view, count);
   } catch (err) {
-    return plan(baseSystem, systemTokens, view, 0, covered, null, `token counting failed, sending untrimmed: ${String(err)}`);
+    return plan(baseSystem, systemTokens, view, 0, covered, null, undefined, `Context trimming failed (token counting: ${String(err)})`);
   }
   const total = units.reduce((n, u) => n + u.tokens, 0);
   if (systemTokens + total <= budget) return plan(baseSystem, systemTokens, view, total, covered, null);
@@ -206,6 +210,6 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
       warning ??= `context still over budget after trimming (${sysTokens + msgTokens} > ${budget} tokens)`;
     return plan(system, sysTokens, messages, msgTokens, dropped, summary, warning);
   } catch (err) {
-    return plan(baseSystem, systemTokens, view, total, covered, null, `trimming failed, sending untrimmed: ${String(err)}`);
+    return plan(baseSystem, systemTokens, view, total, covered, null, undefined, `Context trimming failed (${String(err)})`);
   }
 }

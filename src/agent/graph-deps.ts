@@ -6,6 +6,7 @@ import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { AgentEvent, StoppedReason } from '../core/events.js';
 import type { Caller } from '../core/caller.js';
 import type { Checkpointer } from '../checkpoints/batch.js';
+import type { ApprovalPreviewer } from '../checkpoints/preview.js';
 import type { Logger } from '../log.js';
 import type { ToolContext } from '../tools/types.js';
 import type { ContextStrategy } from './context.js';
@@ -17,6 +18,13 @@ import type { ProviderEndpoint } from './providers.js';
 import type { AgentNodeInfo } from './tree/node-info.js';
 import type { CallBudget } from './tree/call-budget.js';
 import type { RequestCounters } from './request-counters.js';
+import type { ModelPrice } from './pricing.js';
+
+/** The topology text the system prompt gets, and the names of its nodes. */
+export interface InjectedTopology {
+  text: string;
+  nodes: string[];
+}
 
 export interface ChatModels {
   chat: ChatOpenAICompletions;
@@ -45,6 +53,8 @@ export interface RunControl {
   agent?: AgentNodeInfo;
   /** the tree budget (recursive): an LLM call is reserved before and booked after */
   budget?: CallBudget;
+  /** recursive trees: the children whose validated report awaits this run's review (the review gate) */
+  pendingReviews?: () => readonly string[];
   /** who this run calls tools as (absent: derived by runCaller from `agent` and `tools`) */
   caller?: Caller;
 }
@@ -57,28 +67,35 @@ export interface GraphDeps {
   /** or a loader: @langchain/openai (~45 MB) then loads with the first LLM call, not while the TUI idles */
   models: ChatModels | (() => Promise<ChatModels>);
   endpoint: ProviderEndpoint;
+  /** the chat model's price (absent: unknown) and its output cap, for --max-cost's worst case */
+  cost: { price?: ModelPrice; maxOutputTokens: number };
   /** llm_idle_timeout_ms: a stream silent this long is aborted and retried */
   idleTimeoutMs?: number;
   log: Logger;
   approval: ApprovalContext;
   maxOutputChars: number;
-  topologyText(signal: AbortSignal): Promise<string | undefined>;
+  /** the topology injected into the system prompt (undefined: no project) */
+  topology(signal: AbortSignal): Promise<InjectedTopology | undefined>;
   toolContext(signal: AbortSignal): ToolContext;
   /** takes the checkpoints of each approved batch before it runs (src/checkpoints/batch.ts) */
   checkpoints?: Checkpointer;
+  /** reads the devices a config call changes to preview its diff in the approval prompt (src/checkpoints/preview.ts) */
+  previewer?: ApprovalPreviewer;
   needsTitle(): boolean;
   saveTitle(title: string): void;
   run(): RunControl;
 }
 
-/** The caller a run's tool calls are judged as: the root agent, or a sub-agent with its frozen tool set. */
+/** The caller a run's tool calls are judged as: the root agent, or a sub-agent with its frozen tool set; with the reports awaiting its review. */
 export function runCaller(run: RunControl): Caller {
   if (run.caller) return run.caller;
+  const pending = run.pendingReviews?.() ?? [];
   return {
     kind: 'agent',
     depth: run.agent?.depth ?? 0,
     ...(run.agent ? { agentId: run.agent.id } : {}),
     ...(run.tools ? { tools: run.tools } : {}),
+    ...(pending.length ? { pendingReviews: pending } : {}),
   };
 }
 

@@ -13,12 +13,16 @@ import { END, START, StateGraph, type BaseCheckpointSaver } from '@langchain/lan
 import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage } from '@langchain/core/messages';
 import type { StoppedReason, ToolStatus } from '../core/events.js';
 import { AgentState, type AgentStateType, type AgentStateUpdate } from './state.js';
-import { logContext } from './context-log.js';
-import { prepareContext, toolSchemaTokens, type Summarizer } from './context.js';
+import { logContext, logPreparing } from './context-log.js';
+import { prepareContext, toolSchemaTokens, type ContextPlan, type Summarizer } from './context.js';
+import { worstCaseUsd } from './cost-limit.js';
+import { TITLE_MAX_TOKENS } from './session/models.js';
+import { roundUsd } from './pricing.js';
 import { messageText } from './tokens.js';
 import { resultJson, type ToolResult } from '../tools/registry.js';
 import {
   callPlan,
+  enforcedLimits,
   iterationLimitMessage,
   limitDecision,
   limitEventMessage,
@@ -30,13 +34,25 @@ import {
 } from './limits.js';
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
-import { elapsedOut, runCaller, stopReasonOf, type ChatModels, type GraphDeps, type RunControl } from './graph-deps.js';
+import {
+  elapsedOut,
+  runCaller,
+  stopReasonOf,
+  type ChatModels,
+  type GraphDeps,
+  type InjectedTopology,
+  type RunControl,
+} from './graph-deps.js';
 import { danglingToolCalls, toolMessage } from './history.js';
 import { normaliseToolCalls } from './tool-calls.js';
 import { streamAnswer } from './llm-stream.js';
 import { agentKey } from './request-counters.js';
 import { addUsage, completeText, isContextOverflow } from './completion.js';
 import { toolsNode } from './tools-node.js';
+import { isProtocolNote, reviewGateNote } from './tree/protocol-notes.js';
+
+/** what a model without a known price costs (--max-cost refuses such a model at start) */
+const FREE = { input: 0, output: 0 };
 
 export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
   const toolsTokensCache = new Map<string, number>();
@@ -71,7 +87,8 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       limits: state.limits,
       pending: danglingToolCalls(state.messages).length,
       answered: last?.getType() === 'ai' && messageText(last).trim() !== '',
-      results: last?.getType() === 'tool',
+      // a protocol note (a held answer) is read by the model like a tool result
+      results: last?.getType() === 'tool' || isProtocolNote(last),
       child: run.agent !== undefined,
       clock: run.signal.aborted ? stopReasonOf(run.signal) : elapsedOut(run) ? 'max_time' : null,
     };
@@ -102,8 +119,8 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       return { reached: state.reached ?? 'budget', tools_offered: false };
     }
     // 'final': the tree budget is gone and this is the root's reserved final call, without tools
-    const tools = plan.tools && budget === 'ok';
-    const limit = state.reached ?? (budget === 'final' ? 'budget' : plan.last);
+    let tools = plan.tools && budget === 'ok';
+    let limit = state.reached ?? (budget === 'final' ? 'budget' : plan.last);
     if (limit && !state.reached) reached(run, state, limit, 'wrap_up');
     const exceeded =
       state.limits.on_limit === 'continue' &&
@@ -115,20 +132,27 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
 
     await deps.counter.ready();
     const caller = runCaller(run);
-    const schemas = tools ? deps.registry.schemas(state.mode, caller) : [];
-    const key = tools ? (caller.tools ? `${state.mode}:${[...caller.tools].join(',')}` : state.mode) : '-';
-    let toolsTokens = toolsTokensCache.get(key);
-    if (toolsTokens === undefined) toolsTokensCache.set(key, (toolsTokens = toolSchemaTokens(deps.counter, schemas)));
+    const toolsTokensOf = (withTools: boolean) => {
+      const schemas = withTools ? deps.registry.schemas(state.mode, caller) : [];
+      const key = withTools
+        ? `${caller.tools ? `${state.mode}:${[...caller.tools].join(',')}` : state.mode}${caller.pendingReviews?.length ? ':review' : ''}`
+        : '-';
+      let n = toolsTokensCache.get(key);
+      if (n === undefined) toolsTokensCache.set(key, (n = toolSchemaTokens(deps.counter, schemas)));
+      return { schemas, toolsTokens: n };
+    };
+    let { schemas, toolsTokens } = toolsTokensOf(tools);
 
-    let topo: string | undefined;
+    let topo: InjectedTopology | undefined;
     try {
-      topo = await deps.topologyText(run.signal);
+      topo = await deps.topology(run.signal);
     } catch (err) {
       deps.log.warn('topology refresh failed', { error: errorMessage(err) });
     }
-    let system = deps.prompts.system(state.mode, topo);
-    if (limit) system += wrapUpInstruction(limit);
+    const systemFor = (l: StoppedReason | null) => deps.prompts.system(state.mode, topo?.text) + (l ? wrapUpInstruction(l) : '');
+    let system = systemFor(limit);
     const prepare = async (ratioScale?: number) => {
+      logPreparing(deps.log, state.messages.length);
       const plan = await prepareContext(
         { system, history: state.messages, summary: state.summary, toolsTokens },
         {
@@ -139,7 +163,6 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
           ...(ratioScale ? { ratioScale } : {}),
         },
       );
-      if (plan.warning) deps.log.warn(plan.warning);
       run.emit({
         type: 'context',
         tokens: plan.tokens,
@@ -159,6 +182,41 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       return plan;
     };
     let context = await prepare();
+
+    // --max-cost: reserve the call's worst case; one that would cross is not made
+    const meter = run.counters.cost;
+    const worst = (c: ContextPlan) => worstCaseUsd(deps.cost.price ?? FREE, c.tokens + c.toolsTokens, deps.cost.maxOutputTokens);
+    let reservation = meter?.reserve(worst(context));
+    if (meter && !reservation && tools && state.limits.on_limit !== 'fail') {
+      // the call with tools would cross: a tools-free answer may still fit
+      tools = false;
+      ({ schemas, toolsTokens } = toolsTokensOf(false));
+      limit ??= 'max_cost';
+      system = systemFor(limit);
+      context = await prepare();
+      reservation = meter.reserve(worst(context));
+      if (reservation && limit === 'max_cost') reached(run, state, 'max_cost', 'wrap_up');
+    }
+    if (meter && !reservation) {
+      run.budget?.cancel();
+      if (state.reached !== 'max_cost') reached(run, state, 'max_cost', 'stop');
+      deps.log.warn('LLM call not made: its worst case would cross --max-cost', {
+        worst_usd: roundUsd(worst(context)),
+        spent_usd: roundUsd(meter.spent),
+        max_cost: meter.max,
+      });
+      return { reached: 'max_cost', tools_offered: false, exceeded, ...(context.summary ? { summary: context.summary } : {}) };
+    }
+    const bookCost = (usage: { input_tokens?: number; output_tokens?: number } | undefined) => {
+      if (!meter || !reservation) return;
+      const price = deps.cost.price ?? FREE;
+      meter.book(
+        reservation,
+        usage && (usage.input_tokens !== undefined || usage.output_tokens !== undefined)
+          ? worstCaseUsd(price, usage.input_tokens ?? 0, usage.output_tokens ?? 0)
+          : undefined,
+      );
+    };
 
     const { chat } = await models();
     const model = schemas.length ? chat.bindTools(schemas) : chat;
@@ -182,6 +240,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         await streamAnswer(model, [new SystemMessage(context.system), ...context.messages], run, streamOpts, sink);
       }
     } catch (err) {
+      bookCost(sink.chunk?.usage_metadata);
       if (!run.signal.aborted) throw err;
       run.counters.llmCall(agentKey(run), sink.chunk?.usage_metadata);
       const partial = sink.chunk ? messageText(sink.chunk) : '';
@@ -195,6 +254,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     }
     const chunk = sink.chunk ?? new AIMessageChunk({ content: '' });
     run.counters.llmCall(agentKey(run), chunk.usage_metadata);
+    bookCost(chunk.usage_metadata);
     const calls = normaliseToolCalls(chunk);
     const ai = new AIMessage({
       content: typeof chunk.content === 'string' ? chunk.content : messageText(chunk),
@@ -212,6 +272,25 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     });
     for (const c of calls) run.emit({ type: 'tool_call', id: c.id, name: c.name, args: c.args });
     const within = run.budget?.book(chunk.usage_metadata ?? {}) ?? true;
+    // the review gate: an answer while reports await this agent's review is held while an iteration is left
+    const held =
+      tools &&
+      within &&
+      calls.length === 0 &&
+      caller.pendingReviews?.length &&
+      state.llm_calls + 1 < enforcedLimits(state.limits).max_iterations
+        ? caller.pendingReviews
+        : undefined;
+    if (held) {
+      const note = reviewGateNote(held);
+      run.emit({ type: 'notice', message: `answer held: ${held.length} sub-agent report${held.length === 1 ? '' : 's'} await review` });
+      return {
+        ...common,
+        ...(context.summary ? { summary: context.summary } : {}),
+        messages: [ai, note],
+        usage: addUsage(state.usage, chunk),
+      };
+    }
     // a crossed tree budget: no tool call of this response runs (limitDecision)
     if (!within && !limit) reached(run, state, 'budget', run.agent ? 'stop' : 'wrap_up');
     return {
@@ -247,6 +326,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       llm_calls: state.llm_calls,
       tool_calls: run.counters.count,
       budget: run.budget?.exhausted() ?? null,
+      ...(run.counters.cost ? { spent_usd: run.counters.cost.spent } : {}),
     });
     run.emit({ type: 'content', delta: `\n\n${note}` });
     return { messages: [...pending, new AIMessage(note)], reached: reason };
@@ -259,25 +339,35 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     const answer = [...state.messages].reverse().find((m) => m.getType() === 'ai' && messageText(m));
     let title = '';
     let usage = state.usage;
+    const messages = [
+      new SystemMessage(deps.prompts.get('title')),
+      new HumanMessage(`User: ${question.slice(0, 2000)}\n\nAssistant: ${(answer ? messageText(answer) : '').slice(0, 1000)}`),
+    ];
+    // under --max-cost the title is a call like any other: when its worst case does not fit, the first words are the title
+    const price = deps.cost.price ?? FREE;
+    const meter = run.counters.cost;
+    const reservation = meter?.reserve(
+      worstCaseUsd(
+        price,
+        messages.reduce((n, m) => n + deps.counter.message(m), 0),
+        TITLE_MAX_TOKENS,
+      ),
+    );
     // a recursive tree's budget covers the title call too; without a call left the fallback title is used
-    if (!run.signal.aborted && (run.budget?.reserveAux() ?? true)) {
+    if (!run.signal.aborted && (!meter || reservation) && (run.budget?.reserveAux() ?? true)) {
       try {
-        const res = await completeText(
-          (await models()).title,
-          [
-            new SystemMessage(deps.prompts.get('title')),
-            new HumanMessage(`User: ${question.slice(0, 2000)}\n\nAssistant: ${(answer ? messageText(answer) : '').slice(0, 1000)}`),
-          ],
-          AbortSignal.any([run.signal, AbortSignal.timeout(15_000)]),
-        );
+        const res = await completeText((await models()).title, messages, AbortSignal.any([run.signal, AbortSignal.timeout(15_000)]));
         title = messageText(res);
         run.budget?.book(res.usage_metadata ?? {});
         usage = addUsage(usage, res);
         run.counters.auxTokens(agentKey(run), res.usage_metadata);
+        const u = res.usage_metadata;
+        if (meter && reservation) meter.book(reservation, u ? worstCaseUsd(price, u.input_tokens, u.output_tokens) : undefined);
       } catch (err) {
+        if (meter && reservation) meter.book(reservation, undefined);
         deps.log.warn('title generation failed, using the first words of the message', { error: errorMessage(err) });
       }
-    }
+    } else if (meter && reservation) meter.book(reservation, 0);
     deps.saveTitle(title.trim() ? title : fallbackTitle(question));
     return { usage };
   }

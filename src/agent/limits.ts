@@ -20,6 +20,7 @@ type LimitSettings = Pick<
   | 'retry_on_tool_error'
   | 'max_device_config_calls'
   | 'max_diagnostic_calls'
+  | 'max_cost'
 >;
 
 /** The variable that sets each tree budget (src/agent/tree/budget.ts). */
@@ -41,6 +42,7 @@ export function limitsFromSettings(
     max_iterations: s.max_iterations,
     ...(s.max_tool_calls !== undefined ? { max_tool_calls: s.max_tool_calls } : {}),
     ...(s.max_time !== undefined ? { max_time: s.max_time } : {}),
+    ...(s.max_cost !== undefined ? { max_cost: s.max_cost } : {}),
     tool_limits: { ...s.tool_limits },
     on_limit: s.on_limit,
     max_parallel_tools: s.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
@@ -156,6 +158,7 @@ export function describeLimits(l: RequestLimits): Record<string, unknown> {
     max_iterations: l.max_iterations,
     max_tool_calls: l.max_tool_calls ?? 'unlimited',
     max_time_s: l.max_time ?? 'none',
+    max_cost_usd: l.max_cost ?? 'none',
     tool_limits: l.tool_limits,
     on_limit: l.on_limit,
     max_parallel_tools: l.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
@@ -218,7 +221,7 @@ export function wrapUpInstruction(reason: StoppedReason): string {
 export function limitNote(
   reason: StoppedReason,
   l: RequestLimits,
-  st: { llm_calls: number; tool_calls: number; budget?: BudgetKind | null },
+  st: { llm_calls: number; tool_calls: number; budget?: BudgetKind | null; spent_usd?: number },
 ): string {
   switch (reason) {
     case 'max_iterations':
@@ -232,6 +235,8 @@ export function limitNote(
       ].join(', ')}). Some requested calls were not executed.`;
     case 'max_time':
       return `⚠ Stopped: the time budget of ${l.max_time} s (--max-time) ran out; in-flight tool calls were cancelled.`;
+    case 'max_cost':
+      return `⚠ Stopped: the next LLM call could cost more than is left of the cost limit ($${l.max_cost}, --max-cost${st.spent_usd !== undefined ? `; $${st.spent_usd.toFixed(4)} spent` : ''}). Raise --max-cost or continue the session.`;
     case 'budget':
       return `⚠ Stopped: the task tree's budget ran out${st.budget ? ` (${st.budget}: ${BUDGET_VARS[st.budget]})` : ''}; the tree stops here.`;
     default:

@@ -7,6 +7,7 @@
  */
 import type { AgentStats } from '../core/events.js';
 import type { ToolCounter } from '../tools/dispatch.js';
+import type { CostMeter } from './cost-limit.js';
 
 /** The key of the root agent in `by_agent` (sub-agents are keyed by their agent id). */
 export const ROOT_AGENT_KEY = 'root';
@@ -18,6 +19,9 @@ export class RequestCounters implements ToolCounter {
   count = 0;
   counts: Record<string, number> = {};
   private readonly agents = new Map<string, AgentStats>();
+
+  /** `cost`: the request's --max-cost meter, shared like the counts */
+  constructor(readonly cost?: CostMeter) {}
 
   private of(agent: string): AgentStats {
     let a = this.agents.get(agent);

@@ -9,7 +9,7 @@
  * lazily built chat models).
  */
 import type { Settings, InvocationOptions } from '../config/schema.js';
-import type { AgentSession, Approver, RequestLimits } from '../core/api.js';
+import type { AgentSession, Approver, RequestLimits, StopOutcome } from '../core/api.js';
 import type { AgentEvent, AgentMode } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
 import type { ToolContext, ToolDef } from '../tools/types.js';
@@ -23,6 +23,7 @@ import { ROOT_AGENT } from '../core/caller.js';
 import type { TreeUsage } from './tree/ledger.js';
 import { agentViews, budgetLine, renderTree, resourceUsage, type AgentView, type ResourceUsage } from './tree/view.js';
 import type { AgentNodeRow, TreeRow } from '../sessions/tree-store.js';
+import { runningAgent, watchStopRequests } from './tree/stop-requests.js';
 import {
   encodingForModel,
   KEYLESS_PROVIDERS,
@@ -32,6 +33,8 @@ import {
   type ProviderEndpoint,
 } from './providers.js';
 import { limitsFromSettings } from './limits.js';
+import { COST_OUTPUT_CAP, priceForCostLimit } from './cost-limit.js';
+import { priceOf } from './pricing.js';
 import { PromptLibrary } from './prompts.js';
 import { TokenCounter } from './tokens.js';
 import { IdleCollector } from './idle-gc.js';
@@ -53,7 +56,10 @@ import { resumeSession, type Resumed } from './session/resume.js';
 import { sessionProject, type SessionProject } from './session/project.js';
 import { HistoryRepair, runRequest, type RequestHost } from './session/run.js';
 import { lazyChatModels } from './session/models.js';
+import { estimateRequest, type RequestEstimate } from './session/estimate.js';
 import { sessionCheckpointer } from '../checkpoints/batch.js';
+import { capturePreviewer } from '../checkpoints/preview.js';
+import { FaultStore } from '../faults/store.js';
 import { CheckpointStore } from '../checkpoints/store.js';
 
 /**
@@ -111,8 +117,9 @@ export interface AgentSessionExt extends AgentSession {
   treeView(): { agents: AgentView[]; resource_usage: ResourceUsage | null };
   /** the tree budget's usage (recursive trees) */
   usage(): TreeUsage | undefined;
-  /** stops one sub-agent and its subtree; false when it is not running */
-  stopAgent(agentId: string): boolean;
+  stopAgent(agentId: string): StopOutcome;
+  /** --estimate: the first LLM call of `prompt` prepared and counted, nothing sent, no tool run */
+  estimate(prompt: string, signal?: AbortSignal): Promise<RequestEstimate>;
 }
 
 export async function createAgentSession(opts: CreateAgentSessionOptions): Promise<AgentSessionExt> {
@@ -120,6 +127,8 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const log = opts.log ?? createLogger(opts.settings.log_level);
   assertNoRemovedAgentFlags(env);
   const provider = await resolveProvider(opts.settings);
+  // a cost limit needs a price to hold the worst case against
+  if (opts.settings.max_cost !== undefined) priceForCostLimit(provider.endpoint.model, opts.settings.model_prices);
   const baseTools = await loadTools(opts.tools);
   const { store, resume } = await openStore(opts, provider.counter, env, log);
   const sessionId = resume.row?.id ?? (await import('node:crypto')).randomUUID();
@@ -339,6 +348,7 @@ function buildSessionGraph(p: {
   const { provider, settings, log, registry, services, project, store, tree, sessionId } = p;
   const { limitK } = provider;
   const checkpointStore = new CheckpointStore(store.db);
+  const faults = { sessionId, store: new FaultStore(store.db) };
   return buildGraph(
     {
       registry,
@@ -347,18 +357,20 @@ function buildSessionGraph(p: {
       context: { limitK, strategy: settings.context_strategy, summarize: settings.context_summarize },
       models: provider.models,
       endpoint: provider.endpoint,
+      cost: chatCost(provider.endpoint.model, settings),
       idleTimeoutMs: settings.llm_idle_timeout_ms,
       log,
       approval: p.approval,
       maxOutputChars: maxOutputCharsFor(limitK),
-      topologyText: (signal) => project.topologyText(signal),
-      toolContext: (signal): ToolContext => ({ settings, signal, log, project: () => project.open(), services }),
+      topology: (signal) => project.topology(signal),
+      toolContext: (signal): ToolContext => ({ settings, signal, log, project: () => project.open(), services, faults }),
       checkpoints: sessionCheckpointer({
         store: checkpointStore,
         sessionId,
         requestNo: () => checkpointStore.currentRequestNo(sessionId),
         context: (signal) => ({ settings, signal, log, project: () => project.open(), services }),
       }),
+      previewer: capturePreviewer((signal) => ({ settings, signal, log, project: () => project.open(), services })),
       needsTitle: () => !tree.inChild() && !store.get(sessionId)?.title,
       saveTitle: (t) => store.setTitle(sessionId, sanitizeLine(redact(t))),
       run: () => {
@@ -369,6 +381,12 @@ function buildSessionGraph(p: {
     },
     store.saver,
   );
+}
+
+/** The chat model's price and output cap: --max-cost reserves a call's worst case from them. */
+export function chatCost(model: string, settings: Pick<Settings, 'model_prices' | 'max_tokens'>) {
+  const price = priceOf(model, settings.model_prices);
+  return { ...(price ? { price } : {}), maxOutputTokens: settings.max_tokens ?? COST_OUTPUT_CAP };
 }
 
 /** What one request (session/run.ts) needs from the session. */
@@ -411,6 +429,14 @@ function requestHost(p: {
       live.rowCreated = true;
     },
     rowCreated: () => live.rowCreated,
+    watchStops: (stopRoot, notice) =>
+      watchStopRequests(resume.trees, sessionId, (id) => {
+        if (id === sessionId) {
+          notice('stopped by `sessions stop` from another terminal');
+          stopRoot();
+        } else if (tree.engine.stop(id))
+          notice(`sub-agent ${id.slice(0, 8)} and its subtree stopped by \`sessions stop\` from another terminal`);
+      }),
   };
 }
 
@@ -462,7 +488,34 @@ function sessionFacade(p: {
         resource_usage: resourceUsage(root, root ? tree.usageOrNone() : undefined),
       };
     },
-    stopAgent: (id) => tree.engine.stop(id),
+    stopAgent: (id) => {
+      const t = runningAgent(trees, sessionId, id);
+      if ('refused' in t) return t;
+      // registered in this process only while its batch runs
+      return tree.engine.stop(t.node.id) ? { stopped: t.node.id } : { refused: `sub-agent ${t.node.id.slice(0, 8)} is not running here` };
+    },
+    async estimate(prompt, signal) {
+      checkPromptSize(prompt);
+      await tools.ready;
+      const { settings } = resume;
+      return estimateRequest(
+        prompt,
+        {
+          sessionId,
+          model: p.provider.endpoint.model,
+          graph: host.graph,
+          registry: tools.registry,
+          counter: p.provider.counter,
+          context: { limitK: p.provider.limitK, strategy: settings.context_strategy },
+          topology: (s) => project.topology(s),
+          mode: live.mode,
+          limits: live.limits,
+          price: priceOf(p.provider.endpoint.model, settings.model_prices),
+          maxOutputTokens: settings.max_tokens ?? (live.limits.max_cost !== undefined ? COST_OUTPUT_CAP : undefined),
+        },
+        signal ?? new AbortController().signal,
+      );
+    },
     setMode(m: CopilotMode) {
       assertUnlocked(modeLock, m, 'mode');
       live.mode = m;

@@ -18,7 +18,7 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
     const run = deps.run();
     const calls = danglingToolCalls(state.messages);
     const caller = runCaller(run);
-    const ctx = { ...deps.toolContext(run.signal), caller };
+    const ctx = { ...deps.toolContext(run.signal), caller, mode: state.mode };
 
     const out = await dispatchCalls(calls, {
       tools: deps.registry,
@@ -33,6 +33,7 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
       stopped: () => (run.signal.aborted ? stopReasonOf(run.signal) : undefined),
       wordRefusal: cliRefusalText,
       ...(deps.checkpoints ? { checkpoints: deps.checkpoints } : {}),
+      ...(deps.previewer ? { previewer: deps.previewer } : {}),
       maxParallel: state.limits.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
       execute: (def, call) =>
         runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {

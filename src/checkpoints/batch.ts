@@ -11,7 +11,7 @@ import type { ToolTargets } from '../tools/targets.js';
 import { errorMessage } from '../errors.js';
 import { captureDevices, type CaptureContext } from './capture.js';
 import type { CheckpointStore } from './store.js';
-import type { TopologyBefore } from './types.js';
+import type { Capture, TopologyBefore } from './types.js';
 
 export interface BatchCall {
   id: string;
@@ -33,8 +33,11 @@ export interface BatchCheckpoints {
   after: () => Promise<void>;
 }
 
-/** What the dispatch needs: take the checkpoints of a batch before it runs. */
-export type Checkpointer = (calls: BatchCall[], signal: AbortSignal) => Promise<BatchCheckpoints>;
+/**
+ * What the dispatch needs: take the checkpoints of a batch before it runs. `known`: devices
+ * read moments ago for an approval preview (nothing of the batch has run since), kept instead of reading them again.
+ */
+export type Checkpointer = (calls: BatchCall[], signal: AbortSignal, known?: ReadonlyMap<string, Capture>) => Promise<BatchCheckpoints>;
 
 export interface CheckpointerOptions {
   store: CheckpointStore;
@@ -47,7 +50,7 @@ export interface CheckpointerOptions {
 const NOTHING: BatchCheckpoints = { devices: [], after: async () => undefined };
 
 export function sessionCheckpointer(o: CheckpointerOptions): Checkpointer {
-  return async (calls, signal) => {
+  return async (calls, signal, known) => {
     const owner = new Map<string, string>();
     for (const c of calls)
       if (c.targets.changesConfig) for (const d of c.targets.devices ?? []) if (!owner.has(d.name)) owner.set(d.name, c.id);
@@ -56,7 +59,7 @@ export function sessionCheckpointer(o: CheckpointerOptions): Checkpointer {
     const ctx = o.context(signal);
     const requestNo = o.requestNo();
     const [captures, before] = await Promise.all([
-      captureDevices([...owner.keys()], ctx),
+      captureUnknown([...owner.keys()], ctx, known),
       topoCalls.length ? topology(ctx, signal) : Promise.resolve(undefined),
     ]);
     const devices: DeviceCheckpointReport[] = [];
@@ -95,6 +98,19 @@ export function sessionCheckpointer(o: CheckpointerOptions): Checkpointer {
       },
     };
   };
+}
+
+/** Captures the devices not in `known`; the result holds every device asked for. */
+async function captureUnknown(names: string[], ctx: CaptureContext, known?: ReadonlyMap<string, Capture>): Promise<Map<string, Capture>> {
+  const out = await captureDevices(
+    names.filter((n) => known?.get(n)?.config === undefined),
+    ctx,
+  );
+  for (const n of names) {
+    const k = known?.get(n);
+    if (k?.config !== undefined) out.set(n, k);
+  }
+  return out;
 }
 
 async function topology(ctx: CaptureContext, signal: AbortSignal): Promise<{ topology: Topology } | { error: string }> {

@@ -85,7 +85,8 @@ const SINGLE_VALUED = [
   /^ip domain[- ]name\s/,
 ];
 
-function settingKey(line: string): string | undefined {
+/** The setting a single-valued line sets (`description `), or undefined. */
+export function settingKey(line: string): string | undefined {
   for (const re of SINGLE_VALUED) {
     const m = re.exec(line);
     if (m) return m[0];

@@ -34,6 +34,7 @@ export function addSettingsOptions(cmd: Command): Command {
     .option('--max-iterations <n>', 'LLM<->tool iterations per request, 1..100 (default 20)')
     .option('--max-tool-calls <n>', 'tool calls per request, 1..50 (default unlimited)')
     .option('--max-time <s>', 'wall-clock budget per request in seconds, 1..86400')
+    .option('--max-cost <usd>', 'USD one request may spend on LLM calls, 0.001..1000 (needs the model in model_prices)')
     .option('--tool-limit <name=n>', 'per-tool cap, repeatable (e.g. execute_multiple_device_commands=3)', collect)
     .option('--on-limit <fail|warn|continue>', 'what a reached limit does (default warn)')
     .option('--max-parallel-tools <n>', 'tool calls of one response run at most n at a time, 1..20 (default 5)')
@@ -59,6 +60,7 @@ export function addRunOptions(cmd: Command): Command {
     .option('-p, --prompt <prompt>', 'one-shot: run this request and exit')
     .addOption(cmd.createOption('--json', 'one-shot: print one JSON object at the end'))
     .addOption(cmd.createOption('--stream-json', 'one-shot: print one JSON event per line'))
+    .option('--estimate', 'one-shot: count the first LLM call and the worst-case cost; nothing is sent, no tool runs')
     .option('-c, --continue', 'resume the latest session')
     .option('-r, --resume <id>', 'resume the given session')
     .option('--fork', 'with -r/-c: branch that session into a new id (also when it is in use elsewhere)');
@@ -72,6 +74,7 @@ const SETTING_FLAGS: Record<string, string> = {
   maxIterations: 'max_iterations',
   maxToolCalls: 'max_tool_calls',
   maxTime: 'max_time',
+  maxCost: 'max_cost',
   onLimit: 'on_limit',
   maxParallelTools: 'max_parallel_tools',
   maxRetriesPerTool: 'max_retries_per_tool',

@@ -1,17 +1,33 @@
-/** `gns3-copilot sessions list|show|rename|pin|unpin|delete|export`. */
+/** `gns3-copilot sessions list|show|rename|pin|unpin|delete|export|stop`. */
 import { writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import type { Settings } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import { parseMode, MODE_CHOICES_TEXT, MODE_SHORT_NAME } from '../core/modes.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
-import { costUsd, formatUsd, roundUsd } from '../agent/pricing.js';
+import { formatUsd, roundUsd } from '../agent/pricing.js';
+import { sessionCost, usageByModel } from '../sessions/request-usage.js';
 import { transcriptMarkdown } from '../sessions/transcript.js';
 import { sanitizeLine, sanitizeText } from '../security/sanitize.js';
 import { jsonText } from '../output/json-text.js';
 import { storedTree, treeMarkdown } from '../sessions/tree-export.js';
+import { TreeStore } from '../sessions/tree-store.js';
+import { runningAgent } from '../agent/tree/stop-requests.js';
 
-type Action = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export';
+/** How long `sessions stop` waits for the running request to take its stop request (it looks several times a second). */
+const STOP_WAIT_MS = 5_000;
+
+/** Waits until the running process took the stop request; withdraws it (false) when nothing did in time. */
+async function stopTaken(trees: TreeStore, rootId: string, agentId: string): Promise<boolean> {
+  const deadline = Date.now() + STOP_WAIT_MS;
+  while (Date.now() < deadline) {
+    if (!trees.stopRequested(rootId, agentId)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !trees.withdrawStopRequest(rootId, agentId);
+}
+
+type Action = 'list' | 'show' | 'rename' | 'pin' | 'unpin' | 'delete' | 'export' | 'stop';
 
 /** An option's value as text: commander hands over strings; a caller in code may pass a number. */
 const optText = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
@@ -65,8 +81,12 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
           limit,
           offset,
         });
-        // at the configured model's price (model, model_prices): rows do not record the model
-        const cost = (r: SessionRow) => roundUsd(costUsd(settings.model, r, settings.model_prices));
+        // each request at the model it ran with; usage from before models were stored at the configured model
+        const byModel = usageByModel(
+          store.db,
+          rows.map((r) => r.id),
+        );
+        const cost = (r: SessionRow) => roundUsd(sessionCost(byModel.get(r.id) ?? [], settings.model, settings.model_prices) ?? undefined);
         if (opts.json) out(jsonText({ sessions: rows.map((r) => ({ ...r, cost_usd: cost(r) })), total, limit, offset }) + '\n');
         else out(table(rows, total, offset, cost));
         return 0;
@@ -124,6 +144,23 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
           writeFileSync(optText(opts.output), format === 'json' ? text : sanitizeText(text), { mode: 0o600 });
           process.stderr.write(`exported ${row.id.slice(0, 8)} to ${optText(opts.output)}\n`);
         } else out(text);
+        return 0;
+      }
+      case 'stop': {
+        const row = need(store, args[0]);
+        const trees = new TreeStore(store.db);
+        let target = row.id;
+        let what = `session ${row.id.slice(0, 8)}`;
+        if (opts.agent !== undefined) {
+          const t = runningAgent(trees, row.id, optText(opts.agent));
+          if ('refused' in t) throw new UsageError(t.refused);
+          target = t.node.id;
+          what = `sub-agent ${t.node.id.slice(0, 8)} of session ${row.id.slice(0, 8)}`;
+        }
+        trees.requestStop(row.id, target);
+        if (!(await stopTaken(trees, row.id, target)))
+          throw new UsageError(`${what} has no running request to stop (nothing took the stop request within ${STOP_WAIT_MS / 1000} s)`);
+        out(`stopped ${what}${target === row.id ? '' : ' and its sub-agents'}\n`);
         return 0;
       }
       default:

@@ -63,6 +63,8 @@ export const settingsSchema = z.object({
   max_iterations: intIn(1, 100).default(20),
   max_tool_calls: intIn(1, 50).optional(),
   max_time: intIn(1, 86_400).optional(),
+  /** USD one request may spend on LLM calls (root and sub-agents); never soft */
+  max_cost: z.coerce.number().min(0.001).max(1000).optional(),
   tool_limits: z.record(z.string(), intIn(1, 1000)).default({}),
   on_limit: z.enum(['fail', 'warn', 'continue']).default('warn'),
   /** tool calls of one LLM response that run at the same time */
@@ -151,4 +153,6 @@ export interface InvocationOptions {
   projectExplicit?: boolean;
   /** --fork: branch the resumed session into a new id */
   fork?: boolean;
+  /** --estimate: count the first LLM call and the worst-case cost, send nothing */
+  estimate?: boolean;
 }

@@ -4,6 +4,7 @@
  */
 import type { AgentEvent, ApprovalWhy } from './events.js';
 import type { CopilotMode } from './modes.js';
+import type { DevicePreview } from '../checkpoints/types.js';
 
 export type ApprovalDecision =
   { kind: 'allow_once' } | { kind: 'allow_session' } | { kind: 'deny' } | { kind: 'deny_with_feedback'; feedback: string };
@@ -14,6 +15,8 @@ export interface ApprovalRequest {
   args: Record<string, unknown>;
   /** why it needs approval (absent: a config change) */
   why?: ApprovalWhy;
+  /** per device it changes, the diff its commands would make to the configuration read just before asking */
+  preview?: DevicePreview[];
 }
 
 /** Asked by the core when a tool needs approval; absent in one-shot runs. */
@@ -36,6 +39,9 @@ export interface RequestLimits {
   max_diagnostic_calls?: number;
 }
 
+/** What `stopAgent` did: the full id of the sub-agent stopped, or why nothing was. */
+export type StopOutcome = { stopped: string } | { refused: string };
+
 export interface AgentSession {
   readonly id: string;
   readonly mode: CopilotMode;
@@ -49,6 +55,8 @@ export interface AgentSession {
   readonly notices?: readonly string[];
   /** the sub-agent task tree as text lines (`/tree`) */
   treeText?(): string[];
+  /** stops a running sub-agent (its id or a unique prefix, as `/tree` shows it) and its subtree, siblings and parent go on */
+  stopAgent?(agentId: string): StopOutcome;
   /** the tree budget for the status bar (`agents 3/50 · llm 12/150 · $0.04/15`), recursive trees only */
   budgetLine?(): string | undefined;
   close(): Promise<void>;

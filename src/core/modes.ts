@@ -46,8 +46,9 @@ export const TOOL_NAMES = [
   'get_gns3_node_console',
   'verify_lab',
   'agent',
-  // the recursive task protocol's own tool; registered only in recursive sessions
+  // the recursive task protocol's own tools; registered only in recursive sessions
   'read_context_ref',
+  'review_task',
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -68,6 +69,7 @@ const TEACHING: readonly ToolName[] = [
   'verify_lab',
   'agent',
   'read_context_ref',
+  'review_task',
 ];
 
 export const MODE_TOOLS: Record<CopilotMode, readonly ToolName[]> = {
@@ -89,6 +91,7 @@ export const MODE_TOOLS: Record<CopilotMode, readonly ToolName[]> = {
     'verify_lab',
     'agent',
     'read_context_ref',
+    'review_task',
   ],
 };
 

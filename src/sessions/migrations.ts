@@ -11,8 +11,10 @@ import type { BaseMessage } from '@langchain/core/messages';
 import { CopilotError } from '../errors.js';
 import { MESSAGES_SCHEMA, MessageLog } from './message-log.js';
 import { CHECKPOINT_SCHEMA } from '../checkpoints/schema.js';
+import { REQUEST_USAGE_SCHEMA } from './request-usage.js';
+import { FAULT_SCHEMA } from '../faults/schema.js';
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 5;
 
 interface Migration<T> {
   to: number;
@@ -59,7 +61,35 @@ const checkpointTables: Migration<void> = {
   },
 };
 
-const MIGRATIONS: Migration<never>[] = [messagesTable as Migration<never>, checkpointTables as Migration<never>];
+/**
+ * 3 → 4: the model each request ran with (sessions list prices each at its own model). A
+ * session's earlier usage becomes one row without a model: it is priced at the configured one.
+ */
+const requestModels: Migration<void> = {
+  to: 4,
+  prepare: () => Promise.resolve(),
+  apply(db) {
+    db.exec(REQUEST_USAGE_SCHEMA);
+    db.exec(`INSERT INTO request_usage (session_id, model, llm_calls, input_tokens, output_tokens, at)
+      SELECT id, NULL, llm_calls, input_tokens, output_tokens, updated_at FROM sessions WHERE llm_calls > 0 OR total_tokens > 0`);
+  },
+};
+
+/** 4 → 5: the fault ledger of inject mode (src/faults/schema.ts). */
+const faultTables: Migration<void> = {
+  to: 5,
+  prepare: () => Promise.resolve(),
+  apply(db) {
+    db.exec(FAULT_SCHEMA);
+  },
+};
+
+const MIGRATIONS: Migration<never>[] = [
+  messagesTable as Migration<never>,
+  checkpointTables as Migration<never>,
+  requestModels as Migration<never>,
+  faultTables as Migration<never>,
+];
 
 export function schemaVersion(db: Database.Database): number {
   db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');

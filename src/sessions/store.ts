@@ -22,6 +22,7 @@ export const TITLE_FALLBACK_CHARS = 30;
 
 export type { SessionRow } from './types.js';
 import type { SessionRow } from './types.js';
+import { recordRequestUsage } from './request-usage.js';
 
 export interface ListOptions {
   project?: string;
@@ -200,8 +201,18 @@ export class SessionStore {
     this.db.prepare('UPDATE sessions SET project_id = ?, project_name = ? WHERE id = ?').run(projectId, projectName, id);
   }
 
-  /** Adds one request's usage; message_count is the checkpoint's total. */
-  recordRequest(id: string, u: { message_count: number; llm_calls: number; input_tokens: number; output_tokens: number }): void {
+  /** Adds one request's usage (and the model it ran with, when known); message_count is the checkpoint's total. */
+  recordRequest(
+    id: string,
+    u: { message_count: number; llm_calls: number; input_tokens: number; output_tokens: number; model?: string },
+  ): void {
+    if (u.model !== undefined && (u.llm_calls > 0 || u.input_tokens + u.output_tokens > 0))
+      recordRequestUsage(this.db, id, {
+        model: u.model,
+        llm_calls: u.llm_calls,
+        input_tokens: u.input_tokens,
+        output_tokens: u.output_tokens,
+      });
     this.db
       .prepare(
         `UPDATE sessions SET message_count = ?, llm_calls = llm_calls + ?, input_tokens = input_tokens + ?,

@@ -372,15 +372,26 @@ export class TreeStore {
   }
 
   /** Takes the stop requests of a tree (each is handled once). */
-  takeStopRequests(rootId: string): string[] {
-    const tx = this.db.transaction((): string[] => {
-      const ids = (this.db.prepare('SELECT agent_id FROM tree_stop_requests WHERE root_id = ?').all(rootId) as { agent_id: string }[]).map(
-        (r) => r.agent_id,
-      );
-      if (ids.length) this.db.prepare('DELETE FROM tree_stop_requests WHERE root_id = ?').run(rootId);
-      return ids;
+  takeStopRequests(rootId: string): { agent_id: string; requested_at: string }[] {
+    const tx = this.db.transaction(() => {
+      const rows = this.db.prepare('SELECT agent_id, requested_at FROM tree_stop_requests WHERE root_id = ?').all(rootId) as {
+        agent_id: string;
+        requested_at: string;
+      }[];
+      if (rows.length) this.db.prepare('DELETE FROM tree_stop_requests WHERE root_id = ?').run(rootId);
+      return rows;
     });
     return tx.immediate();
+  }
+
+  /** Withdraws a stop request nobody took; false when it was taken meanwhile. */
+  withdrawStopRequest(rootId: string, agentId: string): boolean {
+    return this.db.prepare('DELETE FROM tree_stop_requests WHERE root_id = ? AND agent_id = ?').run(rootId, agentId).changes > 0;
+  }
+
+  /** Whether a stop request is still waiting to be taken. */
+  stopRequested(rootId: string, agentId: string): boolean {
+    return this.db.prepare('SELECT 1 FROM tree_stop_requests WHERE root_id = ? AND agent_id = ?').get(rootId, agentId) !== undefined;
   }
 
   nodes(rootId: string): AgentNodeRow[] {

@@ -15,6 +15,8 @@ import { askApproval, type ApprovalContext } from './approval.js';
 import { resultJson } from './registry.js';
 import { limitGroupOf, type ToolDef, type ToolResult } from './types.js';
 import type { Checkpointer, DeviceCheckpointReport } from '../checkpoints/batch.js';
+import type { ApprovalPreviewer } from '../checkpoints/preview.js';
+import type { Capture, DevicePreview } from '../checkpoints/types.js';
 
 export interface DispatchCall {
   id: string;
@@ -57,6 +59,8 @@ export interface DispatchRequest {
   events?: DispatchEvents;
   /** takes the checkpoints of the approved calls that change devices or topology (absent: none are kept) */
   checkpoints?: Checkpointer;
+  /** reads the devices a config call changes before its approval is asked, to show the diff it would make (absent: no preview) */
+  previewer?: ApprovalPreviewer;
 }
 
 /** Shared by every run of one request (src/agent/request-counters.ts), so sub-agents count against the same limits. */
@@ -88,6 +92,8 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
   let approvalBlocked = 0;
   const crossed: LimitStop[] = [];
   const toRun: { i: number; call: DispatchCall; def: ToolDef }[] = [];
+  // what the previews read; the checkpoint of an approved call reuses it (a denied call's is dropped with this map)
+  const previewed = new Map<string, Capture>();
 
   // Sequential: each verdict counts the calls let through before it, and approvals are asked one at a time.
   for (const [i, call] of calls.entries()) {
@@ -106,7 +112,8 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     );
     if (verdict.kind === 'ask') {
       req.events?.approval?.(call, verdict.need);
-      const answer = await askApproval({ ...call, why: verdict.need.why }, req.approval, req.signal);
+      const preview = await previewCall(verdict.def, call, req, previewed);
+      const answer = await askApproval({ ...call, why: verdict.need.why, ...(preview ? { preview } : {}) }, req.approval, req.signal);
       if (answer.kind === 'denied') {
         approvalBlocked++;
         results[i] = settle('blocked', answer.reason);
@@ -150,7 +157,7 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     if (r) req.events?.settled?.(c, r);
   });
   // After every approval (nothing denied is captured), before any call runs (none can race the capture).
-  const after = await checkpointBatch(toRun, req);
+  const after = await checkpointBatch(toRun, req, previewed);
   await runLimited(toRun, req.maxParallel, async ({ i, call, def }) => {
     // A user MCP server may have died while the approver was asked: its tools are gone.
     if (req.tools.get(call.name) !== def) {
@@ -184,6 +191,7 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
 async function checkpointBatch(
   toRun: { call: DispatchCall; def: ToolDef }[],
   req: DispatchRequest,
+  previewed: ReadonlyMap<string, Capture>,
 ): Promise<(() => Promise<void>) | undefined> {
   if (!req.checkpoints) return undefined;
   const batch = toRun.flatMap(({ call, def }) => {
@@ -193,12 +201,31 @@ async function checkpointBatch(
   if (batch.length === 0) return undefined;
   const byId = new Map(batch.map((b) => [b.id, b.call]));
   try {
-    const taken = await req.checkpoints(batch, req.signal);
+    const taken = await req.checkpoints(batch, req.signal, previewed);
     for (const d of taken.devices) req.events?.checkpoint?.(byId.get(d.callId) ?? batch[0]!.call, d);
     return taken.after;
   } catch (err) {
     // never blocks the change: each call hears why it has no checkpoint
     for (const b of batch) req.events?.checkpoint?.(b.call, { device: 'all', callId: b.id, error: errorMessage(err) });
     return undefined;
+  }
+}
+
+/** The diff a config call would make on each device, for its approval prompt; undefined when there is nothing to preview. */
+async function previewCall(
+  def: ToolDef,
+  call: DispatchCall,
+  req: DispatchRequest,
+  previewed: Map<string, Capture>,
+): Promise<DevicePreview[] | undefined> {
+  const targets = def.targets?.(call.args);
+  if (!req.previewer || !req.approval.approver || !targets?.changesConfig || !targets.devices?.length) return undefined;
+  try {
+    const p = await req.previewer(targets.devices, req.signal);
+    for (const [device, c] of p.captures) if (c.config !== undefined && !previewed.has(device)) previewed.set(device, c);
+    return p.devices.length > 0 ? p.devices : undefined;
+  } catch (err) {
+    // a preview is a courtesy: the question is asked without it
+    return targets.devices.map((d) => ({ device: d.name, error: `no preview: ${errorMessage(err)}` }));
   }
 }

@@ -4,7 +4,8 @@
  * call, then only asks the approver (`ask`) and executes (`run`). docs/ARCHITECTURE.md, Tools.
  *
  * Order (the first that applies wins): the run was stopped → aborted; outside the
- * caller's visible tools (a sub-agent's frozen set, the copilot mode's set) → blocked;
+ * caller's visible tools (a sub-agent's frozen set, the copilot mode's set, the review
+ * gate's narrowing while reports await review) → blocked;
  * oversized or non-JSON arguments → error; max_tool_calls, per-tool and named group
  * caps → limit; the approval policy → run, ask or refused.
  *
@@ -106,6 +107,11 @@ export function assessCall(call: GateCall, state: GateState, policy: GatePolicy)
   const visible = tools.visible(state.mode, state.caller).map((t) => t.name);
   const def = visible.includes(call.name) ? tools.get(call.name) : undefined;
   if (!def) {
+    const pending = state.caller.pendingReviews;
+    if (pending?.length && state.caller.kind === 'agent' && tools.get(call.name))
+      return blocked(
+        `reports of your sub-agents await your review (${pending.join(', ')}): until you call review_task for each, only review_task and read-only tools run; ${call.name} was not executed`,
+      );
     const frozen = state.caller.tools;
     if (frozen && !frozen.has(call.name))
       return blocked(`tool "${call.name}" is not in this sub-agent's tool set; it was not executed. Available: ${visible.join(', ')}`);

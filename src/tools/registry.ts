@@ -9,7 +9,10 @@ import { z } from 'zod';
 import type { ToolStatus } from '../core/events.js';
 import { MODE_TOOLS, type CopilotMode } from '../core/modes.js';
 import type { Caller } from '../core/caller.js';
-import { failure, type ToolContext, type ToolDef, type ToolOutcome } from './types.js';
+import { failure, limitGroupOf, type ToolContext, type ToolDef, type ToolOutcome } from './types.js';
+
+/** The review gate's tool (recursive trees): shown only while reports await the caller's review. */
+const REVIEW_TOOL = 'review_task';
 import { errorMessage } from '../errors.js';
 import { isTransientError } from './retry.js';
 import { capOutput } from './cap.js';
@@ -67,7 +70,8 @@ export class ToolRegistry {
 
   /**
    * The tools a caller may use in a mode: the mode's set, narrowed to a sub-agent's
-   * frozen set. The one answer for both the schemas the model is shown and what the
+   * frozen set, to a Validator's read-only part, and while reports await the caller's
+   * review (the review gate) to `review_task` and its read-only tools. The one answer for both the schemas the model is shown and what the
    * gate lets run, so the two cannot disagree.
    */
   visible(mode: CopilotMode, caller: Caller): ToolDef[] {
@@ -75,7 +79,11 @@ export class ToolRegistry {
     const frozen = caller.tools;
     const mine = frozen ? all.filter((t) => frozen.has(t.name)) : all;
     // a Validator re-observes the lab: read-only tools only, whatever its sub-agent had
-    return caller.kind === 'validator' ? mine.filter((t) => t.risk === 'read') : mine;
+    if (caller.kind === 'validator') return mine.filter((t) => t.risk === 'read' && limitGroupOf(t) !== 'protocol');
+    // the review gate: reports await this agent's review, so it reviews or observes, nothing else
+    if (caller.pendingReviews?.length)
+      return mine.filter((t) => t.name === REVIEW_TOOL || (t.risk === 'read' && limitGroupOf(t) !== 'delegation'));
+    return mine.filter((t) => t.name !== REVIEW_TOOL);
   }
 
   addExternal(tools: ToolDef[]): void {

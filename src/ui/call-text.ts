@@ -9,6 +9,8 @@ import { truncate } from './format.js';
 import type { DeviceResult } from '../devices/types.js';
 import { targetsOf, type TargetDevice, type TargetLink, type TargetNode } from '../tools/targets.js';
 import { sanitizeDeep, sanitizeText } from '../security/sanitize.js';
+import type { ApprovalRequest } from '../core/api.js';
+import type { DevicePreview } from '../checkpoints/types.js';
 
 type Obj = Record<string, unknown>;
 
@@ -139,4 +141,37 @@ export function approvalLines(name: string, args: Record<string, unknown>): { ta
   if (t?.nodes?.length) return [{ target: name, lines: t.nodes.map(nodeText) }];
   if (t?.links?.length && name !== 'manage_gns3_packet_filter') return [{ target: name, lines: t.links.map(linkText) }];
   return [{ target: name, lines: JSON.stringify(args, null, 2).split('\n') }];
+}
+
+/** A line of the approval box and how it is coloured. */
+export interface ApprovalRow {
+  text: string;
+  tone?: 'ok' | 'bad' | 'muted';
+}
+
+/** The preview under a device's commands: the diff they would make (header lines dropped), or why there is none. */
+function previewRows(p: DevicePreview): ApprovalRow[] {
+  if (p.error) return [{ text: p.error, tone: 'muted' }];
+  if (!p.diff) return [{ text: 'preview: no change to the configuration', tone: 'muted' }];
+  const body = p.diff.split('\n').filter((l) => !l.startsWith('--- ') && !l.startsWith('+++ '));
+  return [
+    { text: 'preview, configuration now → after:', tone: 'muted' },
+    ...body.map((text): ApprovalRow =>
+      text.startsWith('+')
+        ? { text, tone: 'ok' }
+        : text.startsWith('-')
+          ? { text, tone: 'bad' }
+          : text.startsWith('@@')
+            ? { text, tone: 'muted' }
+            : { text },
+    ),
+  ];
+}
+
+/** The approval box's groups: per device its commands, then the preview of the diff they would make. */
+export function approvalRows(req: Pick<ApprovalRequest, 'name' | 'args' | 'preview'>): { target: string; rows: ApprovalRow[] }[] {
+  return approvalLines(req.name, req.args).map((g) => {
+    const p = req.preview?.find((x) => x.device === g.target);
+    return { target: g.target, rows: [...g.lines.map((text) => ({ text })), ...(p ? previewRows(p) : [])] };
+  });
 }

@@ -1,5 +1,5 @@
 /** How the live part of the screen shares the terminal's rows. Pure. */
-import { approvalLines } from './call-text.js';
+import { approvalRows } from './call-text.js';
 import { APPROVAL_CHOICES } from './components/ApprovalPrompt.js';
 import { statusLines, statusSegments } from './components/StatusBar.js';
 import { findToolCall, type ToolCallView, type UiState } from './state.js';
@@ -27,7 +27,7 @@ export function frameLayout(
   const panelRows = expanded ? Math.max(3, Math.floor((screen - statusH) / 2)) : 0;
   let approvalMax = 0;
   if (state.approval) {
-    const lines = approvalLines(state.approval.name, state.approval.args).reduce((n, g) => n + 1 + g.lines.length, 0);
+    const lines = approvalRows(state.approval).reduce((n, g) => n + 1 + g.rows.length, 0);
     approvalMax = Math.min(screen - statusH - 2, lines + 3 + APPROVAL_CHOICES.length);
     below = statusH + approvalMax;
   }

@@ -59,4 +59,45 @@ describe('cost', () => {
     expect(table.split('\n')[1]).toMatch(/\s—\s+Unpriced/);
     dir.cleanup();
   });
+
+  it('sessions list prices each request at the model it ran with, not the configured one', async () => {
+    const dir = tempDir('gc-cost-models-');
+    const prices = { 'model-a': { input: 1, output: 0 }, 'model-b': { input: 10, output: 0 }, 'model-c': { input: 1000, output: 0 } };
+    llm = await startLlm([{ text: 'a', usage: { prompt_tokens: 100_000, completion_tokens: 1 } }], { title: 'Two models' });
+    const first = await session(testSettings(llm.url, dir.dir, { model: 'model-a', model_prices: prices }), []);
+    const a = ofType(await collect(first.send('one')), 'done')[0]!.stats;
+    await first.close();
+    llm = await startLlm([{ text: 'b', usage: { prompt_tokens: 200_000, completion_tokens: 1 } }]);
+    const second = await session(testSettings(llm.url, dir.dir, { model: 'model-b', model_prices: prices }), [], { sessionId: first.id });
+    const b = ofType(await collect(second.send('two')), 'done')[0]!.stats;
+    await second.close();
+    // listed under a third configured model: the stored models decide
+    const listed = JSON.parse(
+      await captureStdout(() =>
+        sessionsCommand('list', [], { json: true }, testSettings(llm!.url, dir.dir, { model: 'model-c', model_prices: prices })),
+      ),
+    ) as { sessions: { id: string; cost_usd: number | null }[] };
+    expect(listed.sessions.find((r) => r.id === first.id)!.cost_usd).toBeCloseTo(a.cost_usd! + b.cost_usd!, 6);
+    expect(a.cost_usd! + b.cost_usd!).toBeGreaterThanOrEqual(0.1 + 2);
+
+    // a database from before the model was stored: that usage is priced at the configured model
+    const { SessionStore } = await import('../../src/sessions/store.js');
+    const store = await SessionStore.open(dir.dir);
+    const old = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'legacy' });
+    store.recordRequest(old.id, { message_count: 2, llm_calls: 1, input_tokens: 1000, output_tokens: 0 });
+    store.db.exec('DROP TABLE request_usage; UPDATE schema_version SET version = 3');
+    store.close();
+    const migrated = await SessionStore.open(dir.dir);
+    expect(migrated.db.prepare('SELECT model, input_tokens FROM request_usage WHERE session_id = ?').all(old.id)).toEqual([
+      { model: null, input_tokens: 1000 },
+    ]);
+    migrated.close();
+    const relisted = JSON.parse(
+      await captureStdout(() =>
+        sessionsCommand('list', [], { json: true }, testSettings(llm!.url, dir.dir, { model: 'model-c', model_prices: prices })),
+      ),
+    ) as { sessions: { id: string; cost_usd: number | null }[] };
+    expect(relisted.sessions.find((r) => r.id === old.id)!.cost_usd).toBe(1);
+    dir.cleanup();
+  });
 });

@@ -364,6 +364,7 @@ describe('tool execution', () => {
       max_iterations: 20,
       max_tool_calls: 7,
       max_time_s: 'none',
+      max_cost_usd: 'none',
       tool_limits: { get_gns3_templates: 2 },
       on_limit: 'warn',
       max_parallel_tools: 5,

@@ -12,6 +12,7 @@ import { collect, ofType, session, testSettings, useFakeLlm } from '../agent/hel
 import { allTools } from '../../src/tools/index.js';
 import { SessionStore } from '../../src/sessions/store.js';
 import { CheckpointStore } from '../../src/checkpoints/store.js';
+import type { ApprovalRequest } from '../../src/core/api.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-cp-dispatch-');
 let lab: Lab;
@@ -70,6 +71,58 @@ describe('checkpoints in the dispatch', () => {
       expect(r1.config).not.toContain('cp-dispatch');
       expect(before).toContain(r1.config!.split('\n').slice(-2).join('\n'));
       expect(saved.find((c) => c.device === 'R9')).toMatchObject({ config: null, error: expect.stringMatching(/R9/) });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('asks with a preview of the diff per device; a denied call leaves no checkpoint, an approved one keeps what the preview read', async () => {
+    const change = (id: string, text: string) => ({
+      id,
+      name: 'execute_multiple_device_config_commands',
+      args: { device_configs: [{ device_name: 'R1', config_commands: ['interface lo', ` description ${text}`, 'exit'] }] },
+    });
+    const llm = await startLlm([
+      { tool_calls: [change('d', 'preview-denied')] },
+      { text: 'denied' },
+      { tool_calls: [change('y', 'preview-allowed')] },
+      { text: 'done' },
+    ]);
+    const asked: ApprovalRequest[] = [];
+    const s = await session(
+      testSettings(llm.url, tmp.dir, { server: gns3.url, project: 'cp-lab', mode: 'lab', approve: 'ask' }),
+      allTools(),
+      {
+        approver: (req) => {
+          asked.push(req);
+          return Promise.resolve({ kind: asked.length === 1 ? 'deny' : 'allow_once' });
+        },
+      },
+    );
+    const denied = await collect(s.send('describe lo, first try'));
+    const allowed = await collect(s.send('describe lo, second try'));
+    const sessionId = s.id;
+    await s.close();
+
+    expect(asked.map((a) => a.preview?.map((p) => p.device))).toEqual([['R1'], ['R1']]);
+    const [first, second] = asked.map((a) => a.preview![0]!);
+    expect(first!.error).toBeUndefined();
+    expect(first!.diff).toMatch(/^--- R1 now$/m);
+    expect(first!.diff).toMatch(/^\+ description preview-denied$/m);
+    // the earlier test's description is replaced, not kept beside it
+    expect(first!.diff).toMatch(/^- description cp-dispatch$/m);
+    expect(second!.diff).toMatch(/^\+ description preview-allowed$/m);
+    expect(ofType(denied, 'checkpoint')).toEqual([]);
+    expect(ofType(allowed, 'checkpoint').map((c) => [c.device, c.error])).toEqual([['R1', undefined]]);
+    expect(lab.vtysh('R1', 'show running-config')).toContain('description preview-allowed');
+
+    const store = await SessionStore.open(tmp.dir);
+    try {
+      const saved = new CheckpointStore(store.db).deviceHistory(sessionId);
+      // request 1 was denied: nothing captured for it; request 2 kept the configuration its preview was made from
+      expect(saved.map((c) => [c.request_no, c.device, c.call_id])).toEqual([[2, 'R1', 'y']]);
+      expect(saved[0]!.config).toContain('description cp-dispatch');
+      expect(saved[0]!.config).not.toContain('preview-');
     } finally {
       store.close();
     }

@@ -59,6 +59,14 @@ describe('recursive e2e: two children verify OSPF on the real routers', () => {
       { when: '"v1"', text: 'R1: two OSPF neighbours, both Full.' },
       { when: 'verify OSPF on R2/R3', ...show('v23', ['R2', 'R3']) },
       { when: '"v23"', text: 'R2 and R3: two OSPF neighbours each, all Full.' },
+      // the root reviews both reports before it answers
+      {
+        tool_calls: [0, 1].map((i) => ({
+          id: `rv${i}`,
+          name: 'review_task',
+          args: { agent_id: `{{agent_id:split#${i}}}`, decision: 'accept', note: '' },
+        })),
+      },
       { text: 'Per the R1 report and the R2/R3 report, every router has two Full OSPF neighbours.' },
     ];
     const llm = await startLlm(script, { title: 'OSPF tree' });
@@ -90,6 +98,6 @@ describe('recursive e2e: two children verify OSPF on the real routers', () => {
     expect(out).toMatch(/Neighbor ID/);
     expect(out).toMatch(/Full/);
     expect(j.response).toContain('R2/R3 report');
-    expect(j.resource_usage).toMatchObject({ agents: 3, llm_calls: 9 }); // root 3, children 1 + 2, one Validator call each, the title
+    expect(j.resource_usage).toMatchObject({ agents: 3, llm_calls: 10 }); // root 4, children 1 + 2, one Validator call each, the title
   }, 150_000);
 });

@@ -16,7 +16,7 @@ import type { TokenCounter } from '../../src/agent/tokens.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { defineTool, type ToolDef } from '../../src/tools/types.js';
 import { settingsSchema } from '../../src/config/schema.js';
-import { nullLogger } from '../../src/log.js';
+import { nullLogger, type Logger } from '../../src/log.js';
 
 export const STUB_TOOL = 'execute_multiple_device_commands';
 export const STUB_TOOL_ARGS = JSON.stringify({ device_configs: [{ device_name: 'R1', commands: ['show ip route'] }] });
@@ -39,7 +39,10 @@ export function stubModel(reply: (n: number) => AIMessageChunk): never {
 export const stubToolCall = (id: string, content = '') =>
   new AIMessageChunk({ content, tool_call_chunks: [{ id, name: STUB_TOOL, args: STUB_TOOL_ARGS, index: 0, type: 'tool_call_chunk' }] });
 
-export function stubGraph(saver: BaseCheckpointSaver, o: { model: never; counter: TokenCounter; limitK: number; toolOutput?: string }) {
+export function stubGraph(
+  saver: BaseCheckpointSaver,
+  o: { model: never; counter: TokenCounter; limitK: number; toolOutput?: string; log?: Logger },
+) {
   const settings = settingsSchema.parse({ provider: 'custom', base_url: 'http://127.0.0.1:9/v1', model: 'stub', context_limit: o.limitK });
   const noop = defineTool({
     name: STUB_TOOL,
@@ -57,10 +60,11 @@ export function stubGraph(saver: BaseCheckpointSaver, o: { model: never; counter
       context: { limitK: o.limitK, strategy: 'balanced', summarize: false },
       models: { chat: o.model, title: o.model, summary: o.model, validator: o.model },
       endpoint: { baseURL: 'stub', model: 'stub', provider: 'stub' },
-      log: nullLogger,
+      cost: { maxOutputTokens: 4096 },
+      log: o.log ?? nullLogger,
       approval: { policy: 'never', approvalTools: [], sessionAllowed: new Set(), interactive: false, canAsk: false },
       maxOutputChars: 16_000,
-      topologyText: async () => undefined,
+      topology: async () => undefined,
       toolContext: (signal) => ({
         settings,
         signal,

@@ -272,7 +272,7 @@ describe('mcp_servers in the agent', () => {
     expect(notices).toContainEqual(expect.objectContaining({ message: expect.stringContaining('MCP server broken did not start') }));
     expect(events.find((e) => e.type === 'tool_end')).toMatchObject({ name: 'netbox__query', status: 'success' });
     expect(ok.calls()).toEqual(['query R1', 'query R2']);
-  });
+  }, 90_000); // two CLI runs of up to 30 s each
 
   it('doctor lists each server: connected with its tools, or why not', async () => {
     const env = isolatedEnv({ GNS3_COPILOT_KEYCHAIN: 'off' });

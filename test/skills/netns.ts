@@ -19,6 +19,9 @@ export interface VethLab {
   capture(opts: { seconds?: number; packets?: number; signal?: AbortSignal }, traffic?: () => Promise<void>): Promise<Uint8Array>;
   /** a TCP exchange (handshake, 6 bytes of data, close) and one UDP datagram to a closed port */
   traffic(): Promise<void>;
+  /** capture while `traffic` runs and until half a second after it ends (no fixed window:
+   * a loaded machine that starts the traffic late still records all of it) */
+  captureTraffic(signal?: AbortSignal): Promise<Uint8Array>;
   stop(): void;
 }
 
@@ -120,5 +123,15 @@ export function startVethLab(): VethLab {
     return new Uint8Array(readFileSync(file));
   }
 
-  return { ns1, ns2, if1, ip1, ip2, capture, traffic, stop: cleanup };
+  async function captureTraffic(signal?: AbortSignal): Promise<Uint8Array> {
+    const stop = new AbortController();
+    signal?.addEventListener('abort', () => stop.abort(), { once: true });
+    return capture({ seconds: 60, signal: stop.signal }, async () => {
+      await traffic();
+      await new Promise((r) => setTimeout(r, 500));
+      stop.abort();
+    });
+  }
+
+  return { ns1, ns2, if1, ip1, ip2, capture, traffic, captureTraffic, stop: cleanup };
 }

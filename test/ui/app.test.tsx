@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import type { AgentEvent } from '../../src/core/events.js';
 import { mount, KEY, sleep } from './harness.js';
+import { previewDevice } from '../../src/checkpoints/preview.js';
 import { stats, until, type ScriptStep } from './helpers/scripted-session.js';
 import { sessionRow, testSettings } from './helpers/fake-services.js';
 import { displayWidth } from '../../src/ui/style.js';
@@ -218,6 +219,33 @@ describe('App: approvals', () => {
     await t.press('y');
     await t.waitFor('✓ execute_multiple_device_config_commands');
     expect(t.services.session.decisions).toEqual([{ kind: 'allow_once' }]);
+  });
+
+  it('shows under each device the preview of the diff its commands would make, or why there is none', async () => {
+    const args = {
+      device_configs: [
+        { device_name: 'R1', config_commands: ['router ospf 1', ' network 10.0.12.0/24 area 0'] },
+        { device_name: 'R2', config_commands: ['router ospf 1'] },
+      ],
+    };
+    const r1Now = 'hostname R1\n!\nrouter ospf 1\n network 10.0.1.0/24 area 0\nexit\n!\nend';
+    const preview = [
+      previewDevice('R1', args.device_configs[0]!.config_commands, { platform: 'frr', config: r1Now }),
+      previewDevice('R2', args.device_configs[1]!.config_commands, { error: 'console refused' }),
+    ];
+    const step = { ...approvalScript()[1]!, args, preview } as ScriptStep;
+    const t = mount({ scripts: [[approvalScript()[0]!, step, done()]], rows: 40 });
+    await t.ready();
+    await t.type('configure ospf');
+    await t.waitFor('Approve execute_multiple_device_config_commands?');
+    const f = t.frame();
+    expect(f).toContain('preview, configuration now → after:');
+    expect(f).toMatch(/^\W*\+ network 10\.0\.12\.0\/24 area 0/m);
+    expect(f).toMatch(/^\W* {2}network 10\.0\.1\.0\/24 area 0/m);
+    expect(f).toContain('no preview: cannot read R2 (console refused)');
+    expect(f).toContain('1. Yes, run it once');
+    await t.press('y');
+    await t.waitFor('✓ execute_multiple_device_config_commands');
   });
 
   it('"yes for this session" stops asking for that tool', async () => {

@@ -5,14 +5,20 @@
  */
 import type { Settings } from '../../config/schema.js';
 import type { ChatModels } from '../graph-deps.js';
+import { COST_OUTPUT_CAP } from '../cost-limit.js';
 import { configureLlmRetries, createChatModel, type ProviderEndpoint } from '../providers.js';
+
+/** the session title is a few words */
+export const TITLE_MAX_TOKENS = 32;
 
 export function lazyChatModels(
   endpoint: ProviderEndpoint,
   apiKey: string | undefined,
-  settings: Pick<Settings, 'temperature' | 'max_tokens' | 'llm_retries'>,
+  settings: Pick<Settings, 'temperature' | 'max_tokens' | 'llm_retries' | 'max_cost'>,
 ): () => Promise<ChatModels> {
   configureLlmRetries(settings.llm_retries);
+  // --max-cost needs a worst case per call: without max_tokens, chat calls are capped
+  const chatMaxTokens = settings.max_tokens ?? (settings.max_cost !== undefined ? COST_OUTPUT_CAP : undefined);
   let modelsPromise: Promise<ChatModels> | undefined;
   return () => {
     modelsPromise ??= Promise.all(
@@ -22,8 +28,10 @@ export function lazyChatModels(
           apiKey,
           purpose,
           ...(purpose === 'chat' && settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
-          ...(purpose === 'chat' && settings.max_tokens !== undefined ? { maxTokens: settings.max_tokens } : {}),
-          ...(purpose === 'title' || purpose === 'summary' ? { maxTokens: purpose === 'title' ? 32 : 600, temperature: 0 } : {}),
+          ...(purpose === 'chat' && chatMaxTokens !== undefined ? { maxTokens: chatMaxTokens } : {}),
+          ...(purpose === 'title' || purpose === 'summary'
+            ? { maxTokens: purpose === 'title' ? TITLE_MAX_TOKENS : 600, temperature: 0 }
+            : {}),
           ...(purpose === 'validator' ? { maxTokens: 1500, temperature: 0 } : {}),
         }),
       ),

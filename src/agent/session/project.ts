@@ -7,6 +7,7 @@ import type { Settings } from '../../config/schema.js';
 import type { ProjectScope } from '../../gns3/types.js';
 import type { Logger } from '../../log.js';
 import { ControllerError } from '../../errors.js';
+import type { InjectedTopology } from '../graph-deps.js';
 
 export interface SessionProject {
   /** a project is configured (or injected): requests open it first */
@@ -14,7 +15,8 @@ export interface SessionProject {
   open(): Promise<ProjectScope>;
   /** the controller call opening the project still waits for (`GET /v2/projects`), if any */
   waitingOn(): string | undefined;
-  topologyText(signal: AbortSignal): Promise<string | undefined>;
+  /** the rendered topology for the system prompt and its node names (for the log); undefined without a project */
+  topology(signal: AbortSignal): Promise<InjectedTopology | undefined>;
   close(): Promise<void>;
 }
 
@@ -51,12 +53,12 @@ export function sessionProject(settings: Settings, log: Logger, inject?: () => P
     has,
     open,
     waitingOn: () => (client ? [...client.http.inFlight][0] : undefined),
-    async topologyText(signal) {
+    async topology(signal) {
       if (!has()) return undefined;
       const project = await open();
       const t = await project.getTopology(signal);
       const { renderTopologyText } = await import('../../gns3/render.js');
-      return renderTopologyText(t);
+      return { text: renderTopologyText(t), nodes: t.nodes.map((n) => n.name) };
     },
     async close() {
       const closing = client?.close().catch(() => undefined);

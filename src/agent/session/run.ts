@@ -19,6 +19,7 @@ import { requestInput, type AgentStateType } from '../state.js';
 import { describeLimits, recursionLimitFor } from '../limits.js';
 import { costUsd, roundUsd } from '../pricing.js';
 import { RequestCounters } from '../request-counters.js';
+import { CostMeter } from '../cost-limit.js';
 import { abortable } from '../stream-guard.js';
 import { resultJson } from '../../tools/registry.js';
 import { recordRepair } from '../../sessions/repair.js';
@@ -54,6 +55,11 @@ export interface RequestHost {
   ensureRow(prompt: string): void;
   /** whether the row exists (usage is recorded only then) */
   rowCreated(): boolean;
+  /**
+   * While the request runs: stop requests from another process (`sessions stop`).
+   * `stopRoot` ends the whole request; `notice` says what was stopped. Returns the unwatch.
+   */
+  watchStops?(stopRoot: () => void, notice: (message: string) => void): () => void;
 }
 
 export const graphConfig = (sessionId: string, l: RequestLimits) => ({
@@ -121,7 +127,7 @@ export async function runRequest(
     emit: (e) => q.push(e),
     signal: ac.signal,
     approvalBlocked: 0,
-    counters: new RequestCounters(),
+    counters: new RequestCounters(reqLimits.max_cost !== undefined ? new CostMeter(reqLimits.max_cost) : undefined),
     ...(reqLimits.max_time ? { deadline: Date.now() + reqLimits.max_time * 1000 } : {}),
   };
   host.setCurrent(run);
@@ -135,6 +141,7 @@ export async function runRequest(
   });
   let stopped: StoppedReason = 'done';
   let final: AgentStateType | undefined;
+  let unwatch: (() => void) | undefined;
   try {
     let projectId: string | null = store.get(sessionId)?.project_id ?? null;
     let project: ProjectScope | undefined;
@@ -157,6 +164,10 @@ export async function runRequest(
     }
     // The row exists before the graph runs, so a run killed mid-turn can be continued.
     host.ensureRow(prompt);
+    unwatch = host.watchStops?.(
+      () => ac.abort('aborted'),
+      (message) => q.push({ type: 'notice', message }),
+    );
     Object.assign(run, host.runExtras());
     if (project) store.setProject(sessionId, project.projectId, project.projectName);
     q.push(init(projectId));
@@ -187,6 +198,7 @@ export async function runRequest(
       // state unreadable: stats stay zero
     }
   } finally {
+    unwatch?.();
     if (timer) clearTimeout(timer);
     userSignal?.removeEventListener('abort', onUserAbort);
     host.setCurrent(undefined);
@@ -245,6 +257,7 @@ function recordUsage(host: RequestHost, final: AgentStateType | undefined, stats
       llm_calls: stats.llm_calls,
       input_tokens: stats.input_tokens,
       output_tokens: stats.output_tokens,
+      model: host.endpoint.model,
     });
     store.pruneCheckpoints(sessionId);
     store.saver.flushTokenCounts(sessionId);

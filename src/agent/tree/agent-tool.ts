@@ -28,6 +28,13 @@ const legacySchema = z
 
 const recursiveSchema = z.object({
   task_brief: z.union([taskBriefSchema, z.array(taskBriefSchema).min(1)]).describe('one brief, or a batch of briefs'),
+  continue_from: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'the agent_id of one of your ended sub-agents to continue with this (one) brief of the same task: it keeps its history, no new sub-agent',
+    ),
 });
 
 function legacyText(reports: TaskReport[]): string {
@@ -81,13 +88,18 @@ export function agentTool(engine: TreeEngine): ToolDef {
   return defineTool({
     name: 'agent',
     description:
-      'Delegate part of the task to a sub-agent with a task_brief: goal, hard constraints, the report you expect, and the context refs (ids of your tool results) it needs. It only sees the brief; it ends with a TaskReport (result, evidence, open issues) that you review to accept, revise, re-plan or split. At most 6 sub-agents per agent.',
+      'Delegate part of the task to a sub-agent with a task_brief: goal, hard constraints, the report you expect, and the context refs (ids of your tool results) it needs. It only sees the brief; it ends with a TaskReport (result, evidence, open issues) and its validation, which you review with review_task (accept, revise, replan, split) before you answer. continue_from: the agent_id of an ended sub-agent of yours, to continue the same task (same goal and constraints) with its history. At most 6 sub-agents per agent.',
     risk: 'read',
     group: 'delegation',
     schema: recursiveSchema,
     async run(args, ctx) {
       const briefs = Array.isArray(args.task_brief) ? args.task_brief : [args.task_brief];
       try {
+        if (args.continue_from !== undefined) {
+          if (briefs.length !== 1) return failure('continue_from continues one sub-agent: give one task_brief, not a batch');
+          const report = await engine.continueChild(args.continue_from, briefs[0], undefined, ctx.callId);
+          return delegationOutcome([report], JSON.stringify(report));
+        }
         const { reports } = await engine.delegate(
           briefs.map((brief) => ({ kind: 'brief', brief })),
           ctx.callId,

@@ -94,3 +94,41 @@ export function renderBrief(b: TaskBrief, anchor: string, lineage: Lineage, tool
 export function renderLegacyTask(task: string): string {
   return `You are a sub-agent. Do this task and answer with a short natural-language summary of what you found or did:\n\n${task.trim()}`;
 }
+
+const goalKey = (s: string) =>
+  norm(s)
+    .toLowerCase()
+    .replace(/[.!;:]+$/, '');
+
+/**
+ * `task_briefs_match`: whether a continued brief is still the original task — the
+ * same goal once normalised (spacing, case, a trailing full stop) and every hard
+ * constraint of the original kept (a continuation may add constraints, never drop
+ * one). Anything else is a different task: a new child.
+ */
+export function taskBriefsMatch(original: TaskBrief, next: TaskBrief): boolean {
+  if (goalKey(original.goal) !== goalKey(next.goal)) return false;
+  const kept = new Set(next.constraints.map((c) => c.toLowerCase()));
+  return original.constraints.every((c) => kept.has(c.toLowerCase()));
+}
+
+/** The message a continued child gets on its own thread: the brief again (what may have changed) and the parent's note. */
+export function renderContinuation(b: TaskBrief, note: string | undefined, tools: readonly string[]): string {
+  const lines = [
+    '## Your parent continues your task',
+    'Your previous report was reviewed; go on from where you stopped.',
+    '',
+    '## Goal',
+    b.goal,
+  ];
+  if (b.constraints.length) lines.push('', '## Hard constraints', ...b.constraints.map((c) => `- ${c}`));
+  lines.push('', '## Expected report', b.expected_report);
+  if (note?.trim()) lines.push('', "## Your parent's review note", note.trim());
+  if (b.refs.length) {
+    lines.push('', '## Context granted by your parent (read with read_context_ref)');
+    for (const r of b.refs) lines.push(`[${r.id}] (${r.source}, ${r.size} chars): ${r.first_line}`);
+  }
+  lines.push('', `## Your tools`, tools.length ? tools.join(', ') : '(none)');
+  lines.push('', 'End with your report: Result, Evidence (tool calls and devices), Open issues.');
+  return lines.join('\n');
+}

@@ -8,6 +8,8 @@ import type { BudgetKind } from './budget.js';
 export interface CallBudget {
   /** before every LLM call of the run, a wrap-up for the run's own limit too: only the tree's budget decides */
   reserve(): Gate;
+  /** gives back a reserved call that was not made */
+  cancel(): void;
   /** before a title or history-summary call: false (skip it) once a budget ran out, never the reserved final call */
   reserveAux(): boolean;
   /** the budget that ran out, if one did */
@@ -22,6 +24,7 @@ export function callBudget(
 ): CallBudget {
   return {
     reserve: () => ledger.reserveCall({ root: o.root }),
+    cancel: () => ledger.unreserveCall(),
     reserveAux: () => ledger.reserveCall({ root: o.root, aux: true }) === 'ok',
     exhausted: () => ledger.usage().exhausted,
     book: (u) => {

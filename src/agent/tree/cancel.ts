@@ -20,6 +20,11 @@ export class CancelTree {
     return true;
   }
 
+  /** Whether a node is registered (queued or running) now. */
+  has(id: string): boolean {
+    return this.nodes.has(id);
+  }
+
   release(id: string): void {
     this.nodes.delete(id);
   }

@@ -18,7 +18,9 @@ import {
   normaliseBrief,
   refListing,
   renderBrief,
+  renderContinuation,
   renderLegacyTask,
+  taskBriefsMatch,
   type ContextRef,
   type TaskBrief,
   type TaskBriefInput,
@@ -78,6 +80,20 @@ export interface ValidateRequest {
   childTools: readonly string[];
   signal: AbortSignal;
   emit(e: AgentEvent): void;
+}
+
+export type ReviewDecision = 'accept' | 'revise' | 'replan' | 'split';
+
+/** A stored brief (JSON) as a TaskBrief; undefined for a legacy child's `{task}`. */
+function parseBrief(json: string): TaskBrief | undefined {
+  try {
+    const b = JSON.parse(json) as Partial<TaskBrief>;
+    return typeof b.goal === 'string' && Array.isArray(b.constraints)
+      ? { goal: b.goal, constraints: b.constraints, expected_report: b.expected_report ?? '', refs: b.refs ?? [] }
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export type DelegateItem = { kind: 'legacy'; task: string } | { kind: 'brief'; brief: TaskBriefInput };
@@ -166,52 +182,11 @@ export class TreeEngine {
         prepared,
         sched.max,
         (c) => !signals.get(c.id)!.aborted,
-        async (c) => {
-          const signal = signals.get(c.id)!;
-          const agent: AgentNodeInfo = { id: c.id, parent_id: parentId, root_id: rootId, depth, ...(c.brief ? { brief: c.brief } : {}) };
-          const tag = { agent_id: c.id, depth, ...(rootCallId ? { root_call_id: rootCallId } : {}) };
-          const run: RunControl = {
-            emit: (e: AgentEvent) => {
-              if (e.type === 'content' || e.type === 'context' || e.type === 'init' || e.type === 'done') return;
-              parentRun.emit({ ...tag, ...e }); // a grandchild's own tag wins
-            },
-            signal,
-            approvalBlocked: 0,
-            // one request, one set of counts: a child counts against the same limits as the root
-            counters: parentRun.counters,
-            ...(parentRun.deadline !== undefined ? { deadline: parentRun.deadline } : {}),
-            tools: frozen,
-            agent,
-            ...(rootCallId ? { rootCallId } : {}),
-            ...(this.d.childBudget ? { budget: this.d.childBudget() } : {}),
-          };
-          this.d.trees.setStatus(c.id, 'running');
-          let outcome: ChildOutcome | undefined;
-          let error: string | undefined;
-          try {
-            outcome = await this.d.runChild({ threadId: c.id, prompt: c.prompt(c.id), mode, run });
-          } catch (err) {
-            error = errorMessage(err).split('\n')[0];
-          }
-          parentRun.approvalBlocked += run.approvalBlocked;
-          const report = buildReport({
-            agent_id: c.id,
-            depth,
-            goal: c.goal,
-            messages: outcome?.messages ?? [],
-            from: 0,
-            stop: outcome?.stop ?? 'error',
-            ...(error ? { error } : {}),
-          });
-          this.d.trees.finish(c.id, {
-            status: report.status,
-            report: JSON.stringify(report),
-            llm_calls: outcome?.llm_calls ?? 0,
-            input_tokens: outcome?.input_tokens ?? 0,
-            output_tokens: outcome?.output_tokens ?? 0,
-          });
-          return this.validated(c.id, c.brief, report, tools, parentRun, tag);
-        },
+        (c) =>
+          this.runNode(
+            { id: c.id, goal: c.goal, prompt: c.prompt(c.id), from: 0, ...(c.brief ? { brief: c.brief } : {}) },
+            { parentRun, parentId, rootId, depth, rootCallId, tools, frozen, signal: signals.get(c.id)!, mode },
+          ),
         (c) => {
           const report: TaskReport = {
             agent_id: c.id,
@@ -231,6 +206,149 @@ export class TreeEngine {
     } finally {
       for (const c of prepared) this.cancel.release(c.id);
     }
+  }
+
+  /**
+   * `continue_from`: an ended child of the calling parent runs again on its own thread
+   * (its history kept) with the brief again and the parent's note. It takes no new
+   * quota slot and no agent from the budget. Refused: another parent's child, a child
+   * still running, a brief that is not the original task (`task_briefs_match`).
+   */
+  async continueChild(agentId: string, input: TaskBriefInput | undefined, note: string | undefined, callId?: string): Promise<TaskReport> {
+    const parentRun = this.d.currentRun();
+    const rootCallId = parentRun.rootCallId ?? callId;
+    const parent = parentRun.agent;
+    const rootId = this.d.rootId();
+    const parentId = parent?.id ?? rootId;
+    const node = this.d.trees.node(agentId);
+    if (!node || node.root_id !== rootId) throw new DelegationRefused(`continue_from: no sub-agent "${agentId}" in this task tree`);
+    if (node.parent_id !== parentId)
+      throw new DelegationRefused(`continue_from: sub-agent ${agentId} is not one of yours; you may continue only your own sub-agents`);
+    if (node.status === 'queued' || node.status === 'running' || this.cancel.has(agentId))
+      throw new DelegationRefused(`continue_from: sub-agent ${agentId} is still running; wait for its report`);
+    const original = parseBrief(node.brief);
+    if (!original) throw new DelegationRefused(`continue_from: sub-agent ${agentId} has no task brief to continue`);
+    // claimed before anything is awaited: a second continuation of the same child finds it running
+    const signal = this.cancel.register(agentId, parentRun.signal);
+    try {
+      let brief = original;
+      if (input) {
+        const refs = await this.resolveRefs(input.context_refs ?? [], parent);
+        const next = normaliseBrief(input, parent?.brief?.constraints ?? [], refs);
+        if (!taskBriefsMatch(original, next))
+          throw new DelegationRefused(
+            `continue_from ${agentId}: this brief is not the original task (goal "${original.goal}"${original.constraints.length ? ' with its hard constraints' : ''}); use a new child for a different task`,
+          );
+        const ids = new Set(original.refs.map((r) => r.id));
+        brief = { ...next, refs: [...original.refs, ...next.refs.filter((r) => !ids.has(r.id))] };
+        for (const r of next.refs) this.d.trees.grantRef(rootId, agentId, r.id);
+      }
+      const tools = JSON.parse(node.tools) as string[];
+      const from = (await this.d.threadMessages(agentId)).length;
+      this.d.trees.restart(agentId, JSON.stringify(brief));
+      return await this.runNode(
+        { id: agentId, goal: brief.goal, brief, prompt: renderContinuation(brief, note, tools), from },
+        { parentRun, parentId, rootId, depth: node.depth, rootCallId, tools, frozen: new Set(tools), signal, mode: this.d.mode() },
+      );
+    } finally {
+      this.cancel.release(agentId);
+    }
+  }
+
+  /**
+   * `review_task`: the calling parent's decision on a validated report. `revise`
+   * continues that child with the note (its new report awaits review again);
+   * `accept` closes the review, `replan`/`split` release it so the parent delegates anew.
+   */
+  async review(
+    agentId: string,
+    decision: ReviewDecision,
+    note: string,
+    callId?: string,
+  ): Promise<{ report?: TaskReport; pending: string[] }> {
+    const run = this.d.currentRun();
+    const rootId = this.d.rootId();
+    const parentId = run.agent?.id ?? rootId;
+    if (!this.d.trees.review(rootId, parentId, agentId, decision, note)) {
+      const pending = this.pendingReviews(parentId);
+      throw new DelegationRefused(
+        `no report of sub-agent "${agentId}" awaits your review; ${pending.length ? `awaiting review: ${pending.join(', ')}` : 'none awaits review'}`,
+      );
+    }
+    const node = this.d.trees.node(agentId)!;
+    run.emit({ agent_id: agentId, depth: node.depth, type: 'review', decision, note });
+    if (decision !== 'revise') return { pending: this.pendingReviews(parentId) };
+    const report = await this.continueChild(agentId, undefined, note, callId);
+    return { report, pending: this.pendingReviews(parentId) };
+  }
+
+  /** Children of `parentId` whose validated report awaits its review. */
+  pendingReviews(parentId: string): string[] {
+    return this.d.trees.pendingReviews(parentId).map((n) => n.id);
+  }
+
+  /** One child's run from start (or continuation) to its validated report. */
+  private async runNode(
+    c: { id: string; goal: string; brief?: TaskBrief; prompt: string; from: number },
+    x: {
+      parentRun: RunControl;
+      parentId: string;
+      rootId: string;
+      depth: number;
+      rootCallId: string | undefined;
+      tools: readonly string[];
+      frozen: ReadonlySet<string>;
+      signal: AbortSignal;
+      mode: CopilotMode;
+    },
+  ): Promise<TaskReport> {
+    const { parentRun, depth, rootCallId } = x;
+    const agent: AgentNodeInfo = { id: c.id, parent_id: x.parentId, root_id: x.rootId, depth, ...(c.brief ? { brief: c.brief } : {}) };
+    const tag = { agent_id: c.id, depth, ...(rootCallId ? { root_call_id: rootCallId } : {}) };
+    const run: RunControl = {
+      emit: (e: AgentEvent) => {
+        if (e.type === 'content' || e.type === 'context' || e.type === 'init' || e.type === 'done') return;
+        parentRun.emit({ ...tag, ...e }); // a grandchild's own tag wins
+      },
+      signal: x.signal,
+      approvalBlocked: 0,
+      // one request, one set of counts: a child counts against the same limits as the root
+      counters: parentRun.counters,
+      ...(parentRun.deadline !== undefined ? { deadline: parentRun.deadline } : {}),
+      tools: x.frozen,
+      agent,
+      ...(rootCallId ? { rootCallId } : {}),
+      ...(this.d.childBudget ? { budget: this.d.childBudget() } : {}),
+      ...(c.brief ? { pendingReviews: () => this.pendingReviews(c.id) } : {}),
+    };
+    this.d.trees.setStatus(c.id, 'running');
+    let outcome: ChildOutcome | undefined;
+    let error: string | undefined;
+    try {
+      outcome = await this.d.runChild({ threadId: c.id, prompt: c.prompt, mode: x.mode, run });
+    } catch (err) {
+      error = errorMessage(err).split('\n')[0];
+    }
+    parentRun.approvalBlocked += run.approvalBlocked;
+    const report = buildReport({
+      agent_id: c.id,
+      depth,
+      goal: c.goal,
+      messages: outcome?.messages ?? [],
+      from: c.from,
+      stop: outcome?.stop ?? 'error',
+      ...(error ? { error } : {}),
+    });
+    const before = c.from > 0 ? this.d.trees.node(c.id) : undefined;
+    this.d.trees.finish(c.id, {
+      status: report.status,
+      report: JSON.stringify(report),
+      // a continuation adds to what the child used before
+      llm_calls: (before?.llm_calls ?? 0) + (outcome?.llm_calls ?? 0),
+      input_tokens: (before?.input_tokens ?? 0) + (outcome?.input_tokens ?? 0),
+      output_tokens: (before?.output_tokens ?? 0) + (outcome?.output_tokens ?? 0),
+    });
+    return this.validated(c.id, c.brief, report, x.tools, parentRun, tag);
   }
 
   /**

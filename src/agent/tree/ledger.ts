@@ -116,6 +116,16 @@ export class BudgetLedger {
     return tx.immediate();
   }
 
+  /** Gives back a reserved call that was not made (the request's --max-cost refused it). */
+  unreserveCall(): void {
+    this.db
+      .transaction(() => {
+        const u = this.read();
+        this.write({ ...u, llm_calls: Math.max(0, u.llm_calls - 1) });
+      })
+      .immediate();
+  }
+
   /** Books one call's tokens and cost; false when that crossed a budget. */
   book(tokens: number, costUsd: number): boolean {
     const tx = this.db.transaction((): boolean => {

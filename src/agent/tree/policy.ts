@@ -7,6 +7,9 @@ import type { AgentMode } from '../../core/events.js';
 import { toolAllowed, type CopilotMode } from '../../core/modes.js';
 
 export const AGENT_TOOL = 'agent';
+/** reviews the reports of its own sub-agents: only an agent that may delegate needs it */
+const REVIEW_TOOL = 'review_task';
+const delegating = (tool: string) => tool === AGENT_TOOL || tool === REVIEW_TOOL;
 
 export interface Schedule {
   parallel: boolean;
@@ -36,7 +39,7 @@ export const legacyPolicy: TreePolicy = {
   maxDepth: 1,
   maxRefs: 0,
   childAllowed: () => true,
-  allowedAtDepth: (tool, depth) => tool !== AGENT_TOOL || depth < 1,
+  allowedAtDepth: (tool, depth) => !delegating(tool) || depth < 1,
   // a legacy batch runs all at once
   schedule: (_s, batch) => ({ parallel: true, max: Math.max(1, batch) }),
   budgeted: false,
@@ -48,7 +51,7 @@ export const recursivePolicy: TreePolicy = {
   quotaPerParent: 6,
   maxRefs: 8,
   childAllowed: () => true,
-  allowedAtDepth: (tool, depth) => tool !== AGENT_TOOL || depth < 5,
+  allowedAtDepth: (tool, depth) => !delegating(tool) || depth < 5,
   schedule: (s) => (s.child_execution_mode === 'parallel' ? { parallel: true, max: s.max_parallel_children } : { parallel: false, max: 1 }),
   budgeted: true,
 };

@@ -1,11 +1,15 @@
 /**
  * The recursive task protocol's own tools (registered only in recursive sessions):
- * `read_context_ref` reads a context ref granted to the calling sub-agent, in slices.
- * They act on the tree, not on the lab: read-only, never need approval.
+ * `read_context_ref` reads a context ref granted to the calling sub-agent, in slices;
+ * `review_task` is a parent's decision on a validated report (the review gate).
+ * They act on the tree, not on the lab: read-only, never need approval, never count
+ * against the request's tool-call limits.
  */
 import { z } from 'zod';
 import { defineTool, failure, type ToolDef } from '../../tools/types.js';
 import { DelegationRefused, type TreeEngine } from './engine.js';
+
+export const REVIEW_TOOL = 'review_task';
 
 /** A slice small enough to come back whole inside the tool-output cap. */
 const READ_DEFAULT = 8000;
@@ -36,6 +40,41 @@ export function readContextRefTool(engine: TreeEngine): ToolDef {
             content: r.content,
           },
           display: `read ${r.content.length} of ${r.ref.size} characters of ${r.ref.id}`,
+        };
+      } catch (err) {
+        if (err instanceof DelegationRefused) return failure(err.message);
+        throw err;
+      }
+    },
+  });
+}
+
+export function reviewTaskTool(engine: TreeEngine): ToolDef {
+  return defineTool({
+    name: REVIEW_TOOL,
+    description:
+      "Decide on a sub-agent's validated report (each report awaits your review before you may answer): accept it; revise (the same sub-agent goes on with your note, no new sub-agent); replan or split (you then delegate new briefs with `agent`). The note says why, or what to change.",
+    risk: 'read',
+    group: 'protocol',
+    schema: z.object({
+      agent_id: z.string().min(1).describe("the sub-agent whose report you review (its report's agent_id)"),
+      decision: z.enum(['accept', 'revise', 'replan', 'split']),
+      note: z.string().trim().max(4000).default('').describe('why; for revise, what the sub-agent must change or add'),
+    }),
+    async run(args, ctx) {
+      try {
+        const r = await engine.review(args.agent_id, args.decision, args.note, ctx.callId);
+        const awaiting = r.pending.length ? { awaiting_review: r.pending } : {};
+        if (r.report)
+          return { status: 'success', data: JSON.stringify({ ...r.report, ...awaiting }), display: `revised: ${r.report.status}` };
+        const next =
+          args.decision === 'accept'
+            ? 'accepted'
+            : `${args.decision}: delegate the new brief${args.decision === 'split' ? 's' : ''} with agent`;
+        return {
+          status: 'success',
+          data: { agent_id: args.agent_id, decision: args.decision, next, ...awaiting },
+          display: `${args.decision} ${args.agent_id.slice(0, 8)}`,
         };
       } catch (err) {
         if (err instanceof DelegationRefused) return failure(err.message);

@@ -23,7 +23,7 @@ import { validateReport, type ValidatorHost } from './validator.js';
 import { trajectoryOf } from './trajectory.js';
 import { DEFAULT_REPORT } from './brief.js';
 import { MessageLog } from '../../sessions/message-log.js';
-import { readContextRefTool } from './protocol-tools.js';
+import { readContextRefTool, reviewTaskTool } from './protocol-tools.js';
 import { BudgetLedger, type TreeUsage } from './ledger.js';
 import { callBudget, type CallBudget } from './call-budget.js';
 import { costUsd, priceOf, type ModelPrice } from '../pricing.js';
@@ -106,7 +106,10 @@ export class SessionTree {
       threadMessages: async (threadId) =>
         ((await d.graph().getState({ configurable: { thread_id: threadId } })).values as AgentStateType | undefined)?.messages ?? [],
     });
-    this.tools = [agentTool(this.engine), ...(d.mode === 'recursive' ? [readContextRefTool(this.engine)] : [])];
+    this.tools = [
+      agentTool(this.engine),
+      ...(d.mode === 'recursive' ? [readContextRefTool(this.engine), reviewTaskTool(this.engine)] : []),
+    ];
   }
 
   /** The RunControl the graph should use now: a child's inside its run, else the root's. */
@@ -142,9 +145,12 @@ export class SessionTree {
     return callBudget(this.ledger()!, { root, cost: (u) => costUsd(this.d.model, u, this.d.modelPrices) ?? 0 });
   }
 
-  /** What the root's RunControl adds: the tree budget of a recursive root. */
-  rootRunExtras(): Pick<RunControl, 'budget'> {
-    return this.ledger() ? { budget: this.callBudget(true) } : {};
+  /** What the root's RunControl adds: the tree budget of a recursive root, and its review gate. */
+  rootRunExtras(): Pick<RunControl, 'budget' | 'pendingReviews'> {
+    return {
+      ...(this.ledger() ? { budget: this.callBudget(true) } : {}),
+      ...(this.d.mode === 'recursive' ? { pendingReviews: () => this.engine.pendingReviews(this.d.rootId()) } : {}),
+    };
   }
 
   inChild(): boolean {

@@ -62,7 +62,7 @@ const resultSchema = z.object({
 });
 
 /** The tree's own tools act on the tree, not the lab: nothing for the Validator to re-observe with. */
-const TREE_TOOLS = new Set(['agent', 'read_context_ref']);
+const TREE_TOOLS = new Set(['agent', 'read_context_ref', 'review_task']);
 
 const CAP = 1500;
 const capped = (s: string) => (s.length > CAP ? `${s.slice(0, CAP)}…[${s.length - CAP} more characters]` : s);

@@ -107,7 +107,7 @@ export class McpRuntime {
    * Checkpoints of the MCP clients' changes: kept in sessions.db under one session of this
    * server process (created with its first change), each tool call a request of its own.
    */
-  readonly checkpoints: Checkpointer = async (calls, signal) => {
+  readonly checkpoints: Checkpointer = async (calls, signal, known) => {
     this.checkpointSession ??= (async () => {
       const [{ SessionStore }, { CheckpointStore }, { sessionCheckpointer }] = await Promise.all([
         import('../../sessions/store.js'),
@@ -124,7 +124,7 @@ export class McpRuntime {
         context: (s) => this.toolContext(s),
       });
     })();
-    return (await this.checkpointSession)(calls, signal);
+    return (await this.checkpointSession)(calls, signal, known);
   };
   private checkpointSession: Promise<Checkpointer> | undefined;
   private sessionStore: { close(): void } | undefined;

@@ -1,10 +1,11 @@
 /**
  * Human in the loop: a config-changing tool asks before it runs. Shows each
- * device and its command lines, then the four choices.
+ * device, its command lines and the preview of the diff they would make to its
+ * configuration, then the four choices.
  */
 import { Box, Text } from 'ink';
 import type { ApprovalRequest } from '../../core/api.js';
-import { approvalLines } from '../call-text.js';
+import { approvalRows, type ApprovalRow } from '../call-text.js';
 import { APPROVAL_WHAT } from '../../tools/gate.js';
 import { Tone } from './theme.js';
 
@@ -27,14 +28,14 @@ export function ApprovalPrompt({
   feedback: string | null;
   maxLines: number;
 }) {
-  const groups = approvalLines(request.name, request.args);
+  const groups = approvalRows(request);
   // Keep the choices visible on small terminals: cut the command list, never the choices.
   let budget = Math.max(2, maxLines - 3 - APPROVAL_CHOICES.length);
-  const shown: { target: string; lines: string[]; more: number }[] = [];
+  const shown: { target: string; rows: ApprovalRow[]; more: number }[] = [];
   for (const g of groups) {
     if (budget <= 1) break;
-    const take = Math.min(g.lines.length, budget - 1);
-    shown.push({ target: g.target, lines: g.lines.slice(0, take), more: g.lines.length - take });
+    const take = Math.min(g.rows.length, budget - 1);
+    shown.push({ target: g.target, rows: g.rows.slice(0, take), more: g.rows.length - take });
     budget -= take + 1;
   }
   const hiddenGroups = groups.length - shown.length;
@@ -51,10 +52,10 @@ export function ApprovalPrompt({
           <Tone tone="accent" bold>
             {g.target}
           </Tone>
-          {g.lines.map((l, i) => (
+          {g.rows.map((r, i) => (
             <Text key={i} wrap="truncate-end">
               {'  '}
-              {l}
+              {r.tone ? <Tone tone={r.tone}>{r.text}</Tone> : r.text}
             </Text>
           ))}
           {g.more > 0 ? <Tone tone="muted"> … {g.more} more lines</Tone> : null}

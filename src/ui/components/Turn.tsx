@@ -16,6 +16,7 @@ const STOP_NOTE: Record<string, string> = {
   max_iterations: 'stopped: iteration limit reached (/limits iterations=N)',
   max_tool_calls: 'stopped: tool call limit reached (/limits tools=N)',
   max_time: 'stopped: time limit reached',
+  max_cost: 'stopped: cost limit reached (--max-cost)',
   tool_limit: 'stopped: a per-tool limit was reached',
 };
 

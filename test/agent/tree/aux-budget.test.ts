@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeLlm, FakeTurn } from '../../fakes/llm/server.js';
 import { collect, ofType, session, showCall, testSettings, testTools, useFakeLlm, type ToolLog } from '../helpers.js';
+import { review } from './helpers.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-tree-aux-');
 const filler = (n: number) => 'lorem ipsum dolor sit amet '.repeat(n);
@@ -22,6 +23,7 @@ describe('title and summary calls in the tree budget', () => {
         delegate('a', 'check R1'),
         { tool_calls: [showCall('R1', 's1')] },
         { text: 'R1 checked.' },
+        review('a'),
         { text: `The child checked R1. ${filler(40)}` },
         ...Array.from({ length: rounds }, (_, i) => ({ text: `answer ${i} ${filler(40)}` })),
       ],

@@ -10,6 +10,7 @@ import { TreeStore } from '../../../src/sessions/tree-store.js';
 import { BudgetLedger } from '../../../src/agent/tree/ledger.js';
 import type { TaskReport } from '../../../src/agent/tree/report.js';
 import { ExitCode } from '../../../src/errors.js';
+import { review } from './helpers.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-tree-budget-');
 let llm: FakeLlm | undefined;
@@ -248,11 +249,13 @@ describe('a tree whose budget runs out ends cleanly (stopped_reason budget, exit
           { tool_calls: [showCall('R1', 's1')] },
           { tool_calls: [showCall('R2', 's2')] },
           { text: 'R1 checked, R2 not.' },
+          // the review is a protocol call: no limit refuses it
+          review('a'),
           { text: 'The child checked R1.' },
         ],
         settings,
       );
-      expect(reqs).toHaveLength(5);
+      expect(reqs).toHaveLength(6);
       const report = JSON.parse(ofType(ev, 'tool_end').find((e) => e.id === 'a')!.output) as TaskReport;
       expect(report.result).toBe('R1 checked, R2 not.');
       expect(ofType(ev, 'done')[0]!.stopped_reason).not.toBe('budget');

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeLlm, FakeTurn } from '../../fakes/llm/server.js';
 import { collect, session, showCall, useFakeLlm, testSettings, testTools } from '../helpers.js';
+import { review } from './helpers.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-tree-fork-');
 let llm: FakeLlm | undefined;
@@ -14,9 +15,11 @@ describe('fork of a recursive session', () => {
       delegate('a1', 'FIRST-GOAL check R1'),
       { tool_calls: [showCall('R1', 's1')] },
       { text: 'R1 fine' },
+      review('a1'),
       { text: 'root one' },
       delegate('a2', 'SECOND-GOAL check R2'),
       { text: 'R2 fine' },
+      review('a2'),
       { text: 'root two' },
     ]);
     const settings = testSettings(llm.url, tmp.dir);
@@ -45,10 +48,10 @@ describe('fork of a recursive session', () => {
     const after = f.tree().agents;
     expect(after.map((a) => a.goal)).toEqual(['FIRST-GOAL check R1', 'SECOND-GOAL check R2']);
     // the fork's budget goes on from the copied usage
-    expect(f.usage()!.llm_calls).toBe(usage.llm_calls + 4); // root 2, child 1, its Validator 1
+    expect(f.usage()!.llm_calls).toBe(usage.llm_calls + 5); // root 3, child 1, its Validator 1
     expect(f.usage()!.agents).toBe(usage.agents + 1);
     // the root's copied conversation names the fork's child, not the original's
-    const rootPrompt = JSON.stringify(llm.requests.filter((r) => r.purpose === null).at(-3)!.body.messages);
+    const rootPrompt = JSON.stringify(llm.requests.filter((r) => r.purpose === null).at(-4)!.body.messages);
     expect(rootPrompt).toContain(child.id);
     expect(rootPrompt).not.toContain(original.agents[0]!.id);
     await f.close();

@@ -1,7 +1,7 @@
 /** Helpers for the sub-agent tree tests. */
 import { z } from 'zod';
 import { defineTool, type ToolDef } from '../../../src/tools/types.js';
-import type { FakeRequest } from '../../fakes/llm/server.js';
+import type { FakeRequest, FakeTurn } from '../../fakes/llm/server.js';
 
 export const toolNames = (r: FakeRequest): string[] => (r.body.tools ?? []).map((t) => t.function.name);
 
@@ -31,4 +31,20 @@ export function timedShowTool(spans: { device: string; start: number; end: numbe
       };
     },
   });
+}
+
+/** `review_task` of the report(s) an `agent` call returned (`n` reports for a batch), by the fake LLM's agent-id reference. */
+export function review(
+  callId: string,
+  decision: 'accept' | 'revise' | 'replan' | 'split' = 'accept',
+  o: { n?: number; note?: string } = {},
+): FakeTurn {
+  const n = o.n ?? 1;
+  return {
+    tool_calls: Array.from({ length: n }, (_, i) => ({
+      id: `rv_${callId}_${i}`,
+      name: 'review_task',
+      args: { agent_id: `{{agent_id:${callId}${n > 1 ? `#${i}` : ''}}}`, decision, note: o.note ?? '' },
+    })),
+  };
 }

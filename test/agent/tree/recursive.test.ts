@@ -1,8 +1,8 @@
-/** Recursive sub-agents (issue 9): depth, quota, frozen tool sets, context inheritance, TaskReport, scheduling, stop. */
+/** Recursive sub-agents: depth, quota, frozen tool sets, context inheritance, TaskReport, scheduling, stop. */
 import { describe, expect, it } from 'vitest';
 import { type FakeLlm, type FakeRequest, type FakeTurn } from '../../fakes/llm/server.js';
 import { collect, ofType, session, showCall, useFakeLlm, testSettings, testTools, type ToolLog } from '../helpers.js';
-import { timedShowTool, toolNames } from './helpers.js';
+import { review, timedShowTool, toolNames } from './helpers.js';
 import { validateSetting } from '../../../src/config/validate.js';
 import type { AgentEvent } from '../../../src/core/events.js';
 import type { TaskReport } from '../../../src/agent/tree/report.js';
@@ -23,8 +23,10 @@ describe('recursive agent tool', () => {
     const script: FakeTurn[] = [delegate('d0', brief('level 1'))];
     for (let d = 1; d <= 4; d++) script.push(delegate(`d${d}`, brief(`level ${d + 1}`)));
     script.push({ tool_calls: [{ id: 'forged', name: 'agent', args: { task_brief: brief('level 6') } }] });
-    for (let d = 5; d >= 1; d--) script.push({ text: `done at depth ${d}` });
-    script.push({ text: 'root done' });
+    script.push({ text: 'done at depth 5' });
+    // every parent reviews its child's report before it may answer
+    for (let d = 4; d >= 1; d--) script.push(review(`d${d}`), { text: `done at depth ${d}` });
+    script.push(review('d0'), { text: 'root done' });
     llm = await startLlm(script);
     const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }), { env });
     const ev = await collect(s.send('go deep'));
@@ -46,17 +48,18 @@ describe('recursive agent tool', () => {
       delegate('b7', seven),
       delegate('b6', seven.slice(0, 6)),
       ...Array.from({ length: 6 }, (_, i) => ({ text: `report Q${i}` })),
+      review('b6', 'accept', { n: 6 }),
       delegate('b1', brief('Q-late')),
       { text: 'root done' },
     ]);
     const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }), { env });
     await collect(s.send('many'));
     const reqs = chat(llm);
-    expect(reqs).toHaveLength(10);
+    expect(reqs).toHaveLength(11);
     expect(toolResult(reqs[1]!, 'b7')).toMatch(/at most 6 sub-agents .*\(0 started, 7 requested\); no sub-agent of this batch was started/);
     const six = JSON.parse(toolResult(reqs[8]!, 'b6')) as TaskReport[];
     expect(six.map((r) => r.result)).toEqual(Array.from({ length: 6 }, (_, i) => `report Q${i}`));
-    expect(toolResult(reqs[9]!, 'b1')).toMatch(/\(6 started, 1 requested\)/);
+    expect(toolResult(reqs[10]!, 'b1')).toMatch(/\(6 started, 1 requested\)/);
     expect(s.tree().agents).toHaveLength(6);
     await s.close();
   });
@@ -74,6 +77,7 @@ describe('recursive agent tool', () => {
         ],
       },
       { text: 'could not configure' },
+      review('a'),
       { text: 'ok' },
     ]);
     const log: ToolLog = { calls: [] };
@@ -94,7 +98,9 @@ describe('recursive agent tool', () => {
       delegate('g', brief('check R3', { constraints: ['only R3'], context_refs: ['r1'] })),
       { tool_calls: [showCall('R3', 'g3')] },
       { text: 'R3: neighbours full' },
+      review('g'),
       { text: 'Result: R2 fine. Evidence: see child.' },
+      review('a'),
       { text: 'root answer' },
     ]);
     const s = await session(testSettings(llm.url, tmp.dir), [timedShowTool([])], { env });
@@ -120,8 +126,8 @@ describe('recursive agent tool', () => {
     const g = JSON.parse(toolResult(reqs[6]!, 'g')) as TaskReport;
     expect(g).toMatchObject({ depth: 2, status: 'completed', result: 'R3: neighbours full', open_issues: [] });
     expect(g.evidence).toEqual([{ tool_call_id: 'g3', tool: 'execute_multiple_device_commands', devices: ['R3'], status: 'success' }]);
-    const a = JSON.parse(toolResult(reqs[7]!, 'a')) as TaskReport;
-    expect(a.evidence.map((e) => e.tool)).toEqual(['agent', 'agent']);
+    const a = JSON.parse(toolResult(reqs[8]!, 'a')) as TaskReport;
+    expect(a.evidence.map((e) => e.tool)).toEqual(['agent', 'agent', 'review_task']);
     expect(a.evidence[0]!.status).toBe('error');
     await s.close();
   });
@@ -136,6 +142,7 @@ describe('scheduling and stop', () => {
       { when: 'CHILD-B', tool_calls: [showCall('RB', 'tb')] },
       { when: '"ta"', text: 'report A' },
       { when: '"tb"', text: 'report B' },
+      review('b', 'accept', { n: 2 }),
       { text: 'root done' },
     ];
     return { spans, turns, tool: timedShowTool(spans, delays) };
@@ -170,7 +177,7 @@ describe('scheduling and stop', () => {
   });
 
   it('a user abort of the root stops every descendant; the history stays valid and resumable', async () => {
-    llm = await startLlm([delegate('top', brief('SLOW child')), { tool_calls: [showCall('RSLOW', 'slow')] }, { text: 'after resume' }]);
+    llm = await startLlm([delegate('top', brief('SLOW child')), { tool_calls: [showCall('RSLOW', 'slow')] }]);
     const spans: { device: string; start: number; end: number }[] = [];
     const settings = testSettings(llm.url, tmp.dir);
     const s = await session(settings, [timedShowTool(spans, { RSLOW: 5000 })], { env });
@@ -184,7 +191,13 @@ describe('scheduling and stop', () => {
     expect(ofType(ev, 'error')[0]!.error.type).toBe('aborted');
     expect(spans[0]!.end - spans[0]!.start).toBeLessThan(4000);
     expect(s.tree().agents.map((a) => a.status)).toEqual(['stopped']);
+    // the stopped child's report awaits the root's review on resume too
+    const stoppedId = s.tree().agents[0]!.id;
     await s.close();
+    llm.push(
+      { tool_calls: [{ id: 'rv', name: 'review_task', args: { agent_id: stoppedId, decision: 'accept', note: '' } }] },
+      { text: 'after resume' },
+    );
     const again = await session(settings, [timedShowTool(spans)], { sessionId: s.id, env: {} });
     const ev2 = await collect(again.send('go on'));
     expect(ofType(ev2, 'done')[0]!.stopped_reason).toBe('done');
@@ -201,6 +214,7 @@ describe('scheduling and stop', () => {
       { when: 'GRAND-ONE', text: 'never' },
       { when: 'MIDDLE', text: 'never' },
       { when: 'SIBLING', text: 'sibling report' },
+      review('top', 'accept', { n: 2 }),
       { text: 'root answer with what it has' },
     ]);
     const spans: { device: string; start: number; end: number }[] = [];
@@ -210,7 +224,7 @@ describe('scheduling and stop', () => {
     for await (const e of s.send('tree')) {
       ev.push(e);
       if (e.type === 'tool_call' && e.id === 'mid') middle = e.agent_id;
-      if (e.type === 'tool_start' && e.id === 'slow') expect(s.stopAgent(middle!)).toBe(true);
+      if (e.type === 'tool_start' && e.id === 'slow') expect(s.stopAgent(middle!)).toEqual({ stopped: middle });
     }
     const reqs = chat(llm);
     const startedWith = (goal: string) => reqs.some((r) => String(r.body.messages[1]?.content).includes(`## Goal\n${goal}`));

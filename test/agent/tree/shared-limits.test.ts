@@ -25,9 +25,13 @@ function script(mode: 'legacy' | 'recursive'): FakeTurn[] {
   return [
     { text: 'ROOT-DELEGATES', tool_calls: [{ id: 'a1', name: 'agent', args }] },
     ...childTurns(),
+    // a recursive root reviews the three reports before it may answer
+    ...(mode === 'recursive' ? [{ when: 'ROOT-DELEGATES', tool_calls: TASKS.map((_, i) => reviewCall(i)) }] : []),
     { when: 'ROOT-DELEGATES', text: 'root answer' },
   ];
 }
+
+const reviewCall = (i: number) => ({ id: `rv${i}`, name: 'review_task', args: { agent_id: `{{agent_id:a1#${i}}}`, decision: 'accept' } });
 
 const sum = (by: Record<string, AgentStats>, k: keyof AgentStats) => Object.values(by).reduce((n, a) => n + a[k], 0);
 
@@ -50,14 +54,16 @@ describe('limits shared by the whole request', () => {
       expect(childEnds.map((e) => e.status).sort()).toEqual(['limit', 'limit', 'success']);
       for (const e of childEnds.filter((x) => x.status === 'limit')) expect(e.output).toContain('Tool call limit reached (2/2)');
       const done = ofType(ev, 'done')[0]!;
-      expect(done.stats.tool_calls).toBe(2);
-      // the root: its call and its answer; each child: its call and its answer
+      // recursive: the root's three review_task calls run too, outside the limits (protocol tools are never counted)
+      const reviews = mode === 'recursive' ? 3 : 0;
+      expect(done.stats.tool_calls).toBe(2 + reviews);
+      // the root: its call (its reviews) and its answer; each child: its call and its answer
       expect(done.stats.llm_calls).toBe(chat(llm!).length);
-      expect(done.stats.llm_calls).toBe(8);
-      expect(done.stats.iterations).toBe(2);
+      expect(done.stats.llm_calls).toBe(8 + (reviews ? 1 : 0));
+      expect(done.stats.iterations).toBe(2 + (reviews ? 1 : 0));
       const by = done.stats.by_agent!;
       expect(Object.keys(by)).toHaveLength(4);
-      expect(by.root).toMatchObject({ llm_calls: 2, tool_calls: 1 });
+      expect(by.root).toMatchObject({ llm_calls: 2 + (reviews ? 1 : 0), tool_calls: 1 + reviews });
       for (const k of ['llm_calls', 'tool_calls', 'input_tokens', 'output_tokens'] as const) expect(sum(by, k)).toBe(done.stats[k]);
       expect(
         Object.keys(by)

@@ -1,4 +1,4 @@
-/** Surfaces of the task tree (issue 9): --json, --stream-json, sessions show/export — real session, SQLite, fake LLM. */
+/** Surfaces of the task tree: --json, --stream-json, sessions show/export — real session, SQLite, fake LLM. */
 import { describe, expect, it } from 'vitest';
 import type { FakeLlm } from '../../fakes/llm/server.js';
 import { session, showCall, captureStdout, useFakeLlm, testSettings } from '../helpers.js';
@@ -19,6 +19,7 @@ describe('tree surfaces', () => {
       { tool_calls: [{ id: 'a', name: 'agent', args: { task_brief: { goal: 'verify OSPF on R1' } } }] },
       { tool_calls: [showCall('R1', 's1')] },
       { text: 'R1: 2 full neighbours' },
+      { tool_calls: [{ id: 'rv', name: 'review_task', args: { agent_id: '{{agent_id:a}}', decision: 'accept', note: 'holds' } }] },
       { text: 'All good: R1 has 2 full neighbours.' },
     ]);
     const settings = testSettings(llm.url, tmp.dir, { model_prices: { 'fake-model': { input: 1, output: 1 } } });
@@ -33,7 +34,7 @@ describe('tree surfaces', () => {
     builder.setTree(s.treeView());
     const result = jsonResultSchema.parse(JSON.parse(JSON.stringify(builder.result())));
     expect(result.response).toBe('All good: R1 has 2 full neighbours.');
-    expect(result.tool_calls.map((c) => c.id)).toEqual(['a']); // the child's own call is under agents
+    expect(result.tool_calls.map((c) => c.id)).toEqual(['a', 'rv']); // the child's own call is under agents
     expect(result.agents).toHaveLength(1);
     expect(result.agents![0]).toMatchObject({
       parent_id: s.id,
@@ -43,7 +44,7 @@ describe('tree surfaces', () => {
       usage: { llm_calls: 2 },
     });
     expect((result.agents![0]!.report as { result: string }).result).toBe('R1: 2 full neighbours');
-    expect(result.resource_usage).toMatchObject({ agents: 2, llm_calls: 6, exhausted: null }); // root 2 + child 2 + its Validator 1 + the title
+    expect(result.resource_usage).toMatchObject({ agents: 2, llm_calls: 7, exhausted: null }); // root 3 + child 2 + its Validator 1 + the title
     expect(result.resource_usage!.cost_usd).toBeGreaterThan(0);
 
     const events = parseStreamJson(lines);
@@ -55,7 +56,7 @@ describe('tree surfaces', () => {
 
     const show = await captureStdout(() => sessionsCommand('show', [s.id.slice(0, 8)], {}, settings));
     expect(show).toContain('## Task tree');
-    expect(show).toMatch(/agents 2\/50 · llm 6\/150/);
+    expect(show).toMatch(/agents 2\/50 · llm 7\/150/);
     expect(show).toMatch(/└ \[1\] [0-9a-f]{8} completed — verify OSPF on R1/);
     expect(show).toContain('report: R1: 2 full neighbours');
     const exported = JSON.parse(await captureStdout(() => sessionsCommand('export', [s.id], { format: 'json' }, settings))) as {

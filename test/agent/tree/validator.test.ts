@@ -6,6 +6,7 @@ import { rig, type Rig } from '../../gns3/helpers.js';
 import { gns3Tools } from '../../../src/tools/gns3/index.js';
 import type { TaskReport } from '../../../src/agent/tree/report.js';
 import { parseValidation } from '../../../src/agent/tree/validator.js';
+import { review } from './helpers.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-tree-val-');
 let llm: FakeLlm | undefined;
@@ -33,6 +34,7 @@ describe('Validator', () => {
       delegate('a', 'create a VPCS node named TREEa'),
       { tool_calls: [{ id: 'c1', name: 'create_gns3_node', args: { nodes: [{ template: 'VPCS', name: 'TREEa' }] } }] },
       { text: 'Created TREEa.' },
+      review('a', 'replan', { note: 'the node is TREEa1' }),
       { text: 'root done' },
     ]);
     const settings = testSettings(llm.url, tmp.dir, { server: gns3.fake.url, mode: 'lab_automation_assistant' });
@@ -62,6 +64,7 @@ describe('Validator', () => {
         delegate('a', 'check OSPF on R1'),
         { tool_calls: [showCall('R1', 's1')] },
         { text: 'R1: OSPF neighbours Full' },
+        review('a', 'replan'),
         { text: 'root done' },
       ],
       {
@@ -104,8 +107,8 @@ describe('Validator', () => {
       checks: [{ claim: 'OSPF Full on R1', ok: false, evidence: 'v1: one neighbour Down' }],
       summary: 'a neighbour is down',
     });
-    // Validator calls are booked in the tree budget: root 2 + child 2 + Validator 3 + the title
-    expect(s.usage()!.llm_calls).toBe(8);
+    // Validator calls are booked in the tree budget: root 3 + child 2 + Validator 3 + the title
+    expect(s.usage()!.llm_calls).toBe(9);
     await s.close();
   });
 

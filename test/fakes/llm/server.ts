@@ -47,6 +47,12 @@ export interface FakeTurn {
   hang?: boolean;
   usage?: { prompt_tokens: number; completion_tokens: number };
   /**
+   * Computes the answer from the request (in-process tests): a scripted model whose
+   * answer depends on what it was sent, e.g. a verdict from a tool result. Its fields
+   * replace the turn's own.
+   */
+  reply?: (body: FakeRequest['body']) => Omit<FakeTurn, 'reply' | 'when'>;
+  /**
    * Only answers a request whose messages (as JSON) contain this text: concurrent
    * callers (parallel sub-agents) then get their own turns whatever the arrival order.
    * The first unconsumed turn that matches answers.
@@ -142,6 +148,31 @@ function estimateTokens(body: FakeRequest['body']): number {
   return Math.ceil(JSON.stringify(body.messages ?? []).length / 4);
 }
 
+const AGENT_ID_REF = /^\{\{agent_id:([^#}]+)(?:#(\d+))?\}\}$/;
+
+/**
+ * Sub-agent ids are random, so a script cannot spell them: an argument string
+ * `{{agent_id:<tool_call_id>}}` (or `…#<n>` for the n-th report of a batch) becomes
+ * the `agent_id` of the report in that call's result, as the request's messages hold it.
+ */
+function resolveAgentIds(v: unknown, messages: FakeRequest['body']['messages']): unknown {
+  if (typeof v === 'string') {
+    const m = AGENT_ID_REF.exec(v);
+    if (!m) return v;
+    const msg = [...messages].reverse().find((x) => x.role === 'tool' && x.tool_call_id === m[1]);
+    try {
+      const parsed = JSON.parse(typeof msg?.content === 'string' ? msg.content : '') as unknown;
+      const report = (Array.isArray(parsed) ? parsed[Number(m[2] ?? 0)] : parsed) as { agent_id?: unknown } | undefined;
+      return typeof report?.agent_id === 'string' ? report.agent_id : v;
+    } catch {
+      return v;
+    }
+  }
+  if (Array.isArray(v)) return v.map((x) => resolveAgentIds(x, messages));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveAgentIds(x, messages)]));
+  return v;
+}
+
 const FAKE_PASS = JSON.stringify({ verdict: 'pass', checks: [], summary: 'fake validator: the report holds' });
 
 export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlmOptions = {}): Promise<FakeLlm> {
@@ -203,6 +234,7 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
       record.turn = idx;
       turn = turns[idx]!;
     }
+    if (turn.reply) turn = { ...turn, ...turn.reply(body) };
     if (turn.delay_ms) await sleep(turn.delay_ms);
     if (turn.hold) await turn.hold;
     if (turn.error) return sendError(res, turn.error.status, turn.error.message ?? `fake error ${turn.error.status}`, turn.error.code);
@@ -210,7 +242,11 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
     const seq = ++callSeq;
     const id = opts.fixedCompletionId ?? `chatcmpl-fake-${seq}-${randomUUID().slice(0, 8)}`;
     const model = body.model ?? 'fake-model';
-    const calls = (turn.tool_calls ?? []).map((c, i) => ({ id: c.id ?? `call_${seq}_${i}`, name: c.name, args: JSON.stringify(c.args) }));
+    const calls = (turn.tool_calls ?? []).map((c, i) => ({
+      id: c.id ?? `call_${seq}_${i}`,
+      name: c.name,
+      args: JSON.stringify(resolveAgentIds(c.args, body.messages ?? [])),
+    }));
     const usage = turn.usage ?? {
       prompt_tokens: estimateTokens(body),
       completion_tokens: Math.ceil(((turn.text ?? '').length + calls.reduce((n, c) => n + c.args.length, 0)) / 4) + 1,

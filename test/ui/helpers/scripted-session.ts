@@ -4,14 +4,23 @@
  * the real Approver callback and honouring the abort signal like the core does.
  */
 import type { AgentEvent, RunStats } from '../../../src/core/events.js';
-import type { AgentSession, Approver, ApprovalDecision, RequestLimits } from '../../../src/core/api.js';
+import type { AgentSession, Approver, ApprovalDecision, ApprovalRequest, RequestLimits } from '../../../src/core/api.js';
 import type { CopilotMode } from '../../../src/core/modes.js';
 
 export type ScriptStep =
   | AgentEvent
   | { type: 'wait'; ms: number }
   /** asks the approver; the decision is recorded and the matching tool_end is chosen */
-  | { type: 'ask'; id: string; name: string; args: Record<string, unknown>; onAllow: AgentEvent[]; onDeny: AgentEvent[] }
+  | {
+      type: 'ask';
+      id: string;
+      name: string;
+      args: Record<string, unknown>;
+      onAllow: AgentEvent[];
+      onDeny: AgentEvent[];
+      /** the approval preview the core would attach (src/checkpoints/preview.ts) */
+      preview?: ApprovalRequest['preview'];
+    }
   /** blocks until aborted (a long-running tool or a stuck stream) */
   | { type: 'hang' };
 
@@ -101,7 +110,10 @@ export class ScriptedSession implements AgentSession {
           if (step.type === 'ask') {
             yield { type: 'approval', id: step.id, name: step.name, args: step.args, why: 'config' };
             if (!approver) throw new Error('scripted ask without an approver');
-            const d = await approver({ id: step.id, name: step.name, args: step.args, why: 'config' }, signal);
+            const d = await approver(
+              { id: step.id, name: step.name, args: step.args, why: 'config', ...(step.preview ? { preview: step.preview } : {}) },
+              signal,
+            );
             decisions.push(d);
             const allowed = d.kind === 'allow_once' || d.kind === 'allow_session';
             for (const e of allowed ? step.onAllow : step.onDeny) yield e;

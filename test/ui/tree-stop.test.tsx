@@ -1,0 +1,103 @@
+/**
+ * `/tree stop <agent_id>` in the TUI (ink-testing-library) over a real recursive session:
+ * real graph, real SQLite, fake LLM over HTTP. The named sub-agent stops; its sibling and
+ * the root go on to their answers.
+ */
+import { describe, expect, it } from 'vitest';
+import { render } from 'ink-testing-library';
+import { App } from '../../src/ui/components/App.js';
+import { stripAnsi } from '../../src/ui/style.js';
+import type { UiServices, CreateSessionOptions } from '../../src/ui/services.js';
+import type { AgentSessionExt } from '../../src/agent/session.js';
+import { FakeServices, tuiInvocation } from './helpers/fake-services.js';
+import { until } from './helpers/scripted-session.js';
+import { fakeProject, session, testSettings, testTools, useFakeLlm as fakeLlmFor, type ToolLog } from '../agent/helpers.js';
+import type { FakeLlm, FakeTurn } from '../fakes/llm/server.js';
+
+const { tmp, startLlm } = fakeLlmFor('gc-tui-tree-stop-');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sawChildCall = (llm: FakeLlm, goal: string) =>
+  llm.requests.some((r) => r.purpose === null && JSON.stringify(r.body.messages).includes(`## Goal\\n${goal}`));
+
+describe('/tree stop', () => {
+  it('stops that sub-agent and its subtree; the sibling and the root go on', async () => {
+    let release!: () => void;
+    const fastGate = new Promise<void>((r) => (release = r));
+    const script: FakeTurn[] = [
+      { tool_calls: [{ id: 'split', name: 'agent', args: { task_brief: [{ goal: 'SLOW part' }, { goal: 'FAST part' }] } }] },
+      { when: '## Goal\\nSLOW part', text: 'thinking', hang: true },
+      { when: '## Goal\\nFAST part', hold: fastGate, text: 'FAST done: R2 checked.' },
+      // the root reviews both reports (the stopped one too) before it answers
+      {
+        tool_calls: [0, 1].map((i) => ({
+          id: `rv${i}`,
+          name: 'review_task',
+          args: { agent_id: `{{agent_id:split#${i}}}`, decision: 'accept', note: '' },
+        })),
+      },
+      { text: 'Root answer: the FAST part is done.' },
+    ];
+    const llm = await startLlm(script);
+    const settings = testSettings(llm.url, tmp.dir, { project: 'lab1', child_execution_mode: 'parallel', max_parallel_children: 2 });
+    const log: ToolLog = { calls: [] };
+    let real: AgentSessionExt | undefined;
+    // the TUI's services with one real session behind them
+    const services = Object.assign(Object.create(new FakeServices()) as UiServices, {
+      createSession: async (o: CreateSessionOptions) =>
+        (real = await session(settings, testTools(log), {
+          env: { AGENT_MODE: 'recursive' },
+          approver: o.approver,
+          projectScope: async () => fakeProject(),
+        })),
+    });
+    const r = render(
+      <App
+        settings={settings}
+        invocation={tuiInvocation()}
+        services={services}
+        color={false}
+        onExit={() => {}}
+        retryMs={150}
+        flushMs={5}
+      />,
+    );
+    const frame = () => stripAnsi(r.lastFrame() ?? '');
+    const type = async (line: string) => {
+      r.stdin.write(line);
+      await sleep(25);
+      r.stdin.write('\r');
+      await sleep(25);
+    };
+    try {
+      await until(() => real !== undefined && frame().includes('›'), 10_000, 'session ready');
+      await type('split the work');
+      await until(() => sawChildCall(llm, 'SLOW part') && sawChildCall(llm, 'FAST part'), 20_000, 'both children calling the model');
+      const slow = real!.tree().agents.find((a) => a.goal === 'SLOW part')!;
+
+      await type('/tree stop ffffffff');
+      await until(() => frame().includes('no sub-agent "ffffffff"'), 5_000, `the refusal\n${frame()}`);
+
+      await type(`/tree stop ${slow.id.slice(0, 8)}`);
+      await until(
+        () => frame().includes(`Stopped sub-agent ${slow.id.slice(0, 8)} and its sub-agents; the rest of the tree goes on`),
+        5_000,
+        `the stop notice\n${frame()}`,
+      );
+      await until(() => real!.tree().agents.find((a) => a.id === slow.id)!.status === 'stopped', 10_000, 'the sub-agent to stop');
+      expect(real!.tree().agents.find((a) => a.goal === 'FAST part')!.status).toBe('running');
+      release();
+      await until(() => frame().includes('Root answer: the FAST part is done.'), 20_000, `the root's answer\n${frame()}`);
+      expect(real!.tree().agents.map((a) => [a.goal, a.status])).toEqual([
+        ['SLOW part', 'stopped'],
+        ['FAST part', 'completed'],
+      ]);
+      // once the turn has ended there is nothing to stop (asked until the turn's end is seen)
+      for (let i = 0; i < 100 && !frame().includes('No turn is running: no sub-agent to stop'); i++) await type('/tree stop 0000');
+      expect(frame()).toContain('No turn is running: no sub-agent to stop');
+    } finally {
+      release();
+      r.unmount();
+      await real?.close();
+    }
+  }, 60_000);
+});
