@@ -167,7 +167,7 @@ describe('TLS and the controller probe', () => {
     );
     expect(Date.now() - t0).toBeLessThan(12_000);
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/did not answer within --max-time \(2 s\)/);
+    expect(r.stderr).toMatch(/did not answer GET \/v3\/version within --max-time \(2 s\)/);
   });
 
   it('--max-time with a controller that hangs after /version: exit 3 naming the call that hung', async () => {
