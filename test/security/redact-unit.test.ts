@@ -131,7 +131,7 @@ describe('credential shapes', () => {
     expect(text).toBe(`{"m":"password=${REDACTED}"}`);
     const bytes = new TextEncoder().encode('password=hunter22');
     const raw = redactingSerde({
-      dumpsTyped: async (): Promise<[string, Uint8Array | string]> => ['bytes', bytes],
+      dumpsTyped: async (_obj: unknown): Promise<[string, Uint8Array | string]> => ['bytes', bytes],
       loadsTyped: async () => undefined,
     });
     const [type, data] = await raw.dumpsTyped({});
