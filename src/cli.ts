@@ -40,6 +40,7 @@ async function mainAction(cmd: Command, extra: { mode?: string; prompt?: string 
     prompt: (typed(cmd, 'prompt').value as string | undefined) ?? extra.prompt,
     json: typed(cmd, 'json').given,
     streamJson: typed(cmd, 'streamJson').given,
+    estimate: typed(cmd, 'estimate').given,
     continueLatest: typed(cmd, 'continue').given,
     resumeId: typed(cmd, 'resume').value as string | undefined,
     stdinIsTTY: process.stdin.isTTY === true,
@@ -67,10 +68,12 @@ Examples:
   $ gns3-copilot config list --origin
   $ gns3-copilot sessions list --json
   $ gns3-copilot doctor
+  $ gns3-copilot faults check                      which injected faults the students have fixed
 
 Exit codes: 0 done, 1 internal error, 2 usage, 3 GNS3 controller unreachable/auth,
 4 LLM provider error/auth, 5 limit reached (--on-limit fail), 6 approval unavailable,
-7 check failed, 8 rewind did not restore everything, 130 aborted.`;
+7 check failed or a fault still present (faults check), 8 rewind or faults restore did
+not restore everything, 130 aborted.`;
 
 const program = new Command('gns3-copilot')
   .description('Terminal copilot for GNS3 network labs: an LLM agent that drives the GNS3 API and device consoles')

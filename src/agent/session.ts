@@ -58,8 +58,10 @@ import { resumeSession, type Resumed } from './session/resume.js';
 import { sessionProject, type SessionProject } from './session/project.js';
 import { HistoryRepair, runRequest, type RequestHost } from './session/run.js';
 import { lazyChatModels } from './session/models.js';
+import { estimateRequest, type RequestEstimate } from './session/estimate.js';
 import { sessionCheckpointer } from '../checkpoints/batch.js';
 import { capturePreviewer } from '../checkpoints/preview.js';
+import { FaultStore } from '../faults/store.js';
 import { CheckpointStore } from '../checkpoints/store.js';
 
 /**
@@ -118,6 +120,8 @@ export interface AgentSessionExt extends AgentSession {
   /** the tree budget's usage (recursive trees) */
   usage(): TreeUsage | undefined;
   stopAgent(agentId: string): StopOutcome;
+  /** --estimate: the first LLM call of `prompt` prepared and counted, nothing sent, no tool run */
+  estimate(prompt: string, signal?: AbortSignal): Promise<RequestEstimate>;
 }
 
 export async function createAgentSession(opts: CreateAgentSessionOptions): Promise<AgentSessionExt> {
@@ -358,6 +362,7 @@ function buildSessionGraph(p: {
   const { provider, settings, log, registry, services, project, store, tree, sessionId } = p;
   const { limitK } = provider;
   const checkpointStore = new CheckpointStore(store.db);
+  const faults = { sessionId, store: new FaultStore(store.db) };
   return buildGraph(
     {
       registry,
@@ -372,7 +377,7 @@ function buildSessionGraph(p: {
       approval: p.approval,
       maxOutputChars: maxOutputCharsFor(limitK),
       topology: (signal) => project.topology(signal),
-      toolContext: (signal): ToolContext => ({ settings, signal, log, project: () => project.open(), services }),
+      toolContext: (signal): ToolContext => ({ settings, signal, log, project: () => project.open(), services, faults }),
       checkpoints: sessionCheckpointer({
         store: checkpointStore,
         sessionId,
@@ -505,6 +510,28 @@ function sessionFacade(p: {
       if ('refused' in t) return t;
       // registered in this process only while its batch runs
       return tree.engine.stop(t.node.id) ? { stopped: t.node.id } : { refused: `sub-agent ${t.node.id.slice(0, 8)} is not running here` };
+    },
+    async estimate(prompt, signal) {
+      checkPromptSize(prompt);
+      await tools.ready;
+      const { settings } = resume;
+      return estimateRequest(
+        prompt,
+        {
+          sessionId,
+          model: p.provider.endpoint.model,
+          graph: host.graph,
+          registry: tools.registry,
+          counter: p.provider.counter,
+          context: { limitK: p.provider.limitK, strategy: settings.context_strategy },
+          topology: (s) => project.topology(s),
+          mode: live.mode,
+          limits: live.limits,
+          price: priceOf(p.provider.endpoint.model, settings.model_prices),
+          maxOutputTokens: settings.max_tokens ?? (live.limits.max_cost !== undefined ? COST_OUTPUT_CAP : undefined),
+        },
+        signal ?? new AbortController().signal,
+      );
     },
     setMode(m: CopilotMode) {
       assertUnlocked(modeLock, m, 'mode');

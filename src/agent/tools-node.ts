@@ -18,7 +18,7 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
     const run = deps.run();
     const calls = danglingToolCalls(state.messages);
     const caller = runCaller(run);
-    const ctx = { ...deps.toolContext(run.signal), caller };
+    const ctx = { ...deps.toolContext(run.signal), caller, mode: state.mode };
 
     const out = await dispatchCalls(calls, {
       tools: deps.registry,

@@ -60,6 +60,7 @@ export function addRunOptions(cmd: Command): Command {
     .option('-p, --prompt <prompt>', 'one-shot: run this request and exit')
     .addOption(cmd.createOption('--json', 'one-shot: print one JSON object at the end'))
     .addOption(cmd.createOption('--stream-json', 'one-shot: print one JSON event per line'))
+    .option('--estimate', 'one-shot: count the first LLM call and the worst-case cost; nothing is sent, no tool runs')
     .option('-c, --continue', 'resume the latest session')
     .option('-r, --resume <id>', 'resume the given session')
     .option('--fork', 'with -r/-c: branch that session into a new id (also when it is in use elsewhere)');

@@ -11,6 +11,8 @@ export interface InvocationInput {
   prompt?: string;
   json?: boolean;
   streamJson?: boolean;
+  /** --estimate: needs a prompt; prints text or --json */
+  estimate?: boolean;
   continueLatest?: boolean;
   resumeId?: string;
   stdinIsTTY: boolean;
@@ -26,6 +28,7 @@ export interface InvocationInput {
  */
 export async function resolveInvocation(input: InvocationInput): Promise<InvocationOptions> {
   if (input.json && input.streamJson) throw new UsageError('--json and --stream-json cannot be combined; pick one');
+  if (input.estimate && input.streamJson) throw new UsageError('--estimate prints text or --json, not --stream-json');
   if (input.continueLatest && input.resumeId) throw new UsageError('--continue and --resume cannot be combined; pick one');
   let prompt = input.prompt;
   if (prompt !== undefined && prompt.trim() === '') throw new UsageError('--prompt: must not be empty');
@@ -34,6 +37,7 @@ export async function resolveInvocation(input: InvocationInput): Promise<Invocat
     if (piped !== '') prompt = piped;
   }
   const output: InvocationOptions['output'] = input.json ? 'json' : input.streamJson ? 'stream-json' : 'text';
+  if (input.estimate && prompt === undefined) throw new UsageError('--estimate: no prompt: pass -p "<prompt>" or pipe one on stdin');
   const interactive = prompt === undefined && input.stdinIsTTY && input.stdoutIsTTY;
   if (prompt === undefined && !interactive) {
     throw new UsageError('no prompt: pass -p "<prompt>" or pipe one on stdin (the interactive TUI needs a terminal)');
@@ -47,6 +51,7 @@ export async function resolveInvocation(input: InvocationInput): Promise<Invocat
     continueLatest: input.continueLatest ?? false,
     ...(input.resumeId ? { resumeId: input.resumeId } : {}),
     interactive,
+    ...(input.estimate ? { estimate: true } : {}),
   };
 }
 
@@ -74,6 +79,10 @@ export async function runMain(settings: Settings, invocation: InvocationOptions)
   if (invocation.interactive) {
     const { startTui } = await import('../ui/start.js');
     return startTui(settings, invocation);
+  }
+  if (invocation.estimate) {
+    const { runEstimate } = await import('./estimate.js');
+    return runEstimate(settings, invocation);
   }
   const { runOneShot } = await import('./oneshot.js');
   return runOneShot(settings, invocation);

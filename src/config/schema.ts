@@ -155,4 +155,6 @@ export interface InvocationOptions {
   projectExplicit?: boolean;
   /** --fork: branch the resumed session into a new id */
   fork?: boolean;
+  /** --estimate: count the first LLM call and the worst-case cost, send nothing */
+  estimate?: boolean;
 }

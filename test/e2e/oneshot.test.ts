@@ -62,6 +62,27 @@ describe('one-shot output', () => {
     ).toBe('Done streaming.');
   });
 
+  it('--estimate prints the token counts of the first call and its worst case, sends nothing, exit 0; --json as an object', async () => {
+    llm = await startLlm([{ text: 'never asked' }]);
+    const flags = [...llmFlags(llm.url), '--max-iterations', '4'];
+    const prices = { ...env.env, GNS3_COPILOT_MODEL_PRICES: JSON.stringify({ 'fake-model': { input: 1, output: 2 } }) };
+    const j = await runCli(['-p', 'how big is this?', '--estimate', '--json', ...flags], prices);
+    expect(j.code).toBe(0);
+    const e = (JSON.parse(j.stdout) as { estimate: Record<string, unknown> & { tokens: { total: number }; messages: unknown } }).estimate;
+    expect(e.tokens.total).toBeGreaterThan(0);
+    expect(e.messages).toEqual({ history: 1, sent: 1, trimmed: 0 });
+    expect(e.max_iterations).toBe(4);
+    expect(e.worst_case_usd).toEqual(expect.any(Number));
+    const t = await runCli(['-p', 'how big is this?', '--estimate', ...flags], prices);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toContain('estimate for the first LLM call of this request (nothing sent, no tool run)');
+    expect(t.stdout).toContain('4 iterations ×');
+    expect(llm.requests).toHaveLength(0);
+    const s = await runCli(['-p', 'x', '--estimate', '--stream-json', ...flags], env.env);
+    expect(s.code).toBe(2);
+    expect(s.stderr).toContain('--estimate prints text or --json');
+  });
+
   it('a prompt piped on stdin runs one-shot', async () => {
     llm = await startLlm([{ text: 'piped ok' }]);
     const r = await runCli(['--json', ...llmFlags(llm.url)], env.env, { stdin: 'from a pipe\n' });

@@ -48,6 +48,12 @@ export interface FakeTurn {
   hang?: boolean;
   usage?: { prompt_tokens: number; completion_tokens: number };
   /**
+   * Computes the answer from the request (in-process tests): a scripted model whose
+   * answer depends on what it was sent, e.g. a verdict from a tool result. Its fields
+   * replace the turn's own.
+   */
+  reply?: (body: FakeRequest['body']) => Omit<FakeTurn, 'reply' | 'when'>;
+  /**
    * Only answers a request whose messages (as JSON) contain this text: concurrent
    * callers (parallel sub-agents) then get their own turns whatever the arrival order.
    * The first unconsumed turn that matches answers.
@@ -233,6 +239,7 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
       record.turn = idx;
       turn = turns[idx]!;
     }
+    if (turn.reply) turn = { ...turn, ...turn.reply(body) };
     if (turn.delay_ms) await sleep(turn.delay_ms);
     if (turn.hold) await turn.hold;
     if (turn.error) return sendError(res, turn.error.status, turn.error.message ?? `fake error ${turn.error.status}`, turn.error.code);
