@@ -60,6 +60,7 @@ import { estimateRequest, type RequestEstimate } from './session/estimate.js';
 import type { LimitRaiser } from './limit-raise.js';
 import { sessionCheckpointer } from '../checkpoints/batch.js';
 import { capturePreviewer } from '../checkpoints/preview.js';
+import { FaultStore } from '../faults/store.js';
 import { CheckpointStore } from '../checkpoints/store.js';
 
 /**
@@ -352,6 +353,7 @@ function buildSessionGraph(p: {
   const { provider, settings, log, registry, services, project, store, tree, sessionId } = p;
   const { limitK } = provider;
   const checkpointStore = new CheckpointStore(store.db);
+  const faults = { sessionId, store: new FaultStore(store.db) };
   return buildGraph(
     {
       registry,
@@ -367,7 +369,7 @@ function buildSessionGraph(p: {
       approval: p.approval,
       maxOutputChars: maxOutputCharsFor(limitK),
       topology: (signal) => project.topology(signal),
-      toolContext: (signal): ToolContext => ({ settings, signal, log, project: () => project.open(), services }),
+      toolContext: (signal): ToolContext => ({ settings, signal, log, project: () => project.open(), services, faults }),
       checkpoints: sessionCheckpointer({
         store: checkpointStore,
         sessionId,

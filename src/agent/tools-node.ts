@@ -20,7 +20,7 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
     const run = deps.run();
     const calls = danglingToolCalls(state.messages);
     const caller = runCaller(run);
-    const ctx = { ...deps.toolContext(run.signal), caller };
+    const ctx = { ...deps.toolContext(run.signal), caller, mode: state.mode };
     // a raise the user gave another run of this request holds here too
     let limits = { ...state.limits, ...run.counters.raised };
     const raiser = deps.limitRaiser;

@@ -22,7 +22,12 @@ export interface ApprovalPreview {
 }
 
 /** Reads the devices a call would change and previews its commands on them (src/tools/dispatch.ts, before it asks). */
-export type ApprovalPreviewer = (devices: TargetDevice[], signal: AbortSignal) => Promise<ApprovalPreview>;
+export type ApprovalPreviewer = (
+  devices: TargetDevice[],
+  signal: AbortSignal,
+  /** devices read for an earlier approval of the same batch (nothing has run since): not read again */
+  known?: ReadonlyMap<string, Capture>,
+) => Promise<ApprovalPreview>;
 
 const HIER_PLATFORMS = new Set(['frr', 'cisco_ios']);
 
@@ -145,15 +150,19 @@ export function previewDevice(device: string, commands: string[], now: Capture):
 
 /** A previewer that captures the devices (read-only, in parallel) through `context`. */
 export function capturePreviewer(context: (signal: AbortSignal) => CaptureContext): ApprovalPreviewer {
-  return async (devices, signal) => {
+  return async (devices, signal, known) => {
     const withCommands = devices.filter((d) => d.commands.length > 0);
     if (withCommands.length === 0) return { devices: [], captures: new Map() };
     let captures: Map<string, Capture>;
     try {
       captures = await captureDevices(
-        withCommands.map((d) => d.name),
+        withCommands.map((d) => d.name).filter((n) => known?.get(n)?.config === undefined),
         context(signal),
       );
+      for (const d of withCommands) {
+        const k = known?.get(d.name);
+        if (k?.config !== undefined) captures.set(d.name, k);
+      }
     } catch (err) {
       const error = `no preview: ${errorMessage(err)}`;
       return { devices: withCommands.map((d) => ({ device: d.name, error })), captures: new Map() };

@@ -42,3 +42,23 @@ export function reportText(r: RewindReport, kind: 'diff' | 'rewind'): string {
   if (topo.length > 0) out.push('', `topology: ${r.topology.status}`, ...topo);
   return out.join('\n') + '\n';
 }
+
+/** After a rewind: per device `restored` or what remains, and the topology — short, for the TUI (the plan was shown before). */
+export function rewindSummary(r: RewindReport): { text: string; complete: boolean } {
+  if (r.blocked) return { text: `✗ rewind to just before request ${r.to} not applied: ${r.blocked.reason}`, complete: false };
+  const changed = r.devices.some((d) => d.status !== 'unchanged') || r.topology.status !== 'unchanged';
+  if (!changed) return { text: `nothing to rewind: the lab is as it was just before request ${r.to}`, complete: true };
+  const out: string[] = [];
+  let complete = true;
+  for (const d of r.devices) {
+    if (d.status === 'remaining' || d.status === 'error' || d.status === 'review' || d.status === 'no_checkpoint') complete = false;
+    out.push(`  ${d.name}: ${STATUS_TEXT[d.status]}${d.error ? ` — ${d.error}` : ''}`);
+    if (d.status === 'remaining') out.push(...d.remaining.map((l) => `    ${l}`));
+  }
+  if (r.topology.status !== 'unchanged') {
+    if (r.topology.status !== 'restored') complete = false;
+    out.push(`  topology: ${r.topology.status}`, ...r.topology.errors.map((e) => `    ${e}`));
+  }
+  const head = `${complete ? '✓' : '✗'} rewind to just before request ${r.to}${r.request_no !== undefined ? ` (request ${r.request_no})` : ''}${r.resumed ? ', resumed' : ''}: ${complete ? 'restored' : 'not everything was restored'}`;
+  return { text: [head, ...out].join('\n'), complete };
+}

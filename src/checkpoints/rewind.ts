@@ -40,6 +40,8 @@ export interface RewindOptions {
   /** who approves (`--yes` in a one-shot, the approval prompt in the TUI); absent: nobody can */
   approver?: Approver;
   interactive: boolean;
+  /** hears the plan once it is made, before anything is asked or sent (the TUI prints it above the approval box) */
+  onPlan?: (plan: RewindReport) => void;
 }
 
 export type DeviceOutcome = 'unchanged' | 'planned' | 'restored' | 'remaining' | 'blocked' | 'review' | 'no_checkpoint' | 'error';
@@ -158,6 +160,7 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
     ...(resumed ? { resumed } : {}),
   };
   const toRestore = plans.filter((p) => p.status === 'restore');
+  o.onPlan?.(structuredClone(report));
   if (o.dryRun || (toRestore.length === 0 && topologyPlanEmpty(topology))) {
     if (resumed && !o.dryRun) store.finishRewind(o.sessionId, unfinished.request_no);
     return report;
@@ -225,14 +228,16 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
   }
   // A rewind changes the lab as a whole: it needs the approval even where each call alone would not.
   if (!o.approver) return refuse('a rewind needs approval, which nobody gave', true);
-  if (deleting) {
-    // Deleting has no tool of its own: it is asked for like a tool call.
+  if (!topologyPlanEmpty(topology)) {
+    // The topology is restored as a whole (deleting has no tool of its own, renames and power
+    // need no approval alone): one question for all of it, and its calls are not asked about again.
     const a = await askApproval(
-      { id: 'rewind-delete', name: 'rewind: delete created nodes and links', args: { ...topology } },
+      { id: 'rewind-topology', name: 'rewind: restore the topology', args: { ...topology } },
       approval,
       ctx.signal,
     );
     if (a.kind !== 'allowed') return refuse(a.reason, true);
+    for (const c of calls) if (c.id !== 'rewind-config' && c.id !== 'rewind-vpcs') approval.sessionAllowed.add(c.name);
   }
 
   // Approved. The rewind is a request: checkpoint the lab as it is before changing it.

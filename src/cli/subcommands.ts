@@ -1,5 +1,5 @@
 /**
- * The subcommands that are not a run: sessions, skills, auth, config, doctor, mcp. Each
+ * The subcommands that are not a run: sessions, skills, auth, config, doctor, check, faults, diff, rewind, mcp. Each
  * loads its module under src/commands/ (or src/mcp/server/) with import() when it runs.
  */
 import type { Command } from 'commander';
@@ -210,6 +210,35 @@ export function addSubcommands(program: Command): void {
         projectFromFlag: origins.project?.startsWith('flag') === true,
       });
     }),
+  );
+
+  // faults (src/commands/faults.ts): the fault ledger of inject mode
+  const faults = program
+    .command('faults')
+    .description('the faults inject mode applied: still present or fixed, a score, and restoring them');
+  type FaultsAction = 'list' | 'show' | 'check' | 'restore';
+  function faultsSub(name: FaultsAction, args: string[], describe: string, setup?: (c: Command) => void) {
+    const c = faults.command(name).description(describe);
+    for (const a of args) c.argument(a);
+    c.option('--session <id>', 'only the faults of this session (id or prefix)').option('--json', 'JSON output');
+    setup?.(c);
+    addSettingsOptions(c);
+    c.action(
+      act(async (...params: unknown[]) => {
+        const cmd = params[params.length - 1] as Command;
+        const opts = params[params.length - 2] as Opts;
+        const positional = params.slice(0, -2).map(String);
+        const { settings } = await loadFor(cmd);
+        const { faultsCommand } = await import('../commands/faults.js');
+        return faultsCommand(name, positional, opts, settings, abortOnSignal());
+      }),
+    );
+  }
+  faultsSub('list', [], 'list the recorded faults: open, fixed (when) or restored, and the score');
+  faultsSub('show', ['<id>'], 'one fault: what was applied, its restore, its repair check and every check run');
+  faultsSub('check', [], "run the open faults' repair checks: which are still present, when each was fixed; exit 7 while one is open");
+  faultsSub('restore', ['<id>'], "apply a fault's restore through the approval gate", (c) =>
+    c.option('--yes', 'approve the restore (without it the plan is printed and the exit code is 6)'),
   );
 
   // mcp (src/mcp/server): the lab tools for other agents

@@ -15,6 +15,8 @@ import { CheckpointStore } from '../checkpoints/store.js';
 import type { RewindReport } from '../checkpoints/rewind.js';
 import { reportText } from '../checkpoints/report.js';
 import { MODE_SHORT_NAME, toolAllowed, type CopilotMode } from '../core/modes.js';
+import type { Approver } from '../core/api.js';
+import type { SessionRequest } from '../checkpoints/types.js';
 
 type Opts = Record<string, unknown>;
 
@@ -46,14 +48,21 @@ function findSession(store: SessionStore, id: string | undefined, settings: Sett
 }
 
 /** The mode the session ran in; a classroom lock on `mode` wins, with a notice. */
-async function sessionMode(row: SessionRow): Promise<CopilotMode> {
+async function sessionMode(row: SessionRow): Promise<{ mode: CopilotMode; notice?: string }> {
   const { lockedSetting, describeLock } = await import('../config/locks.js');
   const lock = lockedSetting('mode');
-  if (lock && lock.value !== row.copilot_mode) {
-    process.stderr.write(`notice: the session ran in ${MODE_SHORT_NAME[row.copilot_mode]} mode, but ${describeLock(lock)}: using it\n`);
-    return lock.value;
-  }
-  return row.copilot_mode;
+  if (lock && lock.value !== row.copilot_mode)
+    return {
+      mode: lock.value,
+      notice: `the session ran in ${MODE_SHORT_NAME[row.copilot_mode]} mode, but ${describeLock(lock)}: using it`,
+    };
+  return { mode: row.copilot_mode };
+}
+
+/** Refuses a rewind in a mode that cannot send a restore (teaching). */
+function assertCanRewind(mode: CopilotMode): void {
+  if (!toolAllowed(mode, 'execute_multiple_device_config_commands') && !toolAllowed(mode, 'manage_gns3_packet_filter'))
+    throw new UsageError(`rewind: ${MODE_SHORT_NAME[mode]} mode has no configuration tools, so it cannot rewind; nothing was changed`);
 }
 
 async function withLab<T>(
@@ -148,9 +157,9 @@ export async function rewindCommand(sessionArg: string | undefined, opts: Opts, 
     const to = toOpt(opts.to, last) ?? unfinished?.to_request ?? last;
     if (to < 1) throw new UsageError(`session ${row.id.slice(0, 8)} has no requests to rewind`);
     if (unfinished && unfinished.to_request === to) process.stderr.write(`resuming the unfinished rewind to before request ${to}\n`);
-    const mode = await sessionMode(row);
-    if (!toolAllowed(mode, 'execute_multiple_device_config_commands') && !toolAllowed(mode, 'manage_gns3_packet_filter'))
-      throw new UsageError(`rewind: ${MODE_SHORT_NAME[mode]} mode has no configuration tools, so it cannot rewind; nothing was changed`);
+    const { mode, notice } = await sessionMode(row);
+    if (notice) process.stderr.write(`notice: ${notice}\n`);
+    assertCanRewind(mode);
     const devices = deviceOpt(opts.device);
     const { runRewind } = await import('../checkpoints/rewind.js');
     const report = await withLab(
@@ -189,4 +198,50 @@ export async function rewindCommand(sessionArg: string | undefined, opts: Opts, 
   } finally {
     store.close();
   }
+}
+
+/** The session's requests (prompts and rewinds), oldest first: what the TUI's /rewind offers. */
+export function sessionRequests(store: SessionStore, sessionId: string): SessionRequest[] {
+  return new CheckpointStore(store.db).requests(sessionId);
+}
+
+export interface TuiRewindOptions {
+  sessionId: string;
+  /** the lab as it was just before this request */
+  to: number;
+  /** the TUI's approval box: every call of the restore is asked for there */
+  approver: Approver;
+  signal: AbortSignal;
+  /** the plan (per device the commands and the diff they undo), before anything is asked */
+  onPlan: (plan: RewindReport) => void;
+  /** a classroom lock that changed the mode, a rewind being resumed */
+  notice: (text: string) => void;
+}
+
+/** The TUI's /rewind: the rewind of the command line, approved call by call in the TUI's approval box. */
+export async function rewindFromTui(settings: Settings, store: SessionStore, o: TuiRewindOptions): Promise<RewindReport> {
+  const row = findSession(store, o.sessionId, settings);
+  const { mode, notice } = await sessionMode(row);
+  if (notice) o.notice(notice);
+  assertCanRewind(mode);
+  const unfinished = new CheckpointStore(store.db).unfinishedRewind(row.id);
+  if (unfinished && unfinished.to_request === o.to) o.notice(`resuming the unfinished rewind to before request ${o.to}`);
+  const { runRewind } = await import('../checkpoints/rewind.js');
+  return withLab(
+    settings,
+    row,
+    (deps) =>
+      runRewind(deps, {
+        sessionId: row.id,
+        to: o.to,
+        mode,
+        policy: settings.approve === 'never' ? 'never' : 'ask',
+        approvalTools: settings.approval_tools,
+        approver: o.approver,
+        interactive: true,
+        onPlan: o.onPlan,
+      }),
+    store,
+    o.signal,
+  );
 }

@@ -12,8 +12,9 @@ import { CopilotError } from '../errors.js';
 import { MESSAGES_SCHEMA, MessageLog } from './message-log.js';
 import { CHECKPOINT_SCHEMA } from '../checkpoints/schema.js';
 import { REQUEST_USAGE_SCHEMA } from './request-usage.js';
+import { FAULT_SCHEMA } from '../faults/schema.js';
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 interface Migration<T> {
   to: number;
@@ -74,10 +75,20 @@ const requestModels: Migration<void> = {
   },
 };
 
+/** 4 → 5: the fault ledger of inject mode (src/faults/schema.ts). */
+const faultTables: Migration<void> = {
+  to: 5,
+  prepare: () => Promise.resolve(),
+  apply(db) {
+    db.exec(FAULT_SCHEMA);
+  },
+};
+
 const MIGRATIONS: Migration<never>[] = [
   messagesTable as Migration<never>,
   checkpointTables as Migration<never>,
   requestModels as Migration<never>,
+  faultTables as Migration<never>,
 ];
 
 export function schemaVersion(db: Database.Database): number {

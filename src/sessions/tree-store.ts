@@ -371,15 +371,19 @@ export class TreeStore {
       .run(rootId, agentId, new Date().toISOString());
   }
 
-  /** Takes the stop requests of a tree (each is handled once). */
-  takeStopRequests(rootId: string): { agent_id: string; requested_at: string }[] {
-    const tx = this.db.transaction(() => {
-      const rows = this.db.prepare('SELECT agent_id, requested_at FROM tree_stop_requests WHERE root_id = ?').all(rootId) as {
-        agent_id: string;
-        requested_at: string;
-      }[];
-      if (rows.length) this.db.prepare('DELETE FROM tree_stop_requests WHERE root_id = ?').run(rootId);
-      return rows;
+  /**
+   * Takes the stop requests of a tree written since `since` (ISO time; each is handled
+   * once). Older ones were meant for an earlier request: left for their command to withdraw.
+   */
+  takeStopRequests(rootId: string, since: string): string[] {
+    const tx = this.db.transaction((): string[] => {
+      const ids = (
+        this.db.prepare('SELECT agent_id FROM tree_stop_requests WHERE root_id = ? AND requested_at >= ?').all(rootId, since) as {
+          agent_id: string;
+        }[]
+      ).map((r) => r.agent_id);
+      if (ids.length) this.db.prepare('DELETE FROM tree_stop_requests WHERE root_id = ? AND requested_at >= ?').run(rootId, since);
+      return ids;
     });
     return tx.immediate();
   }

@@ -6,6 +6,7 @@
  * Users add or override entries by key (platform / protocol / id) in their own skills dir.
  */
 import { z } from 'zod';
+import { validateCheck } from '../check/load.js';
 
 export const SKILL_KINDS = ['device', 'packet', 'injection'] as const;
 export type SkillKind = (typeof SKILL_KINDS)[number];
@@ -131,8 +132,23 @@ export const injectionScenarioSchema = z
     symptoms: z.array(text).min(1),
     hints: z.array(text).min(1),
     verify: z.array(text).optional(),
+    /**
+     * The check (src/check/schema.ts) that passes once the fault is gone: the fault
+     * ledger's repair check. `{{device}}` is the target device, other placeholders are
+     * parameters. Link faults without one get "the link carries no filter".
+     */
+    repair_check: z.record(z.string(), z.unknown()).optional(),
   })
   .superRefine((s, ctx) => {
+    if (s.repair_check) {
+      const declared = new Set(['device', ...s.parameters.map((p) => p.name)]);
+      for (const m of JSON.stringify(s.repair_check).matchAll(PLACEHOLDER))
+        if (!declared.has(m[1]!))
+          ctx.addIssue({ code: 'custom', path: ['repair_check'], message: `placeholder {{${m[1]}}} is not declared in parameters` });
+      const examples = { device: 'R1', ...Object.fromEntries(s.parameters.map((p) => [p.name, p.example])) };
+      const r = validateCheck(fillCheck(s.repair_check, examples), ['repair_check']);
+      if (!r.ok) ctx.addIssue({ code: 'custom', path: r.issue.path, message: r.issue.message });
+    }
     if (s.target === 'link') {
       if (!s.link_filter) ctx.addIssue({ code: 'custom', path: ['link_filter'], message: 'required when target is link' });
       if (s.inject || s.restore) ctx.addIssue({ code: 'custom', path: ['inject'], message: 'link faults use link_filter, not inject/restore' });
@@ -165,6 +181,19 @@ export type DeviceTopic = z.infer<typeof deviceTopicSchema>;
 export type DeviceSkill = z.infer<typeof deviceSkillSchema>;
 export type PacketSkill = z.infer<typeof packetSkillSchema>;
 export type InjectionScenario = z.infer<typeof injectionScenarioSchema>;
+
+/** A check with its string values' placeholders filled (a repair check of a scenario). */
+export function fillCheck(check: Record<string, unknown>, values: Record<string, string>): Record<string, unknown> {
+  const fill = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? fillPlaceholders(v, values)
+      : Array.isArray(v)
+        ? v.map(fill)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]))
+          : v;
+  return fill(check) as Record<string, unknown>;
+}
 
 /** Replace {{name}} placeholders with values; unknown names stay as they are. */
 export function fillPlaceholders(line: string, values: Record<string, string>): string {

@@ -232,7 +232,7 @@ async function previewCall(
   const targets = def.targets?.(call.args);
   if (!req.previewer || !req.approval.approver || !targets?.changesConfig || !targets.devices?.length) return undefined;
   try {
-    const p = await req.previewer(targets.devices, req.signal);
+    const p = await req.previewer(targets.devices, req.signal, previewed);
     for (const [device, c] of p.captures) if (c.config !== undefined && !previewed.has(device)) previewed.set(device, c);
     return p.devices.length > 0 ? p.devices : undefined;
   } catch (err) {

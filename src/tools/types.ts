@@ -6,7 +6,8 @@
 import type { z } from 'zod';
 import type { Settings } from '../config/schema.js';
 import type { ProjectScope } from '../gns3/types.js';
-import type { ToolName } from '../core/modes.js';
+import type { CopilotMode, ToolName } from '../core/modes.js';
+import type { FaultLedger } from '../faults/store.js';
 import type { Logger } from '../log.js';
 import type { ToolStatus } from '../core/events.js';
 import type { Caller } from '../core/caller.js';
@@ -50,6 +51,10 @@ export interface ToolContext {
   callId?: string;
   /** who called it (set by the dispatch's front ends: the agent, an MCP client) */
   caller?: Caller;
+  /** the copilot mode the call runs in (the agent sets it; absent: not an agent's call) */
+  mode?: CopilotMode;
+  /** the session's fault ledger: in inject mode the injection tools record every fault in it (src/faults) */
+  faults?: FaultLedger;
 }
 
 export interface ToolDef<S extends z.ZodType = z.ZodType> {

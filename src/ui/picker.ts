@@ -5,9 +5,10 @@
 import type { Key } from 'ink';
 import { MODE_SHORT_NAME } from '../core/modes.js';
 import type { SessionInfo } from './services.js';
+import type { SessionRequest } from '../checkpoints/types.js';
 import { filterItems, type PickerItem } from './components/Picker.js';
 
-export type PickerPurpose = 'project_start' | 'project_switch' | 'sessions';
+export type PickerPurpose = 'project_start' | 'project_switch' | 'sessions' | 'rewind';
 
 export interface PickerState {
   purpose: PickerPurpose;
@@ -20,17 +21,15 @@ export interface PickerState {
 }
 
 /** A picker for `purpose`, loading its items. */
+const PICKER_TEXT: Record<PickerPurpose, { title: string; empty: string }> = {
+  project_start: { title: 'GNS3 projects', empty: 'no projects on this controller' },
+  project_switch: { title: 'GNS3 projects', empty: 'no projects on this controller' },
+  sessions: { title: 'Sessions', empty: 'no sessions yet' },
+  rewind: { title: 'Rewind the lab to just before request…', empty: 'this session has no requests yet' },
+};
+
 export function openingPicker(purpose: PickerPurpose, query: string): PickerState {
-  const sessions = purpose === 'sessions';
-  return {
-    purpose,
-    title: sessions ? 'Sessions' : 'GNS3 projects',
-    items: [],
-    query,
-    selected: 0,
-    loading: true,
-    empty: sessions ? 'no sessions yet' : 'no projects on this controller',
-  };
+  return { purpose, ...PICKER_TEXT[purpose], items: [], query, selected: 0, loading: true };
 }
 
 /** What a key does in the picker: move or filter it, or choose an item (none: Esc). */
@@ -64,5 +63,14 @@ export function sessionItem(s: SessionInfo): PickerItem {
     detail: [s.projectName ?? 'no project', MODE_SHORT_NAME[s.mode], relativeTime(s.updatedAt), s.id.slice(0, 8)]
       .filter(Boolean)
       .join(' · '),
+  };
+}
+
+/** A request of the session, for /rewind's picker (newest first): choosing it rewinds to just before it. */
+export function requestItem(r: SessionRequest): PickerItem {
+  return {
+    id: String(r.no),
+    label: `${r.no}. ${r.text}`,
+    detail: [r.kind === 'rewind' ? 'rewind' : '', relativeTime(r.created_at)].filter(Boolean).join(' · '),
   };
 }

@@ -10,6 +10,9 @@ import type { Topology } from '../gns3/types.js';
 import type { Logger } from '../log.js';
 import type { CopilotMode } from '../core/modes.js';
 import { sanitizeDeep } from '../security/sanitize.js';
+import type { SessionRequest } from '../checkpoints/types.js';
+import type { RewindReport } from '../checkpoints/rewind.js';
+import type { TuiRewindOptions } from '../commands/rewind.js';
 
 export interface ProjectInfo {
   id: string;
@@ -56,6 +59,10 @@ export interface UiServices {
   setPinned(settings: Settings, id: string, pinned: boolean): Promise<boolean>;
   /** deletes the session row and its checkpoints; false when there was none */
   deleteSession(settings: Settings, id: string): Promise<boolean>;
+  /** the session's requests (its prompts and rewinds), oldest first: what /rewind offers */
+  sessionRequests(settings: Settings, sessionId: string): Promise<SessionRequest[]>;
+  /** /rewind: restores the lab to just before request `to`, each call asked for through `approver`; the report says what is back */
+  rewind(settings: Settings, o: TuiRewindOptions): Promise<RewindReport>;
   /** false when neither the keychain nor GNS3_COPILOT_API_KEY / OPENAI_API_KEY hold a key */
   hasApiKey(settings: Settings): Promise<boolean>;
   /** starts loading what opening a session needs (the agent core), so it is there when the controller has answered */
@@ -164,6 +171,14 @@ export function createRealServices(log: Logger): UiServices {
     },
     async deleteSession(settings, id) {
       return (await sessions(settings)).delete(id);
+    },
+    async sessionRequests(settings, sessionId) {
+      const { sessionRequests } = await import('../commands/rewind.js');
+      return sanitizeDeep(sessionRequests(await sessions(settings), sessionId));
+    },
+    async rewind(settings, o) {
+      const { rewindFromTui } = await import('../commands/rewind.js');
+      return rewindFromTui(settings, await sessions(settings), o);
     },
     async hasApiKey(settings) {
       if (KEYLESS.has(settings.provider)) return true;

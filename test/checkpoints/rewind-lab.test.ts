@@ -5,7 +5,9 @@
  * routers and gives PC1 an address, and the dispatch checkpoints the three
  * devices before the change. Then `diff`, `rewind --dry-run`, a rewind killed
  * with SIGKILL half way (r2's console frozen by a forwarder at the moment the
- * restore enters configuration mode), and the `rewind` that finishes it.
+ * restore enters configuration mode), the `rewind` that finishes it, and the
+ * TUI's /rewind (ink-testing-library, the real rewind behind it) undoing that
+ * rewind with the approval box previewing each device's diff.
  * Needs root + frr + vpcs (fails, never skips, when missing).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +25,13 @@ import { CheckpointStore } from '../../src/checkpoints/store.js';
 import { captureDevices } from '../../src/checkpoints/capture.js';
 import type { ToolContext } from '../../src/tools/types.js';
 import { closePool, ctxFor, settingsWith } from '../devices/helpers.js';
+import { cleanup } from 'ink-testing-library';
+import { mount } from '../ui/harness.js';
+import { testSettings } from '../ui/helpers/fake-services.js';
+import { until as untilFrame } from '../ui/helpers/scripted-session.js';
+import { stripAnsi } from '../../src/ui/style.js';
+import { rewindFromTui, sessionRequests, type TuiRewindOptions } from '../../src/commands/rewind.js';
+import type { Settings } from '../../src/config/schema.js';
 
 const ROUTERS = ['r1', 'r2'];
 let lab: Lab;
@@ -217,4 +226,45 @@ describe('checkpoints, diff and rewind on real FRR and VPCS, the agent driven by
       for (const x of ROUTERS) expect(cp.devicesAt(S, 2).find((d) => d.device === x)!.config).toMatch(/router ospf/);
     });
   }, 120_000);
+
+  it("the TUI's /rewind undoes the rewind: the approval box previews each device's diff, OSPF comes back", async () => {
+    // the TUI talks to the controller in process: credentials from the env, as a user without a keychain has them
+    process.env.GNS3_COPILOT_KEYCHAIN = 'off';
+    process.env.GNS3_USER = 'admin';
+    process.env.GNS3_PASSWORD = 'admin-pass';
+    const store = await SessionStore.open(`${env.home}/data`);
+    const t = mount({
+      settings: testSettings({ project: 'rw', server: gns3.url, data_dir: `${env.home}/data`, mode: 'lab', connect_timeout_ms: 15_000 }),
+      invocation: { resumeId: S },
+      rows: 80,
+      columns: 120,
+    });
+    t.services.sessionRequests = async (_s, id) => sessionRequests(store, id);
+    t.services.rewind = (st: Settings, o: TuiRewindOptions) => rewindFromTui(st, store, o);
+    const seen = (text: string) => t.frames.some((f) => stripAnsi(f).includes(text));
+    try {
+      await t.ready();
+      await t.type('/rewind');
+      await t.waitFor('2. rewind to before request 1');
+      // newest first: Enter picks request 2, the lab as the agent left it
+      await t.press('\r');
+      await t.waitFor('Approve execute_multiple_device_config_commands?', 60_000);
+      let f = t.frame();
+      expect(f).toContain('preview, configuration now → after:');
+      expect(f).toMatch(/^\W*\+router ospf\s*│$/m);
+      expect(f).toMatch(/^\W*\+ network 10\.0\.0\.0\/16 area 0\s*│$/m);
+      expect(running('r1')).not.toMatch(/router ospf/);
+      await t.press('y');
+      await t.waitFor('Approve execute_vpcs_commands?', 60_000);
+      f = t.frame();
+      expect(f).toMatch(/^\W*\+ip 192\.168\.1\.10\/24 192\.168\.1\.1\s*│$/m);
+      await t.press('y');
+      await untilFrame(() => seen('✓ rewind to just before request 2 (request 3): restored'), 60_000, `the outcome\n${t.frame()}`);
+      for (const r of ROUTERS) expect(running(r)).toMatch(/router ospf/);
+      await until(() => ROUTERS.every(neighboursFull), 30_000, 'OSPF Full again');
+    } finally {
+      cleanup();
+      store.close();
+    }
+  }, 180_000);
 });

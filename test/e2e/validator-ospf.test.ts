@@ -71,6 +71,16 @@ describe('Validator re-check on the real routers', () => {
       { tool_calls: [{ id: 'split', name: 'agent', args: { task_brief: { goal: 'verify OSPF on R1', constraints: ['read-only'] } } }] },
       { when: '## Goal\\nverify OSPF on R1', ...showOn('c1', 'R1', 'show ip ospf') },
       { when: '"c1"', text: 'R1 has two OSPF neighbours, both Full.' },
+      // the root reviews the failed report before it answers
+      {
+        tool_calls: [
+          {
+            id: 'rv',
+            name: 'review_task',
+            args: { agent_id: '{{agent_id:split}}', decision: 'accept', note: 'the Validator found a neighbour down' },
+          },
+        ],
+      },
       { text: 'The sub-agent says OSPF on R1 is fine, but its Validator found a neighbour down.' },
     ];
     const validator: FakeTurn[] = [

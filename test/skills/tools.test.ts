@@ -145,7 +145,10 @@ describe('injection_skills', () => {
     expect(r.inject).toEqual({
       tool: 'execute_multiple_device_config_commands',
       config_commands: { frr: ['interface {{interface}}', 'ip ospf hello-interval 25'], cisco_ios: ['interface {{interface}}', 'ip ospf hello-interval 25'] },
+      fault: { scenario: 'ospf_hello_interval_mismatch' },
     });
+    // the fault ledger's repair check, with its placeholders
+    expect(r.repair_check).toEqual({ config: { device: '{{device}}', section: 'interface {{interface}}', lacks: 'ip ospf hello-interval 25' } });
     expect(r.restore.config_commands.frr).toEqual(['interface {{interface}}', 'no ip ospf hello-interval']);
     expect(r.parameters[0]).toMatchObject({ name: 'interface', example: 'eth0' });
     expect(r.symptoms.length).toBeGreaterThan(0);
@@ -154,7 +157,7 @@ describe('injection_skills', () => {
 
   it('gives a link scenario as manage_gns3_packet_filter calls', async () => {
     const r = await call('injection_skills', { id: 'link_packet_loss_30' });
-    expect(r.inject).toEqual({ tool: 'manage_gns3_packet_filter', args: { link: '<link>', action: 'set', filters: { packet_loss: [30] } } });
+    expect(r.inject).toEqual({ tool: 'manage_gns3_packet_filter', args: { link: '<link>', action: 'set', filters: { packet_loss: [30] }, fault: { scenario: 'link_packet_loss_30' } } });
     expect(r.restore).toEqual({ tool: 'manage_gns3_packet_filter', args: { link: '<link>', action: 'clear' } });
   });
 

@@ -11,7 +11,8 @@ export const STOP_POLL_MS = 200;
 
 /**
  * Polls for stop requests until the returned function is called. A request written
- * before this request started was meant for an earlier one: it is taken and dropped.
+ * before this request started was meant for an earlier one: it is not taken (the
+ * command that wrote it withdraws it and says nothing was running).
  */
 export function watchStopRequests(
   trees: TreeStore,
@@ -21,13 +22,13 @@ export function watchStopRequests(
 ): () => void {
   const since = new Date().toISOString();
   const timer = setInterval(() => {
-    let rows: { agent_id: string; requested_at: string }[];
+    let ids: string[];
     try {
-      rows = trees.takeStopRequests(rootId);
+      ids = trees.takeStopRequests(rootId, since);
     } catch {
       return; // the DB is busy: the next tick looks again
     }
-    for (const r of rows) if (r.requested_at >= since) onStop(r.agent_id);
+    for (const id of ids) onStop(id);
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);

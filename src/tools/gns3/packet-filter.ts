@@ -9,6 +9,8 @@ import type { AvailableFilter } from '../../gns3/raw.js';
 import { defineTool, failure } from '../types.js';
 import { guarded, projectOf } from './common.js';
 import { TOOL_TARGETS } from '../targets.js';
+import { faultArgSchema } from '../../faults/spec.js';
+import { admitFault, faultNote, ledgerOf, recordFault, type AdmittedFault } from '../../faults/ledger.js';
 
 const filterValue = z.union([z.array(z.union([z.number(), z.string()])), z.number(), z.string()]);
 
@@ -21,6 +23,7 @@ export const managePacketFilterSchema = z.object({
     .describe(
       'set: e.g. {"packet_loss":[30]}, {"delay":[100,10]}, {"bpf":["icmp","udp"]} — merged into the current filters. clear: types to remove (all when absent)',
     ),
+  fault: faultArgSchema.optional(),
 });
 
 /** Checks one filter against its definition; returns the value list to send or an error text. */
@@ -64,7 +67,8 @@ function filterLine(filters: Record<string, unknown>): string {
 export const manageGns3PacketFilter = defineTool({
   name: 'manage_gns3_packet_filter',
   description:
-    'Inspect or change packet filters on a GNS3 link: get_available (filter types and ranges), get, set (merged into the current filters), clear (all, or the listed types).',
+    'Inspect or change packet filters on a GNS3 link: get_available (filter types and ranges), get, set (merged into the current filters), clear (all, or the listed types). ' +
+    'In inject mode `set` applies a fault and needs `fault` (recorded in the fault ledger).',
   risk: 'config',
   schema: managePacketFilterSchema,
   targets: TOOL_TARGETS.manage_gns3_packet_filter,
@@ -98,6 +102,7 @@ export const manageGns3PacketFilter = defineTool({
 
       let next: Record<string, unknown[]>;
       const notes: string[] = [];
+      let admitted: AdmittedFault | undefined;
       if (args.action === 'clear') {
         const types = Object.keys(args.filters ?? {});
         next = types.length ? Object.fromEntries(Object.entries(current).filter(([k]) => !types.includes(k))) : {};
@@ -115,15 +120,31 @@ export const manageGns3PacketFilter = defineTool({
           }
         }
         if (errors.length) return failure(errors.join('; '), { ...base, filters: current });
+        const ledger = ledgerOf(ctx);
+        if (ledger) {
+          const ends = label.split(' <-> ');
+          const admit = await admitFault(ctx, ledger, args.fault, {
+            kind: 'link',
+            label,
+            linkId: link.link_id,
+            ends: [ends[0] ?? label, ends[1] ?? label],
+            filters: Object.fromEntries(given.map(([t]) => [t, next[t]])),
+          });
+          if (!admit.ok) return admit.outcome;
+          admitted = admit.admitted;
+        }
       }
       // PUT replaces the whole set, hence the merge above.
       const stored = await project.putFilters(link.link_id, next, ctx.signal);
       const result = stored?.filters ?? {};
       for (const k of Object.keys(next)) if (!(k in result) && next[k]?.[0] !== 0) notes.push(`the server dropped ${k}`);
+      const recorded = admitted
+        ? recordFault(admitted, Object.fromEntries(Object.keys(args.filters ?? {}).map((t) => [t, result[t] ?? next[t]])), ctx.callId)
+        : undefined;
       return {
         status: 'success',
-        data: { ...base, filters: result, ...(notes.length ? { notes } : {}) },
-        display: `${label}: ${filterLine(result)}`,
+        data: { ...base, filters: result, ...(notes.length ? { notes } : {}), ...(recorded ? { fault: faultNote(recorded) } : {}) },
+        display: `${label}: ${filterLine(result)}${recorded ? ` · fault #${recorded.id} recorded` : ''}`,
       };
     }),
 });

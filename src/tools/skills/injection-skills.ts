@@ -3,32 +3,30 @@ import { z } from 'zod';
 import { failure } from '../types.js';
 import { findScenario, normalizeName, suggest } from '../../skills/lookup.js';
 import type { InjectionScenario } from '../../skills/schema.js';
-import type { Settings } from '../../config/schema.js';
 import { lookupName, skillTool } from './library.js';
 import { count } from '../../core/plural.js';
+import { LEVEL_DIFFICULTIES } from '../../faults/spec.js';
 
 /** How to apply and undo a scenario, phrased as the tool calls that do it. */
 export function scenarioSteps(s: InjectionScenario): Record<string, unknown> {
   if (s.target === 'link') {
     return {
-      inject: { tool: 'manage_gns3_packet_filter', args: { link: '<link>', action: 'set', filters: s.link_filter } },
+      inject: { tool: 'manage_gns3_packet_filter', args: { link: '<link>', action: 'set', filters: s.link_filter, fault: { scenario: s.id } } },
       restore: { tool: 'manage_gns3_packet_filter', args: { link: '<link>', action: 'clear' } },
       note: 'setting filters replaces every filter on the link; restore clears them all',
     };
   }
   return {
-    inject: { tool: 'execute_multiple_device_config_commands', config_commands: s.inject },
+    inject: { tool: 'execute_multiple_device_config_commands', config_commands: s.inject, fault: { scenario: s.id } },
     restore: { tool: 'execute_multiple_device_config_commands', config_commands: s.restore },
-    note: 'replace {{placeholders}} with values from the topology; commands are configuration-mode lines per platform',
+    note:
+      'replace {{placeholders}} with values from the topology; commands are configuration-mode lines per platform; ' +
+      'pass fault {scenario} (the values are read from the lines you send; parameters for any they do not show): the fault ledger records it with its restore and repair_check' +
+      (s.repair_check ? '' : ' (this scenario has no repair_check: write one in fault.repair_check, verify_lab schema)'),
   };
 }
 
-/** The scenario difficulties each exam level (setting inject_level, `inject --level`) offers. */
-export const LEVEL_DIFFICULTIES: Record<Settings['inject_level'], readonly InjectionScenario['difficulty'][]> = {
-  ccna: ['easy'],
-  ccnp: ['easy', 'medium'],
-  ccie: ['easy', 'medium', 'hard'],
-};
+export { LEVEL_DIFFICULTIES };
 
 function summary(s: InjectionScenario) {
   return { id: s.id, title: s.title, category: s.category, severity: s.severity, difficulty: s.difficulty, platforms: s.platforms, target: s.target };

@@ -36,6 +36,7 @@ import { LimitPrompt } from './LimitPrompt.js';
 import { useAgentSession } from '../hooks/useAgentSession.js';
 import { useAgentTurn } from '../hooks/useAgentTurn.js';
 import { usePicker } from '../hooks/usePicker.js';
+import { useRewind } from '../hooks/useRewind.js';
 import { useBoot } from '../hooks/useBoot.js';
 import { useExit } from '../hooks/useExit.js';
 import { useLineEditor } from '../hooks/useLineEditor.js';
@@ -116,12 +117,20 @@ export function App(props: AppProps) {
     phase,
   });
   const turn = useAgentTurn({ dispatch, session: sessions.ensureSession, denyPending: approvals.denyPending, flushMs });
+  const rewind = useRewind({ services, settings: sessions.settings, session: sessions.session, approver: approvals.approver, notice });
   const choose = useEvent(async (purpose: PickerPurpose, item: PickerItem | undefined) => {
     if (purpose === 'sessions') return item ? sessions.openSession({ sessionId: item.id, announce: 'resumed' }) : undefined;
+    if (purpose === 'rewind') return item ? rewind.rewindTo(Number(item.id)) : undefined;
     if (purpose === 'project_start') return sessions.startIn(item && { id: item.id, name: item.label });
     if (item) await sessions.switchProject(item.label);
   });
-  const pickers = usePicker({ services, settings: sessions.settings, notice, onChoose: choose });
+  const pickers = usePicker({
+    services,
+    settings: sessions.settings,
+    sessionId: () => sessions.session()?.id,
+    notice,
+    onChoose: choose,
+  });
   const { exit, isExiting } = useExit({
     // Runs only on exit, by when `boot` (declared below: it needs isExiting) exists.
     stop: () => {
@@ -175,6 +184,7 @@ export function App(props: AppProps) {
     }
     if (isCommand(line)) void runCommand(line);
     else if (turn.turnRunning()) notice('A turn is running: wait, or Esc to abort it', 'warn');
+    else if (rewind.rewindRunning()) notice('A rewind is running: wait, or Esc to abort it', 'warn');
     else void turn.runTurn(line);
     return true;
   });
@@ -199,7 +209,7 @@ export function App(props: AppProps) {
     enabled: isRawModeSupported,
     exiting: isExiting,
     exit,
-    abortTurn: turn.abortTurn,
+    abortTurn: () => turn.abortTurn() || rewind.abortRewind(),
     flashHint,
     phase: phase.current,
     retry: boot.retry,

@@ -3,7 +3,7 @@ import type { Key } from 'ink';
 import type { Settings } from '../../config/schema.js';
 import { errorMessage } from '../../errors.js';
 import type { PickerItem } from '../components/Picker.js';
-import { openingPicker, pickerKey, sessionItem, type PickerPurpose, type PickerState } from '../picker.js';
+import { openingPicker, pickerKey, requestItem, sessionItem, type PickerPurpose, type PickerState } from '../picker.js';
 import type { UiServices } from '../services.js';
 import type { NoticeTone } from '../state.js';
 import { useRefState } from './useRefState.js';
@@ -12,12 +12,14 @@ export interface PickerOptions {
   services: UiServices;
   settings: () => Settings;
   notice: (text: string, tone?: NoticeTone) => void;
+  /** the current session's id (/rewind lists its requests) */
+  sessionId: () => string | undefined;
   /** what choosing does (item undefined: Esc); the picker is closed by then */
   onChoose: (purpose: PickerPurpose, item: PickerItem | undefined) => Promise<unknown>;
 }
 
 /** The project / session picker: loads its items, moves and filters with keys, hands the choice on. */
-export function usePicker({ services, settings, notice, onChoose }: PickerOptions) {
+export function usePicker({ services, settings, sessionId, notice, onChoose }: PickerOptions) {
   const [picker, setPicker, pickerRef] = useRefState<PickerState | null>(null);
 
   /** Opens the picker; resolves to its items, or null when they could not be listed (reported). */
@@ -25,10 +27,7 @@ export function usePicker({ services, settings, notice, onChoose }: PickerOption
     async (purpose: PickerPurpose, query = ''): Promise<PickerItem[] | null> => {
       setPicker(openingPicker(purpose, query));
       try {
-        const items =
-          purpose === 'sessions'
-            ? (await services.listSessions(settings())).map(sessionItem)
-            : (await services.listProjects(settings())).map((p) => ({ id: p.id, label: p.name, detail: p.status ?? '' }));
+        const items = await loadItems(purpose, services, settings(), sessionId());
         setPicker((p) => (p && p.purpose === purpose ? { ...p, items, loading: false } : p));
         return items;
       } catch (err) {
@@ -37,7 +36,7 @@ export function usePicker({ services, settings, notice, onChoose }: PickerOption
         return null;
       }
     },
-    [services, settings, notice, setPicker],
+    [services, settings, sessionId, notice, setPicker],
   );
 
   const closePicker = useCallback(() => setPicker(null), [setPicker]);
@@ -58,4 +57,15 @@ export function usePicker({ services, settings, notice, onChoose }: PickerOption
   );
 
   return { picker, openPicker, closePicker, pickerOpen, onPickerKey };
+}
+
+async function loadItems(
+  purpose: PickerPurpose,
+  services: UiServices,
+  settings: Settings,
+  sessionId: string | undefined,
+): Promise<PickerItem[]> {
+  if (purpose === 'sessions') return (await services.listSessions(settings)).map(sessionItem);
+  if (purpose === 'rewind') return sessionId ? (await services.sessionRequests(settings, sessionId)).reverse().map(requestItem) : [];
+  return (await services.listProjects(settings)).map((p) => ({ id: p.id, label: p.name, detail: p.status ?? '' }));
 }

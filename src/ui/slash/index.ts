@@ -14,6 +14,7 @@ import { pinCommand } from './pinCommand.js';
 import { projectCommand } from './projectCommand.js';
 import { quitCommand } from './quitCommand.js';
 import { renameCommand } from './renameCommand.js';
+import { rewindCommand } from './rewindCommand.js';
 import { sessionsCommand } from './sessionsCommand.js';
 import { topologyCommand } from './topologyCommand.js';
 import { treeCommand } from './treeCommand.js';
@@ -34,6 +35,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   pinCommand,
   deleteCommand,
   topologyCommand,
+  rewindCommand,
   contextCommand,
   treeCommand,
   clearCommand,

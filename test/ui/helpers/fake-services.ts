@@ -6,6 +6,9 @@ import type { Settings, InvocationOptions } from '../../../src/config/schema.js'
 import { settingsSchema } from '../../../src/config/schema.js';
 import { ScriptedSession, type ScriptStep } from './scripted-session.js';
 import { ControllerError } from '../../../src/errors.js';
+import type { SessionRequest } from '../../../src/checkpoints/types.js';
+import type { RewindReport } from '../../../src/checkpoints/rewind.js';
+import type { TuiRewindOptions } from '../../../src/commands/rewind.js';
 
 export interface FakeServicesOptions {
   scripts?: ScriptStep[][];
@@ -16,6 +19,8 @@ export interface FakeServicesOptions {
   hasApiKey?: boolean;
   topology?: Topology;
   history?: Record<string, import('../../../src/sessions/transcript.js').TranscriptEntry[]>;
+  /** /rewind's list per session id */
+  requests?: Record<string, SessionRequest[]>;
 }
 
 export class FakeServices implements UiServices {
@@ -105,6 +110,13 @@ export class FakeServices implements UiServices {
       this.deleted.push(id);
     }
     return i >= 0;
+  }
+  async sessionRequests(_s: Settings, id: string): Promise<SessionRequest[]> {
+    return this.o.requests?.[id] ?? [];
+  }
+  /** a rewind needs a lab: tests of /rewind give one (test/ui/rewind.test.tsx) */
+  async rewind(_s: Settings, _o: TuiRewindOptions): Promise<RewindReport> {
+    throw new Error('this test has no lab to rewind');
   }
   async hasApiKey(): Promise<boolean> {
     return this.o.hasApiKey ?? true;

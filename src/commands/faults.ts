@@ -1,0 +1,169 @@
+/**
+ * `gns3-copilot faults list|show <id>|check|restore <id>`: the fault ledger of
+ * inject mode (src/faults). `check` runs the repair checks of the open faults
+ * through the deterministic checker, records the first pass of each as the time
+ * it was fixed, prints a score, and exits 7 while a fault is still present (like
+ * `check`). `restore` applies a fault's restore through the tool dispatch:
+ * `--yes` is its approval, without it the plan is printed and the exit code is 6.
+ */
+import type { Settings } from '../config/schema.js';
+import { ExitCode, UsageError } from '../errors.js';
+import { createLogger, type Logger } from '../log.js';
+import { SessionStore } from '../sessions/store.js';
+import { FaultStore, type Fault } from '../faults/store.js';
+import { scoreOf, type RepairResult } from '../faults/check.js';
+import { faultJson, formatCheck, formatList, formatShow, scoreLine } from '../faults/report.js';
+import { MODE_SHORT_NAME, type CopilotMode } from '../core/modes.js';
+
+export type FaultsAction = 'list' | 'show' | 'check' | 'restore';
+
+type Opts = Record<string, unknown>;
+
+const out = (s: string) => process.stdout.write(s);
+
+function faultId(arg: string | undefined, store: FaultStore): Fault {
+  const n = Number(arg?.replace(/^#/, ''));
+  if (!arg || !Number.isInteger(n) || n < 1) throw new UsageError(`faults: a fault id is a number like 3 (got "${arg ?? ''}")`);
+  const f = store.get(n);
+  if (!f) throw new UsageError(`no fault #${n} (see \`gns3-copilot faults list\`)`);
+  return f;
+}
+
+export async function faultsCommand(
+  action: FaultsAction,
+  positional: string[],
+  opts: Opts,
+  settings: Settings,
+  signal: AbortSignal,
+): Promise<number> {
+  const sessions = await SessionStore.open(settings.data_dir);
+  try {
+    const store = new FaultStore(sessions.db);
+    const faults = () => store.list({ project: settings.project, session: typeof opts.session === 'string' ? opts.session : undefined });
+    switch (action) {
+      case 'list': {
+        const all = faults();
+        if (opts.json) out(`${JSON.stringify({ ...scoreOf(all), faults: all.map(faultJson) })}\n`);
+        else out(formatList(all, scoreOf(all)));
+        return ExitCode.Ok;
+      }
+      case 'show': {
+        const f = faultId(positional[0], store);
+        if (opts.json) out(`${JSON.stringify({ ...faultJson(f), checks: store.checks(f.id) })}\n`);
+        else out(formatShow(f, store.checks(f.id)));
+        return ExitCode.Ok;
+      }
+      case 'check':
+        return await checkFaults(store, faults, opts, settings, signal);
+      case 'restore':
+        return await restore(faultId(positional[0], store), store, opts, settings, signal);
+    }
+  } finally {
+    sessions.close();
+  }
+}
+
+/** A project scope and a device pool for the project a fault lives in, closed after `body`. */
+async function withProject<T>(
+  settings: Settings,
+  project: string,
+  log: Logger,
+  signal: AbortSignal,
+  body: (lab: { scope: import('../gns3/types.js').ProjectScope; ctx: import('../tools/types.js').ToolContext }) => Promise<T>,
+): Promise<T> {
+  const [{ createKeychainGns3Client }, { openProjectScope }, { closeServices }] = await Promise.all([
+    import('../gns3/keychain-client.js'),
+    import('../gns3/client.js'),
+    import('../tools/services.js'),
+  ]);
+  const client = createKeychainGns3Client(settings, log);
+  const services = new Map<string, unknown>();
+  try {
+    const scope = await openProjectScope(client, project, signal);
+    return await body({ scope, ctx: { settings, signal, log, project: () => Promise.resolve(scope), services } });
+  } finally {
+    await closeServices(services);
+    await client.close().catch(() => undefined);
+  }
+}
+
+async function checkFaults(store: FaultStore, faults: () => Fault[], opts: Opts, settings: Settings, signal: AbortSignal): Promise<number> {
+  const log = createLogger(settings.log_level);
+  const open = faults().filter((f) => f.state === 'open');
+  const [{ runRepairChecks }, { poolFor }] = await Promise.all([import('../faults/check.js'), import('../devices/engine.js')]);
+  const results: RepairResult[] = [];
+  // one run per project the open faults live in (a ledger may span several labs)
+  for (const projectId of new Set(open.map((f) => f.project_id))) {
+    const mine = open.filter((f) => f.project_id === projectId);
+    results.push(
+      ...(await withProject(settings, projectId, log, signal, ({ scope, ctx }) =>
+        runRepairChecks(store, mine, { project: scope, settings, pool: poolFor(ctx.services, settings, log), signal, log }),
+      )),
+    );
+  }
+  const all = faults();
+  const score = scoreOf(all);
+  if (opts.json) {
+    const now = new Map(results.map((r) => [r.fault.id, r]));
+    const rows = all.map((f) => {
+      const r = now.get(f.id);
+      return {
+        ...faultJson(f),
+        ...(r ? { check: { kind: r.kind ?? null, status: r.status, evidence: r.evidence, fixed_now: r.fixed_now } } : {}),
+      };
+    });
+    out(`${JSON.stringify({ ...score, faults: rows })}\n`);
+  } else out(formatCheck(all, results, score));
+  return score.open > 0 ? ExitCode.ChecksFailed : ExitCode.Ok;
+}
+
+/** Restores run in inject mode (its tools undo what its tools did), unless a classroom lock fixes another. */
+async function restoreMode(): Promise<CopilotMode> {
+  const { lockedSetting, describeLock } = await import('../config/locks.js');
+  const lock = lockedSetting('mode');
+  if (lock && lock.value !== 'troubleshooting_injection') {
+    process.stderr.write(`notice: ${describeLock(lock)}: the restore runs in ${MODE_SHORT_NAME[lock.value]} mode\n`);
+    return lock.value;
+  }
+  return 'troubleshooting_injection';
+}
+
+async function restore(f: Fault, store: FaultStore, opts: Opts, settings: Settings, signal: AbortSignal): Promise<number> {
+  if (f.state === 'restored') throw new UsageError(`fault #${f.id} was restored already (${f.restored_at})`);
+  const log = createLogger(settings.log_level);
+  const mode = await restoreMode();
+  const [{ restoreFault, restoreCall }, { ToolRegistry }, { allTools }] = await Promise.all([
+    import('../faults/restore.js'),
+    import('../tools/registry.js'),
+    import('../tools/index.js'),
+  ]);
+  const call = restoreCall(f);
+  const plan = `fault #${f.id} (${f.scenario ?? f.category} on ${f.target}): ${call.name} ${JSON.stringify(call.args)}`;
+  const r = await withProject(settings, f.project_id, log, signal, ({ ctx }) =>
+    restoreFault(
+      f,
+      { store, registry: new ToolRegistry(allTools()), ctx },
+      {
+        mode,
+        policy: settings.approve === 'never' ? 'never' : 'ask',
+        approvalTools: settings.approval_tools,
+        ...(opts.yes === true ? { approver: () => Promise.resolve({ kind: 'allow_once' as const }) } : {}),
+      },
+    ),
+  );
+  if (opts.json)
+    out(
+      `${JSON.stringify({ id: f.id, status: r.status, restore: { tool: call.name, args: call.args }, ...(r.status !== 'restored' ? { reason: r.reason } : {}) })}\n`,
+    );
+  if (r.status === 'blocked') {
+    if (!opts.json) out(`restore plan: ${plan}\n`);
+    process.stderr.write(`error: ${r.reason}\n`);
+    return r.needsApproval ? ExitCode.ApprovalUnavailable : ExitCode.Usage;
+  }
+  if (r.status === 'error') {
+    process.stderr.write(`error: the restore of fault #${f.id} did not complete: ${r.reason}\n`);
+    return ExitCode.NotRestored;
+  }
+  if (!opts.json) out(`restored ${plan}\n${scoreLine(scoreOf(store.list({ project: f.project_id })))}\n`);
+  return ExitCode.Ok;
+}

@@ -1,0 +1,242 @@
+/**
+ * The fault ledger end to end: the built CLI in inject mode with a scripted fake LLM,
+ * the fake GNS3 controller whose nodes are the real FRR OSPF triangle. A fault the
+ * agent injects lands in the ledger with its repair check; `faults check` reports it
+ * open (exit 7); fixing it by hand on the router makes its check pass and records
+ * when; a second fault of the same category on that router is refused while the
+ * first is open; `faults restore` goes through the approval gate (exit 6 without
+ * --yes). One lab for the file; the tests run in order.
+ * Needs root + frr (fails, never skips, when missing). Run `npx tsup` first.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Lab } from '../lab/lab.js';
+import type { FakeGns3 } from '../fakes/gns3/server.js';
+import type { FakeToolCall } from '../fakes/llm/server.js';
+import { fakeLlmServers } from '../helpers/fake-llm.js';
+import { cliEnv, llmFlags, runCli } from '../e2e/oneshot-cli.js';
+import { parseJsonResult } from '../e2e/oneshot-schema.js';
+import { ROUTERS, ospfConfig, startOspfLab, waitForFullMesh, type OspfLab } from '../e2e/ospf-lab.js';
+
+const PROJECT = 'faults-lab';
+let ospf: OspfLab | undefined;
+let lab: Lab;
+let gns3: FakeGns3;
+const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass' });
+const startLlm = fakeLlmServers();
+
+/** R1's interface towards R2 and the one towards R3 (the lab names them in link order). */
+let toR2: string;
+let toR3: string;
+
+const cli = (args: string[], timeoutMs = 60_000) => runCli([...args, '--server', gns3.url, '--project', PROJECT], env.env, { timeoutMs });
+
+/** One inject-mode request whose model makes the given calls, then says it is done. */
+async function inject(calls: FakeToolCall[]) {
+  const llm = await startLlm([{ tool_calls: calls }, { text: 'Done: the lab is broken for the students.' }]);
+  const r = await cli(['inject', '-p', 'break the lab', '--json', '--approve', 'config', ...llmFlags(llm.url)], 90_000);
+  if (r.code !== 0) throw new Error(`exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  return parseJsonResult(r.stdout);
+}
+
+const running = (router: string) => lab.vtysh(router, 'show running-config');
+
+interface FaultJson {
+  id: number;
+  state: string;
+  session_id: string;
+  target: string;
+  scenario: string | null;
+  category: string;
+  difficulty: string;
+  applied: unknown;
+  restore: unknown;
+  repair_check: unknown;
+  injected_at: string;
+  fixed_at: string | null;
+  restored_at: string | null;
+  check?: { kind: string | null; status: string; evidence: string; fixed_now: boolean };
+  checks?: { status: string; evidence: string; checked_at: string }[];
+}
+interface CheckJson {
+  open: number;
+  fixed: number;
+  restored: number;
+  score: number;
+  max_score: number;
+  faults: FaultJson[];
+}
+
+beforeAll(async () => {
+  ospf = await startOspfLab(PROJECT);
+  ({ lab, gns3 } = ospf);
+  for (const r of ROUTERS) lab.vtysh(r, 'configure terminal', ...ospfConfig(lab, r), 'end');
+  const iface = (a: string, b: string) => {
+    const l = lab.links.find((x) => (x.a === a && x.b === b) || (x.a === b && x.b === a))!;
+    return l.a === a ? l.aInterface : l.bInterface;
+  };
+  toR2 = iface('R1', 'R2');
+  toR3 = iface('R1', 'R3');
+  await waitForFullMesh(lab, 30_000);
+}, 120_000);
+
+afterAll(async () => {
+  await ospf?.stop();
+  env.cleanup();
+});
+
+describe('fault ledger on the real FRR lab', () => {
+  let sessionId: string;
+
+  it('records a fault the agent injects, with its category, restore and repair check from the skill entry', async () => {
+    const j = await inject([
+      {
+        id: 'hello',
+        name: 'execute_multiple_device_config_commands',
+        args: {
+          device_configs: [{ device_name: 'R1', config_commands: [`interface ${toR2}`, 'ip ospf hello-interval 25'] }],
+          fault: { scenario: 'ospf_hello_interval_mismatch' },
+        },
+      },
+    ]);
+    sessionId = j.session_id ?? '';
+    expect(sessionId).not.toBe('');
+    expect(j.tool_calls.map((t) => [t.id, t.status])).toEqual([['hello', 'success']]);
+    expect(j.tool_calls[0]!.output).toContain('"fault":{"id":1,');
+    expect(running('R1')).toContain('ip ospf hello-interval 25');
+
+    const show = await cli(['faults', 'show', '1', '--json']);
+    expect(show.code).toBe(0);
+    const f = JSON.parse(show.stdout) as FaultJson;
+    expect(f).toMatchObject({
+      id: 1,
+      state: 'open',
+      session_id: sessionId,
+      target: 'R1',
+      scenario: 'ospf_hello_interval_mismatch',
+      category: 'ospf',
+      difficulty: 'medium',
+      applied: [`interface ${toR2}`, 'ip ospf hello-interval 25'],
+      // the interface was read out of the lines sent: the restore and the check name it
+      restore: {
+        tool: 'execute_multiple_device_config_commands',
+        args: { device_configs: [{ device_name: 'R1', config_commands: [`interface ${toR2}`, 'no ip ospf hello-interval'] }] },
+      },
+      repair_check: { config: { device: 'R1', section: `interface ${toR2}`, lacks: 'ip ospf hello-interval 25' } },
+      fixed_at: null,
+      restored_at: null,
+      checks: [],
+    });
+    expect(Date.parse(f.injected_at)).not.toBeNaN();
+  }, 120_000);
+
+  it('faults check reports it still present: exit 7, the evidence line, score 0', async () => {
+    const r = await cli(['faults', 'check', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(7);
+    const j = JSON.parse(r.stdout) as CheckJson;
+    expect(j).toMatchObject({ open: 1, fixed: 0, restored: 0, score: 0, max_score: 2 });
+    expect(j.faults[0]).toMatchObject({
+      id: 1,
+      state: 'open',
+      fixed_at: null,
+      check: { kind: 'config', status: 'fail', fixed_now: false },
+    });
+    expect(j.faults[0]!.check!.evidence).toBe('ip ospf hello-interval 25');
+
+    const text = await cli(['faults', 'check']);
+    expect(text.code).toBe(7);
+    expect(text.stdout).toMatch(/^✗ #1 R1 ospf_hello_interval_mismatch {2}still present \(fail\) {2}ip ospf hello-interval 25$/m);
+    expect(text.stdout).toContain('1 open, 0 fixed, 0 restored · score 0/2');
+  }, 60_000);
+
+  it('refuses a second fault of the same category on R1 while it is open, and a repair check that is not in the schema', async () => {
+    const j = await inject([
+      {
+        id: 'cost',
+        name: 'execute_multiple_device_config_commands',
+        args: {
+          device_configs: [{ device_name: 'R1', config_commands: [`interface ${toR3}`, 'ip ospf cost 1000'] }],
+          fault: { scenario: 'ospf_cost_detour' },
+        },
+      },
+      {
+        id: 'own',
+        name: 'execute_multiple_device_config_commands',
+        args: {
+          device_configs: [{ device_name: 'R2', config_commands: ['interface lo', 'description broken'] }],
+          fault: {
+            category: 'interface',
+            difficulty: 'easy',
+            restore_commands: ['interface lo', 'no description'],
+            repair_check: { interface: { device: 'R2', name: 'lo', state: 'sideways' } },
+          },
+        },
+      },
+    ]);
+    const byId = Object.fromEntries(j.tool_calls.map((t) => [t.id, t]));
+    expect(byId.cost!.status).toBe('error');
+    expect(byId.cost!.output).toMatch(
+      /fault refused, nothing was applied: fault #1 \(ospf_hello_interval_mismatch, category ospf, on R1, injected [^)]+\) is still open/,
+    );
+    expect(byId.own!.status).toBe('error');
+    expect(byId.own!.output).toContain('fault refused, nothing was applied: fault.repair_check.interface.state');
+    expect(running('R1')).not.toContain('ip ospf cost 1000');
+    expect(running('R2')).not.toContain('description broken');
+    const list = await cli(['faults', 'list', '--json']);
+    expect((JSON.parse(list.stdout) as CheckJson).faults.map((f) => f.id)).toEqual([1]);
+  }, 120_000);
+
+  it('a fix by hand makes the repair check pass and records when; the time stays that of the first pass', async () => {
+    lab.vtysh('R1', 'configure terminal', `interface ${toR2}`, 'ip ospf hello-interval 1', 'end');
+    const r = await cli(['faults', 'check', '--json']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as CheckJson;
+    expect(j).toMatchObject({ open: 0, fixed: 1, score: 2, max_score: 2 });
+    const f = j.faults[0]!;
+    expect(f).toMatchObject({ state: 'fixed', check: { status: 'pass', fixed_now: true } });
+    expect(f.fixed_at).not.toBeNull();
+    expect(Date.parse(f.fixed_at!)).toBeGreaterThanOrEqual(Date.parse(f.injected_at));
+
+    const again = await cli(['faults', 'check']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`✓ #1 R1 ospf_hello_interval_mismatch  fixed ${f.fixed_at!.replace('T', ' ').slice(0, 19)}`);
+    const show = JSON.parse((await cli(['faults', 'show', '1', '--json'])).stdout) as FaultJson;
+    expect(show.fixed_at).toBe(f.fixed_at);
+    // two `faults check` runs, the re-check before the refused second fault, then the fix
+    expect(show.checks!.map((c) => c.status)).toEqual(['fail', 'fail', 'fail', 'pass']);
+  }, 60_000);
+
+  it('once fixed, the category is free again; faults restore needs --yes (exit 6 and the plan), then undoes the fault', async () => {
+    const j = await inject([
+      {
+        id: 'cost',
+        name: 'execute_multiple_device_config_commands',
+        args: {
+          device_configs: [{ device_name: 'R1', config_commands: [`interface ${toR3}`, 'ip ospf cost 1000'] }],
+          fault: { scenario: 'ospf_cost_detour', parameters: { interface: toR3 } },
+        },
+      },
+    ]);
+    expect(j.tool_calls[0]!.status).toBe('success');
+    expect(j.tool_calls[0]!.output).toContain('"fault":{"id":2,');
+    expect(running('R1')).toContain('ip ospf cost 1000');
+
+    const plan = await cli(['faults', 'restore', '2']);
+    expect(plan.code).toBe(6);
+    expect(plan.stdout).toContain(`restore plan: fault #2 (ospf_cost_detour on R1): execute_multiple_device_config_commands`);
+    expect(plan.stderr).toContain('rerun with --yes');
+    expect(running('R1')).toContain('ip ospf cost 1000');
+
+    const done = await cli(['faults', 'restore', '2', '--yes']);
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    expect(running('R1')).not.toContain('ip ospf cost 1000');
+    const list = JSON.parse((await cli(['faults', 'list', '--json'])).stdout) as CheckJson;
+    expect(list).toMatchObject({ open: 0, fixed: 1, restored: 1, score: 2, max_score: 2 });
+    expect(list.faults[1]).toMatchObject({ id: 2, state: 'restored' });
+    expect(list.faults[1]!.restored_at).not.toBeNull();
+    const twice = await cli(['faults', 'restore', '2', '--yes']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toMatch(/^error: fault #2 was restored already/);
+  }, 150_000);
+});
