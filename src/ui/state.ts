@@ -81,6 +81,8 @@ export type UiAction =
   | { type: 'toggle_output' }
   | { type: 'set_tree_budget'; text: string | undefined }
   | { type: 'clear' }
+  /** a rewind ended: the calls its approvals showed were never a turn, and leave nothing behind */
+  | { type: 'rewind_ended' }
   /** prints the history again (after the screen was cleared for a new terminal width) */
   | { type: 'reprint' };
 
@@ -395,6 +397,8 @@ export function reduce(s: UiState, a: UiAction): UiState {
       return { ...s, entries: [], epoch: s.epoch + 1, expandedToolId: null };
     case 'reprint':
       return { ...s, epoch: s.epoch + 1 };
+    case 'rewind_ended':
+      return { ...s, live: null, approval: null };
   }
 }
 
