@@ -1,0 +1,120 @@
+/**
+ * A link fault through the ledger on the fake GNS3 controller: `manage_gns3_packet_filter`
+ * `set` in inject mode records it with the "link carries no filter" repair check, refuses a
+ * second link fault while the first is open, and `faults restore`'s path (the dispatch with
+ * the `cli` caller) clears what it set. Real SQLite, real HTTP; no devices needed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rig, runTool, toolCtx, type Rig } from '../gns3/helpers.js';
+import { manageGns3PacketFilter } from '../../src/tools/gns3/packet-filter.js';
+import { FaultStore } from '../../src/faults/store.js';
+import { runRepairChecks } from '../../src/faults/check.js';
+import { restoreFault } from '../../src/faults/restore.js';
+import { SessionStore } from '../../src/sessions/store.js';
+import { DevicePool } from '../../src/devices/pool.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import { allTools } from '../../src/tools/index.js';
+import type { ToolContext } from '../../src/tools/types.js';
+
+let r: Rig;
+let sessions: SessionStore;
+let store: FaultStore;
+let ctx: ToolContext;
+const dir = mkdtempSync(join(tmpdir(), 'gc-link-fault-'));
+
+beforeAll(async () => {
+  r = await rig('v3');
+  r.fake.addProject({ name: 'lab' });
+  r.fake.addNode({ name: 'R1', node_type: 'qemu', template_name: 'FRR', x: 0, y: 0 });
+  r.fake.addNode({ name: 'R2', node_type: 'qemu', template_name: 'FRR', x: 200, y: 0 });
+  r.fake.addLink({ a: 'R1:e0', b: 'R2:e0' });
+  const project = await r.client.openProject('lab');
+  sessions = await SessionStore.open(dir);
+  store = new FaultStore(sessions.db);
+  ctx = { ...toolCtx(r.settings, async () => project), mode: 'troubleshooting_injection', faults: { sessionId: 's-link', store } };
+});
+
+afterAll(async () => {
+  sessions?.close();
+  await r?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const checkOpts = async () => ({
+  project: await ctx.project(),
+  settings: r.settings,
+  pool: new DevicePool({ openTimeoutMs: 1000, commandTimeoutMs: 1000, confirmAllow: [] }),
+});
+
+describe('a link fault in the ledger', () => {
+  it('needs a fault in inject mode; records it with the link-clean repair check; reading needs none', async () => {
+    const bare = await runTool(manageGns3PacketFilter, { link: 'R1 R2', action: 'set', filters: { packet_loss: [30] } }, ctx);
+    expect(bare.status).toBe('error');
+    expect(bare.error).toMatch(/^inject mode: every change is a fault recorded in the fault ledger: pass fault/);
+    expect((await runTool(manageGns3PacketFilter, { link: 'R1 R2', action: 'get' }, ctx)).filters).toEqual({});
+
+    const set = await runTool(
+      manageGns3PacketFilter,
+      { link: 'R1 R2', action: 'set', filters: { packet_loss: [30] }, fault: { scenario: 'link_packet_loss_30' } },
+      ctx,
+    );
+    expect(set).toMatchObject({
+      status: 'success',
+      filters: { packet_loss: [30] },
+      fault: { id: 1, category: 'link', target: 'R1:e0 <-> R2:e0' },
+    });
+    const f = store.get(1)!;
+    expect(f).toMatchObject({
+      session_id: 's-link',
+      project_name: 'lab',
+      target_kind: 'link',
+      scenario: 'link_packet_loss_30',
+      difficulty: 'medium',
+      applied: { packet_loss: [30] },
+      restore: { tool: 'manage_gns3_packet_filter', args: { action: 'clear', filters: { packet_loss: [] } } },
+      repair_check: { link: { a: 'R1:e0', b: 'R2:e0', clean: true } },
+      state: 'open',
+    });
+  });
+
+  it('refuses a second link fault on that link while the first is present, naming it', async () => {
+    const second = await runTool(
+      manageGns3PacketFilter,
+      { link: 'R1 R2', action: 'set', filters: { delay: [500, 50] }, fault: { scenario: 'link_high_delay' } },
+      ctx,
+    );
+    expect(second.status).toBe('error');
+    expect(second.error).toMatch(
+      /^fault refused, nothing was applied: fault #1 \(link_packet_loss_30, category link, on R1:e0 <-> R2:e0, injected .*\) is still open/,
+    );
+    expect(second.open_fault).toMatchObject({ id: 1, category: 'link' });
+    expect((await runTool(manageGns3PacketFilter, { link: 'R1 R2', action: 'get' }, ctx)).filters).toEqual({ packet_loss: [30] });
+    const [now] = await runRepairChecks(store, [store.get(1)!], await checkOpts());
+    expect(now).toMatchObject({ kind: 'link', status: 'fail', fixed_now: false });
+  });
+
+  it('the restore goes through the dispatch: refused without approval, then clears the filter and marks the fault restored', async () => {
+    const plain = { ...ctx, mode: undefined, faults: undefined };
+    const deps = { store, registry: new ToolRegistry(allTools()), ctx: plain };
+    const opts = { mode: 'troubleshooting_injection' as const, policy: 'ask' as const, approvalTools: [] };
+    const refused = await restoreFault(store.get(1)!, deps, opts);
+    expect(refused).toMatchObject({ status: 'blocked', needsApproval: true });
+    expect(refused.status === 'blocked' && refused.reason).toMatch(/rerun with --yes/);
+    expect(store.get(1)!.state).toBe('open');
+
+    const done = await restoreFault(store.get(1)!, deps, { ...opts, approver: () => Promise.resolve({ kind: 'allow_once' as const }) });
+    expect(done.status).toBe('restored');
+    expect(store.get(1)!.state).toBe('restored');
+    expect((await runTool(manageGns3PacketFilter, { link: 'R1 R2', action: 'get' }, ctx)).filters).toEqual({});
+    // a restored fault no longer blocks its category
+    const again = await runTool(
+      manageGns3PacketFilter,
+      { link: 'R1 R2', action: 'set', filters: { delay: [500, 50] }, fault: { scenario: 'link_high_delay' } },
+      ctx,
+    );
+    expect(again).toMatchObject({ status: 'success', fault: { id: 2 } });
+  });
+});
