@@ -263,10 +263,11 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
         entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text: `⚠ ${e.message}`, tone: 'warn' }],
         nextKey: s0.nextKey + 1,
       };
-    // a sub-agent's verdict and its parent's review: one line each in the transcript (✓ pass, ✗ fail, ? uncertain)
+    // a sub-agent's verdict, its parent's review and the root answer's verdict: one line each in the transcript (✓ pass, ✗ fail, ? uncertain)
     case 'validation':
     case 'review': {
-      const who = `sub-agent ${(e.agent_id ?? '').slice(0, 8)}`;
+      // a validation without agent_id is the root Validator's, on the answer
+      const who = e.agent_id ? `sub-agent ${e.agent_id.slice(0, 8)}` : 'root answer';
       const text =
         e.type === 'validation'
           ? `${VERDICT_MARK[e.verdict]} ${who} validation ${e.verdict}: ${e.summary}`
