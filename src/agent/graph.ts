@@ -51,7 +51,8 @@ import { streamAnswer } from './llm-stream.js';
 import { agentKey } from './request-counters.js';
 import { addUsage, completeText, isContextOverflow } from './completion.js';
 import { toolsNode } from './tools-node.js';
-import { isProtocolNote, reviewGateNote } from './tree/protocol-notes.js';
+import { isProtocolNote, reviewGateNote, rootValidationNote } from './tree/protocol-notes.js';
+import { rootFindings } from './tree/root-validator.js';
 
 /** what a model without a known price costs (--max-cost refuses such a model at start) */
 const FREE = { input: 0, output: 0 };
@@ -309,6 +310,28 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         messages: [ai, note],
         usage: addUsage(state.usage, chunk),
       };
+    }
+    // the root Validator (recursive): a candidate final answer completes only once it passes,
+    // or when the rounds (root_validation_rounds) or the iterations are used up
+    if (tools && within && calls.length === 0 && !run.agent && deps.validateAnswer && !run.signal.aborted) {
+      const v = await deps.validateAnswer({ messages: [...state.messages, ai], answer: messageText(ai), run });
+      if (v) {
+        run.emit({ type: 'validation', verdict: v.verdict, summary: v.summary, checks: v.checks });
+        const rounds = deps.rootValidationRounds ?? 0;
+        const retry =
+          v.verdict === 'fail' &&
+          state.root_validations < rounds &&
+          state.llm_calls + 1 < enforcedLimits(state.limits).max_iterations &&
+          !run.signal.aborted;
+        if (retry)
+          return {
+            ...common,
+            ...(context.summary ? { summary: context.summary } : {}),
+            messages: [ai, rootValidationNote(rootFindings(v, state.root_validations + 1, rounds))],
+            usage: addUsage(state.usage, chunk),
+            root_validations: state.root_validations + 1,
+          };
+      }
     }
     // a crossed tree budget: no tool call of this response runs (limitDecision)
     if (!within && !limit) reached(run, state, 'budget', run.agent ? 'stop' : 'wrap_up');

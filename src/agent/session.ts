@@ -19,9 +19,11 @@ import { ProviderError, UsageError, errorMessage } from '../errors.js';
 import { assertNoRemovedAgentFlags } from '../core/agent-mode.js';
 import { SessionTree } from './tree/session-tree.js';
 import type { ValidatorHost } from './tree/validator.js';
+import type { RootValidatorHost } from './tree/root-validator.js';
 import { ROOT_AGENT } from '../core/caller.js';
 import type { TreeUsage } from './tree/ledger.js';
-import { agentViews, budgetLine, renderTree, resourceUsage, type AgentView, type ResourceUsage } from './tree/view.js';
+import { agentViews, budgetLine, parseJson, renderTree, resourceUsage, type AgentView, type ResourceUsage } from './tree/view.js';
+import type { ValidationResult } from './tree/validation-result.js';
 import type { AgentNodeRow, TreeRow } from '../sessions/tree-store.js';
 import { runningAgent, watchStopRequests } from './tree/stop-requests.js';
 import {
@@ -138,12 +140,13 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const live = liveState(resume);
   const { settings } = resume;
   // the tree and the registry refer to each other and to the graph; each is read only once a request runs
-  const late = {} as { registry: ToolRegistry; graph: AgentGraph; validator: ValidatorHost };
+  const late = {} as { registry: ToolRegistry; graph: AgentGraph; validator: ValidatorHost; rootValidator: RootValidatorHost };
   const tree = fixModeAndTree(resume, provider.endpoint, sessionId, live, late);
   const tools = attachTools(baseTools, tree, settings, log, opts.attachTools);
   late.registry = tools.registry;
   const project = sessionProject(settings, log, opts.projectScope);
   late.validator = validatorHost(provider, settings, log, tools, project, live);
+  late.rootValidator = rootValidatorHost(provider);
   late.graph = buildSessionGraph({
     provider,
     settings,
@@ -245,7 +248,7 @@ function fixModeAndTree(
   endpoint: ProviderEndpoint,
   sessionId: string,
   live: LiveState,
-  late: { registry: ToolRegistry; graph: AgentGraph; validator: ValidatorHost },
+  late: { registry: ToolRegistry; graph: AgentGraph; validator: ValidatorHost; rootValidator: RootValidatorHost },
 ): SessionTree {
   const { settings, fixation, trees, agentMode } = resume;
   const tree = new SessionTree({
@@ -255,6 +258,7 @@ function fixModeAndTree(
     registered: (name) => late.registry.get(name) !== undefined,
     graph: () => late.graph,
     validator: () => late.validator,
+    rootValidator: () => late.rootValidator,
     rootId: () => sessionId,
     copilotMode: () => live.mode,
     modeTools: (m) => late.registry.forMode(m).map((t) => t.name),
@@ -336,6 +340,16 @@ function validatorHost(
   };
 }
 
+/** What the recursive root's Validator runs with: its own model and prompt (no tools). */
+function rootValidatorHost(provider: ResolvedProvider): RootValidatorHost {
+  const prompts = new PromptLibrary();
+  const models = provider.models;
+  return {
+    model: async () => (typeof models === 'function' ? await models() : models).rootValidator,
+    prompt: () => prompts.get('root_validator'),
+  };
+}
+
 /** Step 5: the LangGraph graph over the registry, checkpointed in the store. */
 function buildSessionGraph(p: {
   provider: ResolvedProvider;
@@ -377,6 +391,8 @@ function buildSessionGraph(p: {
         context: (signal) => ({ settings, signal, log, project: () => project.open(), services }),
       }),
       previewer: capturePreviewer((signal) => ({ settings, signal, log, project: () => project.open(), services })),
+      validateAnswer: (a) => tree.validateRootAnswer(a),
+      rootValidationRounds: settings.root_validation_rounds,
       needsTitle: () => !tree.inChild() && !store.get(sessionId)?.title,
       saveTitle: (t) => store.setTitle(sessionId, sanitizeLine(redact(t))),
       run: () => {
@@ -502,7 +518,8 @@ function sessionFacade(p: {
     usage: () => tree.usage(),
     treeText: () => {
       const v = session.treeView();
-      return renderTree(sessionId, agentMode, v.agents, v.resource_usage);
+      const rootValidation = parseJson<ValidationResult>(trees.get(sessionId)?.validation ?? null);
+      return renderTree(sessionId, agentMode, v.agents, v.resource_usage, rootValidation);
     },
     budgetLine: () => budgetLine(session.treeView().resource_usage),
     treeView: () => {

@@ -85,6 +85,8 @@ export type UiAction =
   | { type: 'toggle_output' }
   | { type: 'set_tree_budget'; text: string | undefined }
   | { type: 'clear' }
+  /** a rewind ended: the calls its approvals showed were never a turn, and leave nothing behind */
+  | { type: 'rewind_ended' }
   /** prints the history again (after the screen was cleared for a new terminal width) */
   | { type: 'reprint' };
 
@@ -267,10 +269,11 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
         entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text: `⚠ ${e.message}`, tone: 'warn' }],
         nextKey: s0.nextKey + 1,
       };
-    // a sub-agent's verdict and its parent's review: one line each in the transcript (✓ pass, ✗ fail, ? uncertain)
+    // a sub-agent's verdict, its parent's review and the root answer's verdict: one line each in the transcript (✓ pass, ✗ fail, ? uncertain)
     case 'validation':
     case 'review': {
-      const who = `sub-agent ${(e.agent_id ?? '').slice(0, 8)}`;
+      // a validation without agent_id is the root Validator's, on the answer
+      const who = e.agent_id ? `sub-agent ${e.agent_id.slice(0, 8)}` : 'root answer';
       const text =
         e.type === 'validation'
           ? `${VERDICT_MARK[e.verdict]} ${who} validation ${e.verdict}: ${e.summary}`
@@ -405,6 +408,8 @@ export function reduce(s: UiState, a: UiAction): UiState {
       return { ...s, entries: [], epoch: s.epoch + 1, expandedToolId: null };
     case 'reprint':
       return { ...s, epoch: s.epoch + 1 };
+    case 'rewind_ended':
+      return { ...s, live: null, approval: null };
   }
 }
 

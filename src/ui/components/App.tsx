@@ -117,7 +117,14 @@ export function App(props: AppProps) {
     phase,
   });
   const turn = useAgentTurn({ dispatch, session: sessions.ensureSession, denyPending: approvals.denyPending, flushMs });
-  const rewind = useRewind({ services, settings: sessions.settings, session: sessions.session, approver: approvals.approver, notice });
+  const rewind = useRewind({
+    services,
+    settings: sessions.settings,
+    session: sessions.session,
+    approver: approvals.approver,
+    notice,
+    dispatch,
+  });
   const choose = useEvent(async (purpose: PickerPurpose, item: PickerItem | undefined) => {
     if (purpose === 'sessions') return item ? sessions.openSession({ sessionId: item.id, announce: 'resumed' }) : undefined;
     if (purpose === 'rewind') return item ? rewind.rewindTo(Number(item.id)) : undefined;
