@@ -21,6 +21,7 @@ import type { AgentNodeInfo } from './tree/node-info.js';
 import type { CallBudget } from './tree/call-budget.js';
 import type { RequestCounters } from './request-counters.js';
 import type { ModelPrice } from './pricing.js';
+import type { LimitRaiser } from './limit-raise.js';
 
 /** The topology text the system prompt gets, and the names of its nodes. */
 export interface InjectedTopology {
@@ -73,6 +74,8 @@ export interface GraphDeps {
   endpoint: ProviderEndpoint;
   /** the chat model's price (absent: unknown) and its output cap, for --max-cost's worst case */
   cost: { price?: ModelPrice; maxOutputTokens: number };
+  /** asks the user to raise a reached limit (the TUI); absent: on_limit decides */
+  limitRaiser?: LimitRaiser;
   /** llm_idle_timeout_ms: a stream silent this long is aborted and retried */
   idleTimeoutMs?: number;
   log: Logger;

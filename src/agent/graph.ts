@@ -16,6 +16,8 @@ import { AgentState, type AgentStateType, type AgentStateUpdate } from './state.
 import { logContext, logPreparing } from './context-log.js';
 import { prepareContext, toolSchemaTokens, type ContextPlan, type Summarizer } from './context.js';
 import { worstCaseUsd } from './cost-limit.js';
+import { askRaise, iterationRaiseTarget } from './limit-raise.js';
+import type { RequestLimits } from '../core/api.js';
 import { TITLE_MAX_TOKENS } from './session/models.js';
 import { roundUsd } from './pricing.js';
 import { messageText } from './tokens.js';
@@ -112,7 +114,23 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
   async function llmCall(state: AgentStateType): Promise<AgentStateUpdate> {
     const run = deps.run();
     if (run.signal.aborted) return { reached: stopReasonOf(run.signal) };
-    const plan = callPlan(state);
+    let plan = callPlan(state);
+    // the TUI asks before the last allowed iteration whether to raise --max-iterations
+    let raisedLimits: RequestLimits | undefined;
+    if (plan.last === 'max_iterations' && !state.reached && deps.limitRaiser) {
+      const t = iterationRaiseTarget(state.limits, state.llm_calls + 1);
+      raisedLimits = t
+        ? await askRaise(deps.limitRaiser, t, state.limits, {
+            declined: run.counters.declined,
+            signal: run.signal,
+            ...(run.agent ? { agentId: run.agent.id } : {}),
+          })
+        : undefined;
+      if (raisedLimits) {
+        deps.log.info('limit raised by the user', { limit: t!.label, from: t!.max, to: t!.raise_to });
+        plan = callPlan({ ...state, limits: raisedLimits });
+      }
+    }
     // the tree's budget (recursive): a run's own wrap-up is an ordinary call to it
     const budget = run.budget?.reserve() ?? 'ok';
     if (budget === 'denied') {
@@ -224,6 +242,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     const sink: { chunk?: AIMessageChunk } = {};
     const streamOpts = { endpoint: deps.endpoint, log: deps.log, ...(deps.idleTimeoutMs ? { idleTimeoutMs: deps.idleTimeoutMs } : {}) };
     const common: AgentStateUpdate = {
+      ...(raisedLimits ? { limits: raisedLimits } : {}),
       llm_calls: state.llm_calls + 1,
       tools_offered: tools,
       exceeded,

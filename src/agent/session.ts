@@ -9,7 +9,7 @@
  * lazily built chat models).
  */
 import type { Settings, InvocationOptions } from '../config/schema.js';
-import type { AgentSession, Approver, RequestLimits, StopOutcome } from '../core/api.js';
+import type { AgentSession, Approver, LimitAsker, RequestLimits, StopOutcome } from '../core/api.js';
 import type { AgentEvent, AgentMode } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
 import type { ToolContext, ToolDef } from '../tools/types.js';
@@ -59,6 +59,7 @@ import { sessionProject, type SessionProject } from './session/project.js';
 import { HistoryRepair, runRequest, type RequestHost } from './session/run.js';
 import { lazyChatModels } from './session/models.js';
 import { estimateRequest, type RequestEstimate } from './session/estimate.js';
+import type { LimitRaiser } from './limit-raise.js';
 import { sessionCheckpointer } from '../checkpoints/batch.js';
 import { capturePreviewer } from '../checkpoints/preview.js';
 import { FaultStore } from '../faults/store.js';
@@ -95,6 +96,8 @@ export interface CreateAgentSessionOptions {
   projectExplicit?: boolean;
   /** branch the resumed session into a new id (--fork) */
   fork?: boolean;
+  /** asks the user to raise a limit the running request reached (the TUI); absent: on_limit decides */
+  limitAsker?: LimitAsker;
   /** tools from outside the core (src/commands/agent-session.ts hands in the MCP servers') */
   attachTools?: ToolAttacher;
   /** test seams (compatible extensions of the contract) */
@@ -155,6 +158,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     store,
     tree,
     sessionId,
+    ...(opts.limitAsker ? { limitRaiser: limitRaiser(opts.limitAsker, live) } : {}),
   });
   const host = requestHost({ sessionId, resume, provider, opts, log, store, graph: late.graph, project, tools, tree, live });
   return sessionFacade({ sessionId, resume, provider, store, tree, host, live, project, tools });
@@ -358,6 +362,7 @@ function buildSessionGraph(p: {
   store: SessionStore;
   tree: SessionTree;
   sessionId: string;
+  limitRaiser?: LimitRaiser;
 }): AgentGraph {
   const { provider, settings, log, registry, services, project, store, tree, sessionId } = p;
   const { limitK } = provider;
@@ -372,6 +377,7 @@ function buildSessionGraph(p: {
       models: provider.models,
       endpoint: provider.endpoint,
       cost: chatCost(provider.endpoint.model, settings),
+      ...(p.limitRaiser ? { limitRaiser: p.limitRaiser } : {}),
       idleTimeoutMs: settings.llm_idle_timeout_ms,
       log,
       approval: p.approval,
@@ -397,6 +403,24 @@ function buildSessionGraph(p: {
     },
     store.saver,
   );
+}
+
+/**
+ * The user's answers to reached limits: one question at a time (parallel sub-agents may
+ * reach one together), and a raise "for this session" kept in the session's limits.
+ */
+function limitRaiser(ask: LimitAsker, live: LiveState): LimitRaiser {
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    ask: (req, signal) => {
+      const answer = queue.then(() => (signal.aborted ? ('no' as const) : ask(req, signal)));
+      queue = answer.catch(() => undefined);
+      return answer;
+    },
+    keep: (patch) => {
+      live.limits = { ...live.limits, ...patch, tool_limits: { ...(patch.tool_limits ?? live.limits.tool_limits) } };
+    },
+  };
 }
 
 /** The chat model's price and output cap: --max-cost reserves a call's worst case from them. */
