@@ -10,7 +10,7 @@ export const PEER_TESTS = [
   'test/check/check-lab.test.ts', // lab (FRR, VPCS)
   'test/checkpoints/capture.test.ts', // FRR + VPCS lab
   'test/checkpoints/rewind-lab.test.ts', // FRR + VPCS lab
-  'test/devices/faults.test.ts',
+  'test/devices/faults.test.ts', // FRR lab (the scripted-console faults are in console-faults.test.ts)
   'test/devices/frr-vpcs.test.ts',
   'test/devices/via-gns3.test.ts',
   'test/e2e/oneshot-ospf.test.ts',
@@ -25,7 +25,7 @@ export const PEER_TESTS = [
   'test/cli/auth-prompt.test.ts', // keychain + tmux
   'test/config/secrets.test.ts', // keychain
   'test/config/secrets-locked.test.ts', // keychain
-  'test/security/sanitize.test.ts', // tmux
+  'test/security/sanitize.test.ts', // tmux (the one-shot and sessions sinks are in sanitize-cli.test.ts)
   'test/skills/content.test.ts', // tshark
   'test/skills/injection-frr.test.ts', // FRR in a namespace
   'test/skills/packet-analysis.test.ts', // netns + tshark

@@ -20,7 +20,7 @@ drawFirstFrame(argv);
 const { Command, CommanderError } = await import('commander');
 // the command line's own parts (src/cli/): the process boundary, the flags, the subcommands
 const [
-  { act, exit, installProcessHandlers, reportError, EXIT_USAGE },
+  { act, exit, installProcessHandlers, failWith, onJsonFailure, EXIT_USAGE },
   { addRunOptions, addSettingsOptions, loadFor, typed },
   { addSubcommands },
 ] = await Promise.all([import('./cli/process.js'), import('./cli/options.js'), import('./cli/subcommands.js')]);
@@ -114,13 +114,23 @@ addSubcommands(program);
 
 // ---------------------------------------------------------------- run
 
+// with --json / --stream-json every failure is also a JSON document on stdout (src/cli/json-failure.ts)
+const subcommandNames = program.commands.map((c) => c.name());
+const printFailure = async (code: number, line: string) => {
+  const { jsonFailureShape, printJsonFailure } = await import('./cli/json-failure.js');
+  const shape = jsonFailureShape(argv, subcommandNames);
+  if (shape) await printJsonFailure(shape, code, line);
+};
+onJsonFailure(printFailure);
+
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) {
     // help and version exit 0; every parse error (unknown option, missing argument) is a usage error.
     const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0;
+    if (!ok) await printFailure(EXIT_USAGE, err.message.replace(/^error: /, ''));
     await exit(ok ? 0 : EXIT_USAGE);
   }
-  await exit(reportError(err));
+  await exit(await failWith(err));
 }

@@ -14,6 +14,12 @@ const EXIT_ABORTED = 130;
 // Read before parsing so that even a parse-time failure honours it.
 const verbose = process.argv.includes('--verbose') || process.argv.includes('-v');
 
+/** The one line an error is reported as (redacted, printable). */
+export function errorLine(err: unknown): string {
+  const message = redact(err instanceof Error ? err.message : String(err));
+  return sanitizeLine(message.split('\n')[0] ?? message);
+}
+
 /** One line on stderr; a stack only for unexpected errors and only with --verbose. */
 export function reportError(err: unknown): number {
   // Duck-typed CopilotError (src/errors.ts) so that this file imports nothing but commander.
@@ -21,8 +27,7 @@ export function reportError(err: unknown): number {
   const known = err instanceof Error && typeof e.exitCode === 'number';
   // The TUI's first frame (drawn before the command line was parsed) goes before the message.
   dropFirstFrame();
-  const message = redact(err instanceof Error ? err.message : String(err));
-  const firstLine = sanitizeLine(message.split('\n')[0] ?? message);
+  const firstLine = errorLine(err);
   if (known) {
     process.stderr.write(`error: ${firstLine}\n`);
     return e.exitCode as number;
@@ -69,6 +74,19 @@ export function installProcessHandlers(): void {
   process.on('uncaughtException', (err) => void exit(reportError(err)));
 }
 
+/** Also prints a failure on stdout as JSON (src/cli/json-failure.ts), when the command line asks for JSON. */
+let jsonFailure: ((exitCode: number, line: string) => Promise<void>) | undefined;
+export function onJsonFailure(fn: (exitCode: number, line: string) => Promise<void>): void {
+  jsonFailure = fn;
+}
+
+/** reportError, then the JSON document of the failure when one is due. */
+export async function failWith(err: unknown): Promise<number> {
+  const code = reportError(err);
+  await jsonFailure?.(code, errorLine(err));
+  return code;
+}
+
 /** Runs an action and turns its result or error into the process exit code. */
 export function act<A extends unknown[]>(fn: (...args: A) => Promise<number | void>) {
   return async (...args: A) => {
@@ -76,7 +94,7 @@ export function act<A extends unknown[]>(fn: (...args: A) => Promise<number | vo
     try {
       code = (await fn(...args)) ?? 0;
     } catch (err) {
-      code = reportError(err);
+      code = await failWith(err);
     }
     await exit(signalled ? EXIT_ABORTED : code);
   };

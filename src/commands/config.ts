@@ -11,6 +11,7 @@ import { SETTING_KEYS, type SettingKey } from '../config/schema.js';
 import { dataDir, logFile, sessionsDbFile, systemConfigFile, userConfigFile } from '../config/paths.js';
 import { UsageError } from '../errors.js';
 import { jsonText } from '../output/json-text.js';
+import { sanitizeLine } from '../security/sanitize.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -82,7 +83,9 @@ export async function configUnset(key: string): Promise<number> {
 }
 
 export async function configList(opts: Record<string, unknown>, flags: Record<string, unknown> = {}): Promise<number> {
-  const { settings, origins } = await loadSettings({ flags });
+  const { settings, origins, warnings } = await loadSettings({ flags });
+  // like every command that runs: a key ignored in a file (a secret that belongs in the keychain) is said once, on stderr
+  for (const w of warnings) process.stderr.write(`warning: ${sanitizeLine(w)}\n`);
   const keys = SETTING_KEYS;
   if (opts.json) {
     const obj = Object.fromEntries(

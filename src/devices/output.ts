@@ -32,3 +32,65 @@ export function confirmAllowed(allow: readonly string[], command: string): boole
   const c = command.trim().toLowerCase();
   return allow.some((a) => a.trim() !== '' && c.startsWith(a.trim().toLowerCase()));
 }
+
+/**
+ * What a console sent since the last command was written, bounded for chatty
+ * consoles nobody is reading: past `head + 2 × tail` characters it keeps the
+ * real first `head` characters and the last `tail` (the prompt that ends the
+ * command is there), and counts what it dropped between them as output
+ * characters, so a 20 MB output is shown with its true start and a true
+ * omitted count.
+ */
+export class ConsoleBuffer {
+  private start = '';
+  private end = '';
+  private split = false;
+  /** characters dropped between the kept head and tail */
+  dropped = 0;
+  /** characters received since the last reset (a position that only grows) */
+  received = 0;
+
+  constructor(
+    /** how many characters of output a dropped piece was (the console's CR, ANSI and NUL do not count) */
+    private readonly measure: (dropped: string) => number = (d) => d.length,
+    private readonly headKeep = 1_000_000,
+    private readonly tailKeep = 2_000_000,
+  ) {}
+
+  append(t: string): void {
+    this.received += t.length;
+    if (!this.split) {
+      this.start += t;
+      if (this.start.length <= this.headKeep + 2 * this.tailKeep) return;
+      this.end = this.start.slice(this.headKeep);
+      this.start = this.start.slice(0, this.headKeep);
+      this.split = true;
+    } else this.end += t;
+    // trimmed in large steps, so a stream of small chunks does not copy the tail each time
+    if (this.end.length > 2 * this.tailKeep) {
+      this.dropped += this.measure(this.end.slice(0, -this.tailKeep));
+      this.end = this.end.slice(-this.tailKeep);
+    }
+  }
+
+  reset(): void {
+    this.start = this.end = '';
+    this.split = false;
+    this.dropped = this.received = 0;
+  }
+
+  /** The kept text: head and tail joined where the dropped part was. */
+  get text(): string {
+    return this.split ? this.start + this.end : this.start;
+  }
+
+  /** The last n characters received (the current line, a prompt). */
+  last(n: number): string {
+    const s = this.split ? this.end : this.start;
+    return s.length >= n || !this.split ? s.slice(-n) : (this.start + this.end).slice(-n);
+  }
+
+  endsWith(s: string): boolean {
+    return (this.split ? this.end : this.start).endsWith(s);
+  }
+}

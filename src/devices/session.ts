@@ -15,7 +15,7 @@ import { CONFIRMATIONS, DRIVERS, PAGER, detectPrompt, type Driver, type Platform
 import { cleanText, lastLine } from './text.js';
 import type { Transport } from './transport.js';
 import type { ConfigureOptions, RunOptions, SessionOptions } from './session-options.js';
-import { confirmAllowed, extractOutput, findDeviceError } from './output.js';
+import { ConsoleBuffer, confirmAllowed, extractOutput, findDeviceError } from './output.js';
 import { wakeEvent, type WakeEvent } from './wake.js';
 
 export type { ConfigureOptions, RunOptions, SessionOptions } from './session-options.js';
@@ -45,7 +45,7 @@ export class DeviceSession {
   prompt = '';
   private driver: Driver = DRIVERS.cisco_ios;
   private promptRe: RegExp = /$^/;
-  private buf = '';
+  private readonly buf = new ConsoleBuffer((dropped) => cleanText(dropped).length);
   private notify: (() => void) | null = null;
   private closedReason: string | undefined;
   private broken = false;
@@ -60,9 +60,7 @@ export class DeviceSession {
     // Telnet NVT Enter is CR LF; on an SSH pty LF alone is Enter (CR LF would be two).
     this.newline = opts.newline ?? (transport.kind === 'ssh' ? '\n' : '\r\n');
     transport.onData((t) => {
-      this.buf += t;
-      // Keep memory bounded on chatty consoles nobody is reading.
-      if (this.buf.length > 4_000_000) this.buf = this.buf.slice(-2_000_000);
+      this.buf.append(t);
       this.notify?.();
     });
     transport.onClose((reason) => {
@@ -198,7 +196,7 @@ export class DeviceSession {
   }
 
   private tailLine(): string {
-    return lastLine(cleanText(this.buf.slice(-TAIL)));
+    return lastLine(cleanText(this.buf.last(TAIL)));
   }
 
   private async wake(signal?: AbortSignal): Promise<void> {
@@ -210,13 +208,18 @@ export class DeviceSession {
     let useHint = true;
     for (let attempt = 0; ; attempt++) {
       // Each round starts clean: one Enter, and we wait for the prompt that answers it.
-      if (attempt > 0) this.buf = '';
+      if (attempt > 0) this.buf.reset();
       this.transport.write(this.newline);
       let ev: WakeEvent;
       try {
         ev = await this.waitFor<WakeEvent>(
           () =>
-            wakeEvent(this.buf, this.tailLine(), useHint ? this.opts.platform : undefined, this.opts.platform !== undefined && attempt > 0),
+            wakeEvent(
+              this.buf.text,
+              this.tailLine(),
+              useHint ? this.opts.platform : undefined,
+              this.opts.platform !== undefined && attempt > 0,
+            ),
           Math.min(retryMs, deadline - performance.now()),
           signal,
         );
@@ -234,13 +237,13 @@ export class DeviceSession {
       }
       if (ev.kind === 'pager') {
         // Someone left the console inside a pager: quit it, then look for the prompt.
-        this.buf = '';
+        this.buf.reset();
         this.transport.write('q');
         attempt = -1;
         continue;
       }
       if (ev.kind === 'dialog') {
-        this.buf = '';
+        this.buf.reset();
         this.transport.write('no' + this.newline);
         continue;
       }
@@ -252,12 +255,12 @@ export class DeviceSession {
             `the console asks for a login ("${ev.line.trim()}"); set settings.devices.<node>.username and the device password`,
           );
         }
-        this.buf = '';
+        this.buf.reset();
         this.transport.write(value + this.newline);
         continue;
       }
       this.adopt(ev.platform, ev.host, ev.line);
-      this.buf = '';
+      this.buf.reset();
       // A console left in configuration mode by a previous user: back to exec.
       if (this.driver.configExit && this.driver.inConfig(ev.line)) {
         await this.runUnlocked(this.driver.configExit, { timeoutMs: Math.min(this.opts.commandTimeoutMs, 5_000), signal });
@@ -288,6 +291,7 @@ export class DeviceSession {
       status,
       output,
       ...(error !== undefined ? { error } : {}),
+      ...(output !== '' && this.buf.dropped > 0 ? { omitted_chars: this.buf.dropped } : {}),
       duration_ms: round(performance.now() - t0),
     });
     if (!this.usable) return result('error', '', `not sent: ${this.closeReason ?? 'session closed'}`);
@@ -295,7 +299,7 @@ export class DeviceSession {
 
     const renaming = this.driver.renames?.test(command) ?? false;
     const probe = command.trim().slice(0, ECHO_PROBE);
-    this.buf = '';
+    this.buf.reset();
     let echoAt = -1;
     let pagerAt = -1;
     let confirmAt = -1;
@@ -308,15 +312,15 @@ export class DeviceSession {
       // Prompts, pagers and questions never end in a newline: skip complete lines cheaply.
       if (this.buf.endsWith('\n')) return undefined;
       const line = this.tailLine();
-      if (PAGER.test(line) && this.buf.length > pagerAt) return { kind: 'pager' };
-      if (this.buf.length > confirmAt) {
+      if (PAGER.test(line) && this.buf.received > pagerAt) return { kind: 'pager' };
+      if (this.buf.received > confirmAt) {
         const index = CONFIRMATIONS.findIndex((c) => c.re.test(line));
         if (index >= 0 && !this.isPrompt(line, false)) return { kind: 'confirm', index, line };
       }
       if (!this.isPrompt(line, renaming)) return undefined;
       if (probe === '') return { kind: 'prompt' };
       if (echoAt < 0) {
-        const full = cleanText(this.buf);
+        const full = cleanText(this.buf.text);
         echoAt = full.indexOf(probe);
         if (echoAt < 0) {
           // No echo (some SSH shells): accept a prompt that follows real output,
@@ -334,7 +338,7 @@ export class DeviceSession {
         ev = await this.waitFor(classify, deadline - performance.now(), opts.signal);
       } catch (err) {
         if (!(err instanceof WaitError)) throw err;
-        const partial = extractOutput(this.buf, probe, this.promptRe, pages > 0, false);
+        const partial = extractOutput(this.buf.text, probe, this.promptRe, pages > 0, false);
         if (err.kind === 'closed') {
           return result('error', partial, `connection lost during the command: ${this.closedReason}`);
         }
@@ -349,12 +353,12 @@ export class DeviceSession {
       }
       if (ev.kind === 'pager') {
         pages++;
-        pagerAt = this.buf.length;
+        pagerAt = this.buf.received;
         this.transport.write(' ');
         continue;
       }
       if (ev.kind === 'confirm') {
-        confirmAt = this.buf.length;
+        confirmAt = this.buf.received;
         const c = CONFIRMATIONS[ev.index]!;
         if (declined === undefined && confirmAllowed(this.opts.confirmAllow, command)) {
           this.transport.write(c.yes + this.newline);
@@ -373,7 +377,7 @@ export class DeviceSession {
       const d = detectPrompt(line, this.platform);
       if (d) this.adopt(this.platform, d.host, line);
     }
-    const output = extractOutput(this.buf, probe, this.promptRe, pages > 0, true);
+    const output = extractOutput(this.buf.text, probe, this.promptRe, pages > 0, true);
     if (declined) return result('aborted', output, declined);
     const error = findDeviceError(this.driver, output, opts.config === true);
     return error ? result('error', output, error) : result('success', output);

@@ -13,6 +13,8 @@ export interface CommandResult {
   output: string;
   /** device error line (`% Invalid input…`) or the reason it was not run */
   error?: string;
+  /** characters of output the console buffer dropped between the head and tail it kept */
+  omitted_chars?: number;
   duration_ms: number;
 }
 

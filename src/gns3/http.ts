@@ -150,7 +150,20 @@ export class Gns3Http {
   }
 
   /** Sends one request and reads the whole body. Throws ControllerError on transport failure only. */
+  /** requests sent and not answered yet (`GET /v2/projects`): what a run that gave up waiting names */
+  readonly inFlight = new Set<string>();
+
   async send(method: string, path: string, opts: RequestOptions = {}): Promise<HttpResponse> {
+    const call = `${method} ${path}`;
+    this.inFlight.add(call);
+    try {
+      return await this.sendOnce(method, path, opts);
+    } finally {
+      this.inFlight.delete(call);
+    }
+  }
+
+  private async sendOnce(method: string, path: string, opts: RequestOptions): Promise<HttpResponse> {
     const retryable = method === 'GET' || method === 'HEAD' || opts.idempotent === true;
     const attempts = retryable ? this.maxAttempts : 1;
     let lastErr: unknown;

@@ -12,6 +12,7 @@ import type { DeltaSaver } from './delta-saver.js';
 import type { CopilotMode } from '../core/modes.js';
 import type { AgentMode } from '../core/events.js';
 import { sessionsDbFile } from '../config/paths.js';
+import { UsageError } from '../errors.js';
 import { SessionLease } from './lease.js';
 import { TreeStore } from './tree-store.js';
 import { deleteSessionRows, removeOrphans } from './session-rows.js';
@@ -66,6 +67,20 @@ export function fallbackTitle(firstMessage: string): string {
   return one.length > TITLE_FALLBACK_CHARS ? one.slice(0, TITLE_FALLBACK_CHARS).trimEnd() : one || 'Untitled session';
 }
 
+/** SQLite's answers for a file that is not (or no longer) a readable database. */
+const DAMAGED = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
+
+/** A damaged sessions.db is bad input the user can fix: name the file and what to do. */
+function unusableDatabase(file: string, err: unknown): unknown {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string' || !DAMAGED.has(code)) return err;
+  const why = err instanceof Error ? err.message : code;
+  return new UsageError(
+    `${file} is not a usable sessions database (${why}): move it aside (mv "${file}" "${file}.broken") and run again; a new one is created`,
+    { cause: err },
+  );
+}
+
 /** A sessions-table row as SQLite returns it (pinned is 0/1). */
 type DbRow = Omit<SessionRow, 'pinned'> & { pinned: number };
 
@@ -86,17 +101,23 @@ export class SessionStore {
     const { DeltaSaver } = await import('./delta-saver.js');
     const { migrate } = await import('./migrations.js');
     const db = new Sqlite(file);
-    db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    // better-sqlite3 builds with a 16 MB page cache per connection; messages are
-    // read once per resume and then kept by the session, so 2 MB keeps the
-    // sessions table and indexes hot.
-    db.pragma('cache_size = -2000');
-    db.exec(SCHEMA);
-    tightenFiles(file, `${file}-wal`, `${file}-shm`);
-    await migrate(db, file);
-    removeOrphans(db);
+    try {
+      db.pragma('busy_timeout = 5000');
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      // better-sqlite3 builds with a 16 MB page cache per connection; messages are
+      // read once per resume and then kept by the session, so 2 MB keeps the
+      // sessions table and indexes hot.
+      db.pragma('cache_size = -2000');
+      db.exec(SCHEMA);
+      tightenFiles(file, `${file}-wal`, `${file}-shm`);
+      await migrate(db, file);
+      removeOrphans(db);
+    } catch (err) {
+      // a damaged file fails on its first page read, here rather than half way through a run
+      db.close();
+      throw unusableDatabase(file, err);
+    }
     const saver = new DeltaSaver(db);
     const { redactingSerde } = await import('../security/redact.js');
     saver.serde = redactingSerde(saver.serde);

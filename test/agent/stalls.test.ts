@@ -167,6 +167,33 @@ describe('TLS and the controller probe', () => {
     );
     expect(Date.now() - t0).toBeLessThan(12_000);
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/did not answer within --max-time \(2 s\)/);
+    expect(r.stderr).toMatch(/did not answer GET \/v3\/version within --max-time \(2 s\)/);
+  });
+
+  it('--max-time with a controller that hangs after /version: exit 3 naming the call that hung', async () => {
+    const waiting: ServerResponse[] = [];
+    const ctrl = createServer((req: IncomingMessage, res: ServerResponse) => {
+      if (req.url?.startsWith('/v3/')) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+        return;
+      }
+      if (req.url === '/v2/version') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ version: '2.2.50', local: false }));
+        return;
+      }
+      waiting.push(res); // every other call: accepted, never answered
+    });
+    await new Promise<void>((r) => ctrl.listen(0, '127.0.0.1', r));
+    scope.onCleanup(() => {
+      waiting.forEach((res) => res.destroy());
+      return new Promise<void>((r) => ctrl.close(() => r()));
+    });
+    const e = scope.fresh();
+    const llm = await scope.startLlm([{ text: 'never' }]);
+    const url = `http://127.0.0.1:${(ctrl.address() as AddressInfo).port}`;
+    const r = await runCli(['-p', 'hi', '--max-time', '2', '--project', 'p1', '-s', url, ...llmFlags(llm.url)], e.env);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/^error: the GNS3 controller did not answer GET \/v2\/projects within --max-time \(2 s\)$/m);
+    expect(llm.requests.filter((q) => q.purpose === null)).toHaveLength(0);
   });
 });

@@ -13,6 +13,8 @@ export interface SessionProject {
   /** a project is configured (or injected): requests open it first */
   has(): boolean;
   open(): Promise<ProjectScope>;
+  /** the controller call opening the project still waits for (`GET /v2/projects`), if any */
+  waitingOn(): string | undefined;
   /** the rendered topology for the system prompt and its node names (for the log); undefined without a project */
   topology(signal: AbortSignal): Promise<InjectedTopology | undefined>;
   close(): Promise<void>;
@@ -20,7 +22,7 @@ export interface SessionProject {
 
 /** `inject` replaces the controller (a test seam). */
 export function sessionProject(settings: Settings, log: Logger, inject?: () => Promise<ProjectScope>): SessionProject {
-  let client: { close(): Promise<void> } | undefined;
+  let client: { close(): Promise<void>; http: { inFlight: ReadonlySet<string> } } | undefined;
   let promise: Promise<ProjectScope> | undefined;
   /** a controller probe still waiting (given up on by --max-time/Ctrl-C): close() must not wait for it */
   let pending = false;
@@ -50,6 +52,7 @@ export function sessionProject(settings: Settings, log: Logger, inject?: () => P
   return {
     has,
     open,
+    waitingOn: () => (client ? [...client.http.inFlight][0] : undefined),
     async topology(signal) {
       if (!has()) return undefined;
       const project = await open();

@@ -27,6 +27,9 @@ import { ControllerError, CopilotError, ExitCode, errorMessage, errorTypeOf } fr
 import type { SessionProject } from './project.js';
 
 /** What a request needs from its session. */
+/** `GET /v2/projects ` (with its trailing space), or nothing when no call was sent yet */
+const callOf = (call: string | undefined): string => (call ? `${call} ` : '');
+
 export interface RequestHost {
   sessionId: string;
   agentMode: AgentMode;
@@ -147,7 +150,9 @@ export async function runRequest(
         // --max-time covers the controller probe too
         project = await abortable(host.project.open(), ac.signal, () =>
           ac.signal.reason === 'max_time'
-            ? new ControllerError(`the GNS3 controller did not answer within --max-time (${reqLimits.max_time} s)`)
+            ? new ControllerError(
+                `the GNS3 controller did not answer ${callOf(host.project.waitingOn())}within --max-time (${reqLimits.max_time} s)`,
+              )
             : new CopilotError('aborted by the user', ExitCode.Aborted),
         );
         projectId = project.projectId;

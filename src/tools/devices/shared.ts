@@ -58,6 +58,9 @@ function deviceError(r: DeviceResult): string | undefined {
 
 /** `{"status":…,"devices":[DeviceResult…]}` with every command's output capped. */
 export function formatResults(results: DeviceResult[]): ToolOutcome {
-  const devices = results.map((d) => ({ ...d, results: d.results.map((r) => ({ ...r, output: capOutput(r.output, MAX_OUTPUT_CHARS) })) }));
+  const devices = results.map((d) => ({
+    ...d,
+    results: d.results.map(({ omitted_chars, ...r }) => ({ ...r, output: capOutput(r.output, MAX_OUTPUT_CHARS, omitted_chars) })),
+  }));
   return batchOutcome(devices, { devices }, { noun: 'devices', errorOf: deviceError });
 }

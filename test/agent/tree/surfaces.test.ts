@@ -44,7 +44,7 @@ describe('tree surfaces', () => {
       usage: { llm_calls: 2 },
     });
     expect((result.agents![0]!.report as { result: string }).result).toBe('R1: 2 full neighbours');
-    expect(result.resource_usage).toMatchObject({ agents: 2, llm_calls: 7, exhausted: null }); // root 3 + child 2 + its Validator 1 + the title
+    expect(result.resource_usage).toMatchObject({ agents: 2, llm_calls: 8, exhausted: null }); // root 3 + child 2 + its Validator 1 + the root Validator 1 + the title
     expect(result.resource_usage!.cost_usd).toBeGreaterThan(0);
 
     const events = parseStreamJson(lines);
@@ -56,7 +56,7 @@ describe('tree surfaces', () => {
 
     const show = await captureStdout(() => sessionsCommand('show', [s.id.slice(0, 8)], {}, settings));
     expect(show).toContain('## Task tree');
-    expect(show).toMatch(/agents 2\/50 · llm 7\/150/);
+    expect(show).toMatch(/agents 2\/50 · llm 8\/150/);
     expect(show).toMatch(/└ \[1\] [0-9a-f]{8} completed — verify OSPF on R1/);
     expect(show).toContain('report: R1: 2 full neighbours');
     const exported = JSON.parse(await captureStdout(() => sessionsCommand('export', [s.id], { format: 'json' }, settings))) as {
