@@ -3,6 +3,8 @@
  * session, and the per-request RunControl the session hands each run.
  */
 import type { ChatOpenAICompletions } from '@langchain/openai';
+import type { BaseMessage } from '@langchain/core/messages';
+import type { ValidationResult } from './tree/validation-result.js';
 import type { AgentEvent, StoppedReason } from '../core/events.js';
 import type { Caller } from '../core/caller.js';
 import type { Checkpointer } from '../checkpoints/batch.js';
@@ -19,6 +21,7 @@ import type { AgentNodeInfo } from './tree/node-info.js';
 import type { CallBudget } from './tree/call-budget.js';
 import type { RequestCounters } from './request-counters.js';
 import type { ModelPrice } from './pricing.js';
+import type { LimitRaiser } from './limit-raise.js';
 
 /** The topology text the system prompt gets, and the names of its nodes. */
 export interface InjectedTopology {
@@ -32,6 +35,8 @@ export interface ChatModels {
   summary: ChatOpenAICompletions;
   /** the recursive tree's Validator (src/agent/tree/validator.ts) */
   validator: ChatOpenAICompletions;
+  /** the recursive root's Validator of its candidate answer (src/agent/tree/root-validator.ts) */
+  rootValidator: ChatOpenAICompletions;
 }
 
 /** Per-request controls the session hands the graph. */
@@ -69,6 +74,8 @@ export interface GraphDeps {
   endpoint: ProviderEndpoint;
   /** the chat model's price (absent: unknown) and its output cap, for --max-cost's worst case */
   cost: { price?: ModelPrice; maxOutputTokens: number };
+  /** asks the user to raise a reached limit (the TUI); absent: on_limit decides */
+  limitRaiser?: LimitRaiser;
   /** llm_idle_timeout_ms: a stream silent this long is aborted and retried */
   idleTimeoutMs?: number;
   log: Logger;
@@ -81,6 +88,13 @@ export interface GraphDeps {
   checkpoints?: Checkpointer;
   /** reads the devices a config call changes to preview its diff in the approval prompt (src/checkpoints/preview.ts) */
   previewer?: ApprovalPreviewer;
+  /**
+   * Recursive trees: the root Validator's verdict on a candidate final answer of the root
+   * (undefined: nothing to validate — legacy, or the request delegated nothing)
+   */
+  validateAnswer?(a: { messages: BaseMessage[]; answer: string; run: RunControl }): Promise<ValidationResult | undefined>;
+  /** root_validation_rounds: how many times a failed answer goes back to the root */
+  rootValidationRounds?: number;
   needsTitle(): boolean;
   saveTitle(title: string): void;
   run(): RunControl;

@@ -16,6 +16,8 @@ import { AgentState, type AgentStateType, type AgentStateUpdate } from './state.
 import { logContext, logPreparing } from './context-log.js';
 import { prepareContext, toolSchemaTokens, type ContextPlan, type Summarizer } from './context.js';
 import { worstCaseUsd } from './cost-limit.js';
+import { askRaise, iterationRaiseTarget } from './limit-raise.js';
+import type { RequestLimits } from '../core/api.js';
 import { TITLE_MAX_TOKENS } from './session/models.js';
 import { roundUsd } from './pricing.js';
 import { messageText } from './tokens.js';
@@ -49,7 +51,8 @@ import { streamAnswer } from './llm-stream.js';
 import { agentKey } from './request-counters.js';
 import { addUsage, completeText, isContextOverflow } from './completion.js';
 import { toolsNode } from './tools-node.js';
-import { isProtocolNote, reviewGateNote } from './tree/protocol-notes.js';
+import { isProtocolNote, reviewGateNote, rootValidationNote } from './tree/protocol-notes.js';
+import { rootFindings } from './tree/root-validator.js';
 
 /** what a model without a known price costs (--max-cost refuses such a model at start) */
 const FREE = { input: 0, output: 0 };
@@ -111,7 +114,23 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
   async function llmCall(state: AgentStateType): Promise<AgentStateUpdate> {
     const run = deps.run();
     if (run.signal.aborted) return { reached: stopReasonOf(run.signal) };
-    const plan = callPlan(state);
+    let plan = callPlan(state);
+    // the TUI asks before the last allowed iteration whether to raise --max-iterations
+    let raisedLimits: RequestLimits | undefined;
+    if (plan.last === 'max_iterations' && !state.reached && deps.limitRaiser) {
+      const t = iterationRaiseTarget(state.limits, state.llm_calls + 1);
+      raisedLimits = t
+        ? await askRaise(deps.limitRaiser, t, state.limits, {
+            declined: run.counters.declined,
+            signal: run.signal,
+            ...(run.agent ? { agentId: run.agent.id } : {}),
+          })
+        : undefined;
+      if (raisedLimits) {
+        deps.log.info('limit raised by the user', { limit: t!.label, from: t!.max, to: t!.raise_to });
+        plan = callPlan({ ...state, limits: raisedLimits });
+      }
+    }
     // the tree's budget (recursive): a run's own wrap-up is an ordinary call to it
     const budget = run.budget?.reserve() ?? 'ok';
     if (budget === 'denied') {
@@ -223,6 +242,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     const sink: { chunk?: AIMessageChunk } = {};
     const streamOpts = { endpoint: deps.endpoint, log: deps.log, ...(deps.idleTimeoutMs ? { idleTimeoutMs: deps.idleTimeoutMs } : {}) };
     const common: AgentStateUpdate = {
+      ...(raisedLimits ? { limits: raisedLimits } : {}),
       llm_calls: state.llm_calls + 1,
       tools_offered: tools,
       exceeded,
@@ -290,6 +310,28 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         messages: [ai, note],
         usage: addUsage(state.usage, chunk),
       };
+    }
+    // the root Validator (recursive): a candidate final answer completes only once it passes,
+    // or when the rounds (root_validation_rounds) or the iterations are used up
+    if (tools && within && calls.length === 0 && !run.agent && deps.validateAnswer && !run.signal.aborted) {
+      const v = await deps.validateAnswer({ messages: [...state.messages, ai], answer: messageText(ai), run });
+      if (v) {
+        run.emit({ type: 'validation', verdict: v.verdict, summary: v.summary, checks: v.checks });
+        const rounds = deps.rootValidationRounds ?? 0;
+        const retry =
+          v.verdict === 'fail' &&
+          state.root_validations < rounds &&
+          state.llm_calls + 1 < enforcedLimits(state.limits).max_iterations &&
+          !run.signal.aborted;
+        if (retry)
+          return {
+            ...common,
+            ...(context.summary ? { summary: context.summary } : {}),
+            messages: [ai, rootValidationNote(rootFindings(v, state.root_validations + 1, rounds))],
+            usage: addUsage(state.usage, chunk),
+            root_validations: state.root_validations + 1,
+          };
+      }
     }
     // a crossed tree budget: no tool call of this response runs (limitDecision)
     if (!within && !limit) reached(run, state, 'budget', run.agent ? 'stop' : 'wrap_up');

@@ -11,7 +11,7 @@ import type { CopilotMode } from '../core/modes.js';
 export const TOPOLOGY_PLACEHOLDER = '{{topology_info}}';
 export const NO_TOPOLOGY = '(No topology information available)';
 
-export type PromptName = CopilotMode | 'title' | 'summary' | 'validator';
+export type PromptName = CopilotMode | 'title' | 'summary' | 'validator' | 'root_validator';
 
 /** The package's prompts/ dir: found by walking up from this module (src/agent or dist/). */
 export function findPromptsDir(start = dirname(fileURLToPath(import.meta.url))): string {

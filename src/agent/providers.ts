@@ -102,8 +102,8 @@ export interface ModelOptions {
   apiKey: string | undefined;
   temperature?: number;
   maxTokens?: number;
-  /** tags auxiliary requests (title, summary, validator) with x-copilot-purpose */
-  purpose?: 'chat' | 'title' | 'summary' | 'validator';
+  /** tags auxiliary requests (title, summary, validator, root_validator) with x-copilot-purpose */
+  purpose?: 'chat' | 'title' | 'summary' | 'validator' | 'root_validator';
   timeoutMs?: number;
 }
 

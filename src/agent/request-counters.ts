@@ -8,6 +8,7 @@
 import type { AgentStats } from '../core/events.js';
 import type { ToolCounter } from '../tools/dispatch.js';
 import type { CostMeter } from './cost-limit.js';
+import type { RequestLimits } from '../core/api.js';
 
 /** The key of the root agent in `by_agent` (sub-agents are keyed by their agent id). */
 export const ROOT_AGENT_KEY = 'root';
@@ -19,6 +20,11 @@ export class RequestCounters implements ToolCounter {
   count = 0;
   counts: Record<string, number> = {};
   private readonly agents = new Map<string, AgentStats>();
+
+  /** limits the user declined to raise in this request (src/agent/limit-raise.ts): not asked again */
+  readonly declined = new Set<string>();
+  /** tool-call limits the user raised in this request: they hold for every run of it */
+  readonly raised: Partial<RequestLimits> = {};
 
   /** `cost`: the request's --max-cost meter, shared like the counts */
   constructor(readonly cost?: CostMeter) {}

@@ -9,7 +9,7 @@
  * lazily built chat models).
  */
 import type { Settings, InvocationOptions } from '../config/schema.js';
-import type { AgentSession, Approver, RequestLimits, StopOutcome } from '../core/api.js';
+import type { AgentSession, Approver, LimitAsker, RequestLimits, StopOutcome } from '../core/api.js';
 import type { AgentEvent, AgentMode } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
 import type { ToolContext, ToolDef } from '../tools/types.js';
@@ -19,9 +19,11 @@ import { ProviderError, UsageError, errorMessage } from '../errors.js';
 import { assertNoRemovedAgentFlags } from '../core/agent-mode.js';
 import { SessionTree } from './tree/session-tree.js';
 import type { ValidatorHost } from './tree/validator.js';
+import type { RootValidatorHost } from './tree/root-validator.js';
 import { ROOT_AGENT } from '../core/caller.js';
 import type { TreeUsage } from './tree/ledger.js';
-import { agentViews, budgetLine, renderTree, resourceUsage, type AgentView, type ResourceUsage } from './tree/view.js';
+import { agentViews, budgetLine, parseJson, renderTree, resourceUsage, type AgentView, type ResourceUsage } from './tree/view.js';
+import type { ValidationResult } from './tree/validation-result.js';
 import type { AgentNodeRow, TreeRow } from '../sessions/tree-store.js';
 import { runningAgent, watchStopRequests } from './tree/stop-requests.js';
 import {
@@ -57,6 +59,7 @@ import { sessionProject, type SessionProject } from './session/project.js';
 import { HistoryRepair, runRequest, type RequestHost } from './session/run.js';
 import { lazyChatModels } from './session/models.js';
 import { estimateRequest, type RequestEstimate } from './session/estimate.js';
+import type { LimitRaiser } from './limit-raise.js';
 import { sessionCheckpointer } from '../checkpoints/batch.js';
 import { capturePreviewer } from '../checkpoints/preview.js';
 import { FaultStore } from '../faults/store.js';
@@ -93,6 +96,8 @@ export interface CreateAgentSessionOptions {
   projectExplicit?: boolean;
   /** branch the resumed session into a new id (--fork) */
   fork?: boolean;
+  /** asks the user to raise a limit the running request reached (the TUI); absent: on_limit decides */
+  limitAsker?: LimitAsker;
   /** tools from outside the core (src/commands/agent-session.ts hands in the MCP servers') */
   attachTools?: ToolAttacher;
   /** test seams (compatible extensions of the contract) */
@@ -135,12 +140,13 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const live = liveState(resume);
   const { settings } = resume;
   // the tree and the registry refer to each other and to the graph; each is read only once a request runs
-  const late = {} as { registry: ToolRegistry; graph: AgentGraph; validator: ValidatorHost };
+  const late = {} as { registry: ToolRegistry; graph: AgentGraph; validator: ValidatorHost; rootValidator: RootValidatorHost };
   const tree = fixModeAndTree(resume, provider.endpoint, sessionId, live, late);
   const tools = attachTools(baseTools, tree, settings, log, opts.attachTools);
   late.registry = tools.registry;
   const project = sessionProject(settings, log, opts.projectScope);
   late.validator = validatorHost(provider, settings, log, tools, project, live);
+  late.rootValidator = rootValidatorHost(provider);
   late.graph = buildSessionGraph({
     provider,
     settings,
@@ -152,6 +158,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
     store,
     tree,
     sessionId,
+    ...(opts.limitAsker ? { limitRaiser: limitRaiser(opts.limitAsker, live) } : {}),
   });
   const host = requestHost({ sessionId, resume, provider, opts, log, store, graph: late.graph, project, tools, tree, live });
   return sessionFacade({ sessionId, resume, provider, store, tree, host, live, project, tools });
@@ -241,7 +248,7 @@ function fixModeAndTree(
   endpoint: ProviderEndpoint,
   sessionId: string,
   live: LiveState,
-  late: { registry: ToolRegistry; graph: AgentGraph; validator: ValidatorHost },
+  late: { registry: ToolRegistry; graph: AgentGraph; validator: ValidatorHost; rootValidator: RootValidatorHost },
 ): SessionTree {
   const { settings, fixation, trees, agentMode } = resume;
   const tree = new SessionTree({
@@ -251,6 +258,7 @@ function fixModeAndTree(
     registered: (name) => late.registry.get(name) !== undefined,
     graph: () => late.graph,
     validator: () => late.validator,
+    rootValidator: () => late.rootValidator,
     rootId: () => sessionId,
     copilotMode: () => live.mode,
     modeTools: (m) => late.registry.forMode(m).map((t) => t.name),
@@ -332,6 +340,16 @@ function validatorHost(
   };
 }
 
+/** What the recursive root's Validator runs with: its own model and prompt (no tools). */
+function rootValidatorHost(provider: ResolvedProvider): RootValidatorHost {
+  const prompts = new PromptLibrary();
+  const models = provider.models;
+  return {
+    model: async () => (typeof models === 'function' ? await models() : models).rootValidator,
+    prompt: () => prompts.get('root_validator'),
+  };
+}
+
 /** Step 5: the LangGraph graph over the registry, checkpointed in the store. */
 function buildSessionGraph(p: {
   provider: ResolvedProvider;
@@ -344,6 +362,7 @@ function buildSessionGraph(p: {
   store: SessionStore;
   tree: SessionTree;
   sessionId: string;
+  limitRaiser?: LimitRaiser;
 }): AgentGraph {
   const { provider, settings, log, registry, services, project, store, tree, sessionId } = p;
   const { limitK } = provider;
@@ -358,6 +377,7 @@ function buildSessionGraph(p: {
       models: provider.models,
       endpoint: provider.endpoint,
       cost: chatCost(provider.endpoint.model, settings),
+      ...(p.limitRaiser ? { limitRaiser: p.limitRaiser } : {}),
       idleTimeoutMs: settings.llm_idle_timeout_ms,
       log,
       approval: p.approval,
@@ -371,6 +391,8 @@ function buildSessionGraph(p: {
         context: (signal) => ({ settings, signal, log, project: () => project.open(), services }),
       }),
       previewer: capturePreviewer((signal) => ({ settings, signal, log, project: () => project.open(), services })),
+      validateAnswer: (a) => tree.validateRootAnswer(a),
+      rootValidationRounds: settings.root_validation_rounds,
       needsTitle: () => !tree.inChild() && !store.get(sessionId)?.title,
       saveTitle: (t) => store.setTitle(sessionId, sanitizeLine(redact(t))),
       run: () => {
@@ -381,6 +403,24 @@ function buildSessionGraph(p: {
     },
     store.saver,
   );
+}
+
+/**
+ * The user's answers to reached limits: one question at a time (parallel sub-agents may
+ * reach one together), and a raise "for this session" kept in the session's limits.
+ */
+function limitRaiser(ask: LimitAsker, live: LiveState): LimitRaiser {
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    ask: (req, signal) => {
+      const answer = queue.then(() => (signal.aborted ? ('no' as const) : ask(req, signal)));
+      queue = answer.catch(() => undefined);
+      return answer;
+    },
+    keep: (patch) => {
+      live.limits = { ...live.limits, ...patch, tool_limits: { ...(patch.tool_limits ?? live.limits.tool_limits) } };
+    },
+  };
 }
 
 /** The chat model's price and output cap: --max-cost reserves a call's worst case from them. */
@@ -478,7 +518,8 @@ function sessionFacade(p: {
     usage: () => tree.usage(),
     treeText: () => {
       const v = session.treeView();
-      return renderTree(sessionId, agentMode, v.agents, v.resource_usage);
+      const rootValidation = parseJson<ValidationResult>(trees.get(sessionId)?.validation ?? null);
+      return renderTree(sessionId, agentMode, v.agents, v.resource_usage, rootValidation);
     },
     budgetLine: () => budgetLine(session.treeView().resource_usage),
     treeView: () => {

@@ -34,6 +34,8 @@ export const AgentState = Annotation.Root({
   tools_offered: last<boolean>(() => true),
   /** limits crossed softly under on_limit=continue, in the order they were crossed */
   exceeded: last<StoppedReason[]>(() => []),
+  /** failed root validations this request sent back to the root (recursive; ≤ root_validation_rounds) */
+  root_validations: last<number>(() => 0),
   /** summary of the history that no longer fits the context window */
   summary: last<HistorySummary | null>(() => null),
 });
@@ -52,5 +54,6 @@ export function requestInput(message: BaseMessage, limits: RequestLimits, mode: 
     reached: null,
     tools_offered: true,
     exceeded: [],
+    root_validations: 0,
   };
 }

@@ -12,6 +12,8 @@ import { stopReasonOf, runCaller, type GraphDeps } from './graph-deps.js';
 import { danglingToolCalls, toolMessage } from './history.js';
 import { agentKey } from './request-counters.js';
 import { cliRefusalText } from './refusal-text.js';
+import { askRaise, toolRaiseTarget } from './limit-raise.js';
+import { limitGroupOf } from '../tools/types.js';
 
 export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<AgentStateUpdate> {
   return async (state) => {
@@ -19,6 +21,13 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
     const calls = danglingToolCalls(state.messages);
     const caller = runCaller(run);
     const ctx = { ...deps.toolContext(run.signal), caller, mode: state.mode };
+    // a raise the user gave another run of this request holds here too
+    let limits = { ...state.limits, ...run.counters.raised };
+    const raiser = deps.limitRaiser;
+    const groupOf = (n: string) => {
+      const d = deps.registry.get(n);
+      return d ? limitGroupOf(d) : undefined;
+    };
 
     const out = await dispatchCalls(calls, {
       tools: deps.registry,
@@ -26,8 +35,27 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
       mode: state.mode,
       caller,
       // under on_limit continue the gate enforces the hard ceilings; crossing the user's limits is only reported
-      limits: enforcedLimits(state.limits),
-      ...(state.limits.on_limit === 'continue' ? { softLimits: state.limits } : {}),
+      limits: enforcedLimits(limits),
+      ...(limits.on_limit === 'continue' ? { softLimits: limits } : {}),
+      ...(raiser && limits.on_limit !== 'continue'
+        ? {
+            raise: async (call, stop, now) => {
+              const group = groupOf(call.name);
+              const t = group ? toolRaiseTarget(stop, call.name, group, now, run.counters, groupOf) : undefined;
+              if (!t) return undefined;
+              const next = await askRaise(raiser, t, now, {
+                declined: run.counters.declined,
+                signal: run.signal,
+                ...(run.agent ? { agentId: run.agent.id } : {}),
+              });
+              if (next) {
+                Object.assign(run.counters.raised, t.patch);
+                deps.log.info('limit raised by the user', { limit: t.label, from: t.max, to: t.raise_to });
+              }
+              return next;
+            },
+          }
+        : {}),
       counter: run.counters,
       signal: run.signal,
       stopped: () => (run.signal.aborted ? stopReasonOf(run.signal) : undefined),
@@ -78,10 +106,12 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
         },
       },
     });
+    if (out.limits) limits = { ...limits, ...run.counters.raised };
     run.approvalBlocked += out.approvalBlocked;
     run.counters.toolCalls(agentKey(run), out.admitted);
 
     const update: AgentStateUpdate = {
+      ...(Object.keys(run.counters.raised).length ? { limits } : {}),
       messages: calls.map((c, i) => toolMessage(c, out.results[i]!)),
       exceeded: [...state.exceeded, ...out.crossed.filter((c) => !state.exceeded.includes(c))],
     };

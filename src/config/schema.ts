@@ -83,6 +83,8 @@ export const settingsSchema = z.object({
   max_parallel_children: intIn(1, 2).default(2),
   /** read-only tool calls the Validator of a sub-agent's report may run to re-observe the lab (AGENT_MODE=recursive) */
   validator_tool_calls: intIn(0, 10).default(3),
+  /** times a recursive root's answer the root Validator failed goes back to the root with the findings (AGENT_MODE=recursive) */
+  root_validation_rounds: intIn(0, 5).default(2),
   /** a recursive tree's budget (AGENT_MAX_* in the environment win), snapshotted with each new root */
   agent_budget: z
     .object({

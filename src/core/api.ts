@@ -22,6 +22,28 @@ export interface ApprovalRequest {
 /** Asked by the core when a tool needs approval; absent in one-shot runs. */
 export type Approver = (req: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
 
+/** A limit a running request reached, offered to the user to raise (the TUI; one-shot and MCP follow on_limit). */
+export interface LimitRaiseRequest {
+  id: string;
+  /** e.g. "Tool call limit", "Tool call limit for execute_multiple_device_commands", "Iteration limit" */
+  label: string;
+  used: number;
+  max: number;
+  raise_to: number;
+  /** the sub-agent whose run reached it (absent: the root) */
+  agent_id?: string;
+}
+
+/** once: this request only · session: this request and the rest of the session · no: answer with what you have (warn) */
+export type LimitRaiseDecision = 'once' | 'session' | 'no';
+
+export type LimitAsker = (req: LimitRaiseRequest, signal: AbortSignal) => Promise<LimitRaiseDecision>;
+
+/** The question the TUI shows for a reached limit. */
+export function limitRaiseQuestion(r: LimitRaiseRequest): string {
+  return `${r.label} reached (${r.used}/${r.max}). Raise to ${r.raise_to} and go on? [y] once · [a] for this session · [n] answer with what you have`;
+}
+
 export interface RequestLimits {
   max_iterations: number;
   max_tool_calls?: number;

@@ -108,7 +108,7 @@ export type AgentEvent = AgentTag &
     | { type: 'limit'; reason: StoppedReason; action: 'stop' | 'wrap_up' | 'continue'; message: string }
     /** something the user should know that does not fail the request (e.g. an MCP server died) */
     | { type: 'notice'; message: string }
-    /** a sub-agent's report was validated (AGENT_MODE=recursive); agent_id names the sub-agent */
+    /** a sub-agent's report was validated (AGENT_MODE=recursive); agent_id names the sub-agent, absent for the root Validator's verdict on the root's answer */
     | { type: 'validation'; verdict: 'pass' | 'fail' | 'uncertain'; summary: string; checks: ValidationCheckEvent[] }
     /** a parent decided on a sub-agent's report (`review_task`); agent_id names the sub-agent */
     | { type: 'review'; decision: 'accept' | 'revise' | 'replan' | 'split'; note: string }

@@ -3,7 +3,7 @@
  * exit code (docs/ARCHITECTURE.md, Errors and exit codes). Text and stream-json printers use the same fold so all
  * three formats agree on the outcome.
  */
-import type { AgentEvent, ErrorType, RunStats, StoppedReason, ToolStatus } from '../core/events.js';
+import type { AgentEvent, ErrorType, RunStats, StoppedReason, ToolStatus, ValidationCheckEvent } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
 import { EXIT_CODE_OF_TYPE, ExitCode } from '../errors.js';
 import type { AgentView, ResourceUsage } from '../agent/tree/view.js';
@@ -37,6 +37,8 @@ export interface OneShotResult {
   /** the sub-agent tree: every child, and the tree budget's usage (recursive) */
   agents?: AgentView[];
   resource_usage?: ResourceUsage | null;
+  /** the root Validator's verdict on this request's answer (recursive, when the request delegated) */
+  validation?: { verdict: 'pass' | 'fail' | 'uncertain'; summary: string; checks: ValidationCheckEvent[] };
 }
 
 const ZERO: RunStats = { iterations: 0, llm_calls: 0, tool_calls: 0, input_tokens: 0, output_tokens: 0, duration_ms: 0, cost_usd: null };
@@ -111,6 +113,10 @@ export class ResultBuilder {
       }
       case 'error':
         this.errors.push(e.error);
+        break;
+      // the root's answer (a sub-agent's validation is under `agents`); the last round's verdict
+      case 'validation':
+        if (!e.agent_id) this.r.validation = { verdict: e.verdict, summary: e.summary, checks: e.checks };
         break;
       case 'done':
         this.r.stats = e.stats;

@@ -25,6 +25,8 @@ export interface TreeRow {
   anchor_hash: string | null;
   budget: string | null;
   created_at: string;
+  /** the root Validator's latest ValidationResult (JSON); null before one */
+  validation?: string | null;
 }
 
 export interface AgentNodeRow {
@@ -133,6 +135,8 @@ CREATE TABLE IF NOT EXISTS tree_stop_requests (
 
 /** Columns added after the first release of the tables: added in place to an older DB. */
 const ADDED_NODE_COLUMNS = ['validation TEXT', 'review TEXT'];
+/** The root Validator's latest ValidationResult (JSON) of the tree's root answer. */
+const ADDED_TREE_COLUMNS = ['validation TEXT'];
 
 /** Tables whose rows belong to one tree (copied by a fork, removed with the tree). */
 const TREE_TABLES = ['agent_trees', 'agent_nodes', 'tree_usage', 'context_refs', 'ref_grants', 'agent_reviews'] as const;
@@ -142,6 +146,8 @@ export class TreeStore {
     db.exec(SCHEMA);
     const have = new Set((db.prepare('PRAGMA table_info(agent_nodes)').all() as { name: string }[]).map((c) => c.name));
     for (const col of ADDED_NODE_COLUMNS) if (!have.has(col.split(' ')[0]!)) db.exec(`ALTER TABLE agent_nodes ADD COLUMN ${col}`);
+    const haveTree = new Set((db.prepare('PRAGMA table_info(agent_trees)').all() as { name: string }[]).map((c) => c.name));
+    for (const col of ADDED_TREE_COLUMNS) if (!haveTree.has(col.split(' ')[0]!)) db.exec(`ALTER TABLE agent_trees ADD COLUMN ${col}`);
   }
 
   /** An older tree brought to this revision (the caller decided it can be). */
@@ -261,6 +267,11 @@ export class TreeStore {
     }
     ids.delete(fromRoot);
     return ids;
+  }
+
+  /** The root Validator's verdict on the tree's latest root answer. */
+  setRootValidation(rootId: string, validationJson: string): void {
+    this.db.prepare('UPDATE agent_trees SET validation = ? WHERE root_id = ?').run(validationJson, rootId);
   }
 
   // ---- the review gate ----

@@ -44,6 +44,11 @@ export interface DispatchRequest {
   mode: CopilotMode;
   caller: Caller;
   limits: RequestLimits;
+  /**
+   * A call the limits refuse: the user may raise the limit it hit (the TUI). The raised
+   * limits, or undefined to refuse it; the rest of the batch is judged by what it returns.
+   */
+  raise?(call: DispatchCall, stop: LimitStop, limits: RequestLimits): Promise<RequestLimits | undefined>;
   /** on_limit continue: the user's limits, whose crossing is reported (crossed) while `limits` holds the hard ceilings */
   softLimits?: RequestLimits;
   /** the request's tool calls let through so far (in all and per tool); each call let through counts here at once */
@@ -76,6 +81,8 @@ export interface DispatchOutcome {
   admitted: number;
   /** the first count limit that refused a call */
   limitHit?: LimitStop;
+  /** the limits after the user raised one (raise) */
+  limits?: RequestLimits;
   /** calls refused because approval was needed and not available or not given */
   approvalBlocked: number;
   /** softLimits crossed by calls that ran, each once */
@@ -96,20 +103,23 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
   const previewed = new Map<string, Capture>();
 
   // Sequential: each verdict counts the calls let through before it, and approvals are asked one at a time.
+  let limits = req.limits;
   for (const [i, call] of calls.entries()) {
     const stopped = req.stopped();
-    let verdict: GateVerdict = assessCall(
-      call,
-      {
-        mode: req.mode,
-        caller: req.caller,
-        limits: req.limits,
-        count: counter.count,
-        counts: counter.counts,
-        ...(stopped ? { stopped } : {}),
-      },
-      { tools: req.tools, approval: req.approval },
-    );
+    const assess = (): GateVerdict =>
+      assessCall(
+        call,
+        { mode: req.mode, caller: req.caller, limits, count: counter.count, counts: counter.counts, ...(stopped ? { stopped } : {}) },
+        { tools: req.tools, approval: req.approval },
+      );
+    let verdict = assess();
+    if (verdict.kind === 'limit' && req.raise) {
+      const raised = await req.raise(call, verdict.stop, limits);
+      if (raised) {
+        limits = raised;
+        verdict = assess();
+      }
+    }
     if (verdict.kind === 'ask') {
       req.events?.approval?.(call, verdict.need);
       const preview = await previewCall(verdict.def, call, req, previewed);
@@ -182,6 +192,7 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     results: results.map((r) => r ?? settle('error', 'internal: the call got no result')),
     admitted,
     ...(limitHit ? { limitHit } : {}),
+    ...(limits !== req.limits ? { limits } : {}),
     approvalBlocked,
     crossed,
   };

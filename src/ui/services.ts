@@ -4,7 +4,7 @@
  * the agent session + session store, the GNS3 client and the keychain secret store; all
  * imports are lazy so start-up only pays for what it uses.
  */
-import type { AgentSession, Approver } from '../core/api.js';
+import type { AgentSession, Approver, LimitAsker } from '../core/api.js';
 import type { InvocationOptions, Settings } from '../config/schema.js';
 import type { Topology } from '../gns3/types.js';
 import type { Logger } from '../log.js';
@@ -36,6 +36,8 @@ export interface CreateSessionOptions {
   settings: Settings;
   invocation: InvocationOptions;
   approver: Approver;
+  /** asks the user to raise a limit the running request reached */
+  limitAsker?: LimitAsker;
   sessionId?: string;
   continueLatest?: boolean;
 }
@@ -136,6 +138,7 @@ export function createRealServices(log: Logger): UiServices {
         settings: opts.settings,
         invocation: opts.invocation,
         approver: opts.approver,
+        ...(opts.limitAsker ? { limitAsker: opts.limitAsker } : {}),
         log,
         ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
         ...(opts.continueLatest ? { continueLatest: true } : {}),

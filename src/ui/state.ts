@@ -4,7 +4,7 @@
  * views stay pure and the whole flow is testable without a terminal.
  */
 import type { AgentEvent, AgentMode, ErrorType, StoppedReason } from '../core/events.js';
-import type { ApprovalDecision, ApprovalRequest, RequestLimits } from '../core/api.js';
+import type { ApprovalDecision, ApprovalRequest, LimitRaiseRequest, RequestLimits } from '../core/api.js';
 import type { CopilotMode } from '../core/modes.js';
 import { summarizeArgs } from './call-text.js';
 import { applyChildToolEvent, isChildToolEvent, type ChildToolEvent } from './tree.js';
@@ -53,6 +53,8 @@ export interface UiState {
   /** USD this session (null while the model's price is unknown) */
   costUsd: number | null;
   approval: ApprovalRequest | null;
+  /** a limit the running request reached, asking whether to raise it */
+  limitPrompt: LimitRaiseRequest | null;
   /** id of the tool call whose full output is shown (toggled by a key) */
   expandedToolId: string | null;
   /** the last tool call seen, live or finished: what the toggle key expands */
@@ -71,6 +73,8 @@ export type UiAction =
   | { type: 'notice'; text: string; tone?: NoticeTone }
   | { type: 'block'; title: string; body: string }
   | { type: 'approval_request'; request: ApprovalRequest }
+  | { type: 'limit_prompt'; request: LimitRaiseRequest }
+  | { type: 'limit_prompt_resolved'; id: string }
   | { type: 'approval_resolved'; id: string; decision: ApprovalDecision }
   | { type: 'set_mode'; mode: CopilotMode }
   | { type: 'set_limits'; limits: RequestLimits }
@@ -81,6 +85,8 @@ export type UiAction =
   | { type: 'toggle_output' }
   | { type: 'set_tree_budget'; text: string | undefined }
   | { type: 'clear' }
+  /** a rewind ended: the calls its approvals showed were never a turn, and leave nothing behind */
+  | { type: 'rewind_ended' }
   /** prints the history again (after the screen was cleared for a new terminal width) */
   | { type: 'reprint' };
 
@@ -114,6 +120,7 @@ export function initialState(init: InitialUiState): UiState {
     tokens: { input: 0, output: 0 },
     costUsd: null,
     approval: null,
+    limitPrompt: null,
     expandedToolId: null,
     lastToolId: null,
     nextTurnId: 1,
@@ -194,6 +201,7 @@ function finishLive(s: UiState): UiState {
     ...s,
     live: null,
     approval: null,
+    limitPrompt: null,
     entries: [...s.entries, { kind: 'turn', key: `t${s.nextKey}`, turn: closed }],
     nextKey: s.nextKey + 1,
   };
@@ -261,10 +269,11 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
         entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text: `⚠ ${e.message}`, tone: 'warn' }],
         nextKey: s0.nextKey + 1,
       };
-    // a sub-agent's verdict and its parent's review: one line each in the transcript (✓ pass, ✗ fail, ? uncertain)
+    // a sub-agent's verdict, its parent's review and the root answer's verdict: one line each in the transcript (✓ pass, ✗ fail, ? uncertain)
     case 'validation':
     case 'review': {
-      const who = `sub-agent ${(e.agent_id ?? '').slice(0, 8)}`;
+      // a validation without agent_id is the root Validator's, on the answer
+      const who = e.agent_id ? `sub-agent ${e.agent_id.slice(0, 8)}` : 'root answer';
       const text =
         e.type === 'validation'
           ? `${VERDICT_MARK[e.verdict]} ${who} validation ${e.verdict}: ${e.summary}`
@@ -347,6 +356,10 @@ export function reduce(s: UiState, a: UiAction): UiState {
         entries: [...s.entries, { kind: 'block', key: `b${s.nextKey}`, title: a.title, body: a.body }],
         nextKey: s.nextKey + 1,
       };
+    case 'limit_prompt':
+      return { ...s, limitPrompt: a.request };
+    case 'limit_prompt_resolved':
+      return s.limitPrompt?.id === a.id ? { ...s, limitPrompt: null } : s;
     case 'approval_request': {
       const base = touchCall(ensureLive(s, Date.now()), a.request, (c) => (FINAL.has(c.state) ? c : { ...c, state: 'awaiting_approval' }));
       return { ...base, approval: a.request };
@@ -395,6 +408,8 @@ export function reduce(s: UiState, a: UiAction): UiState {
       return { ...s, entries: [], epoch: s.epoch + 1, expandedToolId: null };
     case 'reprint':
       return { ...s, epoch: s.epoch + 1 };
+    case 'rewind_ended':
+      return { ...s, live: null, approval: null };
   }
 }
 

@@ -77,6 +77,7 @@ export const jsonResultSchema = z.strictObject({
     })
     .nullable()
     .optional(),
+  validation: validation.optional(),
 });
 
 const ts = {

@@ -98,6 +98,6 @@ describe('recursive e2e: two children verify OSPF on the real routers', () => {
     expect(out).toMatch(/Neighbor ID/);
     expect(out).toMatch(/Full/);
     expect(j.response).toContain('R2/R3 report');
-    expect(j.resource_usage).toMatchObject({ agents: 3, llm_calls: 10 }); // root 4, children 1 + 2, one Validator call each, the title
+    expect(j.resource_usage).toMatchObject({ agents: 3, llm_calls: 11 }); // root 4, children 1 + 2, one Validator call each, the root Validator, the title
   }, 150_000);
 });

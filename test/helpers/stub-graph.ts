@@ -58,7 +58,7 @@ export function stubGraph(
       prompts: new PromptLibrary(),
       counter: o.counter,
       context: { limitK: o.limitK, strategy: 'balanced', summarize: false },
-      models: { chat: o.model, title: o.model, summary: o.model, validator: o.model },
+      models: { chat: o.model, title: o.model, summary: o.model, validator: o.model, rootValidator: o.model },
       endpoint: { baseURL: 'stub', model: 'stub', provider: 'stub' },
       cost: { maxOutputTokens: 4096 },
       log: o.log ?? nullLogger,

@@ -104,6 +104,9 @@ describe('/rewind', () => {
     // one answer for the whole topology: the rename is not asked about again
     await t.waitSeen('✓ rewind to just before request 1 (request 3): restored');
     await t.waitSeen('topology: restored');
+    // nothing is left running on screen: the input line is back
+    await t.waitFor('Ask about your lab');
+    expect(t.frame()).not.toContain('rewind: restore the topology');
     expect([...gns3.project('topo').nodes.values()].map((n) => n.name).sort()).toEqual(['R1', 'R2']);
     // the rewind is a request of the session: the next /rewind lists it
     expect(sessionRequests(store, 'sess-1').map((r) => [r.no, r.kind])).toEqual([

@@ -1,5 +1,5 @@
 /**
- * The session's chat models (answer, title, summary, the sub-agent Validator), built with the first LLM call:
+ * The session's chat models (answer, title, summary, the sub-agent and root Validators), built with the first LLM call:
  * importing @langchain/openai costs ~45 MB that an idle TUI session waiting at the
  * prompt should not pay for. A failed build is retried by the next call.
  */
@@ -22,7 +22,7 @@ export function lazyChatModels(
   let modelsPromise: Promise<ChatModels> | undefined;
   return () => {
     modelsPromise ??= Promise.all(
-      (['chat', 'title', 'summary', 'validator'] as const).map((purpose) =>
+      (['chat', 'title', 'summary', 'validator', 'root_validator'] as const).map((purpose) =>
         createChatModel({
           endpoint,
           apiKey,
@@ -32,10 +32,16 @@ export function lazyChatModels(
           ...(purpose === 'title' || purpose === 'summary'
             ? { maxTokens: purpose === 'title' ? TITLE_MAX_TOKENS : 600, temperature: 0 }
             : {}),
-          ...(purpose === 'validator' ? { maxTokens: 1500, temperature: 0 } : {}),
+          ...(purpose === 'validator' || purpose === 'root_validator' ? { maxTokens: 1500, temperature: 0 } : {}),
         }),
       ),
-    ).then(([chat, title, summary, validator]) => ({ chat: chat!, title: title!, summary: summary!, validator: validator! }));
+    ).then(([chat, title, summary, validator, rootValidator]) => ({
+      chat: chat!,
+      title: title!,
+      summary: summary!,
+      validator: validator!,
+      rootValidator: rootValidator!,
+    }));
     modelsPromise.catch(() => (modelsPromise = undefined));
     return modelsPromise;
   };

@@ -24,3 +24,8 @@ export function reviewGateNote(pending: readonly string[]): HumanMessage {
     `[task protocol] Your answer was not accepted: the reports of these sub-agents await your review: ${pending.join(', ')}. Call review_task {agent_id, decision: accept|revise|replan|split, note} for each, then answer.`,
   );
 }
+
+/** The root Validator's findings on a candidate answer that goes back to the root. */
+export function rootValidationNote(text: string): HumanMessage {
+  return protocolNote('root_validation', text);
+}

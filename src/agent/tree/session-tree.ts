@@ -20,6 +20,11 @@ import { policyFor } from './policy.js';
 import { TreeEngine, type ValidateRequest } from './engine.js';
 import { agentTool } from './agent-tool.js';
 import { validateReport, type ValidatorHost } from './validator.js';
+import { validateRootAnswer, type AcceptedReport, type RootValidatorHost } from './root-validator.js';
+import { isProtocolNote } from './protocol-notes.js';
+import type { TaskReport } from './report.js';
+import type { ValidationResult } from './validation-result.js';
+import { messageText } from '../tokens.js';
 import { trajectoryOf } from './trajectory.js';
 import { DEFAULT_REPORT } from './brief.js';
 import { MessageLog } from '../../sessions/message-log.js';
@@ -38,6 +43,8 @@ export interface SessionTreeDeps {
   graph: () => AgentGraph;
   /** what the Validator of a recursive child's report runs with */
   validator: () => ValidatorHost;
+  /** what the root Validator of a recursive root's candidate answer runs with */
+  rootValidator: () => RootValidatorHost;
   rootId: () => string;
   copilotMode: () => CopilotMode;
   modeTools: (mode: CopilotMode) => string[];
@@ -151,6 +158,46 @@ export class SessionTree {
       ...(this.ledger() ? { budget: this.callBudget(true) } : {}),
       ...(this.d.mode === 'recursive' ? { pendingReviews: () => this.engine.pendingReviews(this.d.rootId()) } : {}),
     };
+  }
+
+  /**
+   * The root Validator on a candidate final answer of the root (recursive trees): the
+   * RootTaskAnchor, the root's accepted reports with their validations and the root's own
+   * calls of this request. Undefined when there is nothing to validate: a legacy tree, or a
+   * request in which the root delegated nothing. The verdict is stored with the tree.
+   */
+  async validateRootAnswer(a: { messages: BaseMessage[]; answer: string; run: RunControl }): Promise<ValidationResult | undefined> {
+    if (this.d.mode !== 'recursive') return undefined;
+    // this request: from the user's message (not a protocol note) on
+    let start = a.messages.length - 1;
+    while (start >= 0 && !(a.messages[start]!.getType() === 'human' && !isProtocolNote(a.messages[start]))) start--;
+    const mine = a.messages.slice(Math.max(0, start));
+    const trajectory = trajectoryOf(mine);
+    if (!trajectory.some((c) => c.tool === 'agent')) return undefined;
+    const rootId = this.d.rootId();
+    const notes = this.d.trees.reviewNotes(rootId);
+    const reports: AcceptedReport[] = this.d.trees
+      .nodes(rootId)
+      .filter((n) => n.parent_id === rootId && n.review === 'accept' && n.report)
+      .map((n) => ({
+        report: JSON.parse(n.report!) as TaskReport,
+        validation: n.validation ? (JSON.parse(n.validation) as ValidationResult) : null,
+        review_note: notes.get(n.id) ?? '',
+      }));
+    const v = await validateRootAnswer(
+      {
+        anchor: this.d.trees.get(rootId)?.anchor ?? '',
+        request: start >= 0 ? messageText(a.messages[start]!) : '',
+        answer: a.answer,
+        reports,
+        trajectory,
+        ...(a.run.budget ? { budget: a.run.budget } : {}),
+        signal: a.run.signal,
+      },
+      this.d.rootValidator(),
+    );
+    this.d.trees.setRootValidation(rootId, JSON.stringify(v));
+    return v;
   }
 
   inChild(): boolean {

@@ -122,7 +122,7 @@ export function parseValidation(text: string): ValidationResult {
   return { verdict: 'uncertain', checks: [], summary: `the Validator's answer was not a ValidationResult: ${text.slice(0, 200)}` };
 }
 
-async function streamOnce(model: { stream: ChatOpenAICompletions['stream'] }, messages: BaseMessage[], signal: AbortSignal) {
+export async function streamOnce(model: { stream: ChatOpenAICompletions['stream'] }, messages: BaseMessage[], signal: AbortSignal) {
   let acc: AIMessageChunk | undefined;
   for await (const c of await model.stream(messages, { signal })) acc = acc ? acc.concat(c) : c;
   return acc ?? new AIMessageChunk({ content: '' });

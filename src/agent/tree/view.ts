@@ -33,7 +33,7 @@ export interface ResourceUsage {
   limits: BudgetSnapshot | null;
 }
 
-function parseJson<T>(json: string | null): T | null {
+export function parseJson<T>(json: string | null): T | null {
   if (!json) return null;
   try {
     return JSON.parse(json) as T;
@@ -79,7 +79,14 @@ export function budgetLine(r: ResourceUsage | null): string | undefined {
 }
 
 /** The tree as indented text (`sessions show`, TUI `/tree`). */
-export function renderTree(rootId: string, mode: string, agents: AgentView[], usage: ResourceUsage | null): string[] {
+export function renderTree(
+  rootId: string,
+  mode: string,
+  agents: AgentView[],
+  usage: ResourceUsage | null,
+  /** the root Validator's verdict on the latest root answer: the final line */
+  rootValidation?: ValidationResult | null,
+): string[] {
   const lines = [
     `task tree (${mode}) ${rootId.slice(0, 8)}${usage ? ` — ${budgetLine(usage) ?? ''}${usage.exhausted ? ` · stopped: budget (${usage.exhausted})` : ''}` : ''}`,
   ];
@@ -101,5 +108,9 @@ export function renderTree(rootId: string, mode: string, agents: AgentView[], us
   };
   walk(rootId, '  ');
   if (agents.length === 0) lines.push('  (no sub-agents)');
+  if (rootValidation)
+    lines.push(
+      `  ${VERDICT_MARK[rootValidation.verdict]} root answer validation ${rootValidation.verdict}: ${rootValidation.summary.replace(/\s+/g, ' ').slice(0, 160)}`,
+    );
   return lines;
 }

@@ -31,6 +31,8 @@ import { useNow } from '../hooks/useNow.js';
 import { useFlashHint } from '../hooks/useFlashHint.js';
 import { usePhase } from '../hooks/usePhase.js';
 import { useApprover } from '../hooks/useApprover.js';
+import { useLimitAsker } from '../hooks/useLimitAsker.js';
+import { LimitPrompt } from './LimitPrompt.js';
 import { useAgentSession } from '../hooks/useAgentSession.js';
 import { useAgentTurn } from '../hooks/useAgentTurn.js';
 import { usePicker } from '../hooks/usePicker.js';
@@ -95,18 +97,34 @@ export function App(props: AppProps) {
 
   const phase = usePhase();
   const approvals = useApprover(dispatch);
+  // a raise "for this session" is in the session's limits once the core kept it: show them
+  const showSessionLimits = useEvent(() => {
+    setTimeout(() => {
+      const s = sessions.session();
+      if (s) dispatch({ type: 'set_limits', limits: { ...s.limits } });
+    }, 0);
+  });
+  const limitAsk = useLimitAsker(dispatch, showSessionLimits);
   const sessions = useAgentSession({
     initialSettings: props.settings,
     invocation,
     services,
     approver: approvals.approver,
+    limitAsker: limitAsk.limitAsker,
     resetAllowed: approvals.resetAllowed,
     dispatch,
     notice,
     phase,
   });
   const turn = useAgentTurn({ dispatch, session: sessions.ensureSession, denyPending: approvals.denyPending, flushMs });
-  const rewind = useRewind({ services, settings: sessions.settings, session: sessions.session, approver: approvals.approver, notice });
+  const rewind = useRewind({
+    services,
+    settings: sessions.settings,
+    session: sessions.session,
+    approver: approvals.approver,
+    notice,
+    dispatch,
+  });
   const choose = useEvent(async (purpose: PickerPurpose, item: PickerItem | undefined) => {
     if (purpose === 'sessions') return item ? sessions.openSession({ sessionId: item.id, announce: 'resumed' }) : undefined;
     if (purpose === 'rewind') return item ? rewind.rewindTo(Number(item.id)) : undefined;
@@ -125,6 +143,7 @@ export function App(props: AppProps) {
     stop: () => {
       turn.abortTurn();
       approvals.denyPending();
+      limitAsk.declinePending();
       boot.stopRetry();
       stopHint();
     },
@@ -201,6 +220,8 @@ export function App(props: AppProps) {
     flashHint,
     phase: phase.current,
     retry: boot.retry,
+    limitPending: limitAsk.isPending,
+    onLimitKey: limitAsk.onLimitKey,
     approvalPending: approvals.isPending,
     typingFeedback: approvals.typingFeedback,
     onApprovalKey: approvals.onApprovalKey,
@@ -249,6 +270,8 @@ export function App(props: AppProps) {
               empty={picker.empty}
               loading={picker.loading}
             />
+          ) : state.limitPrompt ? (
+            <LimitPrompt request={state.limitPrompt} />
           ) : state.approval ? (
             <ApprovalPrompt
               request={state.approval}

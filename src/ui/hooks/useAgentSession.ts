@@ -1,5 +1,5 @@
 import { useCallback, useRef } from 'react';
-import type { AgentSession, Approver } from '../../core/api.js';
+import type { AgentSession, Approver, LimitAsker } from '../../core/api.js';
 import type { InvocationOptions, Settings } from '../../config/schema.js';
 import { errorMessage, errorTypeOf } from '../../errors.js';
 import type { OpenSessionOptions } from '../slash/types.js';
@@ -14,6 +14,7 @@ export interface AgentSessionOptions {
   invocation: InvocationOptions;
   services: UiServices;
   approver: Approver;
+  limitAsker?: LimitAsker;
   /** forgets "yes for this session" answers when the session changes */
   resetAllowed: () => void;
   dispatch: (a: UiAction) => void;
@@ -26,7 +27,7 @@ export interface AgentSessionOptions {
  * (new session, /model, /project, a session picked from /sessions).
  */
 export function useAgentSession(o: AgentSessionOptions) {
-  const { invocation, services, approver, resetAllowed, dispatch, notice } = o;
+  const { invocation, services, approver, limitAsker, resetAllowed, dispatch, notice } = o;
   const { down: phaseDown, ready: phaseReady } = o.phase;
   const settingsRef = useRef<Settings>(o.initialSettings);
   const sessionRef = useRef<AgentSession | null>(null);
@@ -68,6 +69,7 @@ export function useAgentSession(o: AgentSessionOptions) {
           settings: settingsRef.current,
           invocation,
           approver,
+          ...(limitAsker ? { limitAsker } : {}),
           ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
           ...(opts.continueLatest ? { continueLatest: true } : {}),
         });
@@ -93,7 +95,7 @@ export function useAgentSession(o: AgentSessionOptions) {
         return null;
       }
     },
-    [services, invocation, approver, resetAllowed, dispatch, notice, phaseDown, phaseReady, updateSettings, showResumed],
+    [services, invocation, approver, limitAsker, resetAllowed, dispatch, notice, phaseDown, phaseReady, updateSettings, showResumed],
   );
 
   /** The current session, or a new one. */

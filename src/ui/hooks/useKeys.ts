@@ -17,6 +17,9 @@ export interface KeyRoutes {
   phase: () => Phase;
   /** `r` on the controller-down screen */
   retry: () => void;
+  /** a reached limit asks whether to raise it: y / a / n (Esc) */
+  limitPending: () => boolean;
+  onLimitKey: KeyHandler;
   approvalPending: () => boolean;
   typingFeedback: () => boolean;
   onApprovalKey: KeyHandler;
@@ -32,7 +35,7 @@ export interface KeyRoutes {
 
 /**
  * Routes every key: Ctrl-C / Ctrl-D first, then the controller-down screen, an approval,
- * the picker, the output panel keys, and the rest to the input line.
+ * a limit prompt, the picker, the output panel keys, and the rest to the input line.
  */
 export function useKeys(r: KeyRoutes): void {
   const lastCtrlC = useRef(0);
@@ -52,6 +55,7 @@ export function useKeys(r: KeyRoutes): void {
       if (input === 'q' || key.escape) r.exit(3);
       return;
     }
+    if (r.limitPending()) return r.onLimitKey(input, key);
     if (r.approvalPending()) {
       if (key.escape && !r.typingFeedback()) {
         r.abortTurn();

@@ -4,7 +4,7 @@ import type { Settings } from '../../config/schema.js';
 import { errorMessage } from '../../errors.js';
 import { reportText, rewindSummary } from '../../checkpoints/report.js';
 import type { UiServices } from '../services.js';
-import type { NoticeTone } from '../state.js';
+import type { NoticeTone, UiAction } from '../state.js';
 import { useEvent } from './useEvent.js';
 
 export interface RewindOptions {
@@ -14,6 +14,7 @@ export interface RewindOptions {
   /** the TUI's approval box: the restore is asked for there, call by call */
   approver: Approver;
   notice: (text: string, tone?: NoticeTone) => void;
+  dispatch: (action: UiAction) => void;
 }
 
 /**
@@ -21,7 +22,7 @@ export interface RewindOptions {
  * undo) is printed, each call of the restore is asked for in the approval box, and the
  * outcome says per device `restored` or what remains. Esc aborts it like a turn.
  */
-export function useRewind({ services, settings, session, approver, notice }: RewindOptions) {
+export function useRewind({ services, settings, session, approver, notice, dispatch }: RewindOptions) {
   const running = useRef<AbortController | null>(null);
 
   const run = useEvent(async (to: number) => {
@@ -46,6 +47,8 @@ export function useRewind({ services, settings, session, approver, notice }: Rew
       notice(`✗ ${errorMessage(err)}`, 'error');
     } finally {
       running.current = null;
+      // the approval box put the asked calls in a live view; the outcome above says what became of them
+      dispatch({ type: 'rewind_ended' });
     }
   });
 

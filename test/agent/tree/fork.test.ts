@@ -48,7 +48,7 @@ describe('fork of a recursive session', () => {
     const after = f.tree().agents;
     expect(after.map((a) => a.goal)).toEqual(['FIRST-GOAL check R1', 'SECOND-GOAL check R2']);
     // the fork's budget goes on from the copied usage
-    expect(f.usage()!.llm_calls).toBe(usage.llm_calls + 5); // root 3, child 1, its Validator 1
+    expect(f.usage()!.llm_calls).toBe(usage.llm_calls + 6); // root 3, child 1, its Validator 1, the root Validator 1
     expect(f.usage()!.agents).toBe(usage.agents + 1);
     // the root's copied conversation names the fork's child, not the original's
     const rootPrompt = JSON.stringify(llm.requests.filter((r) => r.purpose === null).at(-4)!.body.messages);

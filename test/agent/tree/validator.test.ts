@@ -51,7 +51,8 @@ describe('Validator', () => {
     expect(report.validation).toMatchObject({ verdict: 'fail', deterministic: true });
     expect(report.validation!.checks[0]).toMatchObject({ claim: 'the result names TREEa', ok: false });
     expect(report.validation!.checks[0]!.evidence).toContain('the controller named it TREEa1');
-    const v = ofType(ev, 'validation');
+    // the child's validation (the root's answer has its own, without an agent_id)
+    const v = ofType(ev, 'validation').filter((e) => e.agent_id);
     expect(v).toHaveLength(1);
     expect(v[0]).toMatchObject({ verdict: 'fail', agent_id: s.tree().agents[0]!.id, depth: 1 });
     expect(s.treeView().agents[0]).toMatchObject({ validation: { verdict: 'fail' } });
@@ -107,8 +108,8 @@ describe('Validator', () => {
       checks: [{ claim: 'OSPF Full on R1', ok: false, evidence: 'v1: one neighbour Down' }],
       summary: 'a neighbour is down',
     });
-    // Validator calls are booked in the tree budget: root 3 + child 2 + Validator 3 + the title
-    expect(s.usage()!.llm_calls).toBe(9);
+    // Validator calls are booked in the tree budget: root 3 + child 2 + Validator 3 + the root Validator + the title
+    expect(s.usage()!.llm_calls).toBe(10);
     await s.close();
   });
 

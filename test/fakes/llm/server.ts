@@ -8,7 +8,8 @@
  * delayed, streamed slowly, or hang until the client disconnects (abort tests).
  *
  * Auxiliary requests tagged with the `x-copilot-purpose` header (`title`, `summary`,
- * `validator`) are answered from `opts.title` / `opts.summary` / `opts.validator`
+ * `validator`, `root_validator`) are answered from `opts.title` / `opts.summary` /
+ * `opts.validator` / `opts.rootValidator`
  * without consuming a scripted turn, so scripts describe only the conversation itself.
  *
  * Every request is recorded (`requests`) so tests can assert what the model was sent:
@@ -88,6 +89,8 @@ export interface FakeLlmOptions {
    * used up (or when absent) a Validator request gets a `pass` ValidationResult.
    */
   validator?: FakeTurn[];
+  /** Answers to the root Validator (`x-copilot-purpose: root_validator`), in order; then `pass` as above. */
+  rootValidator?: FakeTurn[];
   port?: number;
   models?: string[];
   /** answer every completion with this id (some local servers repeat ids) */
@@ -182,6 +185,7 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
   const requests: FakeRequest[] = [];
   const consumed = new Set<number>();
   const validatorTurns = [...(opts.validator ?? [])];
+  const rootValidatorTurns = [...(opts.rootValidator ?? [])];
   let callSeq = 0;
   const open = new Set<ServerResponse>();
 
@@ -226,6 +230,7 @@ export async function startFakeLlm(script: FakeTurn[] | string, options: FakeLlm
     if (purpose === 'title') turn = { text: opts.title ?? 'Fake session title' };
     else if (purpose === 'summary') turn = { text: opts.summary ?? 'Summary of the earlier conversation (fake).' };
     else if (purpose === 'validator') turn = validatorTurns.shift() ?? { text: FAKE_PASS };
+    else if (purpose === 'root_validator') turn = rootValidatorTurns.shift() ?? { text: FAKE_PASS };
     else {
       const seen = JSON.stringify(body.messages ?? []);
       const idx = turns.findIndex((t, i) => !consumed.has(i) && (t.when === undefined || seen.includes(t.when)));

@@ -1,0 +1,114 @@
+/**
+ * Raising a reached limit in place (the TUI): which limit a refused call hit, the value
+ * it would be raised to (half again, within the setting's range), and asking the user.
+ * `y` raises it for the running request, `a` for the session too, `n` answers with what
+ * the run has (as on_limit warn). Without an asker (one-shot, MCP) on_limit decides.
+ */
+import { randomUUID } from 'node:crypto';
+import type { LimitAsker, LimitRaiseRequest, RequestLimits } from '../core/api.js';
+import type { LimitGroup } from '../tools/types.js';
+import type { LimitStop } from '../tools/gate.js';
+
+/** What the session does with a raise: asks the user, and keeps a raise "for this session". */
+export interface LimitRaiser {
+  ask: LimitAsker;
+  keep(patch: Partial<RequestLimits>): void;
+}
+
+/** the top of each limit's range (src/config/schema.ts) */
+const TOP = { max_iterations: 100, max_tool_calls: 50, per_tool: 1000, group: 1000 } as const;
+
+/** half again (at least one more), within the range; undefined when the limit is at its top */
+export function raisedValue(max: number, top: number): number | undefined {
+  if (max >= top) return undefined;
+  return Math.min(top, max + Math.max(1, Math.ceil(max / 2)));
+}
+
+export interface RaiseTarget {
+  label: string;
+  used: number;
+  max: number;
+  raise_to: number;
+  patch: Partial<RequestLimits>;
+}
+
+/** The limit a refused call of `name` hit (the gate checks them in this order) and its raise. */
+export function toolRaiseTarget(
+  stop: LimitStop,
+  name: string,
+  group: LimitGroup,
+  limits: RequestLimits,
+  c: { count: number; counts: Record<string, number> },
+  groupOf: (tool: string) => LimitGroup | undefined,
+): RaiseTarget | undefined {
+  if (stop === 'max_tool_calls') {
+    const max = limits.max_tool_calls;
+    const to = max === undefined ? undefined : raisedValue(max, TOP.max_tool_calls);
+    return max === undefined || to === undefined
+      ? undefined
+      : { label: 'Tool call limit', used: c.count, max, raise_to: to, patch: { max_tool_calls: to } };
+  }
+  const perTool = limits.tool_limits[name];
+  const used = c.counts[name] ?? 0;
+  if (perTool !== undefined && used >= perTool) {
+    const to = raisedValue(perTool, TOP.per_tool);
+    return to === undefined
+      ? undefined
+      : {
+          label: `Tool call limit for ${name}`,
+          used,
+          max: perTool,
+          raise_to: to,
+          patch: { tool_limits: { ...limits.tool_limits, [name]: to } },
+        };
+  }
+  const key = group === 'config' ? 'max_device_config_calls' : group === 'diagnostic' ? 'max_diagnostic_calls' : undefined;
+  const max = key ? limits[key] : undefined;
+  if (!key || max === undefined) return undefined;
+  const to = raisedValue(max, TOP.group);
+  const inGroup = Object.entries(c.counts).reduce((n, [t, k]) => n + (groupOf(t) === group ? k : 0), 0);
+  return to === undefined
+    ? undefined
+    : {
+        label: group === 'config' ? 'Device config call limit' : 'Diagnostic call limit',
+        used: inGroup,
+        max,
+        raise_to: to,
+        patch: { [key]: to },
+      };
+}
+
+export function iterationRaiseTarget(limits: RequestLimits, llmCalls: number): RaiseTarget | undefined {
+  const to = raisedValue(limits.max_iterations, TOP.max_iterations);
+  return to === undefined
+    ? undefined
+    : { label: 'Iteration limit', used: llmCalls, max: limits.max_iterations, raise_to: to, patch: { max_iterations: to } };
+}
+
+/**
+ * Asks once per limit and request: a declined limit (`declined`, shared by the request's
+ * runs) is not asked again. Returns the raised limits, or undefined (answer with what you have).
+ */
+export async function askRaise(
+  raiser: LimitRaiser,
+  t: RaiseTarget,
+  limits: RequestLimits,
+  o: { declined: Set<string>; signal: AbortSignal; agentId?: string },
+): Promise<RequestLimits | undefined> {
+  if (o.declined.has(t.label) || o.signal.aborted) return undefined;
+  const req: LimitRaiseRequest = {
+    id: randomUUID(),
+    label: t.label,
+    used: t.used,
+    max: t.max,
+    raise_to: t.raise_to,
+    ...(o.agentId ? { agent_id: o.agentId } : {}),
+  };
+  const answer = await raiser.ask(req, o.signal);
+  if (answer === 'no' || o.signal.aborted) {
+    o.declined.add(t.label);
+    return undefined;
+  }
+  if (answer === 'session') raiser.keep(t.patch);
+  return { ...limits, ...t.patch };
+}

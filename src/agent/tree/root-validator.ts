@@ -1,0 +1,99 @@
+/**
+ * The root Validator: before a recursive root's candidate final answer completes the
+ * request, one LLM call with its own prompt (prompts/root_validator.md) checks it against
+ * the RootTaskAnchor, the accepted sub-agent reports with their validations and the
+ * root's own trajectory of this request. No tools. A malformed answer is `uncertain`,
+ * never `pass`. The call is reserved in the tree budget as the root's (so it may use the
+ * reserved final calls) and booked like any other.
+ */
+import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
+import type { ChatOpenAICompletions } from '@langchain/openai';
+import { messageText } from '../tokens.js';
+import { errorMessage } from '../../errors.js';
+import type { CallBudget } from './call-budget.js';
+import type { TaskReport } from './report.js';
+import type { TrajectoryCall } from './trajectory.js';
+import type { ValidationResult } from './validation-result.js';
+import { parseValidation, streamOnce } from './validator.js';
+
+export interface RootValidatorHost {
+  model(): Promise<ChatOpenAICompletions>;
+  prompt(): string;
+}
+
+export interface AcceptedReport {
+  report: TaskReport;
+  validation: ValidationResult | null;
+  review_note: string;
+}
+
+export interface RootValidateInput {
+  anchor: string;
+  /** the user's message of this request */
+  request: string;
+  answer: string;
+  reports: AcceptedReport[];
+  trajectory: readonly TrajectoryCall[];
+  budget?: CallBudget;
+  signal: AbortSignal;
+}
+
+const CAP = 1500;
+const capped = (s: string) => (s.length > CAP ? `${s.slice(0, CAP)}…[${s.length - CAP} more characters]` : s);
+
+function rootValidatorInput(i: RootValidateInput): string {
+  return [
+    '## Root request (the RootTaskAnchor)',
+    i.anchor,
+    ...(i.request.trim() && i.request.trim() !== i.anchor.trim() ? ['', '## This request', i.request] : []),
+    '',
+    '## Accepted sub-agent reports (each with its Validator verdict)',
+    JSON.stringify(
+      i.reports.map((r) => ({
+        agent_id: r.report.agent_id,
+        goal: r.report.goal,
+        status: r.report.status,
+        result: capped(r.report.result),
+        open_issues: r.report.open_issues,
+        validation: r.validation ? { verdict: r.validation.verdict, summary: r.validation.summary } : null,
+        ...(r.review_note ? { review_note: r.review_note } : {}),
+      })),
+      null,
+      1,
+    ),
+    '',
+    "## The root's own tool calls in this request",
+    JSON.stringify(
+      i.trajectory.map((c) => ({ id: c.id, tool: c.tool, args: c.args, status: c.status, result: capped(c.output) })),
+      null,
+      1,
+    ),
+    '',
+    '## Candidate final answer',
+    i.answer,
+  ].join('\n');
+}
+
+export async function validateRootAnswer(i: RootValidateInput, host: RootValidatorHost): Promise<ValidationResult> {
+  const uncertain = (summary: string): ValidationResult => ({ verdict: 'uncertain', checks: [], summary });
+  if (i.signal.aborted) return uncertain('the root Validator was stopped before it decided');
+  if ((i.budget?.reserve() ?? 'ok') === 'denied') return uncertain('the tree budget ran out before the root Validator could decide');
+  try {
+    const messages: BaseMessage[] = [new SystemMessage(host.prompt()), new HumanMessage(rootValidatorInput(i))];
+    const res = await streamOnce(await host.model(), messages, i.signal);
+    i.budget?.book(res.usage_metadata ?? {});
+    return parseValidation(messageText(res));
+  } catch (err) {
+    return uncertain(`the root Validator could not decide: ${errorMessage(err).split('\n')[0]}`);
+  }
+}
+
+/** What the root reads when its answer failed validation and it has a round left. */
+export function rootFindings(v: ValidationResult, round: number, rounds: number): string {
+  const failed = v.checks.filter((c) => !c.ok);
+  return [
+    `[task protocol] The root Validator did not pass your answer (${v.verdict}; round ${round} of ${rounds}): ${v.summary}`,
+    ...failed.map((c) => `- ${c.claim}: ${c.evidence}${c.note ? ` (${c.note})` : ''}`),
+    'Fix what it found — check again with your tools or sub-agents where needed — and answer again.',
+  ].join('\n');
+}
