@@ -10,7 +10,7 @@ import { failure, type ToolContext, type ToolOutcome } from '../tools/types.js';
 import { toolLibrary } from '../tools/skills/library.js';
 import { runRepairChecks } from './check.js';
 import { resolveFault, type FaultArg, type FaultTarget, type ResolvedFault } from './spec.js';
-import type { Fault, FaultLedger } from './store.js';
+import type { Fault, FaultLedger, FaultStore } from './store.js';
 
 /** The ledger a call records into: only in inject mode, only where the front end keeps one (the agent's sessions). */
 export function ledgerOf(ctx: ToolContext): FaultLedger | undefined {
@@ -21,7 +21,17 @@ export interface AdmittedFault {
   ledger: FaultLedger;
   project: ProjectScope;
   fault: ResolvedFault;
+  /** frees the fault's (target, category) for other calls; recordFault calls it, and so must a call that applied nothing */
+  release(): void;
 }
+
+/**
+ * Faults admitted and not yet recorded, per ledger: the calls of one model answer run in
+ * parallel, so the second of two same-category faults on one device would otherwise pass
+ * the ledger check before the first is recorded.
+ */
+const inFlight = new WeakMap<FaultStore, Map<string, string>>();
+const slotOf = (projectId: string, f: ResolvedFault) => `${projectId}\u0000${f.target.toLowerCase()}\u0000${f.category}`;
 
 const MISSING =
   'inject mode: every change is a fault recorded in the fault ledger: pass fault {scenario, parameters} ' +
@@ -38,7 +48,38 @@ export async function admitFault(
   const r = resolveFault(arg, target, toolLibrary(ctx).lib, ctx.settings.inject_level);
   if (!r.ok) return { ok: false, outcome: failure(`fault refused, nothing was applied: ${r.error}`) };
   const project = await ctx.project();
-  const open = ledger.store.openOn(project.projectId, r.fault.target, r.fault.category);
+  const busy = inFlight.get(ledger.store) ?? new Map<string, string>();
+  inFlight.set(ledger.store, busy);
+  const slot = slotOf(project.projectId, r.fault);
+  const other = busy.get(slot);
+  if (other !== undefined)
+    return {
+      ok: false,
+      outcome: failure(
+        `fault refused, nothing was applied: another call of this answer (${other}) is applying a ${r.fault.category} fault on ${r.fault.target}; ` +
+          `one open fault per category on a ${r.fault.target_kind}`,
+      ),
+    };
+  busy.set(slot, ctx.callId ?? 'a parallel call');
+  const release = () => {
+    if (busy.get(slot) === (ctx.callId ?? 'a parallel call')) busy.delete(slot);
+  };
+  try {
+    return await admitOpen(ctx, ledger, project, r.fault, release);
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+async function admitOpen(
+  ctx: ToolContext,
+  ledger: FaultLedger,
+  project: ProjectScope,
+  fault: ResolvedFault,
+  release: () => void,
+): Promise<{ ok: true; admitted: AdmittedFault } | { ok: false; outcome: ToolOutcome }> {
+  const open = ledger.store.openOn(project.projectId, fault.target, fault.category);
   if (open) {
     // the ledger may be behind the lab: a student may have fixed it since the last check
     const [now] = await runRepairChecks(ledger.store, [open], {
@@ -48,7 +89,8 @@ export async function admitFault(
       signal: ctx.signal,
       log: ctx.log,
     });
-    if (now && now.fault.state === 'open')
+    if (now && now.fault.state === 'open') {
+      release();
       return {
         ok: false,
         outcome: failure(
@@ -65,8 +107,9 @@ export async function admitFault(
           },
         ),
       };
+    }
   }
-  return { ok: true, admitted: { ledger, project, fault: r.fault } };
+  return { ok: true, admitted: { ledger, project, fault, release } };
 }
 
 const openText = (f: Fault) =>
@@ -74,14 +117,18 @@ const openText = (f: Fault) =>
 
 /** Records an applied fault; its id and repair check go back to the model. */
 export function recordFault(a: AdmittedFault, applied: Fault['applied'], callId: string | undefined): Fault {
-  return a.ledger.store.record({
-    session_id: a.ledger.sessionId,
-    project_id: a.project.projectId,
-    project_name: a.project.projectName,
-    call_id: callId,
-    ...a.fault,
-    applied,
-  });
+  try {
+    return a.ledger.store.record({
+      session_id: a.ledger.sessionId,
+      project_id: a.project.projectId,
+      project_name: a.project.projectName,
+      call_id: callId,
+      ...a.fault,
+      applied,
+    });
+  } finally {
+    a.release();
+  }
 }
 
 /** What the model reads about the recorded fault. */

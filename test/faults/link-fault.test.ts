@@ -13,6 +13,7 @@ import { manageGns3PacketFilter } from '../../src/tools/gns3/packet-filter.js';
 import { FaultStore } from '../../src/faults/store.js';
 import { runRepairChecks } from '../../src/faults/check.js';
 import { restoreFault } from '../../src/faults/restore.js';
+import { admitFault } from '../../src/faults/ledger.js';
 import { SessionStore } from '../../src/sessions/store.js';
 import { DevicePool } from '../../src/devices/pool.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
@@ -31,6 +32,7 @@ beforeAll(async () => {
   r.fake.addNode({ name: 'R1', node_type: 'qemu', template_name: 'FRR', x: 0, y: 0 });
   r.fake.addNode({ name: 'R2', node_type: 'qemu', template_name: 'FRR', x: 200, y: 0 });
   r.fake.addLink({ a: 'R1:e0', b: 'R2:e0' });
+  r.fake.addLink({ a: 'R1:e1', b: 'R2:e1' });
   const project = await r.client.openProject('lab');
   sessions = await SessionStore.open(dir);
   store = new FaultStore(sessions.db);
@@ -51,14 +53,14 @@ const checkOpts = async () => ({
 
 describe('a link fault in the ledger', () => {
   it('needs a fault in inject mode; records it with the link-clean repair check; reading needs none', async () => {
-    const bare = await runTool(manageGns3PacketFilter, { link: 'R1 R2', action: 'set', filters: { packet_loss: [30] } }, ctx);
+    const bare = await runTool(manageGns3PacketFilter, { link: 'R1:e0 R2:e0', action: 'set', filters: { packet_loss: [30] } }, ctx);
     expect(bare.status).toBe('error');
     expect(bare.error).toMatch(/^inject mode: every change is a fault recorded in the fault ledger: pass fault/);
-    expect((await runTool(manageGns3PacketFilter, { link: 'R1 R2', action: 'get' }, ctx)).filters).toEqual({});
+    expect((await runTool(manageGns3PacketFilter, { link: 'R1:e0 R2:e0', action: 'get' }, ctx)).filters).toEqual({});
 
     const set = await runTool(
       manageGns3PacketFilter,
-      { link: 'R1 R2', action: 'set', filters: { packet_loss: [30] }, fault: { scenario: 'link_packet_loss_30' } },
+      { link: 'R1:e0 R2:e0', action: 'set', filters: { packet_loss: [30] }, fault: { scenario: 'link_packet_loss_30' } },
       ctx,
     );
     expect(set).toMatchObject({
@@ -83,7 +85,7 @@ describe('a link fault in the ledger', () => {
   it('refuses a second link fault on that link while the first is present, naming it', async () => {
     const second = await runTool(
       manageGns3PacketFilter,
-      { link: 'R1 R2', action: 'set', filters: { delay: [500, 50] }, fault: { scenario: 'link_high_delay' } },
+      { link: 'R1:e0 R2:e0', action: 'set', filters: { delay: [500, 50] }, fault: { scenario: 'link_high_delay' } },
       ctx,
     );
     expect(second.status).toBe('error');
@@ -91,7 +93,7 @@ describe('a link fault in the ledger', () => {
       /^fault refused, nothing was applied: fault #1 \(link_packet_loss_30, category link, on R1:e0 <-> R2:e0, injected .*\) is still open/,
     );
     expect(second.open_fault).toMatchObject({ id: 1, category: 'link' });
-    expect((await runTool(manageGns3PacketFilter, { link: 'R1 R2', action: 'get' }, ctx)).filters).toEqual({ packet_loss: [30] });
+    expect((await runTool(manageGns3PacketFilter, { link: 'R1:e0 R2:e0', action: 'get' }, ctx)).filters).toEqual({ packet_loss: [30] });
     const [now] = await runRepairChecks(store, [store.get(1)!], await checkOpts());
     expect(now).toMatchObject({ kind: 'link', status: 'fail', fixed_now: false });
   });
@@ -108,13 +110,53 @@ describe('a link fault in the ledger', () => {
     const done = await restoreFault(store.get(1)!, deps, { ...opts, approver: () => Promise.resolve({ kind: 'allow_once' as const }) });
     expect(done.status).toBe('restored');
     expect(store.get(1)!.state).toBe('restored');
-    expect((await runTool(manageGns3PacketFilter, { link: 'R1 R2', action: 'get' }, ctx)).filters).toEqual({});
+    expect((await runTool(manageGns3PacketFilter, { link: 'R1:e0 R2:e0', action: 'get' }, ctx)).filters).toEqual({});
     // a restored fault no longer blocks its category
     const again = await runTool(
       manageGns3PacketFilter,
-      { link: 'R1 R2', action: 'set', filters: { delay: [500, 50] }, fault: { scenario: 'link_high_delay' } },
+      { link: 'R1:e0 R2:e0', action: 'set', filters: { delay: [500, 50] }, fault: { scenario: 'link_high_delay' } },
       ctx,
     );
     expect(again).toMatchObject({ status: 'success', fault: { id: 2 } });
+  });
+
+  it('two calls of one answer with faults of one category on one link: one is applied, the other refused', async () => {
+    // which call wins is a race; the ledger-level test below pins the refusal of the one in flight
+    const call = (callId: string, filters: Record<string, unknown>, scenario: string) =>
+      runTool(manageGns3PacketFilter, { link: 'R1:e1 R2:e1', action: 'set', filters, fault: { scenario } }, { ...ctx, callId });
+    const both = await Promise.all([
+      call('a', { packet_loss: [30] }, 'link_packet_loss_30'),
+      call('b', { corrupt: [20] }, 'link_corruption'),
+    ]);
+    const won = both.filter((x) => x.status === 'success');
+    const lost = both.filter((x) => x.status === 'error');
+    expect([won.length, lost.length]).toEqual([1, 1]);
+    expect(lost[0].error).toMatch(
+      /^fault refused, nothing was applied: (another call of this answer \([ab]\) is applying|fault #3 .* is still open)/,
+    );
+    expect((await runTool(manageGns3PacketFilter, { link: 'R1:e1 R2:e1', action: 'get' }, ctx)).filters).toEqual(won[0].filters);
+  });
+
+  it('a fault admitted and not yet recorded holds its category on its target until it is recorded or released', async () => {
+    const target = {
+      kind: 'link' as const,
+      label: 'R9:e0 <-> R8:e0',
+      linkId: 'L9',
+      ends: ['R9:e0', 'R8:e0'] as [string, string],
+      filters: { delay: [500] },
+    };
+    const ledger = ctx.faults!;
+    const [first, second] = await Promise.all([
+      admitFault({ ...ctx, callId: 'one' }, ledger, { scenario: 'link_high_delay' }, target),
+      admitFault({ ...ctx, callId: 'two' }, ledger, { scenario: 'link_jitter' }, target),
+    ]);
+    expect(first.ok).toBe(true);
+    expect(!second.ok && second.outcome.display).toBe(
+      'fault refused, nothing was applied: another call of this answer (one) is applying a link fault on R9:e0 <-> R8:e0; one open fault per category on a link',
+    );
+    if (first.ok) first.admitted.release();
+    const third = await admitFault({ ...ctx, callId: 'three' }, ledger, { scenario: 'link_jitter' }, target);
+    expect(third.ok).toBe(true);
+    if (third.ok) third.admitted.release();
   });
 });

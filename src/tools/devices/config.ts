@@ -52,11 +52,19 @@ async function injectFault(args: Args, ctx: ToolContext, ledger: FaultLedger): P
     commands: config_commands,
   });
   if (!admit.ok) return admit.outcome;
-  const out = await runBatch(batchOf(args), 'config', ctx, optsOf(args));
-  // nothing applied (the first line failed, the device is unreachable): no fault to record
-  if (out.status === 'error' || typeof out.data === 'string') return out;
-  const recorded = recordFault(admit.admitted, config_commands, ctx.callId);
-  return { ...out, data: { ...out.data, fault: faultNote(recorded) }, display: `${out.display ?? name} · fault #${recorded.id} recorded` };
+  try {
+    const out = await runBatch(batchOf(args), 'config', ctx, optsOf(args));
+    // nothing applied (the first line failed, the device is unreachable): no fault to record
+    if (out.status === 'error' || typeof out.data === 'string') return out;
+    const recorded = recordFault(admit.admitted, config_commands, ctx.callId);
+    return {
+      ...out,
+      data: { ...out.data, fault: faultNote(recorded) },
+      display: `${out.display ?? name} · fault #${recorded.id} recorded`,
+    };
+  } finally {
+    admit.admitted.release();
+  }
 }
 
 export const executeMultipleDeviceConfigCommands = defineTool({

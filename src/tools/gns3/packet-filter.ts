@@ -134,17 +134,21 @@ export const manageGns3PacketFilter = defineTool({
           admitted = admit.admitted;
         }
       }
-      // PUT replaces the whole set, hence the merge above.
-      const stored = await project.putFilters(link.link_id, next, ctx.signal);
-      const result = stored?.filters ?? {};
-      for (const k of Object.keys(next)) if (!(k in result) && next[k]?.[0] !== 0) notes.push(`the server dropped ${k}`);
-      const recorded = admitted
-        ? recordFault(admitted, Object.fromEntries(Object.keys(args.filters ?? {}).map((t) => [t, result[t] ?? next[t]])), ctx.callId)
-        : undefined;
-      return {
-        status: 'success',
-        data: { ...base, filters: result, ...(notes.length ? { notes } : {}), ...(recorded ? { fault: faultNote(recorded) } : {}) },
-        display: `${label}: ${filterLine(result)}${recorded ? ` · fault #${recorded.id} recorded` : ''}`,
-      };
+      try {
+        // PUT replaces the whole set, hence the merge above.
+        const stored = await project.putFilters(link.link_id, next, ctx.signal);
+        const result = stored?.filters ?? {};
+        for (const k of Object.keys(next)) if (!(k in result) && next[k]?.[0] !== 0) notes.push(`the server dropped ${k}`);
+        const recorded = admitted
+          ? recordFault(admitted, Object.fromEntries(Object.keys(args.filters ?? {}).map((t) => [t, result[t] ?? next[t]])), ctx.callId)
+          : undefined;
+        return {
+          status: 'success',
+          data: { ...base, filters: result, ...(notes.length ? { notes } : {}), ...(recorded ? { fault: faultNote(recorded) } : {}) },
+          display: `${label}: ${filterLine(result)}${recorded ? ` · fault #${recorded.id} recorded` : ''}`,
+        };
+      } finally {
+        admitted?.release();
+      }
     }),
 });
