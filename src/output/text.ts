@@ -71,6 +71,17 @@ export class TextPrinter {
         this.breakLine();
         this.err.write(`warning: ${e.message}\n`);
         break;
+      // the task tree's verdicts and reviews (recursive): one line each; without agent_id, the root's answer
+      case 'validation':
+        this.breakLine();
+        this.err.write(
+          this.dim(`${VERDICT_MARK[e.verdict]} ${whoOf(e.agent_id)} validation ${e.verdict}: ${truncate(e.summary, 200)}`) + '\n',
+        );
+        break;
+      case 'review':
+        this.breakLine();
+        this.err.write(this.dim(`${whoOf(e.agent_id)} review: ${e.decision}${e.note ? ` — ${truncate(e.note, 160)}` : ''}`) + '\n');
+        break;
       default:
         break;
     }
@@ -93,6 +104,9 @@ export class TextPrinter {
     this.breakLine();
   }
 }
+
+const VERDICT_MARK = { pass: '✓', fail: '✗', uncertain: '?' } as const;
+const whoOf = (agentId: string | undefined) => (agentId ? `sub-agent ${sanitizeLine(agentId).slice(0, 8)}` : 'answer');
 
 /** After the status: the tool's display line, else (not success) the start of its output. */
 function toolLine(e: { status: string; output: string; display?: string }): string {

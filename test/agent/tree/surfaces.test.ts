@@ -5,6 +5,7 @@ import { session, showCall, captureStdout, useFakeLlm, testSettings } from '../h
 import { timedShowTool } from './helpers.js';
 import { ResultBuilder } from '../../../src/output/summary.js';
 import { StreamJsonPrinter } from '../../../src/output/stream-json.js';
+import { TextPrinter } from '../../../src/output/text.js';
 import { sessionsCommand } from '../../../src/commands/sessions.js';
 import { jsonResultSchema, parseStreamJson } from '../../e2e/oneshot-schema.js';
 import { SessionStore } from '../../../src/sessions/store.js';
@@ -14,7 +15,7 @@ const { tmp, startLlm } = useFakeLlm('gc-tree-surf-');
 let llm: FakeLlm | undefined;
 
 describe('tree surfaces', () => {
-  it('--json has agents and resource_usage; --stream-json tags every event; sessions show/export print the tree', async () => {
+  it('--json has agents (validation, review), resource_usage and validation; --stream-json tags every event; text, sessions show/export print the protocol', async () => {
     llm = await startLlm([
       { tool_calls: [{ id: 'a', name: 'agent', args: { task_brief: { goal: 'verify OSPF on R1' } } }] },
       { tool_calls: [showCall('R1', 's1')] },
@@ -26,10 +27,13 @@ describe('tree surfaces', () => {
     const s = await session(settings, [timedShowTool([])], { env: { AGENT_MODE: 'recursive' } });
     const builder = new ResultBuilder('teaching_assistant');
     let lines = '';
+    let textErr = '';
     const stream = new StreamJsonPrinter({ write: (t: string) => (lines += t) });
+    const text = new TextPrinter({ write: () => true }, { write: (t: string) => (textErr += t) }, false);
     for await (const e of s.send('verify OSPF')) {
       builder.add(e);
       stream.event(e);
+      text.event(e);
     }
     builder.setTree(s.treeView());
     const result = jsonResultSchema.parse(JSON.parse(JSON.stringify(builder.result())));
@@ -52,6 +56,20 @@ describe('tree surfaces', () => {
     const childEnd = events.find((e) => e.type === 'tool_end' && e.id === 's1')!;
     expect(childEnd).toMatchObject({ depth: 1, agent_id: result.agents![0]!.id, root_call_id: 'a' }); // the root's agent call it hangs under
     expect(events.find((e) => e.type === 'tool_end' && e.id === 'a')).toMatchObject({ depth: 0, agent_id: s.id });
+    // the protocol: the child's verdict, the root's review of it, the root Validator's verdict on the answer
+    const childId0 = result.agents![0]!.id;
+    expect(result.agents![0]).toMatchObject({ validation: { verdict: 'pass' }, review: { decision: 'accept', note: 'holds' } });
+    expect(result.validation).toMatchObject({ verdict: 'pass' });
+    expect(events.filter((e) => e.type === 'validation').map((e) => [e.agent_id, e.depth, e.verdict])).toEqual([
+      [childId0, 1, 'pass'],
+      [s.id, 0, 'pass'],
+    ]);
+    expect(events.filter((e) => e.type === 'review')).toEqual([
+      expect.objectContaining({ agent_id: childId0, depth: 1, decision: 'accept', note: 'holds' }),
+    ]);
+    expect(textErr).toContain(`✓ sub-agent ${childId0.slice(0, 8)} validation pass`);
+    expect(textErr).toContain(`sub-agent ${childId0.slice(0, 8)} review: accept — holds`);
+    expect(textErr).toContain('✓ answer validation pass');
     await s.close();
 
     const show = await captureStdout(() => sessionsCommand('show', [s.id.slice(0, 8)], {}, settings));
@@ -59,10 +77,15 @@ describe('tree surfaces', () => {
     expect(show).toMatch(/agents 2\/50 · llm 8\/150/);
     expect(show).toMatch(/└ \[1\] [0-9a-f]{8} completed — verify OSPF on R1/);
     expect(show).toContain('report: R1: 2 full neighbours');
+    expect(show).toContain('✓ validation pass');
+    expect(show).toContain('review: accept — holds');
+    expect(show).toMatch(/✓ root answer validation pass: .*\n```/);
     const exported = JSON.parse(await captureStdout(() => sessionsCommand('export', [s.id], { format: 'json' }, settings))) as {
-      tree: { agents: unknown[] };
+      tree: { agents: { review: unknown; validation: unknown }[]; validation: unknown };
     };
     expect(exported.tree.agents).toHaveLength(1);
+    expect(exported.tree.agents[0]).toMatchObject({ review: { decision: 'accept', note: 'holds' }, validation: { verdict: 'pass' } });
+    expect(exported.tree.validation).toMatchObject({ verdict: 'pass' });
 
     // deleting the session deletes its tree and the children's threads
     const childId = result.agents![0]!.id;
