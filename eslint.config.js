@@ -9,7 +9,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', '.bench-tmp/', '.stryker-tmp/', 'reports/', 'node_modules/'] },
+  { ignores: ['dist/', 'coverage/', '.bench-tmp/', '.stryker-tmp/', '.stryker-tmp-ci/', 'reports/', 'node_modules/'] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

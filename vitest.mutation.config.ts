@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
 export const MUTATION_TESTS = [
   'test/security/sanitize-unit.test.ts',
   'test/security/redact-unit.test.ts',
+  'test/security/boundary-unit.test.ts',
   'test/tools/gate.test.ts',
   'test/agent/limit-decision.test.ts',
   'test/agent/tree/budget.test.ts',

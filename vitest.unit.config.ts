@@ -15,6 +15,7 @@ export const PEER_TESTS = [
   'test/devices/via-gns3.test.ts',
   'test/e2e/oneshot-ospf.test.ts',
   'test/e2e/tree-ospf.test.ts',
+  'test/e2e/load.test.ts', // FRR lab
   'test/e2e/tui.test.ts', // tmux + lab
   'test/mcp/http.test.ts', // lab + keychain
   'test/mcp/server.test.ts', // lab

@@ -121,6 +121,23 @@ describe('credential shapes', () => {
     const clean = await serde.dumpsTyped({ m: 'nothing' });
     expect(new TextDecoder().decode(clean[1] as Uint8Array)).toBe('{"m":"nothing"}');
   });
+
+  it('the checkpoint serde keeps a string a string, and leaves non-JSON payloads alone', async () => {
+    const asText = redactingSerde({
+      dumpsTyped: async (obj: unknown): Promise<[string, Uint8Array | string]> => ['json', JSON.stringify(obj)],
+      loadsTyped: async () => undefined,
+    });
+    const [, text] = await asText.dumpsTyped({ m: 'password=hunter22' });
+    expect(text).toBe(`{"m":"password=${REDACTED}"}`);
+    const bytes = new TextEncoder().encode('password=hunter22');
+    const raw = redactingSerde({
+      dumpsTyped: async (_obj: unknown): Promise<[string, Uint8Array | string]> => ['bytes', bytes],
+      loadsTyped: async () => undefined,
+    });
+    const [type, data] = await raw.dumpsTyped({});
+    expect(type).toBe('bytes');
+    expect(data).toBe(bytes);
+  });
 });
 
 describe('StreamRedactor', () => {
@@ -176,5 +193,27 @@ describe('StreamRedactor', () => {
     expect(t.push('Authoriz')).toBe('');
     expect(t.push('ation: Bearer abcdefgh')).toBe('');
     expect(t.push('12345 ok\n')).toBe(`Authorization: Bearer ${REDACTED} ok\n`);
+  });
+
+  it('holds a word ending in the first characters of a secret, down to one character', () => {
+    registerSecret('Wq4vXe8bNz');
+    const one = new StreamRedactor();
+    expect(one.push('the key xyW')).toBe('the key ');
+    expect(one.push('q4vXe8bNz done')).toBe(`xy${REDACTED} done`);
+    const some = new StreamRedactor();
+    expect(some.push('id ab12Wq4v')).toBe('id ');
+    expect(some.push('Xe8bNz.')).toBe(`ab12${REDACTED}.`);
+  });
+
+  it('a credential-looking line is held only up to 4 KB, then released redacted', () => {
+    const under = new StreamRedactor();
+    const line = 'password: ' + 'z'.repeat(4_095 - 'password: '.length);
+    expect(under.push(line)).toBe('');
+    expect(under.flush()).toBe(`password: ${REDACTED}`);
+    const at = new StreamRedactor();
+    // exactly 4 KB without a line end: no longer held (its last word is too long to be held either)
+    const full = 'password: ' + 'z'.repeat(4_096 - 'password: '.length);
+    expect(at.push(full)).toBe(`password: ${REDACTED}`);
+    expect(at.flush()).toBe('');
   });
 });

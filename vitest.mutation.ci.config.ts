@@ -1,0 +1,12 @@
+// The CI mutation step (.ci/run, stryker.ci.config.json): only the in-process unit
+// tests of src/security/* and the approval gate, so each mutant's run stays short.
+import { defineConfig } from 'vitest/config';
+
+export const CI_MUTATION_TESTS = [
+  'test/security/sanitize-unit.test.ts',
+  'test/security/redact-unit.test.ts',
+  'test/security/boundary-unit.test.ts',
+  'test/tools/gate.test.ts',
+];
+
+export default defineConfig({ test: { include: CI_MUTATION_TESTS, testTimeout: 30_000, pool: 'forks' } });
