@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { toTranscript, type TranscriptEntry } from './transcript.js';
 import { redact } from '../security/redact.js';
+import { PROTOCOL_NAME } from '../agent/tree/protocol-notes.js';
 
 export const MESSAGES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS messages (
@@ -129,7 +130,8 @@ export function decodeMessage(r: Pick<MessageRow, 'msg_id' | 'role' | 'content' 
 export function transcriptEntry(r: Pick<MessageRow, 'msg_id' | 'role' | 'content' | 'extra'>): TranscriptEntry {
   const x: Extra = r.extra ? (JSON.parse(r.extra) as Extra) : {};
   if (x.content_json || x.type) return toTranscript([decodeMessage(r)])[0]!;
-  if (r.role === 'user') return { role: 'user', content: r.content };
+  if (r.role === 'user' && x.name !== PROTOCOL_NAME) return { role: 'user', content: r.content };
+  if (r.role === 'user') return { role: 'system', content: r.content, name: PROTOCOL_NAME };
   if (r.role === 'assistant') {
     const calls = (x.tool_calls ?? []).map((c) => ({ id: c.id ?? '', name: c.name, args: c.args }));
     return { role: 'assistant', content: r.content, ...(calls.length ? { tool_calls: calls } : {}) };

@@ -3,6 +3,7 @@ import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { SessionRow } from './types.js';
 import { messageText } from '../agent/tokens.js';
 import { toolResultMarkdown } from './tool-result-md.js';
+import { PROTOCOL_NAME } from '../agent/tree/protocol-notes.js';
 
 export interface TranscriptEntry {
   role: 'user' | 'assistant' | 'tool' | 'system';
@@ -19,7 +20,8 @@ export function toTranscript(messages: BaseMessage[]): TranscriptEntry[] {
   return messages.map((m) => {
     const type = m.getType();
     const content = typeof m.content === 'string' ? m.content : messageText(m);
-    if (type === 'human') return { role: 'user', content };
+    // a note of the task protocol (a held answer, the root Validator's findings) is not the user's
+    if (type === 'human') return m.name === PROTOCOL_NAME ? { role: 'system', content, name: PROTOCOL_NAME } : { role: 'user', content };
     if (type === 'ai') {
       const calls = ((m as { tool_calls?: { id?: string; name: string; args: unknown }[] }).tool_calls ?? []).map((c) => ({
         id: c.id ?? '',
@@ -59,6 +61,7 @@ export function transcriptMarkdown(row: SessionRow, entries: TranscriptEntry[], 
   ];
   for (const e of entries) {
     if (e.role === 'user') lines.push('## User', '', e.content, '');
+    else if (e.role === 'system' && e.name === PROTOCOL_NAME) lines.push('### Task protocol', '', e.content, '');
     else if (e.role === 'assistant') {
       lines.push('## Assistant', '');
       if (e.content) lines.push(e.content, '');

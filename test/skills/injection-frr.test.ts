@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkillStore } from '../../src/skills/loader.js';
 import { builtinSkillsDir } from '../../src/skills/paths.js';
-import { fillPlaceholders, type InjectionScenario } from '../../src/skills/schema.js';
+import { fillCheck, fillPlaceholders, type InjectionScenario } from '../../src/skills/schema.js';
+import { validateCheck } from '../../src/check/load.js';
+import { planCheck } from '../../src/check/plan.js';
 import { startFrrRouter, type FrrRouter } from './frr-router.js';
 
 /** A small router config that every scenario's example values fit. */
@@ -71,6 +73,30 @@ describe('FRR injection scenarios on a real router', () => {
     const restored = router.runningConfig();
     if (restored !== baseline) router.configure(BASELINE); // keep later scenarios independent
     expect(restored).toBe(baseline);
+  });
+
+  // The fault ledger's repair checks: a check that passes on the working router, fails once the
+  // fault is in, and passes again after the restore (the checker's FRR plan, fed by vtysh).
+  const withCheck = frrScenarios.filter((s) => s.repair_check);
+  function repairVerdict(s: InjectionScenario): string {
+    const values = { device: 'R1', ...Object.fromEntries(s.parameters.map((p) => [p.name, p.example])) };
+    const v = validateCheck(fillCheck(s.repair_check!, values));
+    if (!v.ok) return `invalid: ${v.issue.message}`;
+    const plan = planCheck(v.check, 'frr');
+    if ('error' in plan) return `error: ${plan.error}`;
+    const outputs = new Map([...plan.commands, ...plan.bounded].map((c) => [c, router.vtysh([c]).output]));
+    const verdict = plan.decide((c) => ({ command: c, status: 'success', output: outputs.get(c) ?? '', duration_ms: 0 }));
+    return `${verdict.status}: ${verdict.evidence}`;
+  }
+
+  it.each(withCheck.map((s) => [s.id, s] as const))('%s: its repair check passes, fails with the fault in, passes after the restore', (_id, s) => {
+    expect(repairVerdict(s)).toMatch(/^pass: /);
+    expect(router.configure(lines(s, 'inject')).ok).toBe(true);
+    expect(repairVerdict(s)).toMatch(/^fail: /);
+    expect(router.configure(lines(s, 'restore')).ok).toBe(true);
+    const after = repairVerdict(s);
+    if (router.runningConfig() !== baseline) router.configure(BASELINE);
+    expect(after).toMatch(/^pass: /);
   });
 
   it('the harness does catch a rejected command', () => {

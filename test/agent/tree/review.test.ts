@@ -187,6 +187,33 @@ describe('parent review gate', () => {
     await s.close();
   });
 
+  it('split releases the gate: the parent delegates the new briefs and reviews their reports', async () => {
+    llm = await startLlm([
+      delegate('a', { goal: 'check R1 and R2' }),
+      { when: 'check R1 and R2', text: 'too much at once' },
+      review('a', 'split', { note: 'one router each' }),
+      delegate('parts', [{ goal: 'PART-R1' }, { goal: 'PART-R2' }]),
+      { when: 'PART-R1', tool_calls: [showCall('R1', 'p1')] },
+      { when: '"p1"', text: 'R1 fine' },
+      { when: 'PART-R2', tool_calls: [showCall('R2', 'p2')] },
+      { when: '"p2"', text: 'R2 fine' },
+      review('parts', 'accept', { n: 2 }),
+      { text: 'both fine' },
+    ]);
+    const log: ToolLog = { calls: [] };
+    const s = await session(testSettings(llm.url, tmp.dir), testTools(log), { env });
+    const ev = await collect(s.send('routers'));
+    expect(s.tree().agents.map((a) => [a.goal, a.review])).toEqual([
+      ['check R1 and R2', 'split'],
+      ['PART-R1', 'accept'],
+      ['PART-R2', 'accept'],
+    ]);
+    expect(log.calls).toHaveLength(2);
+    expect(ofType(ev, 'review').map((r) => r.decision)).toEqual(['split', 'accept', 'accept']);
+    expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('done');
+    await s.close();
+  });
+
   it("continue_from refuses a child still running and another parent's child", async () => {
     llm = await startLlm([
       delegate('a', { goal: 'ALPHA' }),

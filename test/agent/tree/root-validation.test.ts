@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FakeLlm, FakeRequest, FakeTurn } from '../../fakes/llm/server.js';
-import { collect, ofType, session, showCall, useFakeLlm, testSettings, testTools } from '../helpers.js';
+import { captureStdout, collect, ofType, session, showCall, useFakeLlm, testSettings, testTools } from '../helpers.js';
+import { sessionsCommand } from '../../../src/commands/sessions.js';
 import { review } from './helpers.js';
 import { ResultBuilder } from '../../../src/output/summary.js';
 import { validateSetting } from '../../../src/config/validate.js';
@@ -37,7 +38,8 @@ describe('root Validator', () => {
     const llm = await startLlm([...tree(), { text: 'ANSWER-ONE: R1 and R2 are Full' }, { text: 'ANSWER-TWO: R1 is Full' }], {
       rootValidator: [fail('R2 was never checked')],
     });
-    const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }), { env });
+    const settings = testSettings(llm.url, tmp.dir);
+    const s = await session(settings, testTools({ calls: [] }), { env });
     const ev = await collect(s.send('check R1'));
     expect(rootValidations(llm)).toHaveLength(2);
     // the root Validator sees the anchor, the accepted report with its validation, the root's calls and the answer
@@ -60,6 +62,11 @@ describe('root Validator', () => {
     expect(s.usage()!.llm_calls).toBe(llm.requests.length);
     expect(s.treeText!().at(-1)).toMatch(/✓ root answer validation pass/);
     await s.close();
+    // the transcript shows the findings as the protocol's, not as a user message
+    const show = await captureStdout(() => sessionsCommand('show', [s.id], {}, settings));
+    expect(show).toMatch(/### Task protocol\n\n\[task protocol\] The root Validator did not pass your answer/);
+    expect(show).not.toMatch(/## User\n\n\[task protocol\]/);
+    expect(show).toMatch(/✓ root answer validation pass/);
   });
 
   it('rounds used up: the answer is returned with validation "fail" and the findings', async () => {
