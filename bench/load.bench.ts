@@ -23,7 +23,8 @@ import { fmtMs, median, type BenchTable } from './table.js';
 const RUNS = 30;
 const MCP_CLIENTS = 10;
 const MCP_SECONDS = 30;
-const WARMUP_SECONDS = 5;
+// the heap grows to its working size over the first few thousand calls (~15 s here), then levels off
+const WARMUP_SECONDS = 15;
 
 function failures(runs: LoadRun[]): string[] {
   return runs
