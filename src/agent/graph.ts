@@ -15,10 +15,10 @@ import type { StoppedReason, ToolStatus } from '../core/events.js';
 import { AgentState, type AgentStateType, type AgentStateUpdate } from './state.js';
 import { logContext, logPreparing } from './context-log.js';
 import { prepareContext, toolSchemaTokens, type ContextPlan, type Summarizer } from './context.js';
-import { worstCaseUsd } from './cost-limit.js';
+import { byteBoundCost, worstCaseUsd } from './cost-limit.js';
 import { askRaise, iterationRaiseTarget } from './limit-raise.js';
 import type { RequestLimits } from '../core/api.js';
-import { TITLE_MAX_TOKENS } from './session/models.js';
+import { SUMMARY_MAX_TOKENS, TITLE_MAX_TOKENS } from './session/models.js';
 import { roundUsd } from './pricing.js';
 import { messageText } from './tokens.js';
 import { resultJson, type ToolResult } from '../tools/registry.js';
@@ -63,17 +63,29 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
 
   const summarizer: Summarizer = async (dropped, previous) => {
     const run = deps.run();
-    // a recursive tree's budget covers the summary call too; without a call left the history is dropped instead
-    if (run.budget && !run.budget.reserveAux()) throw new Error('the tree budget has no LLM call left for a summary');
     const transcript = dropped.map((m) => `${m.getType().toUpperCase()}: ${messageText(m).slice(0, 4000)}`).join('\n');
-    const res = await completeText(
-      (await models()).summary,
-      [
-        new SystemMessage(deps.prompts.get('summary')),
-        new HumanMessage(`${previous ? `Earlier summary:\n${previous}\n\n` : ''}Messages to summarize:\n${transcript}`),
-      ],
-      run.signal,
-    );
+    const messages = [
+      new SystemMessage(deps.prompts.get('summary')),
+      new HumanMessage(`${previous ? `Earlier summary:\n${previous}\n\n` : ''}Messages to summarize:\n${transcript}`),
+    ];
+    // --max-cost covers the summary call too; when it does not fit, the history is dropped instead
+    const meter = run.counters.cost;
+    const cost = meter && deps.cost.price ? byteBoundCost(meter, deps.cost.price, SUMMARY_MAX_TOKENS) : undefined;
+    const held = cost?.reserve(messages);
+    if (held === null) throw new Error('the cost limit (--max-cost) leaves no room for a summary');
+    // a recursive tree's budget covers the summary call too; without a call left the history is dropped instead
+    if (run.budget && !run.budget.reserveAux()) {
+      if (held) cost!.book(held, { input_tokens: 0, output_tokens: 0 });
+      throw new Error('the tree budget has no LLM call left for a summary');
+    }
+    let res;
+    try {
+      res = await completeText((await models()).summary, messages, run.signal);
+    } catch (err) {
+      if (held) cost!.book(held, undefined);
+      throw err;
+    }
+    if (held) cost!.book(held, res.usage_metadata);
     run.budget?.book(res.usage_metadata ?? {});
     run.counters.auxTokens(agentKey(run), res.usage_metadata);
     return messageText(res);

@@ -10,6 +10,7 @@ import { ResultBuilder, exitCodeOf } from '../../src/output/summary.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import { CostMeter, worstCaseUsd } from '../../src/agent/cost-limit.js';
 import { ExitCode } from '../../src/errors.js';
+import { review } from './tree/helpers.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-cost-');
 let llm: FakeLlm | undefined;
@@ -122,6 +123,54 @@ describe('--max-cost', () => {
     expect(done.stopped_reason).toBe('max_cost');
     expect(done.stats.llm_calls).toBe(2);
     expect(ofType(ev, 'limit').every((e) => e.reason === 'max_cost' && e.action === 'stop')).toBe(true);
+    await s.close();
+  });
+
+  it('recursive: a Validator call whose worst case would cross it is not made; the verdict is uncertain, never pass', async () => {
+    const delegate: FakeTurn = { tool_calls: [{ id: 'a', name: 'agent', args: { task_brief: { goal: 'check R1' } } }], usage };
+    llm = await startLlm(
+      [
+        delegate,
+        { tool_calls: [showCall('R1', 's1')], usage },
+        { text: 'R1 is fine', usage },
+        { ...review('a', 'accept'), usage },
+        { text: 'root done', usage },
+      ],
+      { validator: [{ text: '{"verdict":"pass","checks":[],"summary":"never asked"}' }] },
+    );
+    // chat calls: at most 10 × 0.01 each; a Validator call's output cap alone is 1500 × 0.01
+    const s = await session(
+      testSettings(llm.url, tmp.dir, { max_cost: 1, max_tokens: 10, model_prices: OUTPUT_PRICED }),
+      testTools({ calls: [] }),
+      { env: { AGENT_MODE: 'recursive' } },
+    );
+    const ev = await collect(s.send('check R1'));
+    expect(llm.requests.filter((r) => r.purpose === 'validator' || r.purpose === 'root_validator')).toHaveLength(0);
+    const v = ofType(ev, 'validation');
+    expect(v.map((x) => (x.agent_id ? 'child' : 'root'))).toEqual(['child', 'root']);
+    for (const x of v) {
+      expect(x.verdict).toBe('uncertain');
+      expect(x.summary).toContain('--max-cost');
+    }
+    expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('done');
+    await s.close();
+  });
+
+  it('a history summary that would cross it is not asked for: the old history is dropped instead', async () => {
+    llm = await startLlm([
+      { text: `first answer ${'word '.repeat(600)}`, usage },
+      { text: 'second answer', usage },
+    ]);
+    // context_limit 1: the second request trims the first turn, which context_summarize would summarize (600 × 0.01 > 1)
+    const s = await session(
+      testSettings(llm.url, tmp.dir, { max_cost: 1, max_tokens: 10, model_prices: OUTPUT_PRICED, context_limit: 1 }),
+      [],
+    );
+    await collect(s.send('first question'));
+    const ev = await collect(s.send('second question'));
+    expect(llm.requests.filter((r) => r.purpose === 'summary')).toHaveLength(0);
+    expect(ofType(ev, 'context')[0]!.trimmed).toBeGreaterThan(0);
+    expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('done');
     await s.close();
   });
 

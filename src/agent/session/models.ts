@@ -5,11 +5,13 @@
  */
 import type { Settings } from '../../config/schema.js';
 import type { ChatModels } from '../graph-deps.js';
-import { COST_OUTPUT_CAP } from '../cost-limit.js';
+import { COST_OUTPUT_CAP, VALIDATOR_MAX_TOKENS } from '../cost-limit.js';
 import { configureLlmRetries, createChatModel, type ProviderEndpoint } from '../providers.js';
 
 /** the session title is a few words */
 export const TITLE_MAX_TOKENS = 32;
+/** the summary of dropped history is one paragraph */
+export const SUMMARY_MAX_TOKENS = 600;
 
 export function lazyChatModels(
   endpoint: ProviderEndpoint,
@@ -30,9 +32,9 @@ export function lazyChatModels(
           ...(purpose === 'chat' && settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
           ...(purpose === 'chat' && chatMaxTokens !== undefined ? { maxTokens: chatMaxTokens } : {}),
           ...(purpose === 'title' || purpose === 'summary'
-            ? { maxTokens: purpose === 'title' ? TITLE_MAX_TOKENS : 600, temperature: 0 }
+            ? { maxTokens: purpose === 'title' ? TITLE_MAX_TOKENS : SUMMARY_MAX_TOKENS, temperature: 0 }
             : {}),
-          ...(purpose === 'validator' || purpose === 'root_validator' ? { maxTokens: 1500, temperature: 0 } : {}),
+          ...(purpose === 'validator' || purpose === 'root_validator' ? { maxTokens: VALIDATOR_MAX_TOKENS, temperature: 0 } : {}),
         }),
       ),
     ).then(([chat, title, summary, validator, rootValidator]) => ({

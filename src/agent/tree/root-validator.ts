@@ -11,6 +11,7 @@ import type { ChatOpenAICompletions } from '@langchain/openai';
 import { messageText } from '../tokens.js';
 import { errorMessage } from '../../errors.js';
 import type { CallBudget } from './call-budget.js';
+import type { CallCost } from '../cost-limit.js';
 import type { TaskReport } from './report.js';
 import type { TrajectoryCall } from './trajectory.js';
 import type { ValidationResult } from './validation-result.js';
@@ -35,6 +36,8 @@ export interface RootValidateInput {
   reports: AcceptedReport[];
   trajectory: readonly TrajectoryCall[];
   budget?: CallBudget;
+  /** the request's --max-cost, when set */
+  cost?: CallCost;
   signal: AbortSignal;
 }
 
@@ -78,9 +81,21 @@ export async function validateRootAnswer(i: RootValidateInput, host: RootValidat
   const uncertain = (summary: string): ValidationResult => ({ verdict: 'uncertain', checks: [], summary });
   if (i.signal.aborted) return uncertain('the root Validator was stopped before it decided');
   if ((i.budget?.reserve() ?? 'ok') === 'denied') return uncertain('the tree budget ran out before the root Validator could decide');
+  const messages: BaseMessage[] = [new SystemMessage(host.prompt()), new HumanMessage(rootValidatorInput(i))];
+  const held = i.cost?.reserve(messages);
+  if (held === null) {
+    i.budget?.cancel();
+    return uncertain("the request's cost limit (--max-cost) leaves no room for the root Validator");
+  }
   try {
-    const messages: BaseMessage[] = [new SystemMessage(host.prompt()), new HumanMessage(rootValidatorInput(i))];
-    const res = await streamOnce(await host.model(), messages, i.signal);
+    let res;
+    try {
+      res = await streamOnce(await host.model(), messages, i.signal);
+    } catch (err) {
+      if (held) i.cost!.book(held, undefined);
+      throw err;
+    }
+    if (held) i.cost!.book(held, res.usage_metadata);
     i.budget?.book(res.usage_metadata ?? {});
     return parseValidation(messageText(res));
   } catch (err) {

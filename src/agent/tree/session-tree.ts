@@ -32,6 +32,7 @@ import { readContextRefTool, reviewTaskTool } from './protocol-tools.js';
 import { BudgetLedger, type TreeUsage } from './ledger.js';
 import { callBudget, type CallBudget } from './call-budget.js';
 import { costUsd, priceOf, type ModelPrice } from '../pricing.js';
+import { byteBoundCost, VALIDATOR_MAX_TOKENS, type CallCost } from '../cost-limit.js';
 
 export interface SessionTreeDeps {
   mode: AgentMode;
@@ -105,6 +106,7 @@ export class SessionTree {
                   anchor: d.trees.get(d.rootId())?.anchor ?? '',
                   defaultExpected: v.brief.expected_report === DEFAULT_REPORT,
                   ...(budgeted ? { budget: this.callBudget(false) } : {}),
+                  ...this.requestCost(),
                 },
                 d.validator(),
               ),
@@ -146,6 +148,13 @@ export class SessionTree {
     } catch {
       return undefined;
     }
+  }
+
+  /** the running request's --max-cost for the Validators' calls (none without a meter or a price) */
+  private requestCost(run: RunControl | undefined = this.current()): { cost?: CallCost } {
+    const meter = run?.counters.cost;
+    const price = priceOf(this.d.model, this.d.modelPrices);
+    return meter && price ? { cost: byteBoundCost(meter, price, VALIDATOR_MAX_TOKENS) } : {};
   }
 
   private callBudget(root: boolean): CallBudget {
@@ -192,6 +201,7 @@ export class SessionTree {
         reports,
         trajectory,
         ...(a.run.budget ? { budget: a.run.budget } : {}),
+        ...this.requestCost(a.run),
         signal: a.run.signal,
       },
       this.d.rootValidator(),

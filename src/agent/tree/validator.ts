@@ -18,6 +18,7 @@ import { executeTool, resultJson, type ToolSchema } from '../../tools/registry.j
 import { messageText } from '../tokens.js';
 import { errorMessage } from '../../errors.js';
 import type { CallBudget } from './call-budget.js';
+import type { CallCost } from '../cost-limit.js';
 import type { TaskBrief } from './brief.js';
 import type { TaskReport } from './report.js';
 import type { TrajectoryCall } from './trajectory.js';
@@ -48,6 +49,8 @@ export interface ValidateInput {
   /** the child's frozen tool set: the Validator may use its read-only part */
   childTools: readonly string[];
   budget?: CallBudget;
+  /** the request's --max-cost, when set */
+  cost?: CallCost;
   signal: AbortSignal;
   /** events of the Validator's own tool calls (tagged with the child's agent id by the caller) */
   emit(e: AgentEvent): void;
@@ -145,8 +148,20 @@ export async function validateReport(i: ValidateInput, host: ValidatorHost): Pro
       if (i.signal.aborted) return uncertain('the Validator was stopped before it decided');
       const gate = i.budget?.reserve() ?? 'ok';
       if (gate !== 'ok') return uncertain('the tree budget ran out before the Validator could decide');
+      const held = i.cost?.reserve(messages);
+      if (held === null) {
+        i.budget?.cancel();
+        return uncertain("the request's cost limit (--max-cost) leaves no room for the Validator");
+      }
       const model = withTools ? base.bindTools(readOnly.map((n) => host.schema(n)!)) : base;
-      const res = await streamOnce(model, messages, i.signal);
+      let res;
+      try {
+        res = await streamOnce(model, messages, i.signal);
+      } catch (err) {
+        if (held) i.cost!.book(held, undefined);
+        throw err;
+      }
+      if (held) i.cost!.book(held, res.usage_metadata);
       i.budget?.book(res.usage_metadata ?? {});
       const calls = (res.tool_calls ?? []).map((c, k) => ({
         id: c.id || `validator_${round}_${k}`,
