@@ -120,6 +120,10 @@ describe('credential shapes', () => {
     expect(new TextDecoder().decode(data as Uint8Array)).toBe(`{"m":"access_token=${REDACTED}"}`);
     const clean = await serde.dumpsTyped({ m: 'nothing' });
     expect(new TextDecoder().decode(clean[1] as Uint8Array)).toBe('{"m":"nothing"}');
+    // nothing to remove: the serializer's own bytes go through untouched, not a copy
+    const mine = new TextEncoder().encode('{"m":"nothing"}');
+    const same = redactingSerde({ ...inner, dumpsTyped: async (_obj: unknown): Promise<[string, Uint8Array | string]> => ['json', mine] });
+    expect((await same.dumpsTyped({}))[1]).toBe(mine);
   });
 
   it('the checkpoint serde keeps a string a string, and leaves non-JSON payloads alone', async () => {
@@ -215,5 +219,24 @@ describe('StreamRedactor', () => {
     const full = 'password: ' + 'z'.repeat(4_096 - 'password: '.length);
     expect(at.push(full)).toBe(`password: ${REDACTED}`);
     expect(at.flush()).toBe('');
+  });
+
+  it('a credential-looking line is held from its own start, however much text came before it', () => {
+    const s = new StreamRedactor();
+    const before = 'y'.repeat(3_000) + '\n';
+    expect(s.push(before + 'password: zz')).toBe(before);
+    expect(s.push('zz9 ok\n')).toBe(`password: ${REDACTED} ok\n`);
+  });
+
+  it('a word that could begin a keyword is held only while shorter than 1 KB', () => {
+    const held = new StreamRedactor();
+    const short = 'x'.repeat(1_019) + 'pas'; // 1,022 characters
+    expect(held.push(`ok ${short}`)).toBe('ok ');
+    expect(held.flush()).toBe(short);
+    const released = new StreamRedactor();
+    const long = 'x'.repeat(1_021) + 'pas'; // 1,024 characters
+    expect(released.push(long)).toBe(long);
+    const longer = new StreamRedactor();
+    expect(longer.push('x'.repeat(1_100) + 'pas')).toBe('x'.repeat(1_100) + 'pas');
   });
 });

@@ -1,0 +1,155 @@
+/**
+ * A classroom on one machine (test/e2e/classroom-load.ts): 30 concurrent
+ * one-shot runs of the built CLI against one fake controller in front of real
+ * FRR consoles, each a `show` on a router and an answer, half of them on one
+ * shared sessions.db. Reports the wall time of one run alone (median of 3) and
+ * p50/p95 of the 30; goal p95 ≤ 3× one run alone.
+ *
+ * Then 10 concurrent clients of `gns3-copilot mcp --http` calling read tools
+ * (the topology reader and a `show` on the lab router) for 30 s: every call
+ * succeeds, and the server's RSS at the end is ≤ 1.2× its RSS after a warm-up.
+ *
+ * Needs root and the lab packages; runs dist/ (build first).
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { percentile, runClassroom, startClassroom, type LoadRun } from '../test/e2e/classroom-load.js';
+import { startLab } from '../test/lab/lab.js';
+import { mcpEnv, serverArgs, startHttpBinary, startMcpLab } from '../test/mcp/helpers.js';
+import { fmtMs, median, type BenchTable } from './table.js';
+
+const RUNS = 30;
+const MCP_CLIENTS = 10;
+const MCP_SECONDS = 30;
+const WARMUP_SECONDS = 5;
+
+function failures(runs: LoadRun[]): string[] {
+  return runs
+    .filter((r) => r.result.code !== 0 || /SQLITE_BUSY|database is locked|SQLITE_LOCKED/i.test(r.result.stderr))
+    .map((r) => `${r.tag}: exit ${r.result.code} ${r.result.stderr.trim().split('\n')[0] ?? ''}`);
+}
+
+async function classroomRows(): Promise<{ rows: (string | number)[][]; notes: string[] }> {
+  const room = await startClassroom();
+  try {
+    const alone: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const [one] = await runClassroom(room, 1, `alone${i}`);
+      if (failures([one!]).length) throw new Error(failures([one!]).join('\n'));
+      alone.push(one!.ms);
+    }
+    const t0 = performance.now();
+    const runs = await runClassroom(room, RUNS, 'class');
+    const wall = performance.now() - t0;
+    const bad = failures(runs);
+    if (bad.length) throw new Error(`${bad.length} of ${RUNS} runs failed:\n${bad.join('\n')}`);
+    const times = runs.map((r) => r.ms);
+    const base = median(alone);
+    const p95 = percentile(times, 95);
+    return {
+      rows: [
+        ['one run alone (median of 3)', fmtMs(base), '', ''],
+        [`${RUNS} at once: p50`, fmtMs(percentile(times, 50)), `${(percentile(times, 50) / base).toFixed(2)}×`, ''],
+        [`${RUNS} at once: p95`, fmtMs(p95), `${(p95 / base).toFixed(2)}×`, p95 <= 3 * base ? 'ok (≤ 3×)' : 'OVER 3×'],
+        [`${RUNS} at once: all done`, fmtMs(wall), '', `${RUNS} exit 0, no lock error`],
+      ],
+      notes: [],
+    };
+  } finally {
+    await room.stop();
+  }
+}
+
+function rssKb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!m) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(m[1]);
+}
+
+async function mcpRows(): Promise<(string | number)[][]> {
+  const lab = await startLab({ routers: ['R1'], links: [] });
+  const env = await startMcpLab(lab);
+  const TOKEN = 'bench-token-6b2d';
+  const server = await startHttpBinary(
+    serverArgs(env.fake, 'teaching', ['--http', '127.0.0.1:0']),
+    mcpEnv({ GNS3_COPILOT_MCP_TOKEN: TOKEN }),
+  );
+  const clients: Client[] = [];
+  try {
+    if (!server.url) throw new Error(`mcp --http did not start: ${server.stderr}`);
+    const pid = server.child.pid!;
+    for (let i = 0; i < MCP_CLIENTS; i++) {
+      const c = new Client({ name: `bench-${i}`, version: '0' });
+      await c.connect(
+        new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }),
+      );
+      clients.push(c);
+    }
+    let calls = 0;
+    const errors: string[] = [];
+    const latencies: number[] = [];
+    let warmRss = 0;
+    const start = performance.now();
+    const warmAt = start + WARMUP_SECONDS * 1000;
+    const end = start + (WARMUP_SECONDS + MCP_SECONDS) * 1000;
+    const loop = async (c: Client, i: number) => {
+      for (let n = 0; performance.now() < end; n++) {
+        const call =
+          (n + i) % 2 === 0
+            ? { name: 'gns3_topology_reader', arguments: {} }
+            : {
+                name: 'execute_multiple_device_commands',
+                arguments: { device_configs: [{ device_name: 'R1', commands: ['show version'] }] },
+              };
+        const t0 = performance.now();
+        try {
+          const r = (await c.callTool(call)) as { isError?: boolean; content?: { text?: string }[] };
+          if (r.isError) errors.push(`${call.name}: ${r.content?.[0]?.text?.slice(0, 200) ?? 'error'}`);
+        } catch (err) {
+          errors.push(`${call.name}: ${err instanceof Error ? err.message : String(err)}`);
+        }
+        if (t0 >= warmAt) {
+          calls++;
+          latencies.push(performance.now() - t0);
+        }
+      }
+    };
+    const sampler = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        warmRss = rssKb(pid);
+        resolve();
+      }, WARMUP_SECONDS * 1000),
+    );
+    await Promise.all([...clients.map(loop), sampler]);
+    const endRss = rssKb(pid);
+    if (errors.length) throw new Error(`${errors.length} MCP calls failed, first: ${errors[0]}`);
+    const ratio = endRss / warmRss;
+    return [
+      [`mcp --http: ${MCP_CLIENTS} clients × ${MCP_SECONDS} s`, `${calls} calls`, `p50 ${fmtMs(percentile(latencies, 50))}`, '0 errors'],
+      [
+        'mcp --http: RSS after warm-up → end',
+        `${(warmRss / 1024).toFixed(1)} → ${(endRss / 1024).toFixed(1)} MB`,
+        `${ratio.toFixed(2)}×`,
+        ratio <= 1.2 ? 'ok (≤ 1.2×)' : 'OVER 1.2×',
+      ],
+    ];
+  } finally {
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    server.child.kill('SIGTERM');
+    await env.close();
+    await lab.stop();
+  }
+}
+
+export async function run(): Promise<BenchTable> {
+  const classroom = await classroomRows();
+  const mcp = await mcpRows();
+  return {
+    title: 'Classroom load (30 concurrent one-shot runs; mcp --http with 10 clients)',
+    columns: ['case', 'time / amount', 'vs alone', 'verdict'],
+    rows: [...classroom.rows, ...mcp],
+    notes: ['goals: p95 ≤ 3× one run alone; mcp --http RSS at the end ≤ 1.2× after warm-up, no error'],
+  };
+}
