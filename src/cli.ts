@@ -62,6 +62,7 @@ Examples:
   $ gns3-copilot -p "why is R2 not an OSPF neighbour of R1?" --json
   $ echo "show ip route on all routers" | gns3-copilot --project lab1 --stream-json
   $ gns3-copilot -p "configure OSPF area 0 on R1-R3" -m lab --approve config --max-tool-calls 20
+  $ gns3-copilot -p "check every router's routes" --estimate --max-cost 0.50   tokens and worst-case cost, nothing sent
   $ gns3-copilot inject "break one OSPF adjacency for the students"
   $ gns3-copilot auth login                        store the LLM API key in the OS keychain
   $ gns3-copilot config set server http://10.0.0.5:3080

@@ -131,9 +131,9 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const env = opts.env ?? process.env;
   const log = opts.log ?? createLogger(opts.settings.log_level);
   assertNoRemovedAgentFlags(env);
+  // a cost limit needs a price to hold the worst case against (refused before anything else is looked up)
+  if (opts.settings.max_cost !== undefined) priceForCostLimit(resolveProviderEndpoint(opts.settings).model, opts.settings.model_prices);
   const provider = await resolveProvider(opts.settings);
-  // a cost limit needs a price to hold the worst case against
-  if (opts.settings.max_cost !== undefined) priceForCostLimit(provider.endpoint.model, opts.settings.model_prices);
   const baseTools = await loadTools(opts.tools);
   const { store, resume } = await openStore(opts, provider.counter, env, log);
   const sessionId = resume.row?.id ?? (await import('node:crypto')).randomUUID();

@@ -33,6 +33,8 @@ describe('--version and --help', () => {
       '--max-iterations',
       '--max-tool-calls',
       '--max-time',
+      '--max-cost',
+      '--estimate',
       '--tool-limit',
       '--on-limit',
       '--max-parallel-tools',
@@ -78,6 +80,8 @@ describe('bad flags: one line naming the flag and the range, exit 2', () => {
     [['--max-tool-calls', '51'], /^error: --max-tool-calls: must be an integer 1\.\.50 \(got 51\)$/],
     [['--max-tool-calls', '0'], /^error: --max-tool-calls: must be an integer 1\.\.50 \(got 0\)$/],
     [['--max-time', '86401'], /^error: --max-time: must be an integer 1\.\.86400/],
+    [['--max-cost', '0'], /^error: --max-cost: must be a number 0\.001\.\.1000 \(got 0\)$/],
+    [['--max-cost', '1001'], /^error: --max-cost: must be a number 0\.001\.\.1000 \(got 1001\)$/],
     [['--max-parallel-tools', '0'], /^error: --max-parallel-tools: must be an integer 1\.\.20 \(got 0\)$/],
     [['--max-parallel-tools', '21'], /^error: --max-parallel-tools: must be an integer 1\.\.20 \(got 21\)$/],
     [['--max-retries-per-tool', '6'], /^error: --max-retries-per-tool: must be an integer 0\.\.5 \(got 6\)$/],
@@ -106,6 +110,10 @@ describe('bad flags: one line naming the flag and the range, exit 2', () => {
     [['--approve', 'sometimes'], /^error: --approve: must be one of never\|ask\|config\|all/],
     [['--approve', 'ask'], /^error: --approve: "ask" needs the interactive TUI; in one-shot use never\|config\|all$/],
     [['--json', '--stream-json'], /^error: --json and --stream-json cannot be combined/],
+    [
+      ['--model', 'no-such-model', '--context-limit', '8', '--max-cost', '1'],
+      /^error: --max-cost: model "no-such-model" has no price; add it to model_prices/,
+    ],
     [['--bogus'], /^error: unknown option '--bogus'/],
     [['--max-iterations'], /^error: option '--max-iterations <n>' argument missing$/],
   ];

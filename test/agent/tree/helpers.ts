@@ -5,8 +5,17 @@ import type { FakeRequest, FakeTurn } from '../../fakes/llm/server.js';
 
 export const toolNames = (r: FakeRequest): string[] => (r.body.tools ?? []).map((t) => t.function.name);
 
-/** A show tool that records when each device's call ran (overlap is asserted from these, not wall time). */
-export function timedShowTool(spans: { device: string; start: number; end: number }[], delayMs: Record<string, number> = {}): ToolDef {
+/**
+ * A show tool that records when each device's call ran (overlap is asserted from these, not wall time).
+ * A device in `holdUntilEnded` waits (at most 10 s) until the named device's call has ended, which makes
+ * "these two overlapped and the other finished first" deterministic when the calls run in parallel and
+ * false when they do not, however loaded the machine is.
+ */
+export function timedShowTool(
+  spans: { device: string; start: number; end: number }[],
+  delayMs: Record<string, number> = {},
+  holdUntilEnded: Record<string, string> = {},
+): ToolDef {
   return defineTool({
     name: 'execute_multiple_device_commands',
     description: 'Run read-only show commands on devices',
@@ -15,12 +24,17 @@ export function timedShowTool(spans: { device: string; start: number; end: numbe
     async run(args, ctx) {
       const device = args.device_configs[0]?.device_name ?? '?';
       const start = performance.now();
+      const other = holdUntilEnded[device];
+      const ended = (): boolean => other !== undefined && spans.some((x) => x.device === other);
       await new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, delayMs[device] ?? 0);
-        ctx.signal.addEventListener('abort', () => {
+        const done = (): void => {
           clearTimeout(t);
+          clearInterval(poll);
           resolve();
-        });
+        };
+        const t = setTimeout(done, other !== undefined ? 10_000 : (delayMs[device] ?? 0));
+        const poll = other !== undefined ? setInterval(() => ended() && done(), 5) : undefined;
+        ctx.signal.addEventListener('abort', done);
       });
       spans.push({ device, start, end: performance.now() });
       return {

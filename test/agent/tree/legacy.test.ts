@@ -61,7 +61,7 @@ describe('legacy agent tool', () => {
       { text: 'both done' },
     ]);
     const spans: { device: string; start: number; end: number }[] = [];
-    const s = await session(testSettings(llm.url, tmp.dir), [timedShowTool(spans, { R1: 300, R2: 50 })]);
+    const s = await session(testSettings(llm.url, tmp.dir), [timedShowTool(spans, {}, { R1: 'R2' })]);
     const ev = await collect(s.send('check both'));
     expect(spans).toHaveLength(2);
     const [a, b] = ['R1', 'R2'].map((d) => spans.find((x) => x.device === d)!);

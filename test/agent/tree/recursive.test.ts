@@ -134,7 +134,7 @@ describe('recursive agent tool', () => {
 });
 
 describe('scheduling and stop', () => {
-  const batchOf = (delays: Record<string, number>) => {
+  const batchOf = (delays: Record<string, number>, hold: Record<string, string> = {}) => {
     const spans: { device: string; start: number; end: number }[] = [];
     const turns: FakeTurn[] = [
       delegate('b', [brief('CHILD-A on RA'), brief('CHILD-B on RB')]),
@@ -145,7 +145,7 @@ describe('scheduling and stop', () => {
       review('b', 'accept', { n: 2 }),
       { text: 'root done' },
     ];
-    return { spans, turns, tool: timedShowTool(spans, delays) };
+    return { spans, turns, tool: timedShowTool(spans, delays, hold) };
   };
 
   it('sequential by default: the second child starts after the first ended', async () => {
@@ -162,7 +162,7 @@ describe('scheduling and stop', () => {
     expect(() => validateSetting('max_parallel_children', 3, 'GNS3_COPILOT_MAX_PARALLEL_CHILDREN')).toThrow(
       /must be an integer 1\.\.2 \(got 3\)/,
     );
-    const b = batchOf({ RA: 300, RB: 20 });
+    const b = batchOf({}, { RA: 'RB' });
     llm = await startLlm(b.turns);
     const s = await session(testSettings(llm.url, tmp.dir, { child_execution_mode: 'parallel', max_parallel_children: 2 }), [b.tool], {
       env,
