@@ -14,10 +14,11 @@ import type { Approver } from '../core/api.js';
 import type { CopilotMode } from '../core/modes.js';
 import { toolAllowed } from '../core/modes.js';
 import { CLI_CALLER } from '../core/caller.js';
-import { assessCall, type ApprovalRefusal, type ApprovePolicy } from '../tools/gate.js';
-import { askApproval, type ApprovalContext } from '../tools/approval.js';
-import { dispatchCalls, type DispatchCall } from '../tools/dispatch.js';
-import { DEFAULT_MAX_OUTPUT_CHARS, executeTool, type ToolRegistry } from '../tools/registry.js';
+import { assessCall, type ApprovePolicy } from '../tools/gate.js';
+import { askApproval } from '../tools/approval.js';
+import { CLI_LIMITS, cliApproval, cliRefusalText, dispatchFromCli } from '../tools/cli-dispatch.js';
+import type { DispatchCall } from '../tools/dispatch.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
 import { asGns3Project } from '../tools/gns3/common.js';
 import { errorMessage } from '../errors.js';
@@ -138,14 +139,8 @@ export async function diffSession(deps: RewindDeps, o: Pick<RewindOptions, 'sess
   };
 }
 
-const NO_LIMITS = { max_iterations: 1, tool_limits: {}, on_limit: 'fail' as const };
-
 /** A call refused for want of approval, in a rewind's words. */
-function refusalText(r: ApprovalRefusal): string {
-  return r.cause === 'policy'
-    ? `${r.tool} needs approval and the approval policy is "never": a rewind cannot apply it`
-    : `${r.tool} needs approval: rerun the rewind with --yes to apply this plan`;
-}
+const refusalText = cliRefusalText('a rewind', 'rerun the rewind with --yes to apply this plan');
 
 export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<RewindReport> {
   const { store, registry, ctx } = deps;
@@ -200,15 +195,7 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
     calls.push({ id: `rewind-filter-${f.link_id}`, name: 'manage_gns3_packet_filter', args: { link: f.link_id, action: 'clear' } });
   const deleting = topology.delete_links.length + topology.delete_nodes.length > 0;
 
-  const approval: ApprovalContext = {
-    // A rewind always asks (or runs on --yes); only a `never` policy refuses it outright.
-    policy: o.policy === 'never' ? 'never' : 'ask',
-    approvalTools: o.approvalTools,
-    sessionAllowed: new Set<string>(),
-    interactive: o.interactive,
-    canAsk: o.approver !== undefined,
-    ...(o.approver ? { approver: o.approver } : {}),
-  };
+  const approval = cliApproval(o);
   const refuse = (reason: string, needsApproval: boolean): RewindReport => {
     for (const d of report.devices) if (d.status === 'planned') d.status = 'blocked';
     if (report.topology.status === 'planned') report.topology.status = 'blocked';
@@ -220,7 +207,7 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
   for (const call of calls) {
     const v = assessCall(
       call,
-      { mode: o.mode, caller: CLI_CALLER, limits: NO_LIMITS, count: 0, counts: {} },
+      { mode: o.mode, caller: CLI_CALLER, limits: CLI_LIMITS, count: 0, counts: {} },
       { tools: registry, approval },
     );
     if (v.kind === 'blocked' || v.kind === 'limit') return refuse(v.reason, false);
@@ -255,17 +242,12 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
   // Every call goes through the one dispatch (gate, approval, execution), in the order a restore needs.
   const dispatch = async (batch: DispatchCall[]): Promise<ToolResult[]> => {
     if (batch.length === 0) return [];
-    const out = await dispatchCalls(batch, {
-      tools: registry,
+    const out = await dispatchFromCli(batch, {
+      registry,
       approval,
       mode: o.mode,
-      caller: CLI_CALLER,
-      limits: NO_LIMITS,
-      counter: { count: 0, counts: {} },
-      signal: ctx.signal,
-      stopped: () => (ctx.signal.aborted ? 'aborted' : undefined),
+      ctx,
       wordRefusal: refusalText,
-      execute: (def, call) => executeTool(def, call.args, { ...ctx, callId: call.id }, DEFAULT_MAX_OUTPUT_CHARS),
       maxParallel: 4,
       // the person approving sees what each restore would do to the device as it is now
       ...(o.interactive ? { previewer: capturePreviewer((signal) => ({ ...ctx, signal })) } : {}),

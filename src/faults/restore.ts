@@ -4,13 +4,12 @@
  * and the approval policy judge it like any change. `--yes` is the approval;
  * without it the call is refused and the command prints the plan (exit 6).
  */
-import { CLI_CALLER } from '../core/caller.js';
 import type { CopilotMode } from '../core/modes.js';
 import type { Approver } from '../core/api.js';
-import type { ApprovalContext } from '../tools/approval.js';
-import { dispatchCalls, type DispatchCall } from '../tools/dispatch.js';
-import type { ApprovalRefusal, ApprovePolicy } from '../tools/gate.js';
-import { DEFAULT_MAX_OUTPUT_CHARS, executeTool, type ToolRegistry } from '../tools/registry.js';
+import { cliApproval, cliRefusalText, dispatchFromCli } from '../tools/cli-dispatch.js';
+import type { DispatchCall } from '../tools/dispatch.js';
+import type { ApprovePolicy } from '../tools/gate.js';
+import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
 import type { Fault, FaultStore } from './store.js';
 
@@ -28,13 +27,7 @@ export type RestoreOutcome =
   | { status: 'blocked'; reason: string; needsApproval: boolean }
   | { status: 'error'; reason: string; result: ToolResult };
 
-const NO_LIMITS = { max_iterations: 1, tool_limits: {}, on_limit: 'fail' as const };
-
-function refusalText(r: ApprovalRefusal): string {
-  return r.cause === 'policy'
-    ? `${r.tool} needs approval and the approval policy is "never": the restore cannot apply it`
-    : `${r.tool} needs approval: rerun with --yes to apply this restore`;
-}
+const refusalText = cliRefusalText('the restore', 'rerun with --yes to apply this restore');
 
 /** The restore as the call the dispatch runs: every line is tried, one refused negation must not leave the rest unsent. */
 export function restoreCall(f: Fault): DispatchCall {
@@ -48,26 +41,12 @@ export async function restoreFault(
   deps: { store: FaultStore; registry: ToolRegistry; ctx: ToolContext },
   o: RestoreOptions,
 ): Promise<RestoreOutcome> {
-  const approval: ApprovalContext = {
-    policy: o.policy === 'never' ? 'never' : 'ask',
-    approvalTools: o.approvalTools,
-    sessionAllowed: new Set<string>(),
-    interactive: false,
-    canAsk: o.approver !== undefined,
-    ...(o.approver ? { approver: o.approver } : {}),
-  };
-  const { ctx } = deps;
-  const out = await dispatchCalls([restoreCall(f)], {
-    tools: deps.registry,
-    approval,
+  const out = await dispatchFromCli([restoreCall(f)], {
+    registry: deps.registry,
+    approval: cliApproval({ ...o, interactive: false }),
     mode: o.mode,
-    caller: CLI_CALLER,
-    limits: NO_LIMITS,
-    counter: { count: 0, counts: {} },
-    signal: ctx.signal,
-    stopped: () => (ctx.signal.aborted ? 'aborted' : undefined),
+    ctx: deps.ctx,
     wordRefusal: refusalText,
-    execute: (def, call) => executeTool(def, call.args, { ...ctx, callId: call.id }, DEFAULT_MAX_OUTPUT_CHARS),
     maxParallel: 1,
   });
   const result = out.results[0]!;
