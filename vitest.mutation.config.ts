@@ -10,6 +10,7 @@ export const MUTATION_TESTS = [
   'test/tools/gate.test.ts',
   'test/agent/limit-decision.test.ts',
   'test/agent/tree/budget.test.ts',
+  'test/agent/tree/ledger-unit.test.ts',
   'test/agent/tree/mode.test.ts',
 ];
 
