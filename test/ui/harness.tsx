@@ -4,6 +4,8 @@ import { App } from '../../src/ui/components/App.js';
 import { stripAnsi } from '../../src/ui/style.js';
 import type { InvocationOptions, Settings } from '../../src/config/schema.js';
 import type { SlashCommand } from '../../src/ui/slash/index.js';
+import type { CreateSessionOptions, UiServices } from '../../src/ui/services.js';
+import type { AgentSessionExt } from '../../src/agent/session.js';
 import { FakeServices, testSettings, tuiInvocation, type FakeServicesOptions } from './helpers/fake-services.js';
 import { until } from './helpers/scripted-session.js';
 
@@ -28,18 +30,21 @@ export interface MountOptions extends FakeServicesOptions {
   rows?: number;
   /** the App's slash commands (default: all) */
   commands?: readonly SlashCommand[];
+  /** opens the session the App asks for (default: the fake services' scripted one) */
+  createSession?: UiServices['createSession'];
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export function mount(o: MountOptions = {}) {
   const services = new FakeServices(o);
+  const appServices = o.createSession ? Object.assign(Object.create(services) as UiServices, { createSession: o.createSession }) : services;
   let exitCode: number | undefined;
   const r = render(
     <App
       settings={o.settings ?? testSettings()}
       invocation={tuiInvocation(o.invocation)}
-      services={services}
+      services={appServices}
       color={o.color ?? false}
       onExit={(c) => {
         exitCode = c;
@@ -89,6 +94,26 @@ export function mount(o: MountOptions = {}) {
     async ready() {
       await until(() => services.sessionsMade.length > 0 && frame().includes('›'), 3000, 'session ready');
       await sleep(20);
+    },
+  };
+}
+
+/**
+ * Mounts the App over a real agent session (the real graph, SQLite, a fake LLM over HTTP):
+ * `open` makes it when the App asks; `session()` is it once made.
+ */
+export function mountReal(settings: Settings, open: (o: CreateSessionOptions) => Promise<AgentSessionExt>) {
+  let real: AgentSessionExt | undefined;
+  const m = mount({ settings, createSession: async (o) => (real = await open(o)) });
+  return {
+    ...m,
+    session: () => real,
+    async ready() {
+      await until(() => real !== undefined && m.frame().includes('›'), 10_000, 'session ready');
+    },
+    async close() {
+      m.unmount();
+      await real?.close();
     },
   };
 }

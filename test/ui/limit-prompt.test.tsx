@@ -5,18 +5,12 @@
  * has (warn), `a` raises it for the session too.
  */
 import { describe, expect, it } from 'vitest';
-import { render } from 'ink-testing-library';
-import { App } from '../../src/ui/components/App.js';
-import { stripAnsi } from '../../src/ui/style.js';
-import type { UiServices, CreateSessionOptions } from '../../src/ui/services.js';
-import type { AgentSessionExt } from '../../src/agent/session.js';
-import { FakeServices, tuiInvocation } from './helpers/fake-services.js';
 import { until } from './helpers/scripted-session.js';
+import { mountReal } from './harness.js';
 import { session, showCall, testSettings, testTools, useFakeLlm as fakeLlmFor, type ToolLog } from '../agent/helpers.js';
 import type { FakeLlm, FakeRequest } from '../fakes/llm/server.js';
 
 const { tmp, startLlm } = fakeLlmFor('gc-tui-limit-');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const chat = (l: FakeLlm): FakeRequest[] => l.requests.filter((r) => r.purpose === null);
 const three = (p: string) => [showCall('R1', `${p}1`), showCall('R2', `${p}2`), showCall('R3', `${p}3`)];
 
@@ -32,32 +26,15 @@ describe('TUI limit prompt', () => {
     ]);
     const settings = testSettings(llm.url, tmp.dir, { max_tool_calls: 2 });
     const log: ToolLog = { calls: [] };
-    let real: AgentSessionExt | undefined;
-    const services = Object.assign(Object.create(new FakeServices()) as UiServices, {
-      createSession: async (o: CreateSessionOptions) =>
-        (real = await session(settings, testTools(log), {
-          approver: o.approver,
-          ...(o.limitAsker ? { limitAsker: o.limitAsker } : {}),
-        })),
-    });
-    const r = render(
-      <App
-        settings={settings}
-        invocation={tuiInvocation()}
-        services={services}
-        color={false}
-        onExit={() => {}}
-        retryMs={150}
-        flushMs={5}
-      />,
+    const m = mountReal(settings, (o) =>
+      session(settings, testTools(log), {
+        approver: o.approver,
+        ...(o.limitAsker ? { limitAsker: o.limitAsker } : {}),
+      }),
     );
-    const frame = () => stripAnsi(r.lastFrame() ?? '');
-    const type = async (line: string) => {
-      r.stdin.write(line);
-      await sleep(25);
-      r.stdin.write('\r');
-      await sleep(25);
-    };
+    const frame = m.frame;
+    const type = (line: string) => m.type(line);
+    const real = () => m.session()!;
     const question = (used: number, max: number, to: number) =>
       `Tool call limit reached (${used}/${max}). Raise to ${to} and go on? [y] once · [a] for this session · [n] answer with what you have`;
     const flat = () =>
@@ -65,24 +42,24 @@ describe('TUI limit prompt', () => {
         .replace(/[│╭╮╰╯─]/g, ' ')
         .replace(/\s+/g, ' ');
     try {
-      await until(() => real !== undefined && frame().includes('›'), 10_000, 'session ready');
+      await m.ready();
 
       // y: the third call runs under the raised limit, the model answers with tools still offered
       await type('check three routers');
       await until(() => flat().includes(question(2, 2, 3)), 10_000, `the limit prompt\n${frame()}`);
       // the batch is judged call by call before any runs: nothing ran yet
       expect(log.calls).toHaveLength(0);
-      r.stdin.write('y');
+      m.stdin.write('y');
       await until(() => frame().includes('ANSWER-ONE'), 10_000, `the answer\n${frame()}`);
       expect(log.calls).toHaveLength(3);
       expect(chat(llm)[1]!.body.tools?.length).toBeGreaterThan(0);
-      expect(real!.limits.max_tool_calls).toBe(2); // once: the session keeps its limit
+      expect(real().limits.max_tool_calls).toBe(2); // once: the session keeps its limit
 
       // n: as on_limit warn — the refused call gets its ToolMessage, the model answers without tools
       await until(() => !frame().includes('working…'), 5_000, 'the turn to end');
       await type('check them again');
       await until(() => flat().includes(question(2, 2, 3)), 10_000, `the second prompt\n${frame()}`);
-      r.stdin.write('n');
+      m.stdin.write('n');
       await until(() => frame().includes('ANSWER-TWO'), 10_000, `the wrap-up answer\n${frame()}`);
       expect(log.calls).toHaveLength(5);
       const wrapUp = chat(llm)[3]!;
@@ -94,14 +71,13 @@ describe('TUI limit prompt', () => {
       await until(() => !frame().includes('working…'), 5_000, 'the turn to end');
       await type('and once more');
       await until(() => flat().includes(question(2, 2, 3)), 10_000, `the third prompt\n${frame()}`);
-      r.stdin.write('a');
+      m.stdin.write('a');
       await until(() => frame().includes('ANSWER-THREE'), 10_000, `the third answer\n${frame()}`);
       expect(log.calls).toHaveLength(8);
-      expect(real!.limits.max_tool_calls).toBe(3);
+      expect(real().limits.max_tool_calls).toBe(3);
       await until(() => frame().includes('tools 3/3'), 5_000, `the status bar's raised limit\n${frame()}`);
     } finally {
-      r.unmount();
-      await real?.close();
+      await m.close();
     }
   }, 60_000);
 });

@@ -5,18 +5,12 @@
  * and the root answer's validation on its last line.
  */
 import { describe, expect, it } from 'vitest';
-import { render } from 'ink-testing-library';
-import { App } from '../../src/ui/components/App.js';
-import { stripAnsi } from '../../src/ui/style.js';
-import type { UiServices, CreateSessionOptions } from '../../src/ui/services.js';
-import type { AgentSessionExt } from '../../src/agent/session.js';
-import { FakeServices, tuiInvocation } from './helpers/fake-services.js';
 import { until } from './helpers/scripted-session.js';
+import { mountReal } from './harness.js';
 import { fakeProject, session, showCall, testSettings, testTools, useFakeLlm as fakeLlmFor } from '../agent/helpers.js';
 import type { FakeTurn } from '../fakes/llm/server.js';
 
 const { tmp, startLlm } = fakeLlmFor('gc-tui-tree-protocol-');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('/tree and the task protocol', () => {
   it("shows each child's verdict and review, and the root answer's validation last", async () => {
@@ -47,39 +41,22 @@ describe('/tree and the task protocol', () => {
       ],
     });
     const settings = testSettings(llm.url, tmp.dir, { project: 'lab1' });
-    let real: AgentSessionExt | undefined;
-    const services = Object.assign(Object.create(new FakeServices()) as UiServices, {
-      createSession: async (o: CreateSessionOptions) =>
-        (real = await session(settings, testTools({ calls: [] }), {
-          env: { AGENT_MODE: 'recursive' },
-          approver: o.approver,
-          projectScope: async () => fakeProject(),
-        })),
-    });
-    const r = render(
-      <App
-        settings={settings}
-        invocation={tuiInvocation()}
-        services={services}
-        color={false}
-        onExit={() => {}}
-        retryMs={150}
-        flushMs={5}
-      />,
+    const m = mountReal(settings, (o) =>
+      session(settings, testTools({ calls: [] }), {
+        env: { AGENT_MODE: 'recursive' },
+        approver: o.approver,
+        projectScope: async () => fakeProject(),
+      }),
     );
-    const frame = () => stripAnsi(r.lastFrame() ?? '');
-    const type = async (line: string) => {
-      r.stdin.write(line);
-      await sleep(25);
-      r.stdin.write('\r');
-      await sleep(25);
-    };
+    const frame = m.frame;
+    const type = (line: string) => m.type(line);
+    const real = () => m.session()!;
     try {
-      await until(() => real !== undefined && frame().includes('›'), 10_000, 'session ready');
+      await m.ready();
       await type('check the routers');
       await until(() => frame().includes('TREE ANSWER: R1 is fine.'), 20_000, `the root's answer\n${frame()}`);
       const [good, bad] = ['GOOD part', 'BAD part'].map((g) =>
-        real!
+        real()
           .tree()
           .agents.find((a) => a.goal === g)!
           .id.slice(0, 8),
@@ -99,8 +76,7 @@ describe('/tree and the task protocol', () => {
       );
       expect(tree).toMatch(/✓ root answer validation pass/);
     } finally {
-      r.unmount();
-      await real?.close();
+      await m.close();
     }
   }, 60_000);
 });

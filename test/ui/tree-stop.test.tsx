@@ -4,18 +4,12 @@
  * the root go on to their answers.
  */
 import { describe, expect, it } from 'vitest';
-import { render } from 'ink-testing-library';
-import { App } from '../../src/ui/components/App.js';
-import { stripAnsi } from '../../src/ui/style.js';
-import type { UiServices, CreateSessionOptions } from '../../src/ui/services.js';
-import type { AgentSessionExt } from '../../src/agent/session.js';
-import { FakeServices, tuiInvocation } from './helpers/fake-services.js';
 import { until } from './helpers/scripted-session.js';
+import { mountReal } from './harness.js';
 import { fakeProject, session, testSettings, testTools, useFakeLlm as fakeLlmFor, type ToolLog } from '../agent/helpers.js';
 import type { FakeLlm, FakeTurn } from '../fakes/llm/server.js';
 
 const { tmp, startLlm } = fakeLlmFor('gc-tui-tree-stop-');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const sawChildCall = (llm: FakeLlm, goal: string) =>
   llm.requests.some((r) => r.purpose === null && JSON.stringify(r.body.messages).includes(`## Goal\\n${goal}`));
 
@@ -40,39 +34,23 @@ describe('/tree stop', () => {
     const llm = await startLlm(script);
     const settings = testSettings(llm.url, tmp.dir, { project: 'lab1', child_execution_mode: 'parallel', max_parallel_children: 2 });
     const log: ToolLog = { calls: [] };
-    let real: AgentSessionExt | undefined;
-    // the TUI's services with one real session behind them
-    const services = Object.assign(Object.create(new FakeServices()) as UiServices, {
-      createSession: async (o: CreateSessionOptions) =>
-        (real = await session(settings, testTools(log), {
-          env: { AGENT_MODE: 'recursive' },
-          approver: o.approver,
-          projectScope: async () => fakeProject(),
-        })),
-    });
-    const r = render(
-      <App
-        settings={settings}
-        invocation={tuiInvocation()}
-        services={services}
-        color={false}
-        onExit={() => {}}
-        retryMs={150}
-        flushMs={5}
-      />,
+    const m = mountReal(settings, (o) =>
+      session(settings, testTools(log), {
+        env: { AGENT_MODE: 'recursive' },
+        approver: o.approver,
+        projectScope: async () => fakeProject(),
+      }),
     );
-    const frame = () => stripAnsi(r.lastFrame() ?? '');
-    const type = async (line: string) => {
-      r.stdin.write(line);
-      await sleep(25);
-      r.stdin.write('\r');
-      await sleep(25);
-    };
+    const frame = m.frame;
+    const type = (line: string) => m.type(line);
+    const real = () => m.session()!;
     try {
-      await until(() => real !== undefined && frame().includes('›'), 10_000, 'session ready');
+      await m.ready();
       await type('split the work');
       await until(() => sawChildCall(llm, 'SLOW part') && sawChildCall(llm, 'FAST part'), 20_000, 'both children calling the model');
-      const slow = real!.tree().agents.find((a) => a.goal === 'SLOW part')!;
+      const slow = real()
+        .tree()
+        .agents.find((a) => a.goal === 'SLOW part')!;
 
       await type('/tree stop ffffffff');
       await until(() => frame().includes('no sub-agent "ffffffff"'), 5_000, `the refusal\n${frame()}`);
@@ -83,11 +61,26 @@ describe('/tree stop', () => {
         5_000,
         `the stop notice\n${frame()}`,
       );
-      await until(() => real!.tree().agents.find((a) => a.id === slow.id)!.status === 'stopped', 10_000, 'the sub-agent to stop');
-      expect(real!.tree().agents.find((a) => a.goal === 'FAST part')!.status).toBe('running');
+      await until(
+        () =>
+          real()
+            .tree()
+            .agents.find((a) => a.id === slow.id)!.status === 'stopped',
+        10_000,
+        'the sub-agent to stop',
+      );
+      expect(
+        real()
+          .tree()
+          .agents.find((a) => a.goal === 'FAST part')!.status,
+      ).toBe('running');
       release();
       await until(() => frame().includes('Root answer: the FAST part is done.'), 20_000, `the root's answer\n${frame()}`);
-      expect(real!.tree().agents.map((a) => [a.goal, a.status])).toEqual([
+      expect(
+        real()
+          .tree()
+          .agents.map((a) => [a.goal, a.status]),
+      ).toEqual([
         ['SLOW part', 'stopped'],
         ['FAST part', 'completed'],
       ]);
@@ -96,8 +89,7 @@ describe('/tree stop', () => {
       expect(frame()).toContain('No turn is running: no sub-agent to stop');
     } finally {
       release();
-      r.unmount();
-      await real?.close();
+      await m.close();
     }
   }, 60_000);
 });
