@@ -10,6 +10,7 @@ import { SshTransport } from './ssh.js';
 import type { DeviceTarget } from './target.js';
 import { TelnetTransport } from './telnet.js';
 import type { Transport } from './transport.js';
+import { shareSignal } from './shared-signal.js';
 
 export interface PoolOptions {
   openTimeoutMs: number;
@@ -52,6 +53,7 @@ export class DevicePool {
   }
 
   async acquire(t: DeviceTarget, signal?: AbortSignal, extra?: { disablePaging?: boolean }): Promise<DeviceSession> {
+    shareSignal(signal);
     const key = poolKey(t);
     const existing = this.sessions.get(key);
     if (existing?.usable) return existing;

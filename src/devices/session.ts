@@ -17,6 +17,7 @@ import type { Transport } from './transport.js';
 import type { ConfigureOptions, RunOptions, SessionOptions } from './session-options.js';
 import { ConsoleBuffer, confirmAllowed, extractOutput, findDeviceError } from './output.js';
 import { wakeEvent, type WakeEvent } from './wake.js';
+import { shareSignal } from './shared-signal.js';
 
 export type { ConfigureOptions, RunOptions, SessionOptions } from './session-options.js';
 
@@ -188,6 +189,7 @@ export class DeviceSession {
         if (this.closedReason !== undefined) return done(() => reject(new WaitError('closed')));
       };
       if (signal?.aborted) return reject(new WaitError('aborted'));
+      shareSignal(signal);
       signal?.addEventListener('abort', onAbort, { once: true });
       timer = setTimeout(() => done(() => reject(new WaitError('timeout'))), Math.max(0, timeoutMs));
       this.notify = test;

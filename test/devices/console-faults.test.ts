@@ -217,4 +217,22 @@ describe('console faults', () => {
       closePool(ctx);
     }
   });
+
+  it("sixteen devices at once on one request's signal print no listener warning on the user's terminal", async () => {
+    const consoles = await Promise.all(Array.from({ length: 16 }, () => track(iosLike('R5#'))));
+    const nodes = consoles.map((c, i) => extraNode(`R${100 + i}`, c.port, { tags: ['device_type:cisco_ios_telnet'] }));
+    const ctx = ctxFor(settingsWith({ device_concurrency: 16 }), withNodes(...nodes));
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const out = await runCommands(ctx, Object.fromEntries(nodes.map((n) => [n.name, ['show clock']])));
+      expect(out.devices.map((d: { status: string }) => d.status)).toEqual(nodes.map(() => 'success'));
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      closePool(ctx);
+    }
+  });
 });
