@@ -16,6 +16,9 @@ function delayed(to: Socket, ms: number): (d: Buffer) => void {
 async function forwarder(host: string, port: number, ms: number, sockets: Set<Socket>): Promise<Server> {
   const server = createServer((client) => {
     const device = connect(port, host);
+    // no Nagle: only the chosen latency, not a delayed-ACK stall, may stand between the two
+    client.setNoDelay(true);
+    device.setNoDelay(true);
     sockets.add(client).add(device);
     client.on('data', delayed(device, ms));
     device.on('data', delayed(client, ms));
