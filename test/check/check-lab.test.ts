@@ -57,6 +57,20 @@ async function waitForFullMesh(timeoutMs: number): Promise<void> {
   while (!converged() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 300));
 }
 
+/** Every loopback one hop away (cost 10) from every other router, and PC1's LAN two hops from R2 and R3. */
+async function waitForShortestPaths(timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const shortest = () =>
+    ROUTERS.every((r, i) => {
+      const routes = lab.vtysh(r, 'show ip route');
+      const loopbacks = ROUTERS.every(
+        (_, j) => j === i || new RegExp(`^O>\\* 10\\.255\\.255\\.${j + 1}/32 \\[110/10\\]`, 'm').test(routes),
+      );
+      return loopbacks && (r === 'R1' || /^O>\* 192\.168\.1\.0\/24 \[110\/20\]/m.test(routes));
+    });
+  while (!shortest() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 300));
+}
+
 const cli = (args: string[], timeoutMs = 60_000) => runCli([...args, '--server', gns3.url], env.env, { timeoutMs });
 
 beforeAll(async () => {
@@ -227,8 +241,9 @@ describe('gns3-copilot check on the real FRR/VPCS lab', () => {
 
   it('--init writes a check file from the live lab that passes right after', async () => {
     await waitForFullMesh(30_000);
-    // after the flap, SPF runs are held back up to FRR's 5 s maximum hold time: let the routes settle
-    await new Promise((res) => setTimeout(res, 6_000));
+    // after the flap, SPF runs are held back (FRR's hold time grows to 5 s): wait for the
+    // shortest paths themselves, which no later SPF run changes, rather than for a fixed time
+    await waitForShortestPaths(60_000);
     const init = await cli(['check', '--init', file('init.yaml'), '--project', PROJECT]);
     expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
@@ -241,7 +256,7 @@ describe('gns3-copilot check on the real FRR/VPCS lab', () => {
     const r = await cli(['check', file('init.yaml'), '--project', PROJECT]);
     expect(r.stdout).toMatch(/ 0 failed, 0 errors/);
     expect(r.code).toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('a bad file exits 2 naming the line and field; an unreachable controller exits 3', async () => {
     writeFileSync(
