@@ -1,5 +1,5 @@
 /**
- * The per-session lease between two real CLI processes, 20 times: one resume
+ * The per-session lease between two real CLI processes, RACES times: one resume
  * runs, the other is refused naming the holder's pid; then --fork on the
  * command line. The winner's LLM answer is held until the loser has exited, so
  * the lease is provably held while the loser starts, without a guessed delay.
@@ -11,17 +11,19 @@ import { SessionStore } from '../../src/sessions/store.js';
 import { toTranscript } from '../../src/sessions/transcript.js';
 import { cliEnv, llmFlags, runCli, type CliResult } from '../e2e/oneshot-cli.js';
 
+/** each race starts both processes at once; which one wins varies, and every race must end 0/1 */
+const RACES = 8;
 const e = cliEnv();
 afterAll(() => e.cleanup());
 
-it('two processes resuming one session at once: one runs, the other exits 1 naming the pid (20 runs)', async () => {
+it(`two processes resuming one session at once: one runs, the other exits 1 naming the pid (${RACES} runs)`, async () => {
   const llm = await startFakeLlm([{ text: 'seed' }], { title: 'Lease race' });
   try {
     const seed = await runCli(['-p', 'seed', '--json', ...llmFlags(llm.url)], e.env);
     expect(seed.code).toBe(0);
     const id = (JSON.parse(seed.stdout) as { session_id: string }).session_id;
     let turns = 1;
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < RACES; i++) {
       // the winner's answer waits until one of the two has exited (the refused one);
       // the timer only frees a run whose loser never exits, which then fails below
       let release!: () => void;
