@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { act } from './process.js';
 import { addSettingsOptions, loadFor, settingsFlags } from './options.js';
+import type { Settings } from '../config/schema.js';
 
 type Opts = Record<string, unknown>;
 
@@ -13,6 +14,19 @@ function abortOnSignal(): AbortSignal {
   const ac = new AbortController();
   for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => ac.abort('interrupted'));
   return ac.signal;
+}
+
+/**
+ * A subcommand's action: commander passes the positional arguments, then the options,
+ * then the command; `run` gets them with the settings loaded for that command.
+ */
+function withSettings(run: (positional: string[], opts: Opts, settings: Settings) => Promise<number | void>) {
+  return act(async (...params: unknown[]) => {
+    const cmd = params[params.length - 1] as Command;
+    const opts = params[params.length - 2] as Opts;
+    const { settings } = await loadFor(cmd);
+    return run(params.slice(0, -2).map(String), opts, settings);
+  });
 }
 
 export function addSubcommands(program: Command): void {
@@ -24,11 +38,7 @@ export function addSubcommands(program: Command): void {
     for (const a of args) c.argument(a);
     setup?.(c);
     c.action(
-      act(async (...params: unknown[]) => {
-        const cmd = params[params.length - 1] as Command;
-        const opts = params[params.length - 2] as Opts;
-        const positional = params.slice(0, -2).map(String);
-        const { settings } = await loadFor(cmd);
+      withSettings(async (positional, opts, settings) => {
         const { sessionsCommand } = await import('../commands/sessions.js');
         return sessionsCommand(name, positional, opts, settings);
       }),
@@ -224,11 +234,7 @@ export function addSubcommands(program: Command): void {
     setup?.(c);
     addSettingsOptions(c);
     c.action(
-      act(async (...params: unknown[]) => {
-        const cmd = params[params.length - 1] as Command;
-        const opts = params[params.length - 2] as Opts;
-        const positional = params.slice(0, -2).map(String);
-        const { settings } = await loadFor(cmd);
+      withSettings(async (positional, opts, settings) => {
         const { faultsCommand } = await import('../commands/faults.js');
         return faultsCommand(name, positional, opts, settings, abortOnSignal());
       }),
