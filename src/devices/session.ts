@@ -325,6 +325,9 @@ export class DeviceSession {
         const full = cleanText(this.buf.text);
         echoAt = full.indexOf(probe);
         if (echoAt < 0) {
+          // A telnet console always echoes: a prompt before our echo ends another client's
+          // command on a shared console, never ours.
+          if (this.transport.kind === 'telnet') return undefined;
           // No echo (some SSH shells): accept a prompt that follows real output,
           // never a lone stray prompt from an earlier Enter.
           const body = full.split('\n').slice(0, -1);
