@@ -20,6 +20,7 @@ import { resolveTarget } from '../src/devices/target.js';
 import type { Topology } from '../src/gns3/types.js';
 import type { Check } from '../src/check/schema.js';
 import { behindLatency } from './console-latency.js';
+import { cpuShare, type CpuShare } from './cpu-share.js';
 
 const ROUTERS = Array.from({ length: 20 }, (_, i) => `r${i + 1}`);
 const RUNS = 5;
@@ -46,6 +47,8 @@ interface Measured {
   /** the 50 checks, warm and cold */
   warm: number;
   cold: number;
+  /** CPU per warm 50-check run: the checker against the rest of the machine */
+  cpu: CpuShare;
 }
 
 async function measure(topology: Topology, checks: Check[]): Promise<Measured> {
@@ -93,7 +96,9 @@ async function measure(topology: Topology, checks: Check[]): Promise<Measured> {
       await runDeviceJobs(jobs, { mode: 'read', settings, pool });
       engine.push(performance.now() - t);
     }
+    const cpu = await cpuShare(() => runChecks(checks, { project: scope, settings, pool }), RUNS);
     return {
+      cpu,
       slowest: Math.max(...perDevice),
       perDeviceSum: perDevice.reduce((a, b) => a + b, 0),
       engine: median(engine),
@@ -125,6 +130,8 @@ function rows(m: Measured, where: string): string[][] {
     [`${where}: the same jobs through the engine alone, all at once (warm)`, fmtMs(m.engine), x(m.engine)],
     [`${where}: 50 checks, all devices in parallel (warm, median of ${RUNS})`, fmtMs(m.warm), x(m.warm)],
     [`${where}: 50 checks, cold (20 console connects included)`, fmtMs(m.cold), x(m.cold)],
+    [`${where}: CPU per warm run, the checker (this process)`, fmtMs(m.cpu.own), ''],
+    [`${where}: CPU per warm run, rest of the machine (routers, consoles, kernel)`, fmtMs(m.cpu.rest), ''],
   ];
 }
 

@@ -12,6 +12,7 @@
  *
  * The capture rows need root and the lab packages (frr, socat).
  */
+import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { settingsSchema } from '../src/config/schema.js';
 import { captureDevices } from '../src/checkpoints/capture.js';
@@ -23,6 +24,7 @@ import type { ProjectScope, Topology } from '../src/gns3/types.js';
 import { startLab } from '../test/lab/lab.js';
 import { fmtMs, median, type BenchTable } from './table.js';
 import { behindLatency } from './console-latency.js';
+import { cpuShare, type CpuShare } from './cpu-share.js';
 
 const ROUTERS = Array.from({ length: 20 }, (_, i) => `r${i + 1}`);
 const LATENCY_MS = 10;
@@ -57,7 +59,7 @@ export async function run(): Promise<BenchTable> {
   const far = await behindLatency(lab.topology(), LATENCY_MS);
   const pools: Map<string, unknown>[] = [];
   /** capture of 1 and of all 20 routers (warm, median of 10) over these consoles */
-  const oneAndTwenty = async (topology: Topology): Promise<[number, number]> => {
+  const oneAndTwenty = async (topology: Topology): Promise<[number, number, CpuShare]> => {
     const services = new Map<string, unknown>();
     pools.push(services);
     const scope: ProjectScope = {
@@ -74,10 +76,14 @@ export async function run(): Promise<BenchTable> {
       services,
     };
     await captureDevices(ROUTERS, ctx); // warm: consoles open
-    return [await timed(() => captureDevices(['r1'], ctx), 10), await timed(() => captureDevices(ROUTERS, ctx), 10)];
+    return [
+      await timed(() => captureDevices(['r1'], ctx), 10),
+      await timed(() => captureDevices(ROUTERS, ctx), 10),
+      await cpuShare(() => captureDevices(ROUTERS, ctx), 20),
+    ];
   };
   try {
-    const [one, twenty] = await oneAndTwenty(lab.topology());
+    const [one, twenty, cpu] = await oneAndTwenty(lab.topology());
     const [farOne, farTwenty] = await oneAndTwenty(far.topology);
     const ratio = twenty / one;
     const farRatio = farTwenty / farOne;
@@ -92,6 +98,13 @@ export async function run(): Promise<BenchTable> {
           `${ratio.toFixed(2)}x`,
           '<= 1.5x',
           ratio <= 1.5 ? 'yes' : 'NO',
+        ],
+        ['CPU per 20-router capture: the copilot (this process)', fmtMs(cpu.own), '', ''],
+        [
+          'CPU per 20-router capture: rest of the machine (routers, consoles, kernel)',
+          `${fmtMs(cpu.rest)} (>= ${fmtMs(cpu.rest / availableParallelism())} of wall time on ${availableParallelism()} cores)`,
+          '',
+          '',
         ],
         [`capture, 1 router, consoles ${LATENCY_MS} ms away (warm)`, fmtMs(farOne), '', ''],
         [`capture, 20 routers, consoles ${LATENCY_MS} ms away (warm)`, fmtMs(farTwenty), '', ''],

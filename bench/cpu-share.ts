@@ -1,0 +1,32 @@
+/**
+ * Whose CPU a parallel device run spends: this process (the copilot) against the rest
+ * of the machine (the lab's routers, their console bridges, the kernel). On a 2-core
+ * machine the lab's share is what bounds a local parallel run, not the copilot.
+ */
+import { readFileSync } from 'node:fs';
+
+/** busy CPU time of the whole machine in ms (/proc/stat: all but idle and iowait) */
+function machineBusyMs(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = fields;
+  const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
+  return (user! + nice! + system! + irq! + softirq! + (steal ?? 0)) / ticksPerMs;
+}
+
+export interface CpuShare {
+  /** this process, ms per run */
+  own: number;
+  /** everything else on the machine, ms per run */
+  rest: number;
+}
+
+/** Runs `fn` n times and splits the machine's busy CPU time per run into ours and the rest. */
+export async function cpuShare(fn: () => Promise<unknown>, n: number): Promise<CpuShare> {
+  const own0 = process.cpuUsage();
+  const busy0 = machineBusyMs();
+  for (let i = 0; i < n; i++) await fn();
+  const own = process.cpuUsage(own0);
+  const ownMs = (own.user + own.system) / 1000;
+  const busy = machineBusyMs() - busy0;
+  return { own: ownMs / n, rest: Math.max(0, busy - ownMs) / n };
+}
