@@ -27,9 +27,18 @@ async function publish(): Promise<void> {
 
 mkdirSync('dist', { recursive: true });
 
-// One ESM bundle per entry; every dependency stays external so native modules
-// (better-sqlite3, @napi-rs/keyring, ssh2) load from node_modules and lazy
-// `import()` calls inside cli.ts stay lazy (code-split chunks).
+// Left to node_modules: native modules (their .node binaries are found relative
+// to their own files) and Ink's optional devtools, which is not installed.
+const EXTERNAL = ['better-sqlite3', '@napi-rs/keyring', 'ssh2', 'react-devtools-core'];
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const BUNDLED = new RegExp(`^(?!(${EXTERNAL.map(escape).join('|')})(/|$))`);
+
+// One ESM bundle per entry, code-split so lazy `import()` calls stay lazy
+// (separate chunks). Every other dependency is bundled: a one-shot run loading
+// ~900 modules from node_modules spent about half its CPU resolving, reading and
+// compiling them. Bundled CommonJS packages (undici, commander...) call require()
+// for Node's built-ins, which an ES module does not have: the banner gives each
+// chunk one.
 export default defineConfig({
   entry: ['src/cli.ts'],
   format: ['esm'],
@@ -40,10 +49,10 @@ export default defineConfig({
   sourcemap: true,
   clean: false,
   dts: false,
-  skipNodeModulesBundle: true,
-  // ...except Ink: its one `import { throttle } from 'es-toolkit/compat'` loads all of
-  // es-toolkit's compat barrel (415 modules, ~3 MB of heap held for the life of the TUI).
-  // Bundled, esbuild keeps only throttle; Ink's own dependencies stay external.
-  noExternal: ['ink', /^es-toolkit/],
+  external: EXTERNAL,
+  noExternal: [BUNDLED],
+  banner: {
+    js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);",
+  },
   onSuccess: publish,
 });
