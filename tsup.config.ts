@@ -1,6 +1,9 @@
 import { defineConfig } from 'tsup';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RankTable } from './src/agent/bpe-count.js';
+import { encodeRankTable } from './src/agent/bpe-table-file.js';
+import { readRanks, readRanksFile, rankTablePath, type EncodingName } from './src/agent/tokens.js';
 
 // Every test run rebuilds dist/ (vitest globalSetup) while other runs may be
 // executing bin/ -> dist/ at that moment. So each build writes to its own
@@ -9,7 +12,17 @@ import { join } from 'node:path';
 // entry whose chunks are not there yet. Old hashed chunks stay (harmless).
 const STAGING = join('dist', `.staging-${process.pid}`);
 
+// Token counting's rank tables, built here once instead of in every run that
+// counts (src/agent/bpe-table-file.ts); they are published with the chunks.
+function writeRankTables(): void {
+  for (const name of ['cl100k_base', 'o200k_base'] satisfies EncodingName[]) {
+    const raw = readRanksFile(name);
+    writeFileSync(rankTablePath(name, STAGING), encodeRankTable(RankTable.build(readRanks(name, raw).bpe_ranks), raw));
+  }
+}
+
 async function publish(): Promise<void> {
+  writeRankTables();
   const files = readdirSync(STAGING);
   const entry = new Set(['cli.js', 'cli.js.map']);
   for (const f of files.filter((f) => !entry.has(f))) renameSync(join(STAGING, f), join('dist', f));
@@ -50,6 +63,14 @@ export default defineConfig({
   clean: false,
   dts: false,
   external: EXTERNAL,
+  // Bundling renames a class whose name collides in a chunk, or that refers to
+  // itself (`class ZodError` becomes `class _ZodError`), and libraries compare
+  // constructor names (@langchain/core's isInteropZodError, @langchain/openai's
+  // abort and timeout mapping): keep every original name.
+  keepNames: true,
+  // Less source to decode and scan at start-up; identifiers stay as written.
+  minifyWhitespace: true,
+  minifySyntax: true,
   noExternal: [BUNDLED],
   banner: {
     js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);",

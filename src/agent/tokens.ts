@@ -1,13 +1,19 @@
 /**
  * Token counting with js-tiktoken's bundled ranks (no downloads at run time) and a
  * compact counting-only encoder (bpe-count.ts: exact counts, ~4 MB instead of
- * js-tiktoken's ~30 MB of rank-map strings). Each encoding is built lazily (first
- * LLM call), once per process, and message counts are cached per message.
+ * js-tiktoken's ~30 MB of rank-map strings). Each encoding is loaded lazily (first
+ * LLM call), once per process, and message counts are cached per message. The
+ * build saves each encoding's table next to dist/cli.js (bpe-table-file.ts); a
+ * process reads it back when it matches the installed ranks, and builds the table
+ * otherwise (from src/, or with a stale dist/).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { BaseMessage } from '@langchain/core/messages';
 import { CompactCounter, type CountingEncoder, type RankSource } from './bpe-count.js';
+import { readRankTable } from './bpe-table-file.js';
 
 export type EncodingName = 'cl100k_base' | 'o200k_base';
 
@@ -20,9 +26,8 @@ type Encoder = CountingEncoder;
  * (bpe_ranks holds only base64, digits, spaces and `\n` escapes) and the buffer is
  * garbage once it is built.
  */
-export function readRanks(name: EncodingName): RankSource {
-  const file = createRequire(import.meta.url).resolve(`js-tiktoken/ranks/${name}`);
-  const raw = readFileSync(file);
+export function readRanks(name: EncodingName, raw = readRanksFile(name)): RankSource {
+  const file = ranksPath(name);
   const field = (key: string): [number, number] => {
     const at = raw.indexOf(`"${key}":"`);
     if (at < 0) throw new Error(`${file}: no ${key}`);
@@ -36,13 +41,34 @@ export function readRanks(name: EncodingName): RankSource {
   return { pat_str: JSON.parse(raw.toString('latin1', ps - 1, pe + 1)) as string, bpe_ranks: raw.subarray(bs, be) };
 }
 
+function ranksPath(name: EncodingName): string {
+  return createRequire(import.meta.url).resolve(`js-tiktoken/ranks/${name}`);
+}
+
+/** The installed ranks file of an encoding, as bytes. */
+export function readRanksFile(name: EncodingName): Buffer {
+  return readFileSync(ranksPath(name));
+}
+
+/** Where the build saves an encoding's table: next to the module that loads it (dist/). */
+export function rankTablePath(name: EncodingName, dir = dirname(fileURLToPath(import.meta.url))): string {
+  return join(dir, `${name}.bpe-table`);
+}
+
+/** The encoder of `name`: its saved table when one matches the installed ranks, else built. */
+export function loadEncoder(name: EncodingName, dir?: string): Encoder {
+  const raw = readRanksFile(name);
+  const source = readRanks(name, raw);
+  return new CompactCounter(source, readRankTable(rankTablePath(name, dir), raw));
+}
+
 const encoders = new Map<EncodingName, Promise<Encoder>>();
 
 /** One encoder per encoding per process, built on first use and shared by every session. */
 export function getEncoder(name: EncodingName): Promise<Encoder> {
   let p = encoders.get(name);
   if (!p) {
-    p = Promise.resolve().then(() => new CompactCounter(readRanks(name)));
+    p = Promise.resolve().then(() => loadEncoder(name));
     p.catch(() => encoders.delete(name));
     encoders.set(name, p);
   }

@@ -34,7 +34,8 @@ export async function startTui(settings: Settings, invocation: InvocationOptions
   // (bench/ui.bench.ts). The session sets --optimize-for-size after its first request
   // (src/agent/idle-gc.ts).
   setFlagsFromString('--no-opt');
-  const [{ render }, React, { App }, { createRealServices }] = await Promise.all([
+  // React is CommonJS: its exports are the namespace's default once bundled (tsup.config.ts)
+  const [{ render }, { default: React }, { App }, { createRealServices }] = await Promise.all([
     import('ink'),
     import('react'),
     import('./components/App.js'),
