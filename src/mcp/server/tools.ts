@@ -106,8 +106,13 @@ export async function callTool(
     checkpoints: rt.checkpoints,
     maxParallel: 1,
     execute: (def) =>
-      withProgress(extra.progress, name, (device) =>
-        executeTool(def, args, { ...rt.toolContext(extra.signal, device), caller: MCP_CLIENT, callId: call.id }, DEFAULT_MAX_OUTPUT_CHARS),
+      withProgress(extra.progress, name, async (device) =>
+        executeTool(
+          def,
+          args,
+          { ...(await rt.callContext(def, extra.signal, device)), caller: MCP_CLIENT, callId: call.id },
+          DEFAULT_MAX_OUTPUT_CHARS,
+        ),
       ),
     events: {
       approval: () => rt.log.info('mcp: asking the client for approval', { tool: name }),
