@@ -73,7 +73,8 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
           },
         }),
       events: {
-        approval: (call, need) => run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args, why: need.why }),
+        approval: (call, need, preview) =>
+          run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args, why: need.why, ...(preview ? { preview } : {}) }),
         settled: (call, r) =>
           run.emit({
             type: 'tool_end',
