@@ -30,9 +30,11 @@ function capped(lines: string[], max: number, what: string): string[] {
   return [...lines.slice(0, max), `… ${left} more ${what} line${left === 1 ? '' : 's'} not shown`];
 }
 
-/** Why a device has no preview, as `no preview for R3: <why>` (the previewer's own wording minus its `no preview` lead). */
+/** Why a device has no preview, as `no preview for R3: <why>` (from the previewer's wording, src/checkpoints/preview.ts). */
 export function noPreviewLine(p: DevicePreview): string {
-  const why = (p.error ?? 'no preview was made').replace(/^no preview(:\s*|\s+)/, '');
+  const error = p.error ?? 'no preview was made';
+  const platform = /^no preview for (.+) devices$/.exec(error)?.[1];
+  const why = platform !== undefined ? `${platform} devices are not previewed` : error.replace(/^no preview:\s*/, '');
   return `no preview for ${p.device}: ${why}`;
 }
 
