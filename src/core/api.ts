@@ -71,6 +71,7 @@ export interface AgentSession {
   send(prompt: string, opts?: { signal?: AbortSignal }): AsyncIterable<AgentEvent>;
   /** throws a UsageError naming the classroom lock when the mode is locked to another value */
   setMode(mode: CopilotMode): void;
+  /** throws a UsageError for a cost limit on a model without a price (it could not hold) */
   setLimits(limits: Partial<RequestLimits>): void;
   readonly limits: RequestLimits;
   /** one-line notices for the user when the session opens: a classroom lock changed its mode, an AGENT_MODE in the environment that a resumed tree ignored */
