@@ -16,7 +16,7 @@ export interface LimitRaiser {
 }
 
 /** the top of each limit's range (src/config/schema.ts) */
-const TOP = { max_iterations: 100, max_tool_calls: 50, per_tool: 1000, group: 1000 } as const;
+const TOP = { max_iterations: 100, max_tool_calls: 50, per_tool: 1000, group: 1000, max_cost: 1000 } as const;
 
 /** half again (at least one more), within the range; undefined when the limit is at its top */
 export function raisedValue(max: number, top: number): number | undefined {
@@ -29,6 +29,7 @@ export interface RaiseTarget {
   used: number;
   max: number;
   raise_to: number;
+  unit?: 'usd';
   patch: Partial<RequestLimits>;
 }
 
@@ -86,6 +87,19 @@ export function iterationRaiseTarget(limits: RequestLimits, llmCalls: number): R
 }
 
 /**
+ * The cost limit a call's worst case would cross: raised by half again, or further when the
+ * call needs more (to the cent above what it needs), within the setting's range.
+ */
+export function costRaiseTarget(meter: { spent: number; committed: number; max: number }, worst: number): RaiseTarget | undefined {
+  const need = meter.committed + worst;
+  // cents counted after rounding away float noise (0.2 × 1.5 × 100 is 30.000000000000004, not 31 cents)
+  const cents = Math.ceil(Number((Math.max(meter.max * 1.5, need) * 100).toFixed(6)));
+  const to = Math.min(TOP.max_cost, cents / 100);
+  if (meter.max >= TOP.max_cost || to < need) return undefined;
+  return { label: 'Cost limit', used: meter.spent, max: meter.max, raise_to: to, unit: 'usd', patch: { max_cost: to } };
+}
+
+/**
  * Asks once per limit and request: a declined limit (`declined`, shared by the request's
  * runs) is not asked again. Returns the raised limits, or undefined (answer with what you have).
  */
@@ -102,6 +116,7 @@ export async function askRaise(
     used: t.used,
     max: t.max,
     raise_to: t.raise_to,
+    ...(t.unit ? { unit: t.unit } : {}),
     ...(o.agentId ? { agent_id: o.agentId } : {}),
   };
   const answer = await raiser.ask(req, o.signal);
