@@ -131,17 +131,8 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     let raisedLimits: RequestLimits | undefined;
     if (plan.last === 'max_iterations' && !state.reached && deps.limitRaiser) {
       const t = iterationRaiseTarget(state.limits, state.llm_calls + 1);
-      raisedLimits = t
-        ? await askRaise(deps.limitRaiser, t, state.limits, {
-            declined: run.counters.declined,
-            signal: run.signal,
-            ...(run.agent ? { agentId: run.agent.id } : {}),
-          })
-        : undefined;
-      if (raisedLimits) {
-        deps.log.info('limit raised by the user', { limit: t!.label, from: t!.max, to: t!.raise_to });
-        plan = callPlan({ ...state, limits: raisedLimits });
-      }
+      raisedLimits = t ? await askRaise(deps.limitRaiser, t, state.limits, run, deps.log) : undefined;
+      if (raisedLimits) plan = callPlan({ ...state, limits: raisedLimits });
     }
     // the tree's budget (recursive): a run's own wrap-up is an ordinary call to it
     const budget = run.budget?.reserve() ?? 'ok';
@@ -221,15 +212,8 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     if (meter && !reservation && deps.limitRaiser && !state.reached) {
       // the TUI asks whether to raise the cost limit before the call is given up
       const t = costRaiseTarget(meter, worst(context));
-      const raised = t
-        ? await askRaise(deps.limitRaiser, t, raisedLimits ?? state.limits, {
-            declined: run.counters.declined,
-            signal: run.signal,
-            ...(run.agent ? { agentId: run.agent.id } : {}),
-          })
-        : undefined;
+      const raised = t ? await askRaise(deps.limitRaiser, t, raisedLimits ?? state.limits, run, deps.log) : undefined;
       if (raised) {
-        deps.log.info('limit raised by the user', { limit: t!.label, from: t!.max, to: t!.raise_to });
         meter.raise(t!.raise_to);
         raisedLimits = raised;
         reservation = meter.reserve(worst(context));

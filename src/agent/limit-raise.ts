@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { LimitAsker, LimitRaiseRequest, RequestLimits } from '../core/api.js';
 import type { LimitGroup } from '../tools/types.js';
 import type { LimitStop } from '../tools/gate.js';
+import type { Logger } from '../log.js';
 
 /** What the session does with a raise: asks the user, and keeps a raise "for this session". */
 export interface LimitRaiser {
@@ -99,6 +100,13 @@ export function costRaiseTarget(meter: { spent: number; committed: number; max: 
   return { label: 'Cost limit', used: meter.spent, max: meter.max, raise_to: to, unit: 'usd', patch: { max_cost: to } };
 }
 
+/** The run (root or sub-agent) that reached a limit: its request's declined limits, its signal, its agent. */
+export interface RaiseRun {
+  counters: { declined: Set<string> };
+  signal: AbortSignal;
+  agent?: { id: string } | undefined;
+}
+
 /**
  * Asks once per limit and request: a declined limit (`declined`, shared by the request's
  * runs) is not asked again. Returns the raised limits, or undefined (answer with what you have).
@@ -107,9 +115,11 @@ export async function askRaise(
   raiser: LimitRaiser,
   t: RaiseTarget,
   limits: RequestLimits,
-  o: { declined: Set<string>; signal: AbortSignal; agentId?: string },
+  run: RaiseRun,
+  log: Logger,
 ): Promise<RequestLimits | undefined> {
-  if (o.declined.has(t.label) || o.signal.aborted) return undefined;
+  const { declined } = run.counters;
+  if (declined.has(t.label) || run.signal.aborted) return undefined;
   const req: LimitRaiseRequest = {
     id: randomUUID(),
     label: t.label,
@@ -117,13 +127,14 @@ export async function askRaise(
     max: t.max,
     raise_to: t.raise_to,
     ...(t.unit ? { unit: t.unit } : {}),
-    ...(o.agentId ? { agent_id: o.agentId } : {}),
+    ...(run.agent ? { agent_id: run.agent.id } : {}),
   };
-  const answer = await raiser.ask(req, o.signal);
-  if (answer === 'no' || o.signal.aborted) {
-    o.declined.add(t.label);
+  const answer = await raiser.ask(req, run.signal);
+  if (answer === 'no' || run.signal.aborted) {
+    declined.add(t.label);
     return undefined;
   }
+  log.info('limit raised by the user', { limit: t.label, from: t.max, to: t.raise_to });
   if (answer === 'session') raiser.keep(t.patch);
   return { ...limits, ...t.patch };
 }
