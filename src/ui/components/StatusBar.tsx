@@ -7,7 +7,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { MODE_SHORT_NAME } from '../../core/modes.js';
-import { formatUsd } from '../../agent/pricing.js';
+import { formatUsd } from '../../core/usd.js';
 import type { UiState } from '../state.js';
 import { compactNumber, limitsText } from '../format.js';
 import { displayWidth } from '../style.js';
