@@ -9,7 +9,9 @@ export const MUTATION_TESTS = [
   'test/security/boundary-unit.test.ts',
   'test/tools/gate.test.ts',
   'test/agent/limit-decision.test.ts',
+  'test/agent/limits-unit.test.ts',
   'test/agent/tree/budget.test.ts',
+  'test/agent/tree/budget-unit.test.ts',
   'test/agent/tree/ledger-unit.test.ts',
   'test/agent/tree/mode.test.ts',
 ];

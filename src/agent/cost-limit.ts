@@ -40,7 +40,17 @@ export class CostMeter {
   spent = 0;
   private reserved = 0;
 
-  constructor(readonly max: number) {}
+  constructor(public max: number) {}
+
+  /** spent plus what running calls hold */
+  get committed(): number {
+    return this.spent + this.reserved;
+  }
+
+  /** the user raised the limit in place (the TUI's limit prompt); parallel sub-agents share the raise */
+  raise(to: number): void {
+    this.max = Math.max(this.max, to);
+  }
 
   /** reserves `worst` USD, or undefined when spent + reserved + worst would cross the limit */
   reserve(worst: number): CostReservation | undefined {

@@ -16,7 +16,7 @@ import { AgentState, type AgentStateType, type AgentStateUpdate } from './state.
 import { logContext, logPreparing } from './context-log.js';
 import { prepareContext, toolSchemaTokens, type ContextPlan, type Summarizer } from './context.js';
 import { byteBoundCost, worstCaseUsd } from './cost-limit.js';
-import { askRaise, iterationRaiseTarget } from './limit-raise.js';
+import { askRaise, costRaiseTarget, iterationRaiseTarget } from './limit-raise.js';
 import type { RequestLimits } from '../core/api.js';
 import { SUMMARY_MAX_TOKENS, TITLE_MAX_TOKENS } from './session/models.js';
 import { roundUsd } from './pricing.js';
@@ -131,17 +131,8 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     let raisedLimits: RequestLimits | undefined;
     if (plan.last === 'max_iterations' && !state.reached && deps.limitRaiser) {
       const t = iterationRaiseTarget(state.limits, state.llm_calls + 1);
-      raisedLimits = t
-        ? await askRaise(deps.limitRaiser, t, state.limits, {
-            declined: run.counters.declined,
-            signal: run.signal,
-            ...(run.agent ? { agentId: run.agent.id } : {}),
-          })
-        : undefined;
-      if (raisedLimits) {
-        deps.log.info('limit raised by the user', { limit: t!.label, from: t!.max, to: t!.raise_to });
-        plan = callPlan({ ...state, limits: raisedLimits });
-      }
+      raisedLimits = t ? await askRaise(deps.limitRaiser, t, state.limits, run, deps.log) : undefined;
+      if (raisedLimits) plan = callPlan({ ...state, limits: raisedLimits });
     }
     // the tree's budget (recursive): a run's own wrap-up is an ordinary call to it
     const budget = run.budget?.reserve() ?? 'ok';
@@ -218,6 +209,16 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     const meter = run.counters.cost;
     const worst = (c: ContextPlan) => worstCaseUsd(deps.cost.price ?? FREE, c.tokens + c.toolsTokens, deps.cost.maxOutputTokens);
     let reservation = meter?.reserve(worst(context));
+    if (meter && !reservation && deps.limitRaiser && !state.reached) {
+      // the TUI asks whether to raise the cost limit before the call is given up
+      const t = costRaiseTarget(meter, worst(context));
+      const raised = t ? await askRaise(deps.limitRaiser, t, raisedLimits ?? state.limits, run, deps.log) : undefined;
+      if (raised) {
+        meter.raise(t!.raise_to);
+        raisedLimits = raised;
+        reservation = meter.reserve(worst(context));
+      }
+    }
     if (meter && !reservation && tools && state.limits.on_limit !== 'fail') {
       // the call with tools would cross: a tools-free answer may still fit
       tools = false;

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { LimitAsker, LimitRaiseRequest, RequestLimits } from '../core/api.js';
 import type { LimitGroup } from '../tools/types.js';
 import type { LimitStop } from '../tools/gate.js';
+import type { Logger } from '../log.js';
 
 /** What the session does with a raise: asks the user, and keeps a raise "for this session". */
 export interface LimitRaiser {
@@ -16,7 +17,7 @@ export interface LimitRaiser {
 }
 
 /** the top of each limit's range (src/config/schema.ts) */
-const TOP = { max_iterations: 100, max_tool_calls: 50, per_tool: 1000, group: 1000 } as const;
+const TOP = { max_iterations: 100, max_tool_calls: 50, per_tool: 1000, group: 1000, max_cost: 1000 } as const;
 
 /** half again (at least one more), within the range; undefined when the limit is at its top */
 export function raisedValue(max: number, top: number): number | undefined {
@@ -29,6 +30,7 @@ export interface RaiseTarget {
   used: number;
   max: number;
   raise_to: number;
+  unit?: 'usd';
   patch: Partial<RequestLimits>;
 }
 
@@ -86,6 +88,26 @@ export function iterationRaiseTarget(limits: RequestLimits, llmCalls: number): R
 }
 
 /**
+ * The cost limit a call's worst case would cross: raised by half again, or further when the
+ * call needs more (to the cent above what it needs), within the setting's range.
+ */
+export function costRaiseTarget(meter: { spent: number; committed: number; max: number }, worst: number): RaiseTarget | undefined {
+  const need = meter.committed + worst;
+  // cents counted after rounding away float noise (0.2 × 1.5 × 100 is 30.000000000000004, not 31 cents)
+  const cents = Math.ceil(Number((Math.max(meter.max * 1.5, need) * 100).toFixed(6)));
+  const to = Math.min(TOP.max_cost, cents / 100);
+  if (meter.max >= TOP.max_cost || to < need) return undefined;
+  return { label: 'Cost limit', used: meter.spent, max: meter.max, raise_to: to, unit: 'usd', patch: { max_cost: to } };
+}
+
+/** The run (root or sub-agent) that reached a limit: its request's declined limits, its signal, its agent. */
+export interface RaiseRun {
+  counters: { declined: Set<string> };
+  signal: AbortSignal;
+  agent?: { id: string } | undefined;
+}
+
+/**
  * Asks once per limit and request: a declined limit (`declined`, shared by the request's
  * runs) is not asked again. Returns the raised limits, or undefined (answer with what you have).
  */
@@ -93,22 +115,26 @@ export async function askRaise(
   raiser: LimitRaiser,
   t: RaiseTarget,
   limits: RequestLimits,
-  o: { declined: Set<string>; signal: AbortSignal; agentId?: string },
+  run: RaiseRun,
+  log: Logger,
 ): Promise<RequestLimits | undefined> {
-  if (o.declined.has(t.label) || o.signal.aborted) return undefined;
+  const { declined } = run.counters;
+  if (declined.has(t.label) || run.signal.aborted) return undefined;
   const req: LimitRaiseRequest = {
     id: randomUUID(),
     label: t.label,
     used: t.used,
     max: t.max,
     raise_to: t.raise_to,
-    ...(o.agentId ? { agent_id: o.agentId } : {}),
+    ...(t.unit ? { unit: t.unit } : {}),
+    ...(run.agent ? { agent_id: run.agent.id } : {}),
   };
-  const answer = await raiser.ask(req, o.signal);
-  if (answer === 'no' || o.signal.aborted) {
-    o.declined.add(t.label);
+  const answer = await raiser.ask(req, run.signal);
+  if (answer === 'no' || run.signal.aborted) {
+    declined.add(t.label);
     return undefined;
   }
+  log.info('limit raised by the user', { limit: t.label, from: t.max, to: t.raise_to });
   if (answer === 'session') raiser.keep(t.patch);
   return { ...limits, ...t.patch };
 }

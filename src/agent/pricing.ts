@@ -48,12 +48,6 @@ export function roundUsd(v: number | undefined): number | null {
   return v === undefined ? null : Math.round(v * 1e6) / 1e6;
 }
 
-/** `$0.0123`, `$1.25`, or `—` when unknown. */
-export function formatUsd(v: number | null | undefined): string {
-  if (v === null || v === undefined) return '—';
-  return v < 0.01 ? `$${v.toFixed(4)}` : `$${v.toFixed(2)}`;
-}
-
 /** USD for the given token counts, or undefined when the model's price is unknown. */
 export function costUsd(
   model: string,

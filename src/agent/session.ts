@@ -563,6 +563,8 @@ function sessionFacade(p: {
       if (live.rowCreated) store.setMode(sessionId, m);
     },
     setLimits(l: Partial<RequestLimits>) {
+      // a cost limit holds only against a price: refused for an unpriced model, as --max-cost is at start
+      if (l.max_cost !== undefined) priceForCostLimit(p.provider.endpoint.model, resume.settings.model_prices);
       // a key given as undefined clears that limit; a given tool_limits replaces the map
       live.limits = { ...live.limits, ...l, tool_limits: { ...(l.tool_limits ?? live.limits.tool_limits) } };
     },

@@ -43,15 +43,8 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
               const group = groupOf(call.name);
               const t = group ? toolRaiseTarget(stop, call.name, group, now, run.counters, groupOf) : undefined;
               if (!t) return undefined;
-              const next = await askRaise(raiser, t, now, {
-                declined: run.counters.declined,
-                signal: run.signal,
-                ...(run.agent ? { agentId: run.agent.id } : {}),
-              });
-              if (next) {
-                Object.assign(run.counters.raised, t.patch);
-                deps.log.info('limit raised by the user', { limit: t.label, from: t.max, to: t.raise_to });
-              }
+              const next = await askRaise(raiser, t, now, run, deps.log);
+              if (next) Object.assign(run.counters.raised, t.patch);
               return next;
             },
           }
@@ -73,7 +66,8 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
           },
         }),
       events: {
-        approval: (call, need) => run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args, why: need.why }),
+        approval: (call, need, preview) =>
+          run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args, why: need.why, ...(preview ? { preview } : {}) }),
         settled: (call, r) =>
           run.emit({
             type: 'tool_end',

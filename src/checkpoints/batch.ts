@@ -58,6 +58,7 @@ export function sessionCheckpointer(o: CheckpointerOptions): Checkpointer {
     if (owner.size === 0 && topoCalls.length === 0) return NOTHING;
     const ctx = o.context(signal);
     const requestNo = o.requestNo();
+    const readAt = new Date();
     const [captures, before] = await Promise.all([
       captureUnknown([...owner.keys()], ctx, known),
       topoCalls.length ? topology(ctx, signal) : Promise.resolve(undefined),
@@ -91,7 +92,14 @@ export function sessionCheckpointer(o: CheckpointerOptions): Checkpointer {
               }
             : { nodes: [], links: [] };
         try {
-          o.store.saveTopology({ session_id: o.sessionId, request_no: requestNo, call_id: callId, before: touched, created });
+          o.store.saveTopology({
+            session_id: o.sessionId,
+            request_no: requestNo,
+            call_id: callId,
+            before: touched,
+            created,
+            read_at: readAt,
+          });
         } catch (err) {
           ctx.log.warn('topology checkpoint not stored', { error: errorMessage(err) });
         }

@@ -23,6 +23,10 @@ function topologyLines(t: TopologyReport): string[] {
   return out;
 }
 
+/** The inject-mode faults the rewind undid (marked restored in the ledger), if any. */
+const faultsLine = (r: RewindReport): string | undefined =>
+  r.faults_restored?.length ? `faults restored in the ledger: ${r.faults_restored.map((id) => `#${id}`).join(', ')}` : undefined;
+
 export function reportText(r: RewindReport, kind: 'diff' | 'rewind'): string {
   const out: string[] = [];
   const head = kind === 'diff' ? `changes since just before request ${r.to}` : `rewind to just before request ${r.to}`;
@@ -40,6 +44,8 @@ export function reportText(r: RewindReport, kind: 'diff' | 'rewind'): string {
   }
   const topo = topologyLines(r.topology);
   if (topo.length > 0) out.push('', `topology: ${r.topology.status}`, ...topo);
+  const faults = faultsLine(r);
+  if (faults) out.push('', faults);
   return out.join('\n') + '\n';
 }
 
@@ -47,7 +53,9 @@ export function reportText(r: RewindReport, kind: 'diff' | 'rewind'): string {
 export function rewindSummary(r: RewindReport): { text: string; complete: boolean } {
   if (r.blocked) return { text: `✗ rewind to just before request ${r.to} not applied: ${r.blocked.reason}`, complete: false };
   const changed = r.devices.some((d) => d.status !== 'unchanged') || r.topology.status !== 'unchanged';
-  if (!changed) return { text: `nothing to rewind: the lab is as it was just before request ${r.to}`, complete: true };
+  const faults = faultsLine(r);
+  if (!changed)
+    return { text: `nothing to rewind: the lab is as it was just before request ${r.to}${faults ? `\n  ${faults}` : ''}`, complete: true };
   const out: string[] = [];
   let complete = true;
   for (const d of r.devices) {
@@ -59,6 +67,7 @@ export function rewindSummary(r: RewindReport): { text: string; complete: boolea
     if (r.topology.status !== 'restored') complete = false;
     out.push(`  topology: ${r.topology.status}`, ...r.topology.errors.map((e) => `    ${e}`));
   }
+  if (faults) out.push(`  ${faults}`);
   const head = `${complete ? '✓' : '✗'} rewind to just before request ${r.to}${r.request_no !== undefined ? ` (request ${r.request_no})` : ''}${r.resumed ? ', resumed' : ''}: ${complete ? 'restored' : 'not everything was restored'}`;
   return { text: [head, ...out].join('\n'), complete };
 }

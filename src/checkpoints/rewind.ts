@@ -27,6 +27,7 @@ import { capturePreviewer } from './preview.js';
 import type { CheckpointStore } from './store.js';
 import type { TopologyBefore } from './types.js';
 import { planDevice, planTopology, topologyPlanEmpty, type DevicePlan, type TopologyNow, type TopologyPlan } from './plan.js';
+import { markFaultsUndone } from './rewind-faults.js';
 
 export interface RewindOptions {
   sessionId: string;
@@ -74,6 +75,8 @@ export interface RewindReport {
   topology: TopologyReport;
   /** a call the gate refused: why (exit 6 when it needed an approval nobody gave) */
   blocked?: { reason: string; needsApproval: boolean };
+  /** the session's faults (inject mode) this rewind undid, now marked restored in the ledger; absent for a diff, a dry run or a refused rewind */
+  faults_restored?: number[];
 }
 
 export interface RewindDeps {
@@ -156,8 +159,10 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
   };
   const toRestore = plans.filter((p) => p.status === 'restore');
   o.onPlan?.(structuredClone(report));
-  if (o.dryRun || (toRestore.length === 0 && topologyPlanEmpty(topology))) {
-    if (resumed && !o.dryRun) store.finishRewind(o.sessionId, unfinished.request_no);
+  if (o.dryRun) return report;
+  if (toRestore.length === 0 && topologyPlanEmpty(topology)) {
+    report.faults_restored = markFaultsUndone(store, o, report);
+    if (resumed) store.finishRewind(o.sessionId, unfinished.request_no);
     return report;
   }
 
@@ -309,6 +314,7 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
     d.status = left.status === 'unchanged' ? 'restored' : 'remaining';
     if (d.status === 'remaining') d.error = `${d.remaining.length} line(s) still differ from the checkpoint`;
   }
+  report.faults_restored = markFaultsUndone(store, o, report);
   store.finishRewind(o.sessionId, requestNo);
   return report;
 }

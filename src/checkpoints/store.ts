@@ -86,13 +86,18 @@ export class CheckpointStore {
     })();
   }
 
-  /** Records what a topology-changing call touched (before) and created. */
+  /**
+   * Records what a topology-changing call touched (before) and created. `read_at`: when
+   * the before-state was read (default now) — the checkpoint's time, though it is stored
+   * once the batch has run and its creations are known.
+   */
   saveTopology(c: {
     session_id: string;
     request_no: number;
     call_id?: string | null;
     before: TopologyBefore;
     created?: TopologyCreated;
+    read_at?: Date;
   }): void {
     this.db
       .prepare('INSERT INTO topology_checkpoints (session_id, request_no, call_id, before, created, created_at) VALUES (?, ?, ?, ?, ?, ?)')
@@ -102,7 +107,7 @@ export class CheckpointStore {
         c.call_id ?? null,
         JSON.stringify(c.before),
         JSON.stringify(c.created ?? { nodes: [], links: [] }),
-        new Date().toISOString(),
+        (c.read_at ?? new Date()).toISOString(),
       );
   }
 

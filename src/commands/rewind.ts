@@ -102,7 +102,7 @@ function print(report: RewindReport, opts: Opts, kind: 'diff' | 'rewind'): void 
   else process.stdout.write(sanitizeText(reportText(report, kind)));
 }
 
-/** `--json`: `{session_id, to, devices: [{name, status, commands, remaining, …}], topology: {…}}` */
+/** `--json`: `{session_id, to, devices: [{name, status, commands, remaining, …}], topology: {…}, faults_restored?: [id…]}` */
 function jsonOf(r: RewindReport): Record<string, unknown> {
   return {
     session_id: r.session_id,
@@ -120,6 +120,7 @@ function jsonOf(r: RewindReport): Record<string, unknown> {
       ...(d.error ? { error: d.error } : {}),
     })),
     topology: r.topology,
+    ...(r.faults_restored ? { faults_restored: r.faults_restored } : {}),
     ...(r.blocked ? { blocked: r.blocked.reason } : {}),
   };
 }

@@ -5,6 +5,7 @@
 import type { AgentEvent, ApprovalWhy } from './events.js';
 import type { CopilotMode } from './modes.js';
 import type { DevicePreview } from '../checkpoints/types.js';
+import { formatUsd } from './usd.js';
 
 export type ApprovalDecision =
   { kind: 'allow_once' } | { kind: 'allow_session' } | { kind: 'deny' } | { kind: 'deny_with_feedback'; feedback: string };
@@ -30,6 +31,8 @@ export interface LimitRaiseRequest {
   used: number;
   max: number;
   raise_to: number;
+  /** `usd`: used, max and raise_to are dollars (the cost limit); absent: counts */
+  unit?: 'usd';
   /** the sub-agent whose run reached it (absent: the root) */
   agent_id?: string;
 }
@@ -41,7 +44,8 @@ export type LimitAsker = (req: LimitRaiseRequest, signal: AbortSignal) => Promis
 
 /** The question the TUI shows for a reached limit. */
 export function limitRaiseQuestion(r: LimitRaiseRequest): string {
-  return `${r.label} reached (${r.used}/${r.max}). Raise to ${r.raise_to} and go on? [y] once · [a] for this session · [n] answer with what you have`;
+  const v = (n: number) => (r.unit === 'usd' ? formatUsd(n) : String(n));
+  return `${r.label} reached (${v(r.used)}/${v(r.max)}). Raise to ${v(r.raise_to)} and go on? [y] once · [a] for this session · [n] answer with what you have`;
 }
 
 export interface RequestLimits {
@@ -71,6 +75,7 @@ export interface AgentSession {
   send(prompt: string, opts?: { signal?: AbortSignal }): AsyncIterable<AgentEvent>;
   /** throws a UsageError naming the classroom lock when the mode is locked to another value */
   setMode(mode: CopilotMode): void;
+  /** throws a UsageError for a cost limit on a model without a price (it could not hold) */
   setLimits(limits: Partial<RequestLimits>): void;
   readonly limits: RequestLimits;
   /** one-line notices for the user when the session opens: a classroom lock changed its mode, an AGENT_MODE in the environment that a resumed tree ignored */

@@ -4,6 +4,7 @@
  * Field names are part of the external contract: do not rename.
  */
 import type { CopilotMode } from './modes.js';
+import type { DevicePreview } from '../checkpoints/types.js';
 
 export type AgentMode = 'legacy' | 'recursive';
 /** `partial`: a batch where some items failed (docs/ARCHITECTURE.md, Tools); `error`: the call or every item failed. */
@@ -86,7 +87,15 @@ export type AgentEvent = AgentTag &
       }
     /** a call failed transiently and runs again after delay_ms (attempt 1 = first retry) */
     | { type: 'tool_retry'; id: string; name: string; attempt: number; max_retries: number; delay_ms: number; error: string }
-    | { type: 'approval'; id: string; name: string; args: Record<string, unknown>; why: ApprovalWhy }
+    | {
+        type: 'approval';
+        id: string;
+        name: string;
+        args: Record<string, unknown>;
+        why: ApprovalWhy;
+        /** per device the call changes, the diff its commands would make, as the approver is shown it (absent: no preview was made) */
+        preview?: DevicePreview[];
+      }
     /** before the call ran, the device's configuration (or `topology`) was checkpointed, or could not be: `error` says why */
     | { type: 'checkpoint'; id: string; name: string; device: string; error?: string }
     | {

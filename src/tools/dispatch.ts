@@ -26,8 +26,8 @@ export interface DispatchCall {
 
 /** What the front end hears while a batch goes through (the agent turns these into events). */
 export interface DispatchEvents {
-  /** the approver is about to be asked about this call */
-  approval?(call: DispatchCall, need: ApprovalNeed): void;
+  /** the approver is about to be asked about this call, with the preview it will be shown (absent: none was made) */
+  approval?(call: DispatchCall, need: ApprovalNeed, preview?: DevicePreview[]): void;
   /** a call that will not run got its result (refused, blocked, limited, gone) */
   settled?(call: DispatchCall, result: ToolResult): void;
   start?(call: DispatchCall): void;
@@ -121,8 +121,9 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
       }
     }
     if (verdict.kind === 'ask') {
-      req.events?.approval?.(call, verdict.need);
+      // read first, so the approval event carries the same preview the approver is shown
       const preview = await previewCall(verdict.def, call, req, previewed);
+      req.events?.approval?.(call, verdict.need, preview);
       const answer = await askApproval({ ...call, why: verdict.need.why, ...(preview ? { preview } : {}) }, req.approval, req.signal);
       if (answer.kind === 'denied') {
         approvalBlocked++;

@@ -70,6 +70,22 @@ describe('limitDecision', () => {
       { kind: 'end', reason: 'max_cost', note: true },
     ],
     [
+      'a time limit seen by the tools node ends with the note even after an answer',
+      { limit: 'max_time', pending: 1 },
+      { kind: 'end', reason: 'max_time', note: true },
+    ],
+    [
+      'Esc seen by the tools node ends without the note',
+      { limit: 'aborted', pending: 1, answered: false },
+      { kind: 'end', reason: 'aborted', note: false },
+    ],
+    ['warn: the iteration limit gets one tools-free wrap-up', { limit: 'max_iterations', results: true, answered: false }, { kind: 'llm' }],
+    [
+      'fail: the iteration limit stops at once with the note',
+      { limit: 'max_iterations', limits: L({ on_limit: 'fail' }) },
+      { kind: 'end', reason: 'max_iterations', note: true },
+    ],
+    [
       'a time limit seen by the tools node ends',
       { limit: 'max_time', results: true, answered: false },
       { kind: 'end', reason: 'max_time', note: true },

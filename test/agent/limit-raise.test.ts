@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeLlm, FakeRequest } from '../fakes/llm/server.js';
 import { collect, ofType, session, showCall, testSettings, testTools, useFakeLlm, type ToolLog } from './helpers.js';
-import { raisedValue, toolRaiseTarget } from '../../src/agent/limit-raise.js';
+import { costRaiseTarget, raisedValue, toolRaiseTarget } from '../../src/agent/limit-raise.js';
 import type { LimitRaiseDecision, LimitRaiseRequest } from '../../src/core/api.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-raise-');
@@ -24,6 +24,24 @@ describe('raising a limit', () => {
       raise_to: 6,
       patch: { max_device_config_calls: 6 },
     });
+  });
+
+  it('raises the cost limit by half again, or to the cent above what the refused call needs, within $1000', () => {
+    const m = (spent: number, committed: number, max: number) => ({ spent, committed, max });
+    expect(costRaiseTarget(m(0.1, 0.1, 0.19), 0.1)).toEqual({
+      label: 'Cost limit',
+      used: 0.1,
+      max: 0.19,
+      raise_to: 0.29,
+      unit: 'usd',
+      patch: { max_cost: 0.29 },
+    });
+    // the call needs more than half again: 0.5 spent + 0.1 held + 1.234 worst = 1.834 → 1.84
+    expect(costRaiseTarget(m(0.5, 0.6, 1), 1.234)?.raise_to).toBe(1.84);
+    expect(costRaiseTarget(m(0.1, 0.1, 0.2), 0.05)?.raise_to).toBe(0.3); // not 0.31 from float noise
+    expect(costRaiseTarget(m(700, 700, 800), 10)?.raise_to).toBe(1000);
+    expect(costRaiseTarget(m(999, 999, 1000), 10)).toBeUndefined(); // at the top
+    expect(costRaiseTarget(m(900, 990, 999), 20)).toBeUndefined(); // 1010 needed, above the top
   });
 
   it('before the last allowed iteration the user is asked; y gives the run more iterations with tools', async () => {

@@ -13,6 +13,11 @@ import { allTools } from '../../src/tools/index.js';
 import { SessionStore } from '../../src/sessions/store.js';
 import { CheckpointStore } from '../../src/checkpoints/store.js';
 import type { ApprovalRequest } from '../../src/core/api.js';
+import type { AgentEvent } from '../../src/core/events.js';
+import { StreamJsonPrinter } from '../../src/output/stream-json.js';
+import { TextPrinter } from '../../src/output/text.js';
+import { ResultBuilder } from '../../src/output/summary.js';
+import { jsonResultSchema, parseStreamJson } from '../e2e/oneshot-schema.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-cp-dispatch-');
 let lab: Lab;
@@ -115,6 +120,7 @@ describe('checkpoints in the dispatch', () => {
     expect(ofType(denied, 'checkpoint')).toEqual([]);
     expect(ofType(allowed, 'checkpoint').map((c) => [c.device, c.error])).toEqual([['R1', undefined]]);
     expect(lab.vtysh('R1', 'show running-config')).toContain('description preview-allowed');
+    approvalEventsCarryThePreview([...denied, ...allowed], asked);
 
     const store = await SessionStore.open(tmp.dir);
     try {
@@ -128,3 +134,32 @@ describe('checkpoints in the dispatch', () => {
     }
   });
 });
+
+/** --stream-json shows each approval with the previews the approver saw; --json and text mode stay as they were. */
+function approvalEventsCarryThePreview(ev: AgentEvent[], asked: ApprovalRequest[]): void {
+  const approvals = ofType(ev, 'approval');
+  expect(approvals.map((a) => a.preview)).toEqual(asked.map((a) => a.preview));
+  // the question follows the reading: the event is emitted with the preview, before the call runs
+  expect(ev.findIndex((e) => e.type === 'approval')).toBeLessThan(ev.findIndex((e) => e.type === 'tool_start'));
+
+  let out = '';
+  const stream = new StreamJsonPrinter({ write: (t: string) => (out += t) });
+  // a stream is one request: the allowed one, which ends with `done`
+  ev.slice(ev.findIndex((e) => e.type === 'done') + 1).forEach((e) => stream.event(e));
+  const approval = parseStreamJson(out).find((e) => e.type === 'approval');
+  expect(approval).toMatchObject({ type: 'approval', id: 'y', why: 'config', preview: [{ device: 'R1' }] });
+  const preview = (approval as { preview: { diff: string }[] }).preview;
+  expect(preview[0]!.diff).toMatch(/^\+ description preview-allowed$/m);
+
+  const b = new ResultBuilder('lab_automation_assistant');
+  ev.slice(ev.findIndex((e) => e.type === 'done') + 1).forEach((e) => b.add(e));
+  const json = jsonResultSchema.parse(JSON.parse(JSON.stringify(b.result())));
+  expect(json.tool_calls.map((c) => [c.id, c.status])).toEqual([['y', 'success']]);
+
+  let err = '';
+  const text = new TextPrinter({ write: () => true }, { write: (t: string) => ((err += t), true) }, false);
+  ev.forEach((e) => text.event(e));
+  // text mode has no approval line: the diff is not printed
+  expect(err).toContain('execute_multiple_device_config_commands');
+  expect(err).not.toMatch(/^\s*\+ description/m);
+}

@@ -67,6 +67,25 @@ export interface FakeConsole {
 }
 
 /**
+ * Offers echo and go-ahead suppression like a GNS3 console (IAC WILL ECHO, WILL SGA),
+ * then hands each typed line to `onLine`: telnet commands and Ctrl-C dropped (a real
+ * CLI discards the interrupted line), any Enter (CR LF, CR NUL, LF, CR) ends a line.
+ */
+export function telnetLines(sock: net.Socket, onLine: (line: string) => void): void {
+  sock.write(Buffer.from([255, 251, 1, 255, 251, 3]));
+  let buf = '';
+  sock.on('data', (d: Buffer) => {
+    buf += Buffer.from([...d].filter((b, i, a) => b < 240 && b !== 3 && !(i > 0 && a[i - 1]! >= 251))).toString('latin1');
+    let m: RegExpExecArray | null;
+    while ((m = /\r\n|\r\0|\n|\r/.exec(buf))) {
+      const line = buf.slice(0, m.index);
+      buf = buf.slice(m.index + m[0].length);
+      onLine(line);
+    }
+  });
+}
+
+/**
  * A scripted line-based console: sends IAC WILL ECHO/SGA, echoes each line,
  * answers with `reply(line, sock)` (return a string to print before the prompt,
  * or null to handle the socket yourself).
@@ -85,22 +104,12 @@ export async function fakeConsole(
     sock.on('close', () => sockets.delete(sock));
     sock.on('error', () => {});
     if (opts.silent) return; // accepts, never says anything
-    sock.write(Buffer.from([255, 251, 1, 255, 251, 3]));
-    let buf = '';
     const state: { pending?: string } = {};
-    sock.on('data', (d: Buffer) => {
-      // Drop telnet commands and Ctrl-C (a real CLI discards the interrupted line).
-      buf += Buffer.from([...d].filter((b, i, a) => b < 240 && b !== 3 && !(i > 0 && a[i - 1]! >= 251))).toString('latin1');
-      let m: RegExpExecArray | null;
-      while ((m = /\r\n|\r\0|\n|\r/.exec(buf))) {
-        const line = buf.slice(0, m.index);
-        buf = buf.slice(m.index + m[0].length);
-        received.push(line);
-        sock.write(line + '\r\n');
-        const out = reply(line, sock, state);
-        if (out === null) continue;
-        sock.write(out + prompt);
-      }
+    telnetLines(sock, (line) => {
+      received.push(line);
+      sock.write(line + '\r\n');
+      const out = reply(line, sock, state);
+      if (out !== null) sock.write(out + prompt);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -125,6 +125,14 @@ export const streamEventSchema = z.discriminatedUnion('type', [
     name: z.string(),
     args: z.record(z.string(), z.unknown()),
     why: z.enum(['config', 'approval_list', 'untrusted_mcp']),
+    preview: z
+      .array(
+        z.union([
+          z.strictObject({ device: z.string().min(1), diff: z.string() }),
+          z.strictObject({ device: z.string().min(1), error: z.string().min(1) }),
+        ]),
+      )
+      .optional(),
     ...ts,
   }),
   z.strictObject({

@@ -8,9 +8,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
-import type { FakeLlm, FakeTurn } from '../fakes/llm/server.js';
+import type { FakeLlm } from '../fakes/llm/server.js';
 import { fakeLlmServers } from '../helpers/fake-llm.js';
 import { BIN, cliEnv, llmFlags, runCli, type CliResult } from './oneshot-cli.js';
+import { sawChildCall, slowAndFastChildren } from '../agent/tree/helpers.js';
 
 const env = cliEnv({ AGENT_MODE: 'recursive' });
 const startLlm = fakeLlmServers();
@@ -74,28 +75,11 @@ function nodes(rootId: string): { id: string; goal: string; status: string }[] {
   }
 }
 
-const sawChildCall = (llm: FakeLlm, goal: string) =>
-  llm.requests.some((r) => r.purpose === null && JSON.stringify(r.body.messages).includes(`## Goal\\n${goal}`));
 const sessionOf = (r: Running) => r.events.find((e) => e.type === 'init')?.session_id as string | undefined;
 
 describe('sessions stop from another process', () => {
   it('--agent stops one sub-agent (within 2 s); its sibling and the root go on', async () => {
-    let release!: () => void;
-    const fastGate = new Promise<void>((r) => (release = r));
-    const script: FakeTurn[] = [
-      { tool_calls: [{ id: 'split', name: 'agent', args: { task_brief: [{ goal: 'SLOW part' }, { goal: 'FAST part' }] } }] },
-      { when: '## Goal\\nSLOW part', text: 'thinking', hang: true },
-      { when: '## Goal\\nFAST part', hold: fastGate, text: 'FAST done: R2 checked.' },
-      // the root reviews both reports (the stopped one too) before it answers
-      {
-        tool_calls: [0, 1].map((i) => ({
-          id: `rv${i}`,
-          name: 'review_task',
-          args: { agent_id: `{{agent_id:split#${i}}}`, decision: 'accept', note: '' },
-        })),
-      },
-      { text: 'root answer with the FAST report' },
-    ];
+    const { script, release } = slowAndFastChildren('root answer with the FAST report');
     const llm = await startLlm(script);
     const run = startRun(llm, 'split the work', ['--child-execution-mode', 'parallel', '--max-parallel-children', '2']);
     try {

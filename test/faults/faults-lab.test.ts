@@ -27,13 +27,15 @@ const startLlm = fakeLlmServers();
 /** R1's interface towards R2 and the one towards R3 (the lab names them in link order). */
 let toR2: string;
 let toR3: string;
+/** the interface of `a` on its link to `b` */
+let iface: (a: string, b: string) => string;
 
 const cli = (args: string[], timeoutMs = 60_000) => runCli([...args, '--server', gns3.url, '--project', PROJECT], env.env, { timeoutMs });
 
-/** One inject-mode request whose model makes the given calls, then says it is done. */
-async function inject(calls: FakeToolCall[]) {
+/** One inject-mode request whose model makes the given calls, then says it is done (`extra`: e.g. `-r SESSION`). */
+async function inject(calls: FakeToolCall[], extra: string[] = []) {
   const llm = await startLlm([{ tool_calls: calls }, { text: 'Done: the lab is broken for the students.' }]);
-  const r = await cli(['inject', '-p', 'break the lab', '--json', '--approve', 'config', ...llmFlags(llm.url)], 90_000);
+  const r = await cli(['inject', '-p', 'break the lab', '--json', '--approve', 'config', ...extra, ...llmFlags(llm.url)], 90_000);
   if (r.code !== 0) throw new Error(`exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
   return parseJsonResult(r.stdout);
 }
@@ -70,7 +72,7 @@ beforeAll(async () => {
   ospf = await startOspfLab(PROJECT);
   ({ lab, gns3 } = ospf);
   for (const r of ROUTERS) lab.vtysh(r, 'configure terminal', ...ospfConfig(lab, r), 'end');
-  const iface = (a: string, b: string) => {
+  iface = (a: string, b: string) => {
     const l = lab.links.find((x) => (x.a === a && x.b === b) || (x.a === b && x.b === a))!;
     return l.a === a ? l.aInterface : l.bInterface;
   };
@@ -239,4 +241,83 @@ describe('fault ledger on the real FRR lab', () => {
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/^error: fault #2 was restored already/);
   }, 150_000);
+  it('a rewind of an inject session marks restored the faults it undid; a fault from before --to stays open', async () => {
+    // the controller's R2–R3 link, for a link fault (the routers' real link is not filtered by the fake)
+    const link = gns3.addLink({ a: 'R2:e3', b: 'R3:e3' });
+    const toR2fromR3 = iface('R3', 'R2');
+    const toR1fromR3 = iface('R3', 'R1');
+    // request 1 of a new session: an OSPF fault on R3
+    const first = await inject([
+      {
+        id: 'cost',
+        name: 'execute_multiple_device_config_commands',
+        args: {
+          device_configs: [{ device_name: 'R3', config_commands: [`interface ${toR2fromR3}`, 'ip ospf cost 1000'] }],
+          fault: { scenario: 'ospf_cost_detour' },
+        },
+      },
+    ]);
+    const S = first.session_id!;
+    const faultOf = (out: string) => (JSON.parse(out) as { fault: { id: number } }).fault.id;
+    const early = faultOf(first.tool_calls[0]!.output);
+    // request 2 of the same session: an interface fault on R3 (another category) and a link fault
+    const second = await inject(
+      [
+        {
+          id: 'shut',
+          name: 'execute_multiple_device_config_commands',
+          args: {
+            device_configs: [{ device_name: 'R3', config_commands: [`interface ${toR1fromR3}`, 'shutdown'] }],
+            fault: { scenario: 'interface_shutdown' },
+          },
+        },
+        {
+          id: 'loss',
+          name: 'manage_gns3_packet_filter',
+          args: { link: link.link_id, action: 'set', filters: { packet_loss: [30] }, fault: { scenario: 'link_packet_loss_30' } },
+        },
+      ],
+      ['-r', S],
+    );
+    expect(second.session_id).toBe(S);
+    expect(second.tool_calls.map((t) => [t.id, t.status])).toEqual([
+      ['shut', 'success'],
+      ['loss', 'success'],
+    ]);
+    const shut = faultOf(second.tool_calls[0]!.output);
+    const loss = faultOf(second.tool_calls[1]!.output);
+    expect(running('R3')).toMatch(/^ shutdown$/m);
+    expect(gns3.project(PROJECT).links.get(link.link_id)!.filters).toEqual({ packet_loss: [30] });
+    const states = async () =>
+      Object.fromEntries(
+        (JSON.parse((await cli(['faults', 'list', '--session', S, '--json'])).stdout) as CheckJson).faults.map((f) => [f.id, f.state]),
+      );
+    expect(await states()).toEqual({ [early]: 'open', [shut]: 'open', [loss]: 'open' });
+
+    // a dry run plans and marks nothing
+    const dry = await cli(['rewind', S, '--to', '2', '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout).faults_restored).toBeUndefined();
+    expect(await states()).toEqual({ [early]: 'open', [shut]: 'open', [loss]: 'open' });
+
+    // rewinding to just before request 2 undoes request 2's faults, not request 1's
+    const r = await cli(['rewind', S, '--to', '2', '--yes', '--json'], 120_000);
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.devices.map((d: { name: string; status: string }) => [d.name, d.status])).toEqual([['R3', 'restored']]);
+    expect(j.topology.status).toBe('restored');
+    // ids in ledger order (the two calls ran in parallel: either may have been recorded first)
+    expect(j.faults_restored).toEqual([shut, loss].sort((a, b) => a - b));
+    expect(running('R3')).not.toMatch(/^ shutdown$/m);
+    expect(running('R3')).toContain('ip ospf cost 1000');
+    expect(gns3.project(PROJECT).links.get(link.link_id)!.filters).toEqual({});
+    expect(await states()).toEqual({ [early]: 'open', [shut]: 'restored', [loss]: 'restored' });
+
+    // the text form names them; the rewind before request 1 then undoes the early one
+    const all = await cli(['rewind', S, '--to', '1', '--yes'], 120_000);
+    expect(all.code, `${all.stdout}\n${all.stderr}`).toBe(0);
+    expect(all.stdout).toContain(`faults restored in the ledger: #${early}`);
+    expect(running('R3')).not.toContain('ip ospf cost 1000');
+    expect(await states()).toEqual({ [early]: 'restored', [shut]: 'restored', [loss]: 'restored' });
+  }, 400_000);
 });

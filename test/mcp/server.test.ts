@@ -12,6 +12,7 @@ import { runCli } from '../helpers/cli-run.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SessionStore } from '../../src/sessions/store.js';
+import { CheckpointStore } from '../../src/checkpoints/store.js';
 
 let lab: Lab;
 let env: McpLab;
@@ -135,6 +136,66 @@ describe('gns3-copilot mcp over stdio', () => {
     expect(r3.isError).toBeFalsy();
     expect(asked[0]).toContain('execute_multiple_device_config_commands');
     expect(lab.vtysh('R1', 'show running-config')).toContain('approved-over-mcp');
+  });
+
+  it('asks with per-device commands and a preview of the diff; a declined call changes and stores nothing, an approved one keeps the reading', async () => {
+    const e = mcpEnv();
+    const dataDir = join(e.HOME!, 'data');
+    e.GNS3_COPILOT_DATA_DIR = dataDir;
+    const c = await stdioClient(serverArgs(env.fake, 'lab', ['--approve', 'ask']), e, { elicitation: { form: {} } });
+    clients.push(c.client);
+    const asked: string[] = [];
+    let answer: 'decline' | 'accept' = 'decline';
+    c.client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(String(req.params.message));
+      return answer === 'accept' ? { action: 'accept', content: { approve: true } } : { action: 'decline' };
+    });
+    const change = (text: string) => ({
+      device_configs: ['R1', 'NOPE'].map((device_name) => ({
+        device_name,
+        config_commands: ['interface lo', ` description ${text}`, 'exit'],
+      })),
+    });
+    lab.vtysh('R1', 'configure terminal', 'interface lo', 'description before-preview', 'end');
+    const before = lab.vtysh('R1', 'show running-config');
+
+    const declined = await c.client.callTool({ name: 'execute_multiple_device_config_commands', arguments: change('declined-preview') });
+    expect(declined.isError).toBe(true);
+    expect(structured(declined)).toMatchObject({ status: 'blocked' });
+    expect(asked).toHaveLength(1);
+    const lines = asked[0]!.split('\n');
+    expect(lines[0]).toBe('gns3-copilot wants to run execute_multiple_device_config_commands, which changes the lab:');
+    // per device its commands, R1's preview diffed against what the router runs now, and why NOPE has none
+    expect(lines.slice(1, 5)).toEqual(['R1:', '  interface lo', '   description declined-preview', '  exit']);
+    expect(lines).toContain('  + description declined-preview');
+    expect(lines).toContain('  - description before-preview');
+    expect(lines).toContain('NOPE:');
+    expect(lines.find((l) => l.startsWith('  no preview for NOPE: '))).toMatch(/NOPE/);
+    expect(lines.at(-1)).toBe('Allow it?');
+    expect(lab.vtysh('R1', 'show running-config')).toBe(before);
+
+    answer = 'accept';
+    const approved = await c.client.callTool({
+      name: 'execute_multiple_device_config_commands',
+      arguments: { device_configs: [{ device_name: 'R1', config_commands: ['interface lo', ' description approved-preview', 'exit'] }] },
+    });
+    expect(approved.isError).toBeFalsy();
+    expect(asked[1]).toContain('  + description approved-preview');
+    expect(lab.vtysh('R1', 'show running-config')).toContain('description approved-preview');
+    await c.client.close();
+
+    const store = await SessionStore.open(dataDir);
+    try {
+      // the declined call stored nothing; the approved one's checkpoint is the configuration its preview was made from
+      const sessions = store.db.prepare('SELECT DISTINCT session_id FROM device_checkpoints').all() as { session_id: string }[];
+      expect(sessions).toHaveLength(1);
+      const saved = new CheckpointStore(store.db).deviceHistory(sessions[0]!.session_id);
+      expect(saved.map((r) => r.device)).toEqual(['R1']);
+      expect(saved[0]!.config).toContain('description before-preview');
+      expect(saved[0]!.config).not.toMatch(/(declined|approved)-preview/);
+    } finally {
+      store.close();
+    }
   });
 
   it('checkpoints a change before it runs, and tells the client which device has none', async () => {

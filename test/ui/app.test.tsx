@@ -459,7 +459,7 @@ describe('App: slash commands', () => {
       max_diagnostic_calls: 9,
     });
     await t.type('/limits time=off tool=execute_multiple_device_commands:off config=off');
-    await t.waitFor('Limits → iterations 20, tools ∞, time ∞, config ∞');
+    await t.waitFor('Limits → iterations 20, tools ∞, time ∞, cost ∞, config ∞');
     expect(t.services.session.limits.max_time).toBeUndefined();
     expect(t.services.session.limits.max_device_config_calls).toBeUndefined();
     expect(t.services.session.limits.tool_limits).toEqual({});

@@ -18,6 +18,9 @@ describe('slash commands', () => {
     expect(parseModeArg('')).toEqual({});
     expect(limits('iterations=5 tools=3')).toEqual({ kind: 'limits', iterations: 5, tools: 3, errors: [] });
     expect(limits('tools=off')).toEqual({ kind: 'limits', tools: null, errors: [] });
+    expect(limits('cost=0.25')).toEqual({ kind: 'limits', cost: 0.25, errors: [] });
+    expect(limits('cost=off')).toEqual({ kind: 'limits', cost: null, errors: [] });
+    expect(limits('cost=0')).toMatchObject({ errors: [expect.stringMatching(/^cost must be .* or off$/)] });
     expect(limits('time=60 tool=device_skills:2 on-limit=continue parallel=3 retries=2 config=off diagnostic=4')).toEqual({
       kind: 'limits',
       time: 60,

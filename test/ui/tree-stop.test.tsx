@@ -7,30 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { until } from './helpers/scripted-session.js';
 import { mountReal } from './harness.js';
 import { fakeProject, session, testSettings, testTools, useFakeLlm as fakeLlmFor, type ToolLog } from '../agent/helpers.js';
-import type { FakeLlm, FakeTurn } from '../fakes/llm/server.js';
+import { sawChildCall, slowAndFastChildren } from '../agent/tree/helpers.js';
 
 const { tmp, startLlm } = fakeLlmFor('gc-tui-tree-stop-');
-const sawChildCall = (llm: FakeLlm, goal: string) =>
-  llm.requests.some((r) => r.purpose === null && JSON.stringify(r.body.messages).includes(`## Goal\\n${goal}`));
 
 describe('/tree stop', () => {
   it('stops that sub-agent and its subtree; the sibling and the root go on', async () => {
-    let release!: () => void;
-    const fastGate = new Promise<void>((r) => (release = r));
-    const script: FakeTurn[] = [
-      { tool_calls: [{ id: 'split', name: 'agent', args: { task_brief: [{ goal: 'SLOW part' }, { goal: 'FAST part' }] } }] },
-      { when: '## Goal\\nSLOW part', text: 'thinking', hang: true },
-      { when: '## Goal\\nFAST part', hold: fastGate, text: 'FAST done: R2 checked.' },
-      // the root reviews both reports (the stopped one too) before it answers
-      {
-        tool_calls: [0, 1].map((i) => ({
-          id: `rv${i}`,
-          name: 'review_task',
-          args: { agent_id: `{{agent_id:split#${i}}}`, decision: 'accept', note: '' },
-        })),
-      },
-      { text: 'Root answer: the FAST part is done.' },
-    ];
+    const { script, release } = slowAndFastChildren('Root answer: the FAST part is done.');
     const llm = await startLlm(script);
     const settings = testSettings(llm.url, tmp.dir, { project: 'lab1', child_execution_mode: 'parallel', max_parallel_children: 2 });
     const log: ToolLog = { calls: [] };

@@ -2,7 +2,9 @@
  * What every MCP session of one `gns3-copilot mcp` process shares: the settings,
  * the tool registry, the GNS3 project (opened by checkStart, once) and the long-lived
  * services of tool calls — above all the device pool, so consoles stay open
- * across calls and across clients. close() shuts all of it down.
+ * across calls and across clients — and the server's one session in sessions.db,
+ * where the clients' changes are checkpointed and, in inject mode, their faults
+ * recorded. close() shuts all of it down.
  */
 import type { Settings } from '../../config/schema.js';
 import type { ProjectScope } from '../../gns3/types.js';
@@ -14,6 +16,8 @@ import { PromptLibrary } from '../../agent/prompts.js';
 import { ControllerError } from '../../errors.js';
 import { closeServices } from '../../tools/services.js';
 import type { Checkpointer } from '../../checkpoints/batch.js';
+import type { FaultLedger } from '../../faults/store.js';
+import type { SessionStore } from '../../sessions/store.js';
 
 export interface McpRuntimeOptions {
   settings: Settings;
@@ -99,35 +103,81 @@ export class McpRuntime {
       log: this.log,
       project: () => this.openProject(),
       services: this.services,
+      mode: this.settings.mode,
       ...(progress ? { progress } : {}),
     };
   }
 
   /**
-   * Checkpoints of the MCP clients' changes: kept in sessions.db under one session of this
-   * server process (created with its first change), each tool call a request of its own.
+   * The context of one client call of `def`. In inject mode a configuration tool records
+   * the fault it applies in the server session's ledger (so `gns3-copilot faults` sees
+   * it, and a second fault of a category on a target is refused across calls and clients).
+   */
+  async callContext(def: ToolDef, signal: AbortSignal, progress?: ToolContext['progress']): Promise<ToolContext> {
+    const ctx = this.toolContext(signal, progress);
+    if (this.settings.mode !== 'troubleshooting_injection' || def.risk !== 'config') return ctx;
+    return { ...ctx, faults: await this.faultLedger() };
+  }
+
+  /**
+   * The one session of this server process in sessions.db: the clients' checkpoints and
+   * faults are kept under it. Created on first need (the first change), never at start-up,
+   * so a server that only reads leaves sessions.db alone. It runs in the server's mode and,
+   * when the project opens, carries it (so `sessions list --project`, `rewind` and `faults`
+   * find it).
+   */
+  private serverSession(): Promise<{ store: SessionStore; id: string }> {
+    this.session ??= (async () => {
+      const { SessionStore } = await import('../../sessions/store.js');
+      const project = this.hasProject ? await this.openProject().catch(() => undefined) : undefined;
+      const store = await SessionStore.open(this.settings.data_dir);
+      this.sessionStore = store;
+      const row = store.create({
+        copilot_mode: this.settings.mode,
+        agent_mode: 'legacy',
+        ...(project ? { project_id: project.projectId, project_name: project.projectName } : {}),
+      });
+      return { store, id: row.id };
+    })();
+    this.session.catch(() => (this.session = undefined));
+    return this.session;
+  }
+  private session: Promise<{ store: SessionStore; id: string }> | undefined;
+  private sessionStore: { close(): void } | undefined;
+
+  /** The fault ledger of the server session: one FaultStore, so calls in flight see each other's admitted faults. */
+  private faultLedger(): Promise<FaultLedger> {
+    this.ledger ??= (async () => {
+      const [{ store, id }, { FaultStore }] = await Promise.all([this.serverSession(), import('../../faults/store.js')]);
+      return { sessionId: id, store: new FaultStore(store.db) };
+    })();
+    this.ledger.catch(() => (this.ledger = undefined));
+    return this.ledger;
+  }
+  private ledger: Promise<FaultLedger> | undefined;
+
+  /**
+   * Checkpoints of the MCP clients' changes: kept under the server session, each
+   * checkpointed tool call a request of its own.
    */
   readonly checkpoints: Checkpointer = async (calls, signal, known) => {
-    this.checkpointSession ??= (async () => {
-      const [{ SessionStore }, { CheckpointStore }, { sessionCheckpointer }] = await Promise.all([
-        import('../../sessions/store.js'),
+    this.checkpointer ??= (async () => {
+      const [{ store, id }, { CheckpointStore }, { sessionCheckpointer }] = await Promise.all([
+        this.serverSession(),
         import('../../checkpoints/store.js'),
         import('../../checkpoints/batch.js'),
       ]);
-      const store = await SessionStore.open(this.settings.data_dir);
-      this.sessionStore = store;
-      const row = store.create({ copilot_mode: this.settings.mode, agent_mode: 'legacy' });
       return sessionCheckpointer({
         store: new CheckpointStore(store.db),
-        sessionId: row.id,
+        sessionId: id,
         requestNo: () => ++this.mcpRequests,
         context: (s) => this.toolContext(s),
       });
     })();
-    return (await this.checkpointSession)(calls, signal, known);
+    this.checkpointer.catch(() => (this.checkpointer = undefined));
+    return (await this.checkpointer)(calls, signal, known);
   };
-  private checkpointSession: Promise<Checkpointer> | undefined;
-  private sessionStore: { close(): void } | undefined;
+  private checkpointer: Promise<Checkpointer> | undefined;
   private mcpRequests = 0;
 
   async close(): Promise<void> {

@@ -23,6 +23,13 @@ import { callTool, listTools, toCallToolResult, type ToolGateOptions } from './t
 import { listResources, readResource, RESOURCE_TEMPLATES, ResourceNotFound } from './resources.js';
 import { getPrompt, listPrompts } from './prompts.js';
 
+/** What a client must pass in inject mode, where every change is a fault in the ledger (src/faults). */
+const INJECT_INSTRUCTIONS =
+  ' Every change is a fault recorded in the fault ledger (`gns3-copilot faults`): execute_multiple_device_config_commands ' +
+  '(one device per call) and manage_gns3_packet_filter set need a `fault` argument, {scenario, parameters?} with a scenario id ' +
+  'from injection_skills, or {category, difficulty, restore_commands, repair_check} for a fault of your own. ' +
+  'One open fault per category on a device or link: a second one is refused until the first is fixed or restored.';
+
 export function createMcpServer(rt: McpRuntime, gate: ToolGateOptions): Server {
   const server = new Server(
     { name: 'gns3-copilot', version: pkg.version },
@@ -30,7 +37,8 @@ export function createMcpServer(rt: McpRuntime, gate: ToolGateOptions): Server {
       capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions:
         `GNS3 lab tools from gns3-copilot in ${gate.mode} mode. Device commands run on all listed devices in parallel through their consoles; ` +
-        "read the topology resource first to learn node names. Config-changing tools follow the server's approval policy.",
+        "read the topology resource first to learn node names. Config-changing tools follow the server's approval policy." +
+        (gate.mode === 'troubleshooting_injection' ? INJECT_INSTRUCTIONS : ''),
     },
   );
 

@@ -19,6 +19,7 @@ import type { ToolDef } from '../../tools/types.js';
 import type { McpRuntime } from './runtime.js';
 import { elicitationApprover } from './approval.js';
 import { withProgress, type ProgressSink } from './progress.js';
+import { capturePreviewer } from '../../checkpoints/preview.js';
 
 export interface ToolGateOptions {
   mode: CopilotMode;
@@ -104,13 +105,21 @@ export async function callTool(
     stopped: () => undefined,
     wordRefusal: mcpRefusalText,
     checkpoints: rt.checkpoints,
+    // read through the shared device pool only when the client is asked (the dispatch decides); the checkpoint reuses the reading
+    previewer: capturePreviewer((signal) => rt.toolContext(signal)),
     maxParallel: 1,
     execute: (def) =>
-      withProgress(extra.progress, name, (device) =>
-        executeTool(def, args, { ...rt.toolContext(extra.signal, device), caller: MCP_CLIENT, callId: call.id }, DEFAULT_MAX_OUTPUT_CHARS),
+      withProgress(extra.progress, name, async (device) =>
+        executeTool(
+          def,
+          args,
+          { ...(await rt.callContext(def, extra.signal, device)), caller: MCP_CLIENT, callId: call.id },
+          DEFAULT_MAX_OUTPUT_CHARS,
+        ),
       ),
     events: {
-      approval: () => rt.log.info('mcp: asking the client for approval', { tool: name }),
+      approval: (_c, _need, preview) =>
+        rt.log.info('mcp: asking the client for approval', { tool: name, previewed: preview?.map((p) => p.device) ?? [] }),
       start: () => rt.log.info('mcp: tool call', { tool: name }),
       end: (_c, r, ms) => rt.log.info('mcp: tool done', { tool: name, status: r.status, duration_ms: ms }),
       checkpoint: (_c, cp) => {

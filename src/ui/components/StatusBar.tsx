@@ -1,13 +1,13 @@
 /**
  * The status bar: server + project, copilot mode, model, context use
- * (`34% of 128K`), tokens and cost this session, limits (`iter 3/20 · tools 5/∞`) and
+ * (`34% of 128K`), tokens and cost this session (and the per-request cost limit), limits (`iter 3/20 · tools 5/∞`) and
  * agent mode. Segments move to a second line when the terminal is narrow. A passing hint
  * (`Aborted.`, `Press Ctrl-C again to exit.`) sits on its own line above the bar.
  */
 import React from 'react';
 import { Box, Text } from 'ink';
 import { MODE_SHORT_NAME } from '../../core/modes.js';
-import { formatUsd } from '../../agent/pricing.js';
+import { formatUsd } from '../../core/usd.js';
 import type { UiState } from '../state.js';
 import { compactNumber, limitsText } from '../format.js';
 import { displayWidth } from '../style.js';
@@ -26,6 +26,15 @@ function hostOf(server: string): string {
   }
 }
 
+/** What the session spent, and the per-request cost limit (--max-cost, /limits cost=) when one is set. */
+function costSegment(s: UiState): Segment[] {
+  const parts = [
+    ...(s.costUsd !== null ? [formatUsd(s.costUsd)] : []),
+    ...(s.limits.max_cost !== undefined ? [`max ${formatUsd(s.limits.max_cost)}/request`] : []),
+  ];
+  return parts.length ? [{ text: parts.join(' · '), tone: 'muted' }] : [];
+}
+
 export function statusSegments(s: UiState): Segment[] {
   const ctx = s.context;
   const ctxTone: ToneName = !ctx ? 'muted' : ctx.percent >= 85 ? 'bad' : ctx.percent >= 60 ? 'warn' : 'ok';
@@ -35,7 +44,7 @@ export function statusSegments(s: UiState): Segment[] {
     { text: s.model },
     { text: ctx ? `${Math.round(ctx.percent)}% of ${compactNumber(ctx.limit)}` : 'ctx –', tone: ctxTone },
     { text: `${compactNumber(s.tokens.input + s.tokens.output)} tok`, tone: 'muted' },
-    ...(s.costUsd !== null ? [{ text: formatUsd(s.costUsd), tone: 'muted' as const }] : []),
+    ...costSegment(s),
     { text: limitsText(s.iterations, s.limits.max_iterations, s.toolCalls, s.limits.max_tool_calls), tone: 'muted' },
     { text: s.treeBudget ? `${s.agentMode} · ${s.treeBudget}` : s.agentMode, tone: 'muted' },
   ];

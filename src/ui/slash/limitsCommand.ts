@@ -1,8 +1,8 @@
 /**
  * `/limits`: show or set every per-request limit; values are checked against the settings schema.
  *   /limits iterations=10 tools=5 time=120 tool=execute_multiple_device_commands:3
- *           on-limit=fail parallel=2 retries=0 config=2 diagnostic=10
- * `off` clears tools, time, a tool's cap and the config/diagnostic caps. The parsing is pure;
+ *           on-limit=fail parallel=2 retries=0 config=2 diagnostic=10 cost=0.50
+ * `off` clears tools, time, cost, a tool's cap and the config/diagnostic caps. The parsing is pure;
  * the command applies the result to the session and the status bar.
  */
 import { TOOL_NAMES } from '../../core/modes.js';
@@ -11,6 +11,7 @@ import { LIMIT_DEFAULTS, toolRetries } from '../../agent/limits.js';
 import { describeAllowed, validateSetting } from '../../config/validate.js';
 import { settingsSchema, type SettingKey } from '../../config/schema.js';
 import type { SlashCommand } from './types.js';
+import { errorMessage } from '../../errors.js';
 
 export interface LimitsCommand {
   kind: 'limits';
@@ -18,6 +19,8 @@ export interface LimitsCommand {
   /** null: unlimited */
   tools?: number | null;
   time?: number | null;
+  /** USD per request (--max-cost); null: no cost limit */
+  cost?: number | null;
   /** per-tool caps; null removes one */
   toolLimits?: Record<string, number | null>;
   onLimit?: RequestLimits['on_limit'];
@@ -32,15 +35,16 @@ const OFF = /^(off|none|unlimited|∞)$/i;
 /** A per-tool cap's range, from the schema of `tool_limits`. */
 const TOOL_CAP = settingsSchema.shape.tool_limits.unwrap().valueType;
 const TOOL_CAP_RANGE = `${String(TOOL_CAP.minValue)}..${String(TOOL_CAP.maxValue)}`;
-export const LIMIT_KEYS = 'iterations, tools, time, tool=<name>:<n>, on-limit, parallel, retries, config, diagnostic';
+export const LIMIT_KEYS = 'iterations, tools, time, cost, tool=<name>:<n>, on-limit, parallel, retries, config, diagnostic';
 
-type NumericField = 'iterations' | 'tools' | 'time' | 'parallel' | 'retries' | 'configCalls' | 'diagnosticCalls';
+type NumericField = 'iterations' | 'tools' | 'time' | 'cost' | 'parallel' | 'retries' | 'configCalls' | 'diagnosticCalls';
 
 /** The numeric limits: the names /limits accepts (the first is the label), the setting whose schema holds the range, and whether `off` clears it. */
 const NUMERIC: { names: string[]; field: NumericField; key: SettingKey; offOk: boolean }[] = [
   { names: ['iterations', 'iter', 'max_iterations'], field: 'iterations', key: 'max_iterations', offOk: false },
   { names: ['tools', 'tool_calls', 'max_tool_calls'], field: 'tools', key: 'max_tool_calls', offOk: true },
   { names: ['time', 'max_time'], field: 'time', key: 'max_time', offOk: true },
+  { names: ['cost', 'max_cost'], field: 'cost', key: 'max_cost', offOk: true },
   { names: ['parallel', 'max_parallel_tools'], field: 'parallel', key: 'max_parallel_tools', offOk: false },
   { names: ['retries', 'max_retries_per_tool'], field: 'retries', key: 'max_retries_per_tool', offOk: false },
   { names: ['config', 'max_device_config_calls'], field: 'configCalls', key: 'max_device_config_calls', offOk: true },
@@ -112,7 +116,7 @@ export function isLimitsQuery(c: LimitsCommand): boolean {
 /** The limits after the command; cleared optional limits are absent. */
 export function applyLimitsCommand(l: RequestLimits, c: LimitsCommand): RequestLimits {
   const next: RequestLimits = { ...l, tool_limits: { ...l.tool_limits } };
-  const opt = <K extends 'max_tool_calls' | 'max_time' | 'max_device_config_calls' | 'max_diagnostic_calls'>(
+  const opt = <K extends 'max_tool_calls' | 'max_time' | 'max_cost' | 'max_device_config_calls' | 'max_diagnostic_calls'>(
     k: K,
     v: number | null | undefined,
   ) => {
@@ -122,6 +126,7 @@ export function applyLimitsCommand(l: RequestLimits, c: LimitsCommand): RequestL
   if (c.iterations !== undefined) next.max_iterations = c.iterations;
   opt('max_tool_calls', c.tools);
   opt('max_time', c.time);
+  opt('max_cost', c.cost);
   opt('max_device_config_calls', c.configCalls);
   opt('max_diagnostic_calls', c.diagnosticCalls);
   for (const [name, n] of Object.entries(c.toolLimits ?? {})) {
@@ -143,6 +148,7 @@ export function limitsPatch(next: RequestLimits): Partial<RequestLimits> {
     ...next,
     max_tool_calls: next.max_tool_calls,
     max_time: next.max_time,
+    max_cost: next.max_cost,
     max_device_config_calls: next.max_device_config_calls,
     max_diagnostic_calls: next.max_diagnostic_calls,
   };
@@ -155,6 +161,7 @@ export function limitsLine(l: RequestLimits): string {
     `iterations ${l.max_iterations}`,
     `tools ${l.max_tool_calls ?? '∞'}`,
     `time ${l.max_time ? `${l.max_time}s` : '∞'}`,
+    `cost ${l.max_cost !== undefined ? `$${l.max_cost}` : '∞'}`,
     ...(tools.length ? [`per tool ${tools.join(', ')}`] : []),
     `config ${l.max_device_config_calls ?? '∞'}`,
     `diagnostic ${l.max_diagnostic_calls ?? '∞'}`,
@@ -174,7 +181,12 @@ export const limitsCommand: SlashCommand = {
     if (isLimitsQuery(cmd))
       return ctx.notice(`Limits per request: ${limitsLine(ctx.state.limits)}\nSet with /limits key=value (${LIMIT_KEYS}; off clears)`);
     const next = applyLimitsCommand(ctx.session?.limits ?? ctx.state.limits, cmd);
-    ctx.session?.setLimits(limitsPatch(next));
+    try {
+      ctx.session?.setLimits(limitsPatch(next));
+    } catch (err) {
+      // e.g. cost= for a model without a price: nothing changed
+      return ctx.notice(`/limits: ${errorMessage(err)}`, 'error');
+    }
     ctx.dispatch({ type: 'set_limits', limits: next });
     ctx.notice(`Limits → ${limitsLine(next)}`);
   },

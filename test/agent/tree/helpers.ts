@@ -1,7 +1,7 @@
 /** Helpers for the sub-agent tree tests. */
 import { z } from 'zod';
 import { defineTool, type ToolDef } from '../../../src/tools/types.js';
-import type { FakeRequest, FakeTurn } from '../../fakes/llm/server.js';
+import type { FakeLlm, FakeRequest, FakeTurn } from '../../fakes/llm/server.js';
 
 export const toolNames = (r: FakeRequest): string[] => (r.body.tools ?? []).map((t) => t.function.name);
 
@@ -60,5 +60,29 @@ export function review(
       name: 'review_task',
       args: { agent_id: `{{agent_id:${callId}${n > 1 ? `#${i}` : ''}}}`, decision, note: o.note ?? '' },
     })),
+  };
+}
+
+/** Whether a sub-agent with this goal has called the model (its brief carries `## Goal`). */
+export const sawChildCall = (llm: FakeLlm, goal: string): boolean =>
+  llm.requests.some((r) => r.purpose === null && JSON.stringify(r.body.messages).includes(`## Goal\\n${goal}`));
+
+/**
+ * The root splits the work into a SLOW child that never answers (the one a test stops) and a
+ * FAST child held until `release()`; then the root reviews both reports and answers `answer`.
+ */
+export function slowAndFastChildren(answer: string): { script: FakeTurn[]; release: () => void } {
+  let release!: () => void;
+  const fastGate = new Promise<void>((r) => (release = r));
+  return {
+    release,
+    script: [
+      { tool_calls: [{ id: 'split', name: 'agent', args: { task_brief: [{ goal: 'SLOW part' }, { goal: 'FAST part' }] } }] },
+      { when: '## Goal\\nSLOW part', text: 'thinking', hang: true },
+      { when: '## Goal\\nFAST part', hold: fastGate, text: 'FAST done: R2 checked.' },
+      // the root reviews both reports (the stopped one too) before it answers
+      review('split', 'accept', { n: 2 }),
+      { text: answer },
+    ],
   };
 }
