@@ -4,7 +4,8 @@
  * bounded retries for idempotent requests, and transport failures mapped to a
  * one-line ControllerError (exit 3).
  */
-import { Agent, request, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, request, errors as undiciErrors } from './undici-parts.js';
 import { ControllerError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { errorBodyMessage, Gns3ApiError } from './errors.js';
