@@ -12,3 +12,4 @@ declare module 'undici/lib/core/errors.js' {
   const errors: typeof import('undici').errors;
   export default errors;
 }
+declare module 'undici/lib/global.js';
