@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import type { Plugin } from 'esbuild';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RankTable } from './src/agent/bpe-count.js';
@@ -46,6 +47,21 @@ const EXTERNAL = ['better-sqlite3', '@napi-rs/keyring', 'ssh2', 'react-devtools-
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const BUNDLED = new RegExp(`^(?!(${EXTERNAL.map(escape).join('|')})(/|$))`);
 
+// @langchain/core's uuid v5 hashes with a SHA-1 written in JavaScript, and LangGraph
+// makes one per task per step: the bundle gets Node's native one instead
+// (src/agent/uuid-sha1.ts). Should the file move in an update, nothing matches
+// and the original stays.
+const nativeUuidSha1: Plugin = {
+  name: 'native-uuid-sha1',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/sha1\.js$/ }, (args) =>
+      /[\\/]@langchain[\\/]core[\\/]dist[\\/]utils[\\/]uuid$/.test(args.resolveDir)
+        ? { path: join(process.cwd(), 'src', 'agent', 'uuid-sha1.ts') }
+        : undefined,
+    );
+  },
+};
+
 // One ESM bundle per entry, code-split so lazy `import()` calls stay lazy
 // (separate chunks). Every other dependency is bundled: a one-shot run loading
 // ~900 modules from node_modules spent about half its CPU resolving, reading and
@@ -75,5 +91,6 @@ export default defineConfig({
   banner: {
     js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);",
   },
+  esbuildPlugins: [nativeUuidSha1],
   onSuccess: publish,
 });
