@@ -32,9 +32,16 @@ export function readRanks(name: EncodingName, raw = readRanksFile(name)): RankSo
     const at = raw.indexOf(`"${key}":"`);
     if (at < 0) throw new Error(`${file}: no ${key}`);
     const start = at + key.length + 4;
-    let end = start;
-    while (end < raw.length && raw[end] !== 0x22) end += raw[end] === 0x5c ? 2 : 1; // to the closing quote, over escapes
-    return [start, end];
+    // to the closing quote: the next one not escaped by an odd run of backslashes
+    // (indexOf, not a byte loop: bpe_ranks is 1-2 MB)
+    let end = raw.indexOf(0x22, start);
+    for (;;) {
+      if (end < 0) return [start, raw.length];
+      let slashes = 0;
+      while (raw[end - 1 - slashes] === 0x5c) slashes++;
+      if (slashes % 2 === 0) return [start, end];
+      end = raw.indexOf(0x22, end + 1);
+    }
   };
   const [ps, pe] = field('pat_str');
   const [bs, be] = field('bpe_ranks');
