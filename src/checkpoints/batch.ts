@@ -15,6 +15,8 @@ import type { Capture, TopologyBefore } from './types.js';
 
 export interface BatchCall {
   id: string;
+  /** the tool's name */
+  name: string;
   targets: ToolTargets;
 }
 
@@ -42,8 +44,8 @@ export type Checkpointer = (calls: BatchCall[], signal: AbortSignal, known?: Rea
 export interface CheckpointerOptions {
   store: CheckpointStore;
   sessionId: string;
-  /** the number of the request running now (CheckpointStore.currentRequestNo) */
-  requestNo(): number;
+  /** the number of the request running now (CheckpointStore.currentRequestNo); `calls`: the batch it checkpoints */
+  requestNo(calls: BatchCall[]): number;
   context(signal: AbortSignal): CaptureContext;
 }
 
@@ -57,7 +59,7 @@ export function sessionCheckpointer(o: CheckpointerOptions): Checkpointer {
     const topoCalls = calls.filter((c) => c.targets.changesTopology);
     if (owner.size === 0 && topoCalls.length === 0) return NOTHING;
     const ctx = o.context(signal);
-    const requestNo = o.requestNo();
+    const requestNo = o.requestNo(calls);
     const readAt = new Date();
     const [captures, before] = await Promise.all([
       captureUnknown([...owner.keys()], ctx, known),

@@ -6,7 +6,7 @@
  *
  * - a line the checkpoint has and the device lost is re-added inside its block;
  * - a line the device gained is negated inside its block (`no …`; negating
- *   `no x` gives `x`); a single-valued setting the checkpoint sets again (a
+ *   `no x` gives `x`; free text such as a description is dropped); a single-valued setting the checkpoint sets again (a
  *   `description`, a `hostname`) is overwritten instead of negated first;
  * - a block the device gained is removed by its header (`no router ospf`); a
  *   physical interface cannot be removed, so its lines are negated instead;
@@ -65,11 +65,19 @@ export function parseConfig(text: string): ConfigNode[] {
   return root;
 }
 
-/** `x` → `no x`, `no x` → `x` (with the platform's negation word). */
+/**
+ * Settings whose value is free text: they are negated by their keyword alone. FRR refuses
+ * `no description uplink to r2` (only `no description` removes it); IOS takes both.
+ */
+const NEGATED_BARE = [/^description(?=\s)/, /^banner\s+\S+(?=\s)/];
+
+/** `x` → `no x`, `no x` → `x` (with the platform's negation word); a free-text setting loses its text. */
 export function negate(line: string, no = 'no'): string {
   const t = line.trim();
   const re = new RegExp(`^${no}\\s+`, 'i');
-  return re.test(t) ? t.replace(re, '') : `${no} ${t}`;
+  if (re.test(t)) return t.replace(re, '');
+  const bare = NEGATED_BARE.map((k) => k.exec(t)).find((m) => m !== null);
+  return `${no} ${bare ? bare[0] : t}`;
 }
 
 /** Settings a device holds one value of: setting the checkpoint's value replaces the current one. */

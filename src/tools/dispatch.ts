@@ -208,7 +208,7 @@ async function checkpointBatch(
   if (!req.checkpoints) return undefined;
   const batch = toRun.flatMap(({ call, def }) => {
     const targets = def.targets?.(call.args);
-    return targets && (targets.changesConfig || targets.changesTopology) ? [{ id: call.id, targets, call }] : [];
+    return targets && (targets.changesConfig || targets.changesTopology) ? [{ id: call.id, name: call.name, targets, call }] : [];
   });
   if (batch.length === 0) return undefined;
   const byId = new Map(batch.map((b) => [b.id, b.call]));

@@ -67,6 +67,12 @@ describe('restorePlan (Cisco-like hierarchical diff)', () => {
       ['interface eth0', ' description uplink to r2', ' exit'],
     ],
     [
+      'a description added where there was none goes by its keyword alone (FRR refuses the text after `no description`)',
+      now(insertAfter('route-map RM permit 10', ' description set by the agent')),
+      ['route-map RM permit 10', ' no description', ' exit'],
+    ],
+    ['an added banner goes by its keyword and type', now(insertAfter('hostname r1', 'banner motd ^C lab ^C')), ['no banner motd']],
+    [
       'a router ospf block with networks added is removed by its header',
       now(before('route-map RM permit 10', 'router ospf', ' ospf router-id 10.255.255.1', ' network 10.0.0.0/16 area 0', 'exit', '!')),
       ['no router ospf'],

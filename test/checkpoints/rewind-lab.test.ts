@@ -90,7 +90,16 @@ beforeAll(async () => {
           {
             id: 'ospf',
             name: 'execute_multiple_device_config_commands',
-            args: { device_configs: ROUTERS.map((r) => ({ device_name: r, config_commands: ospfAreaZero(lab, r, { routers: ROUTERS }) })) },
+            args: {
+              device_configs: ROUTERS.map((r) => ({
+                device_name: r,
+                // and a description on r1's loopback: FRR removes it only by `no description` alone
+                config_commands: [
+                  ...ospfAreaZero(lab, r, { routers: ROUTERS }),
+                  ...(r === 'r1' ? ['interface lo', ' description set by the agent', 'exit'] : []),
+                ],
+              })),
+            },
           },
           {
             id: 'pc',
@@ -160,6 +169,7 @@ describe('checkpoints, diff and rewind on real FRR and VPCS, the agent driven by
       expect(d.diff).toMatch(/^\+router ospf$/m);
       expect(d.diff).toMatch(/^\+ network 10\.0\.0\.0\/16 area 0$/m);
       expect(d.diff).toMatch(/^\+ ip ospf hello-interval 1$/m);
+      if (name === 'r1') expect(d.diff).toMatch(/^\+ description set by the agent$/m);
       // only additions: the agent removed nothing
       expect(d.diff.split('\n').filter((l: string) => /^-[^-]/.test(l))).toEqual([]);
     }

@@ -198,7 +198,7 @@ describe('gns3-copilot mcp over stdio', () => {
     }
   });
 
-  it('checkpoints a change before it runs, and tells the client which device has none', async () => {
+  it('checkpoints a change before it runs, and tells the client which device has none; the change is a request rewind undoes', async () => {
     const e = mcpEnv();
     const dataDir = join(e.HOME!, 'data');
     e.GNS3_COPILOT_DATA_DIR = dataDir;
@@ -225,6 +225,27 @@ describe('gns3-copilot mcp over stdio', () => {
       ]);
     } finally {
       store.close();
+    }
+    // the client's call is request 1 of the server's session: shown, and what `rewind` undoes by default
+    const cli = (...args: string[]) => runCli(['-s', env.fake.url, '--project', 'mcp-lab', ...args], { env: e });
+    const listed = (JSON.parse((await cli('sessions', 'list', '--json')).stdout) as { sessions: { id: string }[] }).sessions;
+    expect(listed).toHaveLength(1);
+    const id = listed[0]!.id;
+    const shown = await cli('sessions', 'show', id);
+    expect(shown.stdout).toContain('MCP client: execute_multiple_device_config_commands (R1, NOPE)');
+    const rw = await cli('rewind', id, '--device', 'R1', '--yes', '--json');
+    expect(rw.code, rw.stderr).toBe(0);
+    expect(JSON.parse(rw.stdout).devices).toEqual([expect.objectContaining({ name: 'R1', status: 'restored' })]);
+    expect(lab.vtysh('R1', 'show running-config')).not.toContain('cp-over-mcp');
+    // the rewind is request 2 (its own checkpoint kept), after the client's call
+    const again = await SessionStore.open(dataDir);
+    try {
+      expect(new CheckpointStore(again.db).requests(id).map((r) => [r.no, r.kind])).toEqual([
+        [1, 'prompt'],
+        [2, 'rewind'],
+      ]);
+    } finally {
+      again.close();
     }
   });
 

@@ -15,7 +15,7 @@ import { ToolRegistry } from '../../tools/registry.js';
 import { PromptLibrary } from '../../agent/prompts.js';
 import { ControllerError } from '../../errors.js';
 import { closeServices } from '../../tools/services.js';
-import type { Checkpointer } from '../../checkpoints/batch.js';
+import type { BatchCall, Checkpointer } from '../../checkpoints/batch.js';
 import type { FaultLedger } from '../../faults/store.js';
 import type { SessionStore } from '../../sessions/store.js';
 
@@ -158,19 +158,27 @@ export class McpRuntime {
 
   /**
    * Checkpoints of the MCP clients' changes: kept under the server session, each
-   * checkpointed tool call a request of its own.
+   * checkpointed tool call a request of its own — a user line in the session's log
+   * (`MCP client: <tool> <targets>`), so `sessions show`, `diff`, `rewind` and a rewind
+   * run from another process number the requests as they do an agent's prompts.
    */
   readonly checkpoints: Checkpointer = async (calls, signal, known) => {
     this.checkpointer ??= (async () => {
-      const [{ store, id }, { CheckpointStore }, { sessionCheckpointer }] = await Promise.all([
+      const [{ store, id }, { CheckpointStore }, { sessionCheckpointer }, { HumanMessage }] = await Promise.all([
         this.serverSession(),
         import('../../checkpoints/store.js'),
         import('../../checkpoints/batch.js'),
+        import('@langchain/core/messages'),
       ]);
+      const checkpoints = new CheckpointStore(store.db);
+      const nextRequest = store.db.transaction((text: string): number => {
+        store.saver.log.append(id, store.saver.log.head(id).count, [new HumanMessage(text)]);
+        return checkpoints.currentRequestNo(id);
+      });
       return sessionCheckpointer({
-        store: new CheckpointStore(store.db),
+        store: checkpoints,
         sessionId: id,
-        requestNo: () => ++this.mcpRequests,
+        requestNo: (batch) => nextRequest(mcpRequestText(batch)),
         context: (s) => this.toolContext(s),
       });
     })();
@@ -178,11 +186,25 @@ export class McpRuntime {
     return (await this.checkpointer)(calls, signal, known);
   };
   private checkpointer: Promise<Checkpointer> | undefined;
-  private mcpRequests = 0;
 
   async close(): Promise<void> {
     this.sessionStore?.close();
     await closeServices(this.services);
     await this.client?.close().catch(() => undefined);
   }
+}
+
+/** The request line of a client call in the server session: the tool and what it changes. */
+function mcpRequestText(calls: BatchCall[]): string {
+  return calls
+    .map((c) => {
+      const t = c.targets;
+      const what: string[] = [
+        ...(t.devices ?? []).map((d) => d.name),
+        ...(t.nodes ?? []).map((n) => n.name ?? `new ${n.template ?? 'node'}`),
+        ...(t.links ?? []).map((l) => (l.b ? `${l.a} – ${l.b}` : l.a)),
+      ];
+      return `MCP client: ${c.name}${what.length ? ` (${what.join(', ')})` : ''}`;
+    })
+    .join('; ');
 }
