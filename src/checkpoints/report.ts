@@ -23,9 +23,16 @@ function topologyLines(t: TopologyReport): string[] {
   return out;
 }
 
-/** The inject-mode faults the rewind undid (marked restored in the ledger), if any. */
-const faultsLine = (r: RewindReport): string | undefined =>
-  r.faults_restored?.length ? `faults restored in the ledger: ${r.faults_restored.map((id) => `#${id}`).join(', ')}` : undefined;
+const ids = (xs: number[]) => xs.map((id) => `#${id}`).join(', ');
+
+/** The inject-mode faults the rewind undid (marked restored in the ledger) or brought back (open again), if any. */
+const faultsLine = (r: RewindReport): string | undefined => {
+  const parts = [
+    ...(r.faults_restored?.length ? [`faults restored in the ledger: ${ids(r.faults_restored)}`] : []),
+    ...(r.faults_reopened?.length ? [`faults open again in the ledger (the rewind brought them back): ${ids(r.faults_reopened)}`] : []),
+  ];
+  return parts.length ? parts.join('\n') : undefined;
+};
 
 export function reportText(r: RewindReport, kind: 'diff' | 'rewind'): string {
   const out: string[] = [];

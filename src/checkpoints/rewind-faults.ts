@@ -15,6 +15,11 @@
  * touch (`unchanged`: a fix by hand is `faults check`'s to find) or a rewind that was
  * refused or only planned marks nothing. A rewind resumed after it died half way also
  * counts the devices and links already put back by the run that died (`unchanged` now).
+ *
+ * The other way round, a fault the ledger calls restored comes back when the rewind puts
+ * its device (or link) back at a checkpoint taken after the fault was applied and before
+ * it was restored — rewinding a rewind, or rewinding past a `faults restore` — and is
+ * open again.
  */
 import { FaultStore, type Fault } from '../faults/store.js';
 import type { CheckpointStore } from './store.js';
@@ -41,8 +46,11 @@ export interface UndoneInputs {
 
 const key = (name: string) => name.toLowerCase();
 
-/** The open faults the rewind undid (pure). */
-export function faultsUndone(i: UndoneInputs): Fault[] {
+/**
+ * When the rewind put a fault's target back at its checkpoint: that checkpoint's time, or
+ * undefined when the target is not verified back there.
+ */
+function checkpointBackAt(i: Omit<UndoneInputs, 'open'>): (f: Fault) => string | undefined {
   const { outcome } = i;
   const back = (status: string) => status === 'restored' || (outcome.resumed === true && status === 'unchanged');
   const devices = new Map(outcome.devices.map((d) => [key(d.name), d]));
@@ -53,39 +61,63 @@ export function faultsUndone(i: UndoneInputs): Fault[] {
   const linkSince = new Map<string, string>();
   for (const c of i.topologyCheckpoints)
     for (const l of c.before.links) if (!linkSince.has(l.link_id)) linkSince.set(l.link_id, c.created_at);
-
-  return i.open.filter((f) => {
-    if (i.requestStart !== undefined && f.injected_at < i.requestStart) return false;
+  return (f) => {
     if (f.target_kind === 'device') {
       const d = devices.get(key(f.target));
       const cp = checkpoints.get(key(f.target));
-      return d !== undefined && back(d.status) && cp !== undefined && cp.config !== null && f.injected_at >= cp.created_at;
+      return d !== undefined && back(d.status) && cp !== undefined && cp.config !== null ? cp.created_at : undefined;
     }
     const link = f.restore.args.link;
-    if (typeof link !== 'string' || !topologyBack) return false;
-    const since = linkSince.get(link);
+    if (typeof link !== 'string' || !topologyBack) return undefined;
     // a link whose filters the rewind set back, or (resumed) that the run which died set back already
     const undone = linkBack.has(link) || (outcome.resumed === true && outcome.topology.status === 'unchanged');
-    return since !== undefined && undone && f.injected_at >= since;
+    return undone ? linkSince.get(link) : undefined;
+  };
+}
+
+/** The open faults the rewind undid (pure). */
+export function faultsUndone(i: UndoneInputs): Fault[] {
+  const backAt = checkpointBackAt(i);
+  return i.open.filter((f) => {
+    if (i.requestStart !== undefined && f.injected_at < i.requestStart) return false;
+    const since = backAt(f);
+    return since !== undefined && f.injected_at >= since;
   });
 }
 
-/** Marks the session's open faults the rewind undid as restored; their ids, oldest first. */
+/** The restored faults the rewind brought back: applied before the checkpoint it went back to, restored after it (pure). */
+export function faultsBroughtBack(i: Omit<UndoneInputs, 'open'> & { restored: Fault[] }): Fault[] {
+  const backAt = checkpointBackAt(i);
+  return i.restored.filter((f) => {
+    const since = backAt(f);
+    return since !== undefined && f.restored_at !== null && f.injected_at < since && f.restored_at >= since;
+  });
+}
+
+/**
+ * Brings the ledger to what the rewind did: the session's open faults it undid are marked
+ * restored, the restored ones it brought back are open again. Their ids, oldest first.
+ */
 export function markFaultsUndone(
   store: CheckpointStore,
   o: { sessionId: string; to: number; devices?: string[] | undefined },
   outcome: RewindOutcome,
-): number[] {
+): { restored: number[]; reopened: number[] } {
   const ledger = new FaultStore(store.db);
-  const open = ledger.list({ session: o.sessionId, state: 'open' }).filter((f) => f.session_id === o.sessionId);
-  if (open.length === 0) return [];
-  const undone = faultsUndone({
-    open,
+  const mine = (state: 'open' | 'restored') => ledger.list({ session: o.sessionId, state }).filter((f) => f.session_id === o.sessionId);
+  const open = mine('open');
+  const restored = mine('restored');
+  if (open.length === 0 && restored.length === 0) return { restored: [], reopened: [] };
+  const at = {
     outcome,
     deviceCheckpoints: store.devicesAt(o.sessionId, o.to, o.devices),
     topologyCheckpoints: o.devices ? [] : store.topologyFrom(o.sessionId, o.to),
-    requestStart: store.requests(o.sessionId).find((r) => r.no === o.to)?.created_at,
-  });
-  const at = new Date();
-  return undone.map((f) => ledger.markRestored(f.id, at).id);
+  };
+  const undone = faultsUndone({ ...at, open, requestStart: store.requests(o.sessionId).find((r) => r.no === o.to)?.created_at });
+  const back = faultsBroughtBack({ ...at, restored });
+  const now = new Date();
+  return {
+    restored: undone.map((f) => ledger.markRestored(f.id, now).id),
+    reopened: back.map((f) => ledger.reopen(f.id).id),
+  };
 }

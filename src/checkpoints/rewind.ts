@@ -77,6 +77,8 @@ export interface RewindReport {
   blocked?: { reason: string; needsApproval: boolean };
   /** the session's faults (inject mode) this rewind undid, now marked restored in the ledger; absent for a diff, a dry run or a refused rewind */
   faults_restored?: number[];
+  /** restored faults the rewind brought back (open again in the ledger); absent as faults_restored is */
+  faults_reopened?: number[];
 }
 
 export interface RewindDeps {
@@ -161,7 +163,7 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
   o.onPlan?.(structuredClone(report));
   if (o.dryRun) return report;
   if (toRestore.length === 0 && topologyPlanEmpty(topology)) {
-    report.faults_restored = markFaultsUndone(store, o, report);
+    ledgerAfter(report, markFaultsUndone(store, o, report));
     if (resumed) store.finishRewind(o.sessionId, unfinished.request_no);
     return report;
   }
@@ -314,7 +316,7 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
     d.status = left.status === 'unchanged' ? 'restored' : 'remaining';
     if (d.status === 'remaining') d.error = `${d.remaining.length} line(s) still differ from the checkpoint`;
   }
-  report.faults_restored = markFaultsUndone(store, o, report);
+  ledgerAfter(report, markFaultsUndone(store, o, report));
   store.finishRewind(o.sessionId, requestNo);
   return report;
 }
@@ -328,4 +330,10 @@ function touched(plan: TopologyPlan, now: TopologyNow): TopologyBefore {
       .filter((l) => linkIds.has(l.link_id))
       .map((l) => ({ link_id: l.link_id, filters: l.filters, ...(l.suspend !== undefined ? { suspend: l.suspend } : {}) })),
   };
+}
+
+/** What the applied rewind changed in the fault ledger, on the report. */
+function ledgerAfter(report: RewindReport, m: { restored: number[]; reopened: number[] }): void {
+  report.faults_restored = m.restored;
+  report.faults_reopened = m.reopened;
 }

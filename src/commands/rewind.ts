@@ -102,7 +102,7 @@ function print(report: RewindReport, opts: Opts, kind: 'diff' | 'rewind'): void 
   else process.stdout.write(sanitizeText(reportText(report, kind)));
 }
 
-/** `--json`: `{session_id, to, devices: [{name, status, commands, remaining, …}], topology: {…}, faults_restored?: [id…]}` */
+/** `--json`: `{session_id, to, devices: [{name, status, commands, remaining, …}], topology: {…}, faults_restored?: [id…], faults_reopened?: [id…]}` */
 function jsonOf(r: RewindReport): Record<string, unknown> {
   return {
     session_id: r.session_id,
@@ -121,6 +121,7 @@ function jsonOf(r: RewindReport): Record<string, unknown> {
     })),
     topology: r.topology,
     ...(r.faults_restored ? { faults_restored: r.faults_restored } : {}),
+    ...(r.faults_reopened ? { faults_reopened: r.faults_reopened } : {}),
     ...(r.blocked ? { blocked: r.blocked.reason } : {}),
   };
 }

@@ -164,6 +164,12 @@ export class FaultStore {
     this.db.prepare('UPDATE faults SET restored_at = ? WHERE id = ? AND restored_at IS NULL').run(at.toISOString(), id);
     return this.get(id)!;
   }
+
+  /** A restored fault is on its device again (a rewind brought it back): open until fixed or restored. */
+  reopen(id: number): Fault {
+    this.db.prepare('UPDATE faults SET restored_at = NULL WHERE id = ?').run(id);
+    return this.get(id)!;
+  }
 }
 
 /** The fault ledger a session's tools record into (ToolContext.faults): used in inject mode only. */

@@ -11,7 +11,7 @@ import { HumanMessage } from '@langchain/core/messages';
 import { SessionStore } from '../../src/sessions/store.js';
 import { CheckpointStore } from '../../src/checkpoints/store.js';
 import { FaultStore, type Fault, type NewFault } from '../../src/faults/store.js';
-import { faultsUndone, markFaultsUndone, type RewindOutcome } from '../../src/checkpoints/rewind-faults.js';
+import { faultsBroughtBack, faultsUndone, markFaultsUndone, type RewindOutcome } from '../../src/checkpoints/rewind-faults.js';
 import type { DeviceCheckpoint, TopologyCheckpoint } from '../../src/checkpoints/types.js';
 import { reportText, rewindSummary } from '../../src/checkpoints/report.js';
 import type { RewindReport } from '../../src/checkpoints/rewind.js';
@@ -73,6 +73,24 @@ const outcome = (
   devices: Object.entries(devices).map(([name, status]) => ({ name, status })),
   topology: { status: topology.status, filters: topology.filters.map((link_id) => ({ link_id })) },
   ...(resumed ? { resumed } : {}),
+});
+
+describe('faultsBroughtBack', () => {
+  it('a restored fault is back when its target returns to a checkpoint taken after it was applied and before it was restored', () => {
+    // applied at 5, the checkpoint rewound to taken at 10 (it holds the fault), restored at 15
+    const back = fault('R1', T(5), { restored_at: T(15), state: 'restored' });
+    const restoredFirst = fault('R2', T(5), { restored_at: T(8), state: 'restored' }); // restored before the checkpoint
+    const later = fault('R3', T(12), { restored_at: T(15), state: 'restored' }); // applied after it: not in the state rewound to
+    const notBack = fault('R4', T(5), { restored_at: T(15), state: 'restored' }); // its device not verified back
+    const link = fault('R1<->R2', T(5), { restored_at: T(15), state: 'restored' });
+    const found = faultsBroughtBack({
+      restored: [back, restoredFirst, later, notBack, link],
+      outcome: outcome({ R1: 'restored', R2: 'restored', R3: 'restored', R4: 'remaining' }, { status: 'restored', filters: ['L1'] }),
+      deviceCheckpoints: ['R1', 'R2', 'R3', 'R4'].map((d) => cp(d, T(10))),
+      topologyCheckpoints: [topo('L1', T(10))],
+    });
+    expect(found.map((f) => f.target)).toEqual(['R1', 'R1<->R2']);
+  });
 });
 
 describe('faultsUndone', () => {
@@ -180,12 +198,22 @@ describe('markFaultsUndone on sessions.db', () => {
     faults.recordCheck(fixed.id, { status: 'pass', evidence: 'ok' });
     const other = faults.record({ ...base, session_id: 'S2', target: 'R1' }, later);
     const got = markFaultsUndone(cps, { sessionId: 'S1', to: 1 }, outcome({ R1: 'restored' }));
-    expect(got).toEqual([mine.id]);
+    expect(got).toEqual({ restored: [mine.id], reopened: [] });
     expect(faults.get(mine.id)!.state).toBe('restored');
     expect(faults.get(fixed.id)!.state).toBe('fixed');
     expect(faults.get(other.id)!.state).toBe('open');
-    // a second run finds nothing open to undo
-    expect(markFaultsUndone(cps, { sessionId: 'S1', to: 1 }, outcome({ R1: 'restored' }))).toEqual([]);
+    // a second run finds nothing open to undo, and brings back nothing restored after its checkpoint's faults
+    expect(markFaultsUndone(cps, { sessionId: 'S1', to: 1 }, outcome({ R1: 'restored' }))).toEqual({ restored: [], reopened: [] });
+  });
+
+  it('opens again a restored fault the rewind put back on its device', () => {
+    const applied = faults.record({ ...base, session_id: 'S1', target: 'R2' }, new Date(Date.now() - 60_000));
+    faults.markRestored(applied.id, new Date(Date.now() + 60_000));
+    // the checkpoint rewound to was taken between the two: it holds the fault
+    cps.saveDevice({ session_id: 'S1', request_no: 2, call_id: 'rewind', device: 'R2', config: 'interface eth0\n shutdown' });
+    const got = markFaultsUndone(cps, { sessionId: 'S1', to: 2, devices: ['R2'] }, outcome({ R2: 'restored' }));
+    expect(got).toEqual({ restored: [], reopened: [applied.id] });
+    expect(faults.get(applied.id)!.state).toBe('open');
   });
 });
 

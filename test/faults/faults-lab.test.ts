@@ -313,10 +313,25 @@ describe('fault ledger on the real FRR lab', () => {
     expect(gns3.project(PROJECT).links.get(link.link_id)!.filters).toEqual({});
     expect(await states()).toEqual({ [early]: 'open', [shut]: 'restored', [loss]: 'restored' });
 
-    // the text form names them; the rewind before request 1 then undoes the early one
+    // rewinding that rewind (request 3) puts both faults back on the lab: open again in the ledger
+    const undo = await cli(['rewind', S, '--to', '3', '--yes', '--json'], 120_000);
+    expect(undo.code, `${undo.stdout}\n${undo.stderr}`).toBe(0);
+    const u = JSON.parse(undo.stdout);
+    expect(u.faults_restored).toEqual([]);
+    expect(u.faults_reopened).toEqual([shut, loss].sort((a, b) => a - b));
+    expect(running('R3')).toMatch(/^ shutdown$/m);
+    expect(gns3.project(PROJECT).links.get(link.link_id)!.filters).toEqual({ packet_loss: [30] });
+    expect(await states()).toEqual({ [early]: 'open', [shut]: 'open', [loss]: 'open' });
+
+    // the text form names them; the rewind before request 1 then undoes all three
     const all = await cli(['rewind', S, '--to', '1', '--yes'], 120_000);
     expect(all.code, `${all.stdout}\n${all.stderr}`).toBe(0);
-    expect(all.stdout).toContain(`faults restored in the ledger: #${early}`);
+    expect(all.stdout).toContain(
+      `faults restored in the ledger: ${[early, shut, loss]
+        .sort((a, b) => a - b)
+        .map((id) => `#${id}`)
+        .join(', ')}`,
+    );
     expect(running('R3')).not.toContain('ip ospf cost 1000');
     expect(await states()).toEqual({ [early]: 'restored', [shut]: 'restored', [loss]: 'restored' });
   }, 400_000);
