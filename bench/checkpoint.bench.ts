@@ -59,7 +59,7 @@ export async function run(): Promise<BenchTable> {
   const far = await behindLatency(lab.topology(), LATENCY_MS);
   const pools: Map<string, unknown>[] = [];
   /** capture of 1 and of all 20 routers (warm, median of 10) over these consoles */
-  const oneAndTwenty = async (topology: Topology): Promise<[number, number, CpuShare]> => {
+  const oneAndTwenty = async (topology: Topology): Promise<[number, number, CpuShare, number]> => {
     const services = new Map<string, unknown>();
     pools.push(services);
     const scope: ProjectScope = {
@@ -80,11 +80,15 @@ export async function run(): Promise<BenchTable> {
       await timed(() => captureDevices(['r1'], ctx), 10),
       await timed(() => captureDevices(ROUTERS, ctx), 10),
       await cpuShare(() => captureDevices(ROUTERS, ctx), 20),
+      // the same 20 captures one after another: what the parallel capture saves
+      await timed(async () => {
+        for (const r of ROUTERS) await captureDevices([r], ctx);
+      }, 3),
     ];
   };
   try {
-    const [one, twenty, cpu] = await oneAndTwenty(lab.topology());
-    const [farOne, farTwenty] = await oneAndTwenty(far.topology);
+    const [one, twenty, cpu, serial] = await oneAndTwenty(lab.topology());
+    const [farOne, farTwenty, , farSerial] = await oneAndTwenty(far.topology);
     const ratio = twenty / one;
     const farRatio = farTwenty / farOne;
     return {
@@ -93,6 +97,7 @@ export async function run(): Promise<BenchTable> {
       rows: [
         ['capture show running-config, 1 router (warm)', fmtMs(one), '', ''],
         ['capture show running-config, 20 routers (warm)', fmtMs(twenty), '', ''],
+        ['capture, 20 routers one after another (warm)', `${fmtMs(serial)} (${(serial / one).toFixed(2)}x)`, '', ''],
         [
           '20 routers / 1 router, local consoles (CPU-bound on this machine)',
           `${ratio.toFixed(2)}x`,
@@ -108,6 +113,12 @@ export async function run(): Promise<BenchTable> {
         ],
         [`capture, 1 router, consoles ${LATENCY_MS} ms away (warm)`, fmtMs(farOne), '', ''],
         [`capture, 20 routers, consoles ${LATENCY_MS} ms away (warm)`, fmtMs(farTwenty), '', ''],
+        [
+          `capture, 20 routers one after another, consoles ${LATENCY_MS} ms away (warm)`,
+          `${fmtMs(farSerial)} (${(farSerial / farOne).toFixed(2)}x)`,
+          '',
+          '',
+        ],
         [`20 routers / 1 router, consoles ${LATENCY_MS} ms away`, `${farRatio.toFixed(2)}x`, '<= 1.5x', farRatio <= 1.5 ? 'yes' : 'NO'],
         ['unified diff, 10,000 vs 10,500 lines', fmtMs(diffMs), '<= 50 ms', diffMs <= 50 ? 'yes' : 'NO'],
         ['hierarchical restore plan, same texts', fmtMs(planMs), '<= 50 ms', planMs <= 50 ? 'yes' : 'NO'],
