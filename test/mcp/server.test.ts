@@ -228,8 +228,8 @@ describe('gns3-copilot mcp over stdio', () => {
     }
     // the client's call is request 1 of the server's session: shown, and what `rewind` undoes by default
     const cli = (...args: string[]) => runCli(['-s', env.fake.url, '--project', 'mcp-lab', ...args], { env: e });
-    const listed = (JSON.parse((await cli('sessions', 'list', '--json')).stdout) as { sessions: { id: string }[] }).sessions;
-    expect(listed).toHaveLength(1);
+    const listed = (JSON.parse((await cli('sessions', 'list', '--json')).stdout) as { sessions: { id: string; title: string }[] }).sessions;
+    expect(listed).toEqual([expect.objectContaining({ title: 'MCP server (lab)' })]);
     const id = listed[0]!.id;
     const shown = await cli('sessions', 'show', id);
     expect(shown.stdout).toContain('MCP client: execute_multiple_device_config_commands (R1, NOPE)');

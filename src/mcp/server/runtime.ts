@@ -7,6 +7,7 @@
  * recorded. close() shuts all of it down.
  */
 import type { Settings } from '../../config/schema.js';
+import { MODE_SHORT_NAME } from '../../core/modes.js';
 import type { ProjectScope } from '../../gns3/types.js';
 import type { Gns3Client } from '../../gns3/client.js';
 import type { Logger } from '../../log.js';
@@ -137,6 +138,8 @@ export class McpRuntime {
         agent_mode: 'legacy',
         ...(project ? { project_id: project.projectId, project_name: project.projectName } : {}),
       });
+      // no model names it: say whose it is in `sessions list` (which shows when it started)
+      store.setTitle(row.id, `MCP server (${MODE_SHORT_NAME[this.settings.mode]})`);
       return { store, id: row.id };
     })();
     this.session.catch(() => (this.session = undefined));
