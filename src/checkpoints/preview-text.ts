@@ -23,6 +23,15 @@ export const PREVIEW_TEXT_LIMITS: PreviewTextLimits = { commandLines: 40, diffLi
 
 const INDENT = '  ';
 
+/** The labels every front end puts over a preview (the TUI's box, this text). */
+export const PREVIEW_HEADING = 'preview, configuration now → after:';
+export const PREVIEW_NO_CHANGE = 'preview: no change to the configuration';
+
+/** A preview's diff without its `---`/`+++` header lines: what a person reads under the commands. */
+export function previewDiffBody(diff: string): string[] {
+  return diff.split('\n').filter((l) => !l.startsWith('--- ') && !l.startsWith('+++ '));
+}
+
 /** The lines of `lines` that fit in `max`, and a note of the rest. */
 function capped(lines: string[], max: number, what: string): string[] {
   if (lines.length <= max) return lines;
@@ -43,9 +52,8 @@ function deviceLines(d: TargetDevice, p: DevicePreview | undefined, limits: Prev
   const out = [`${d.name}:`, ...capped(d.commands, limits.commandLines, 'command').map((l) => INDENT + l)];
   if (!p) return out;
   if (p.error !== undefined) return [...out, INDENT + noPreviewLine(p)];
-  if (!p.diff) return [...out, `${INDENT}preview: no change to the configuration`];
-  const body = p.diff.split('\n').filter((l) => !l.startsWith('--- ') && !l.startsWith('+++ '));
-  return [...out, `${INDENT}preview, configuration now → after:`, ...capped(body, limits.diffLines, 'diff').map((l) => INDENT + l)];
+  if (!p.diff) return [...out, INDENT + PREVIEW_NO_CHANGE];
+  return [...out, INDENT + PREVIEW_HEADING, ...capped(previewDiffBody(p.diff), limits.diffLines, 'diff').map((l) => INDENT + l)];
 }
 
 /**

@@ -11,6 +11,7 @@ import { targetsOf, type TargetDevice, type TargetLink, type TargetNode } from '
 import { sanitizeDeep, sanitizeText } from '../security/sanitize.js';
 import type { ApprovalRequest } from '../core/api.js';
 import type { DevicePreview } from '../checkpoints/types.js';
+import { PREVIEW_HEADING, PREVIEW_NO_CHANGE, previewDiffBody } from '../checkpoints/preview-text.js';
 
 type Obj = Record<string, unknown>;
 
@@ -152,11 +153,10 @@ export interface ApprovalRow {
 /** The preview under a device's commands: the diff they would make (header lines dropped), or why there is none. */
 function previewRows(p: DevicePreview): ApprovalRow[] {
   if (p.error) return [{ text: p.error, tone: 'muted' }];
-  if (!p.diff) return [{ text: 'preview: no change to the configuration', tone: 'muted' }];
-  const body = p.diff.split('\n').filter((l) => !l.startsWith('--- ') && !l.startsWith('+++ '));
+  if (!p.diff) return [{ text: PREVIEW_NO_CHANGE, tone: 'muted' }];
   return [
-    { text: 'preview, configuration now → after:', tone: 'muted' },
-    ...body.map((text): ApprovalRow =>
+    { text: PREVIEW_HEADING, tone: 'muted' },
+    ...previewDiffBody(p.diff).map((text): ApprovalRow =>
       text.startsWith('+')
         ? { text, tone: 'ok' }
         : text.startsWith('-')
