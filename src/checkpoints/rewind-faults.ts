@@ -104,9 +104,10 @@ export function markFaultsUndone(
   outcome: RewindOutcome,
 ): { restored: number[]; reopened: number[] } {
   const ledger = new FaultStore(store.db);
-  const mine = (state: 'open' | 'restored') => ledger.list({ session: o.sessionId, state }).filter((f) => f.session_id === o.sessionId);
-  const open = mine('open');
-  const restored = mine('restored');
+  // `session` matches by prefix: keep this session's faults only, then split by state
+  const faults = ledger.list({ session: o.sessionId }).filter((f) => f.session_id === o.sessionId);
+  const open = faults.filter((f) => f.state === 'open');
+  const restored = faults.filter((f) => f.state === 'restored');
   if (open.length === 0 && restored.length === 0) return { restored: [], reopened: [] };
   const at = {
     outcome,
