@@ -8,6 +8,8 @@ import type { CreateSessionOptions, UiServices } from '../../src/ui/services.js'
 import type { AgentSessionExt } from '../../src/agent/session.js';
 import { FakeServices, testSettings, tuiInvocation, type FakeServicesOptions } from './helpers/fake-services.js';
 import { until } from './helpers/scripted-session.js';
+import { fakeProject, session } from '../agent/helpers.js';
+import type { ToolDef } from '../../src/tools/types.js';
 
 export const KEY = {
   enter: '\r',
@@ -116,4 +118,15 @@ export function mountReal(settings: Settings, open: (o: CreateSessionOptions) =>
       await real?.close();
     },
   };
+}
+
+/** The App over a real recursive session (AGENT_MODE=recursive) on the fake project, with `tools`. */
+export function mountRecursive(settings: Settings, tools: ToolDef[]) {
+  return mountReal(settings, (o) =>
+    session(settings, tools, {
+      env: { AGENT_MODE: 'recursive' },
+      approver: o.approver,
+      projectScope: async () => fakeProject(),
+    }),
+  );
 }

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { until } from './helpers/scripted-session.js';
-import { mountReal } from './harness.js';
-import { fakeProject, session, showCall, testSettings, testTools, useFakeLlm as fakeLlmFor } from '../agent/helpers.js';
+import { mountRecursive } from './harness.js';
+import { showCall, testSettings, testTools, useFakeLlm as fakeLlmFor } from '../agent/helpers.js';
 import type { FakeTurn } from '../fakes/llm/server.js';
 
 const { tmp, startLlm } = fakeLlmFor('gc-tui-tree-protocol-');
@@ -41,13 +41,7 @@ describe('/tree and the task protocol', () => {
       ],
     });
     const settings = testSettings(llm.url, tmp.dir, { project: 'lab1' });
-    const m = mountReal(settings, (o) =>
-      session(settings, testTools({ calls: [] }), {
-        env: { AGENT_MODE: 'recursive' },
-        approver: o.approver,
-        projectScope: async () => fakeProject(),
-      }),
-    );
+    const m = mountRecursive(settings, testTools({ calls: [] }));
     const frame = m.frame;
     const type = (line: string) => m.type(line);
     const real = () => m.session()!;

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { until } from './helpers/scripted-session.js';
-import { mountReal } from './harness.js';
-import { fakeProject, session, testSettings, testTools, useFakeLlm as fakeLlmFor, type ToolLog } from '../agent/helpers.js';
+import { mountRecursive } from './harness.js';
+import { testSettings, testTools, useFakeLlm as fakeLlmFor, type ToolLog } from '../agent/helpers.js';
 import { sawChildCall, slowAndFastChildren } from '../agent/tree/helpers.js';
 
 const { tmp, startLlm } = fakeLlmFor('gc-tui-tree-stop-');
@@ -17,13 +17,7 @@ describe('/tree stop', () => {
     const llm = await startLlm(script);
     const settings = testSettings(llm.url, tmp.dir, { project: 'lab1', child_execution_mode: 'parallel', max_parallel_children: 2 });
     const log: ToolLog = { calls: [] };
-    const m = mountReal(settings, (o) =>
-      session(settings, testTools(log), {
-        env: { AGENT_MODE: 'recursive' },
-        approver: o.approver,
-        projectScope: async () => fakeProject(),
-      }),
-    );
+    const m = mountRecursive(settings, testTools(log));
     const frame = m.frame;
     const type = (line: string) => m.type(line);
     const real = () => m.session()!;
