@@ -29,6 +29,14 @@ async function session(port: number) {
         await new Promise((r) => setTimeout(r, 10));
       }
     },
+    /** waits until nothing has arrived for `ms` (a console still printing its boot banner) */
+    async quiet(ms = 300) {
+      let seen = -1;
+      while (seen !== data.length) {
+        seen = data.length;
+        await new Promise((r) => setTimeout(r, ms));
+      }
+    },
     clear: () => (data = Buffer.alloc(0)),
     close: () => s.destroy(),
   };
@@ -56,6 +64,8 @@ describe('lab harness', () => {
       c.clear();
       c.send('\r\n');
       await c.waitFor(/r1# $/);
+      // A vtysh still starting when we connected prints its banner and prompt too: let it finish.
+      await c.quiet();
       for (const nl of ['\r\0', '\n', '\r']) {
         c.clear();
         c.send(`show version${nl}`);
