@@ -129,9 +129,10 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     let plan = callPlan(state);
     // the TUI asks before the last allowed iteration whether to raise --max-iterations
     let raisedLimits: RequestLimits | undefined;
-    if (plan.last === 'max_iterations' && !state.reached && deps.limitRaiser) {
+    const raiser = deps.limitRaiser;
+    if (plan.last === 'max_iterations' && !state.reached && raiser) {
       const t = iterationRaiseTarget(state.limits, state.llm_calls + 1);
-      raisedLimits = t ? await askRaise(deps.limitRaiser, t, state.limits, run, deps.log) : undefined;
+      raisedLimits = t ? await raiser.turn(() => askRaise(raiser, t, state.limits, run, deps.log)) : undefined;
       if (raisedLimits) plan = callPlan({ ...state, limits: raisedLimits });
     }
     // the tree's budget (recursive): a run's own wrap-up is an ordinary call to it
@@ -209,15 +210,19 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     const meter = run.counters.cost;
     const worst = (c: ContextPlan) => worstCaseUsd(deps.cost.price ?? FREE, c.tokens + c.toolsTokens, deps.cost.maxOutputTokens);
     let reservation = meter?.reserve(worst(context));
-    if (meter && !reservation && deps.limitRaiser && !state.reached) {
+    if (meter && !reservation && raiser && !state.reached) {
       // the TUI asks whether to raise the cost limit before the call is given up
-      const t = costRaiseTarget(meter, worst(context));
-      const raised = t ? await askRaise(deps.limitRaiser, t, raisedLimits ?? state.limits, run, deps.log) : undefined;
-      if (raised) {
+      reservation = await raiser.turn(async () => {
+        // a parallel run's raise while this one waited for its turn may be enough
+        const held = meter.reserve(worst(context));
+        if (held) return held;
+        const t = costRaiseTarget(meter, worst(context));
+        const raised = t ? await askRaise(raiser, t, raisedLimits ?? state.limits, run, deps.log) : undefined;
+        if (!raised) return undefined;
         meter.raise(t!.raise_to);
         raisedLimits = raised;
-        reservation = meter.reserve(worst(context));
-      }
+        return meter.reserve(worst(context));
+      });
     }
     if (meter && !reservation && tools && state.limits.on_limit !== 'fail') {
       // the call with tools would cross: a tools-free answer may still fit

@@ -9,9 +9,17 @@ import type { LimitAsker, LimitRaiseRequest, RequestLimits } from '../core/api.j
 import type { LimitGroup } from '../tools/types.js';
 import type { LimitStop } from '../tools/gate.js';
 import type { Logger } from '../log.js';
+import type { QuestionTurn } from './session/questions.js';
 
 /** What the session does with a raise: asks the user, and keeps a raise "for this session". */
 export interface LimitRaiser {
+  /**
+   * Runs `question` when the user is not being asked anything else. Parallel runs of a
+   * request may reach a limit together: each decides what to ask only in its turn, so a raise
+   * the run before it got is seen, not asked about again with stale numbers.
+   */
+  turn: QuestionTurn;
+  /** asks the user (only inside `turn`) */
   ask: LimitAsker;
   keep(patch: Partial<RequestLimits>): void;
 }
@@ -78,6 +86,14 @@ export function toolRaiseTarget(
         raise_to: to,
         patch: { [key]: to },
       };
+}
+
+/** Whether two sets of limits are alike in every limit a user can raise (tool_limits entry by entry). */
+export function sameLimits(a: RequestLimits, b: RequestLimits): boolean {
+  const keys = ['max_iterations', 'max_tool_calls', 'max_device_config_calls', 'max_diagnostic_calls', 'max_cost'] as const;
+  if (keys.some((k) => a[k] !== b[k])) return false;
+  const names = new Set([...Object.keys(a.tool_limits), ...Object.keys(b.tool_limits)]);
+  return [...names].every((n) => a.tool_limits[n] === b.tool_limits[n]);
 }
 
 export function iterationRaiseTarget(limits: RequestLimits, llmCalls: number): RaiseTarget | undefined {

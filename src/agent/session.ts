@@ -60,6 +60,7 @@ import { HistoryRepair, runRequest, type RequestHost } from './session/run.js';
 import { lazyChatModels } from './session/models.js';
 import { estimateRequest, type RequestEstimate } from './session/estimate.js';
 import type { LimitRaiser } from './limit-raise.js';
+import { approverInTurn, questionQueue, type QuestionTurn } from './session/questions.js';
 import { sessionCheckpointer } from '../checkpoints/batch.js';
 import { capturePreviewer } from '../checkpoints/preview.js';
 import { FaultStore } from '../faults/store.js';
@@ -147,18 +148,19 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   const project = sessionProject(settings, log, opts.projectScope);
   late.validator = validatorHost(provider, settings, log, tools, project, live);
   late.rootValidator = rootValidatorHost(provider);
+  const questions = questionQueue();
   late.graph = buildSessionGraph({
     provider,
     settings,
     log,
-    approval: approvalContext(settings, opts),
+    approval: approvalContext(settings, opts, questions),
     registry: tools.registry,
     services: tools.services,
     project,
     store,
     tree,
     sessionId,
-    ...(opts.limitAsker ? { limitRaiser: limitRaiser(opts.limitAsker, live) } : {}),
+    ...(opts.limitAsker ? { limitRaiser: limitRaiser(opts.limitAsker, live, questions) } : {}),
   });
   const host = requestHost({ sessionId, resume, provider, opts, log, store, graph: late.graph, project, tools, tree, live });
   return sessionFacade({ sessionId, resume, provider, store, tree, host, live, project, tools });
@@ -302,7 +304,7 @@ function attachTools(
   return { registry, services, ready, connecting };
 }
 
-function approvalContext(settings: Settings, opts: CreateAgentSessionOptions): ApprovalContext {
+function approvalContext(settings: Settings, opts: CreateAgentSessionOptions, questions: QuestionTurn): ApprovalContext {
   const policy: ApprovePolicy = settings.approve ?? (opts.approver ? 'ask' : 'never');
   return {
     policy,
@@ -310,7 +312,7 @@ function approvalContext(settings: Settings, opts: CreateAgentSessionOptions): A
     sessionAllowed: new Set<string>(),
     interactive: opts.invocation?.interactive ?? opts.approver !== undefined,
     canAsk: opts.approver !== undefined,
-    ...(opts.approver ? { approver: opts.approver } : {}),
+    ...(opts.approver ? { approver: approverInTurn(opts.approver, questions) } : {}),
   };
 }
 
@@ -405,18 +407,11 @@ function buildSessionGraph(p: {
   );
 }
 
-/**
- * The user's answers to reached limits: one question at a time (parallel sub-agents may
- * reach one together), and a raise "for this session" kept in the session's limits.
- */
-function limitRaiser(ask: LimitAsker, live: LiveState): LimitRaiser {
-  let queue: Promise<unknown> = Promise.resolve();
+/** The user's answers to reached limits, asked in turn with approvals; a raise "for this session" is kept in the session's limits. */
+function limitRaiser(ask: LimitAsker, live: LiveState, turn: QuestionTurn): LimitRaiser {
   return {
-    ask: (req, signal) => {
-      const answer = queue.then(() => (signal.aborted ? ('no' as const) : ask(req, signal)));
-      queue = answer.catch(() => undefined);
-      return answer;
-    },
+    turn,
+    ask: (req, signal) => (signal.aborted ? Promise.resolve('no' as const) : ask(req, signal)),
     keep: (patch) => {
       live.limits = { ...live.limits, ...patch, tool_limits: { ...(patch.tool_limits ?? live.limits.tool_limits) } };
     },
@@ -496,6 +491,7 @@ function sessionFacade(p: {
   const { trees, agentMode, modeLock } = resume;
   const repair = new HistoryRepair(host);
   let busy = false;
+  let closed = false;
   const idleGc = new IdleCollector();
 
   const session: AgentSessionExt = {
@@ -521,7 +517,8 @@ function sessionFacade(p: {
       const rootValidation = parseJson<ValidationResult>(trees.get(sessionId)?.validation ?? null);
       return renderTree(sessionId, agentMode, v.agents, v.resource_usage, rootValidation);
     },
-    budgetLine: () => budgetLine(session.treeView().resource_usage),
+    // a front end that quits during a turn still asks when the turn's stream ends: nothing to say then
+    budgetLine: () => (closed ? undefined : budgetLine(session.treeView().resource_usage)),
     treeView: () => {
       const root = trees.get(sessionId);
       return {
@@ -591,6 +588,7 @@ function sessionFacade(p: {
       return q;
     },
     async close() {
+      closed = true;
       idleGc.cancel();
       await tools.ready;
       await closeServices(tools.services);

@@ -12,7 +12,7 @@ import { stopReasonOf, runCaller, type GraphDeps } from './graph-deps.js';
 import { danglingToolCalls, toolMessage } from './history.js';
 import { agentKey } from './request-counters.js';
 import { cliRefusalText } from './refusal-text.js';
-import { askRaise, toolRaiseTarget } from './limit-raise.js';
+import { askRaise, sameLimits, toolRaiseTarget } from './limit-raise.js';
 import { limitGroupOf } from '../tools/types.js';
 
 export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<AgentStateUpdate> {
@@ -39,14 +39,18 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
       ...(limits.on_limit === 'continue' ? { softLimits: limits } : {}),
       ...(raiser && limits.on_limit !== 'continue'
         ? {
-            raise: async (call, stop, now) => {
-              const group = groupOf(call.name);
-              const t = group ? toolRaiseTarget(stop, call.name, group, now, run.counters, groupOf) : undefined;
-              if (!t) return undefined;
-              const next = await askRaise(raiser, t, now, run, deps.log);
-              if (next) Object.assign(run.counters.raised, t.patch);
-              return next;
-            },
+            raise: (call, stop, now) =>
+              raiser.turn(async () => {
+                // a parallel run of this request raised a limit while this one waited: judge the call under it first
+                const shared = { ...now, ...run.counters.raised };
+                if (!sameLimits(shared, now)) return shared;
+                const group = groupOf(call.name);
+                const t = group ? toolRaiseTarget(stop, call.name, group, now, run.counters, groupOf) : undefined;
+                if (!t) return undefined;
+                const next = await askRaise(raiser, t, now, run, deps.log);
+                if (next) Object.assign(run.counters.raised, t.patch);
+                return next;
+              }),
           }
         : {}),
       counter: run.counters,

@@ -46,7 +46,8 @@ export interface DispatchRequest {
   limits: RequestLimits;
   /**
    * A call the limits refuse: the user may raise the limit it hit (the TUI). The raised
-   * limits, or undefined to refuse it; the rest of the batch is judged by what it returns.
+   * limits (the call is judged again under them, and asked about again if they do not
+   * cover it), or undefined to refuse it; the rest of the batch is judged by what it returns.
    */
   raise?(call: DispatchCall, stop: LimitStop, limits: RequestLimits): Promise<RequestLimits | undefined>;
   /** on_limit continue: the user's limits, whose crossing is reported (crossed) while `limits` holds the hard ceilings */
@@ -113,12 +114,12 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
         { tools: req.tools, approval: req.approval },
       );
     let verdict = assess();
-    if (verdict.kind === 'limit' && req.raise) {
+    // judged again under each raise: one another run got meanwhile may not cover this call, then the user is asked
+    while (verdict.kind === 'limit' && req.raise) {
       const raised = await req.raise(call, verdict.stop, limits);
-      if (raised) {
-        limits = raised;
-        verdict = assess();
-      }
+      if (!raised) break;
+      limits = raised;
+      verdict = assess();
     }
     if (verdict.kind === 'ask') {
       // read first, so the approval event carries the same preview the approver is shown

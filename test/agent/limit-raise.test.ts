@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeLlm, FakeRequest } from '../fakes/llm/server.js';
 import { collect, ofType, session, showCall, testSettings, testTools, useFakeLlm, type ToolLog } from './helpers.js';
-import { costRaiseTarget, raisedValue, toolRaiseTarget } from '../../src/agent/limit-raise.js';
+import { costRaiseTarget, raisedValue, sameLimits, toolRaiseTarget } from '../../src/agent/limit-raise.js';
 import type { LimitRaiseDecision, LimitRaiseRequest } from '../../src/core/api.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-raise-');
@@ -24,6 +24,19 @@ describe('raising a limit', () => {
       raise_to: 6,
       patch: { max_device_config_calls: 6 },
     });
+  });
+
+  it('tells limits a parallel run raised from the ones a run holds (tool_limits entry by entry)', () => {
+    const base = { max_iterations: 20, max_tool_calls: 4, tool_limits: { show: 2 }, on_limit: 'warn' as const };
+    expect(sameLimits(base, { ...base, tool_limits: { show: 2 } })).toBe(true);
+    expect(sameLimits(base, { ...base, on_limit: 'fail' as const })).toBe(true); // not a limit the user raises
+    expect(sameLimits(base, { ...base, max_tool_calls: 6 })).toBe(false);
+    expect(sameLimits(base, { ...base, tool_limits: { show: 3 } })).toBe(false);
+    expect(sameLimits(base, { ...base, tool_limits: { show: 2, cfg: 1 } })).toBe(false);
+    expect(sameLimits(base, { ...base, max_cost: 0.5 })).toBe(false);
+    expect(sameLimits(base, { ...base, max_device_config_calls: 3 })).toBe(false);
+    expect(sameLimits(base, { ...base, max_diagnostic_calls: 3 })).toBe(false);
+    expect(sameLimits(base, { ...base, max_iterations: 30 })).toBe(false);
   });
 
   it('raises the cost limit by half again, or to the cent above what the refused call needs, within $1000', () => {

@@ -126,6 +126,7 @@ export function mountRecursive(settings: Settings, tools: ToolDef[]) {
     session(settings, tools, {
       env: { AGENT_MODE: 'recursive' },
       approver: o.approver,
+      ...(o.limitAsker ? { limitAsker: o.limitAsker } : {}),
       projectScope: async () => fakeProject(),
     }),
   );

@@ -1,0 +1,54 @@
+/** One question to the user at a time (src/agent/session/questions.ts). */
+import { describe, expect, it } from 'vitest';
+import { approverInTurn, questionQueue } from '../../src/agent/session/questions.js';
+import type { ApprovalDecision, ApprovalRequest } from '../../src/core/api.js';
+
+const req = (id: string): ApprovalRequest => ({ id, name: 'execute_multiple_device_config_commands', args: {} });
+
+describe('question queue', () => {
+  it('asks in order, each once the one before is answered; a failed question does not hold the next', async () => {
+    const turn = questionQueue();
+    const seen: string[] = [];
+    let answerFirst!: () => void;
+    const first = turn(async () => {
+      seen.push('first asked');
+      await new Promise<void>((r) => (answerFirst = r));
+      seen.push('first answered');
+      return 1;
+    });
+    const failing = turn(async () => {
+      seen.push('second asked');
+      throw new Error('the asker broke');
+    });
+    const third = turn(async () => {
+      seen.push('third asked');
+      return 3;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seen).toEqual(['first asked']);
+    answerFirst();
+    expect(await first).toBe(1);
+    await expect(failing).rejects.toThrow('the asker broke');
+    expect(await third).toBe(3);
+    expect(seen).toEqual(['first asked', 'first answered', 'second asked', 'third asked']);
+  });
+
+  it('denies without asking an approval whose run was stopped while it waited', async () => {
+    const turn = questionQueue();
+    const asked: string[] = [];
+    let answer!: (d: ApprovalDecision) => void;
+    const approver = approverInTurn((r) => {
+      asked.push(r.id);
+      return new Promise<ApprovalDecision>((res) => (answer = res));
+    }, turn);
+    const first = approver(req('a'), new AbortController().signal);
+    const stopped = new AbortController();
+    const second = approver(req('b'), stopped.signal);
+    stopped.abort();
+    await new Promise((r) => setTimeout(r, 20));
+    answer({ kind: 'allow_once' });
+    expect(await first).toEqual({ kind: 'allow_once' });
+    expect(await second).toEqual({ kind: 'deny' });
+    expect(asked).toEqual(['a']);
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Two parallel sub-agents that need the user at the same moment (recursive mode, the TUI over
+ * a real session: real graph, real SQLite, fake LLM over HTTP). The user is asked one
+ * question at a time: the second box appears once the first is answered, with numbers that
+ * count the first answer, and both calls run.
+ */
+import { describe, expect, it } from 'vitest';
+import { until } from './helpers/scripted-session.js';
+import { mountRecursive, sleep } from './harness.js';
+import { showCall, testSettings, testTools, useFakeLlm as fakeLlmFor, type ToolLog } from '../agent/helpers.js';
+import { review } from '../agent/tree/helpers.js';
+
+const { tmp, startLlm } = fakeLlmFor('gc-tui-parallel-approvals-');
+const configCall = (device: string) => ({
+  id: `cfg-${device}`,
+  name: 'execute_multiple_device_config_commands',
+  args: { device_configs: [{ device_name: device, config_commands: ['interface eth0', 'no shutdown'] }] },
+});
+
+describe('questions of parallel sub-agents', () => {
+  it('approvals are asked one at a time; answering the first shows the second; both calls run', async () => {
+    const llm = await startLlm([
+      { tool_calls: [{ id: 'split', name: 'agent', args: { task_brief: [{ goal: 'R1 part' }, { goal: 'R2 part' }] } }] },
+      { when: '## Goal\\nR1 part', tool_calls: [configCall('R1')] },
+      { when: '## Goal\\nR2 part', tool_calls: [configCall('R2')] },
+      { when: '## Goal\\nR1 part', text: 'R1 done.' },
+      { when: '## Goal\\nR2 part', text: 'R2 done.' },
+      review('split', 'accept', { n: 2 }),
+      { text: 'ROOT: both routers configured.' },
+    ]);
+    const settings = testSettings(llm.url, tmp.dir, {
+      project: 'lab1',
+      mode: 'lab',
+      approve: 'ask',
+      child_execution_mode: 'parallel',
+      max_parallel_children: 2,
+    });
+    const log: ToolLog = { calls: [] };
+    const m = mountRecursive(settings, testTools(log));
+    const boxes = () => (m.frame().match(/Approve execute_multiple_device_config_commands\?/g) ?? []).length;
+    try {
+      await m.ready();
+      await m.type('configure both routers');
+      await until(() => boxes() === 1, 20_000, `the first approval\n${m.frame()}`);
+      // both children are waiting on an answer now; only one box is shown
+      // both children wait on an answer (each call's line says so), one box is shown
+      const waiting = (d: string) => m.frame().includes(`${d}: interface eth0; no shutdown awaiting approval`);
+      await until(() => waiting('R1') && waiting('R2'), 20_000, `both calls awaiting approval\n${m.frame()}`);
+      expect(boxes()).toBe(1);
+      expect(log.calls).toHaveLength(0);
+      m.stdin.write('y');
+      await until(() => log.calls.length === 1, 10_000, `the first call to run\n${m.frame()}`);
+      const ran = (i: number) => (log.calls[i]!.args as { device_configs: { device_name: string }[] }).device_configs[0]!.device_name;
+      const other = ran(0) === 'R1' ? 'R2' : 'R1';
+      await until(() => boxes() === 1 && m.frame().includes(`│ ${other} `), 10_000, `the second approval, for ${other}\n${m.frame()}`);
+      m.stdin.write('y');
+      await until(() => m.frame().includes('ROOT: both routers configured.'), 20_000, `the root's answer\n${m.frame()}`);
+      expect([ran(0), ran(1)].sort()).toEqual(['R1', 'R2']);
+    } finally {
+      await m.close();
+    }
+  }, 60_000);
+
+  it('limit prompts are asked one at a time; the second counts the raise the first got', async () => {
+    const llm = await startLlm([
+      { tool_calls: [{ id: 'split', name: 'agent', args: { task_brief: [{ goal: 'R1 part' }, { goal: 'R2 part' }] } }] },
+      { when: '## Goal\\nR1 part', tool_calls: [showCall('R1', 'show-R1')] },
+      { when: '## Goal\\nR2 part', tool_calls: [showCall('R2', 'show-R2')] },
+      { when: '## Goal\\nR1 part', text: 'R1 checked.' },
+      { when: '## Goal\\nR2 part', text: 'R2 checked.' },
+      review('split', 'accept', { n: 2 }),
+      { text: 'ROOT: both routers checked.' },
+    ]);
+    const settings = testSettings(llm.url, tmp.dir, {
+      project: 'lab1',
+      max_tool_calls: 1,
+      child_execution_mode: 'parallel',
+      max_parallel_children: 2,
+    });
+    const log: ToolLog = { calls: [] };
+    const m = mountRecursive(settings, testTools(log));
+    const flat = () =>
+      m
+        .frame()
+        .replace(/[│╭╮╰╯─]/g, ' ')
+        .replace(/\s+/g, ' ');
+    const question = (used: number, max: number, to: number) => `Tool call limit reached (${used}/${max}). Raise to ${to} and go on?`;
+    try {
+      await m.ready();
+      await m.type('check both routers');
+      // the split itself is the request's one tool call: both children's calls are refused together
+      await until(() => flat().includes(question(1, 1, 2)), 20_000, `the first limit prompt\n${m.frame()}`);
+      const called = (d: string) => m.frame().includes(`execute_multiple_device_commands ${d}: show ip route`);
+      await until(() => called('R1') && called('R2'), 10_000, `both children's calls\n${m.frame()}`);
+      await sleep(300); // the second call reaches the gate and waits for its turn to ask
+      expect(log.calls).toHaveLength(0);
+      m.stdin.write('y');
+      await until(() => log.calls.length === 1, 10_000, `the first call to run\n${m.frame()}`);
+      // not "1/1, raise to 2" again: the raise the first answer gave is used up by the first call
+      await until(() => flat().includes(question(2, 2, 3)), 10_000, `the second limit prompt\n${m.frame()}`);
+      m.stdin.write('y');
+      await until(() => m.frame().includes('ROOT: both routers checked.'), 20_000, `the root's answer\n${m.frame()}`);
+      expect(log.calls).toHaveLength(2);
+    } finally {
+      await m.close();
+    }
+  }, 60_000);
+});
