@@ -10,20 +10,25 @@ import type { CheckReport, CheckResult } from './run.js';
 const MARK = { pass: '✓', fail: '✗', error: '!' } as const;
 
 export function formatTable(r: CheckReport): string {
-  const width = Math.min(48, Math.max(4, ...r.checks.map((c) => c.name.length)));
-  const rows = r.checks.map((c) => {
-    const name = c.name.length > width ? `${c.name.slice(0, width - 1)}…` : c.name.padEnd(width);
+  // names come from the check file or the controller's node names: shown, never obeyed
+  const names = r.checks.map((c) => sanitizeLine(c.name));
+  const width = Math.min(48, Math.max(4, ...names.map((n) => n.length)));
+  const rows = r.checks.map((c, i) => {
+    const n = names[i]!;
+    const name = n.length > width ? `${n.slice(0, width - 1)}…` : n.padEnd(width);
     return `${MARK[c.status]} ${name}  ${sanitizeLine(c.evidence)}`;
   });
-  const tail = `${r.passed} passed, ${r.failed} failed, ${count(r.errors, 'error')} · score ${r.score}/${r.max_score} · project ${r.project}`;
+  const tail = `${r.passed} passed, ${r.failed} failed, ${count(r.errors, 'error')} · score ${r.score}/${r.max_score} · project ${sanitizeLine(r.project)}`;
   return `${rows.join('\n')}\n${tail}\n`;
 }
 
 const xml = (s: string) =>
   s
-    // characters XML 1.0 cannot carry at all
-
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+    // characters XML 1.0 cannot carry at all (controls, U+FFFE/U+FFFF, halves of a surrogate pair)
+    .replace(
+      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+      '',
+    )
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -57,7 +62,7 @@ export function formatChanges(prev: CheckReport, next: CheckReport): string[] {
   next.checks.forEach((c: CheckResult, i) => {
     const before = prev.checks[i];
     if (!before || before.name !== c.name || before.status === c.status) return;
-    out.push(`${MARK[before.status]} → ${MARK[c.status]} ${c.name}  ${sanitizeLine(c.evidence)}`);
+    out.push(`${MARK[before.status]} → ${MARK[c.status]} ${sanitizeLine(c.name)}  ${sanitizeLine(c.evidence)}`);
   });
   return out;
 }
