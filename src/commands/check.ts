@@ -5,9 +5,11 @@
  * every check passes, 7 when one failed or errored, 2 for a bad file, 3 for the
  * controller.
  */
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { Settings } from '../config/schema.js';
 import { ExitCode, UsageError } from '../errors.js';
+import { sanitizeLine } from '../security/sanitize.js';
 import { createLogger, type Logger } from '../log.js';
 import { DevicePool } from '../devices/pool.js';
 import type { Check } from '../check/schema.js';
@@ -125,13 +127,15 @@ export async function checkCommand(settings: Settings, opts: CheckCommandOptions
 }
 
 async function initCommand(settings: Settings, out: string, log: Logger): Promise<number> {
+  // an instructor's edited check file is never overwritten (checked before the lab is read; 'wx' closes the race)
+  if (existsSync(out)) throw new UsageError(`check --init: ${out} exists; move it away or name a new file (nothing written)`);
   const { describeLab, checkFileYaml } = await import('../check/init.js');
   const { scope, client } = await openProject(settings, settings.project, log);
   const pool = newCheckPool(settings, log);
   try {
     const lab = await describeLab({ project: scope, settings, pool, log });
-    await writeFile(out, checkFileYaml(lab));
-    process.stdout.write(`wrote ${lab.checks.length} checks for project ${lab.project} to ${out}\n`);
+    await writeFile(out, checkFileYaml(lab), { flag: 'wx' });
+    process.stdout.write(`wrote ${lab.checks.length} checks for project ${sanitizeLine(lab.project)} to ${out}\n`);
     return ExitCode.Ok;
   } finally {
     pool.closeAll();

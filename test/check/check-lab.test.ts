@@ -269,5 +269,11 @@ describe('gns3-copilot check on the real FRR/VPCS lab', () => {
     const down = await runCli(['check', file('lab.yaml'), '--server', 'http://127.0.0.1:9'], env.env);
     expect(down.code).toBe(3);
     expect(down.stderr).toMatch(/^error: /);
+    // --init never overwrites a file (an instructor's edited checks): refused before the controller is asked
+    const before = readFileSync(file('lab.yaml'), 'utf8');
+    const init = await runCli(['check', '--init', file('lab.yaml'), '--server', 'http://127.0.0.1:9'], env.env);
+    expect(init.code).toBe(2);
+    expect(init.stderr).toBe(`error: check --init: ${file('lab.yaml')} exists; move it away or name a new file (nothing written)\n`);
+    expect(readFileSync(file('lab.yaml'), 'utf8')).toBe(before);
   }, 30_000);
 });
