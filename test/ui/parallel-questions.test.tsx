@@ -105,4 +105,50 @@ describe('questions of parallel sub-agents', () => {
       await m.close();
     }
   }, 60_000);
+
+  it('cost prompts are asked one at a time; the second counts the raise the first got', async () => {
+    const usage = { prompt_tokens: 100, completion_tokens: 5 }; // $0.05 a call at the price below
+    const llm = await startLlm([
+      { tool_calls: [{ id: 'split', name: 'agent', args: { task_brief: [{ goal: 'R1 part' }, { goal: 'R2 part' }] } }], usage },
+      { when: '## Goal\\nR1 part', text: 'R1 checked.', usage },
+      { when: '## Goal\\nR2 part', text: 'R2 checked.', usage },
+      review('split', 'accept', { n: 2 }),
+      { text: 'ROOT: both routers checked.' },
+    ]);
+    // 0.01 USD per output token, input free: with max_tokens 10 a call's worst case is $0.10
+    const settings = testSettings(llm.url, tmp.dir, {
+      project: 'lab1',
+      model_prices: { 'fake-model': { input: 0, output: 10_000 } },
+      max_tokens: 10,
+      max_cost: 0.12,
+      child_execution_mode: 'parallel',
+      max_parallel_children: 2,
+    });
+    const m = mountRecursive(settings, testTools({ calls: [] }));
+    const flat = () =>
+      m
+        .frame()
+        .replace(/[│╭╮╰╯─]/g, ' ')
+        .replace(/\s+/g, ' ');
+    const question = (spent: string, max: string, to: string) => `Cost limit reached ($${spent}/$${max}). Raise to $${to} and go on?`;
+    try {
+      await m.ready();
+      await m.type('check both routers');
+      // the split spent $0.05: neither child's first call ($0.10 at worst) fits under $0.12
+      await until(() => flat().includes(question('0.05', '0.12', '0.18')), 20_000, `the first cost prompt\n${m.frame()}`);
+      await sleep(300); // the other child reaches the limit too and waits for its turn to ask
+      m.stdin.write('y');
+      // not "$0.05/$0.12, raise to $0.18" again: the first child holds $0.10 of the $0.18
+      await until(() => flat().includes(question('0.05', '0.18', '0.27')), 10_000, `the second cost prompt\n${m.frame()}`);
+      m.stdin.write('y');
+      for (let i = 0; i < 200 && !m.frame().includes('ROOT: both routers checked.'); i++) {
+        if (flat().includes('Cost limit reached')) m.stdin.write('y');
+        await sleep(50);
+      }
+      expect(m.frame()).toContain('ROOT: both routers checked.');
+      expect(llm.requests.filter((r) => r.body.messages.some((x) => JSON.stringify(x).includes('R2 part'))).length).toBeGreaterThan(0);
+    } finally {
+      await m.close();
+    }
+  }, 60_000);
 });
