@@ -9,8 +9,27 @@ import { until } from './helpers/scripted-session.js';
 import { mountRecursive, sleep } from './harness.js';
 import { showCall, testSettings, testTools, useFakeLlm as fakeLlmFor, type ToolLog } from '../agent/helpers.js';
 import { review } from '../agent/tree/helpers.js';
+import type { FakeTurn } from '../fakes/llm/server.js';
 
-const { tmp, startLlm } = fakeLlmFor('gc-tui-parallel-approvals-');
+const { tmp, startLlm } = fakeLlmFor('gc-tui-parallel-questions-');
+
+/** The root splits the work into "R1 part" and "R2 part"; each child makes its `turns` in order; the root accepts both and answers. */
+function twoChildren(turns: (device: 'R1' | 'R2') => FakeTurn[], answer: string, usage?: FakeTurn['usage']): FakeTurn[] {
+  const child = (d: 'R1' | 'R2') => turns(d).map((t) => ({ when: `## Goal\\n${d} part`, ...t }));
+  return [
+    {
+      tool_calls: [{ id: 'split', name: 'agent', args: { task_brief: [{ goal: 'R1 part' }, { goal: 'R2 part' }] } }],
+      ...(usage ? { usage } : {}),
+    },
+    ...child('R1'),
+    ...child('R2'),
+    review('split', 'accept', { n: 2 }),
+    { text: answer },
+  ];
+}
+
+/** the frame as one line of words (the prompt box wraps) */
+const flatFrame = (frame: string) => frame.replace(/[│╭╮╰╯─]/g, ' ').replace(/\s+/g, ' ');
 const configCall = (device: string) => ({
   id: `cfg-${device}`,
   name: 'execute_multiple_device_config_commands',
@@ -19,15 +38,9 @@ const configCall = (device: string) => ({
 
 describe('questions of parallel sub-agents', () => {
   it('approvals are asked one at a time; answering the first shows the second; both calls run', async () => {
-    const llm = await startLlm([
-      { tool_calls: [{ id: 'split', name: 'agent', args: { task_brief: [{ goal: 'R1 part' }, { goal: 'R2 part' }] } }] },
-      { when: '## Goal\\nR1 part', tool_calls: [configCall('R1')] },
-      { when: '## Goal\\nR2 part', tool_calls: [configCall('R2')] },
-      { when: '## Goal\\nR1 part', text: 'R1 done.' },
-      { when: '## Goal\\nR2 part', text: 'R2 done.' },
-      review('split', 'accept', { n: 2 }),
-      { text: 'ROOT: both routers configured.' },
-    ]);
+    const llm = await startLlm(
+      twoChildren((d) => [{ tool_calls: [configCall(d)] }, { text: `${d} done.` }], 'ROOT: both routers configured.'),
+    );
     const settings = testSettings(llm.url, tmp.dir, {
       project: 'lab1',
       mode: 'lab',
@@ -62,15 +75,9 @@ describe('questions of parallel sub-agents', () => {
   }, 60_000);
 
   it('limit prompts are asked one at a time; the second counts the raise the first got', async () => {
-    const llm = await startLlm([
-      { tool_calls: [{ id: 'split', name: 'agent', args: { task_brief: [{ goal: 'R1 part' }, { goal: 'R2 part' }] } }] },
-      { when: '## Goal\\nR1 part', tool_calls: [showCall('R1', 'show-R1')] },
-      { when: '## Goal\\nR2 part', tool_calls: [showCall('R2', 'show-R2')] },
-      { when: '## Goal\\nR1 part', text: 'R1 checked.' },
-      { when: '## Goal\\nR2 part', text: 'R2 checked.' },
-      review('split', 'accept', { n: 2 }),
-      { text: 'ROOT: both routers checked.' },
-    ]);
+    const llm = await startLlm(
+      twoChildren((d) => [{ tool_calls: [showCall(d, `show-${d}`)] }, { text: `${d} checked.` }], 'ROOT: both routers checked.'),
+    );
     const settings = testSettings(llm.url, tmp.dir, {
       project: 'lab1',
       max_tool_calls: 1,
@@ -79,11 +86,7 @@ describe('questions of parallel sub-agents', () => {
     });
     const log: ToolLog = { calls: [] };
     const m = mountRecursive(settings, testTools(log));
-    const flat = () =>
-      m
-        .frame()
-        .replace(/[│╭╮╰╯─]/g, ' ')
-        .replace(/\s+/g, ' ');
+    const flat = () => flatFrame(m.frame());
     const question = (used: number, max: number, to: number) => `Tool call limit reached (${used}/${max}). Raise to ${to} and go on?`;
     try {
       await m.ready();
@@ -108,13 +111,7 @@ describe('questions of parallel sub-agents', () => {
 
   it('cost prompts are asked one at a time; the second counts the raise the first got', async () => {
     const usage = { prompt_tokens: 100, completion_tokens: 5 }; // $0.05 a call at the price below
-    const llm = await startLlm([
-      { tool_calls: [{ id: 'split', name: 'agent', args: { task_brief: [{ goal: 'R1 part' }, { goal: 'R2 part' }] } }], usage },
-      { when: '## Goal\\nR1 part', text: 'R1 checked.', usage },
-      { when: '## Goal\\nR2 part', text: 'R2 checked.', usage },
-      review('split', 'accept', { n: 2 }),
-      { text: 'ROOT: both routers checked.' },
-    ]);
+    const llm = await startLlm(twoChildren((d) => [{ text: `${d} checked.`, usage }], 'ROOT: both routers checked.', usage));
     // 0.01 USD per output token, input free: with max_tokens 10 a call's worst case is $0.10
     const settings = testSettings(llm.url, tmp.dir, {
       project: 'lab1',
@@ -125,11 +122,7 @@ describe('questions of parallel sub-agents', () => {
       max_parallel_children: 2,
     });
     const m = mountRecursive(settings, testTools({ calls: [] }));
-    const flat = () =>
-      m
-        .frame()
-        .replace(/[│╭╮╰╯─]/g, ' ')
-        .replace(/\s+/g, ' ');
+    const flat = () => flatFrame(m.frame());
     const question = (spent: string, max: string, to: string) => `Cost limit reached ($${spent}/$${max}). Raise to $${to} and go on?`;
     try {
       await m.ready();
