@@ -132,7 +132,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     const raiser = deps.limitRaiser;
     if (plan.last === 'max_iterations' && !state.reached && raiser) {
       const t = iterationRaiseTarget(state.limits, state.llm_calls + 1);
-      raisedLimits = t ? await raiser.turn(() => askRaise(raiser, t, state.limits, run, deps.log)) : undefined;
+      raisedLimits = t ? await raiser.turn(() => askRaise(raiser, t, state.limits, run, deps.log), run.signal) : undefined;
       if (raisedLimits) plan = callPlan({ ...state, limits: raisedLimits });
     }
     // the tree's budget (recursive): a run's own wrap-up is an ordinary call to it
@@ -213,6 +213,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     if (meter && !reservation && raiser && !state.reached) {
       // the TUI asks whether to raise the cost limit before the call is given up
       reservation = await raiser.turn(async () => {
+        if (run.signal.aborted) return undefined;
         // a parallel run's raise while this one waited for its turn may be enough
         const held = meter.reserve(worst(context));
         if (held) return held;
@@ -222,7 +223,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         meter.raise(t!.raise_to);
         raisedLimits = raised;
         return meter.reserve(worst(context));
-      });
+      }, run.signal);
     }
     if (meter && !reservation && tools && state.limits.on_limit !== 'fail') {
       // the call with tools would cross: a tools-free answer may still fit

@@ -41,6 +41,7 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
         ? {
             raise: (call, stop, now) =>
               raiser.turn(async () => {
+                if (run.signal.aborted) return undefined;
                 // a parallel run of this request raised a limit while this one waited: judge the call under it first
                 const shared = { ...now, ...run.counters.raised };
                 if (!sameLimits(shared, now)) return shared;
@@ -50,7 +51,7 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<A
                 const next = await askRaise(raiser, t, now, run, deps.log);
                 if (next) Object.assign(run.counters.raised, t.patch);
                 return next;
-              }),
+              }, run.signal),
           }
         : {}),
       counter: run.counters,

@@ -51,4 +51,29 @@ describe('question queue', () => {
     expect(await second).toEqual({ kind: 'deny' });
     expect(asked).toEqual(['a']);
   });
+
+  it('lets a run stopped while it waits go at once, without asking; the next question still waits for the one shown', async () => {
+    const turn = questionQueue();
+    const asked: string[] = [];
+    let answer!: (d: ApprovalDecision) => void;
+    const approver = approverInTurn((r) => {
+      asked.push(r.id);
+      return new Promise<ApprovalDecision>((res) => (answer = res));
+    }, turn);
+    const shown = approver(req('shown'), new AbortController().signal);
+    const stop = new AbortController();
+    const stopped = approver(req('stopped'), stop.signal);
+    const next = approver(req('next'), new AbortController().signal);
+    await new Promise((r) => setTimeout(r, 20));
+    stop.abort(); // e.g. `/tree stop` of that sub-agent while another's box is shown
+    expect(await stopped).toEqual({ kind: 'deny' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(asked).toEqual(['shown']);
+    answer({ kind: 'allow_once' });
+    expect(await shown).toEqual({ kind: 'allow_once' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(asked).toEqual(['shown', 'next']);
+    answer({ kind: 'deny' });
+    expect(await next).toEqual({ kind: 'deny' });
+  });
 });
