@@ -15,7 +15,7 @@ describe('IdleCollector', () => {
     ref = make();
     c.schedule();
     // the 30 ms timer may fire late on a loaded machine: wait for the collection, not a guessed time
-    for (let t0 = Date.now(); ref.deref() !== undefined && Date.now() - t0 < 5_000; ) await sleep(20);
+    for (let t0 = Date.now(); ref.deref() !== undefined && Date.now() - t0 < 5_000;) await sleep(20);
     expect(ref.deref()).toBeUndefined();
   });
 });

@@ -149,6 +149,14 @@ describe('fault ledger on the real FRR lab', () => {
     expect(text.code).toBe(7);
     expect(text.stdout).toMatch(/^✗ #1 R1 ospf_hello_interval_mismatch {2}still present \(fail\) {2}ip ospf hello-interval 25$/m);
     expect(text.stdout).toContain('1 open, 0 fixed, 0 restored · score 0/2');
+
+    // --session takes an id prefix as `sessions show` does; one that names no session is an error, not an empty ledger
+    const [fault] = (JSON.parse((await cli(['faults', 'list', '--json'])).stdout) as { faults: { session_id: string }[] }).faults;
+    const mine = await cli(['faults', 'list', '--session', fault!.session_id.slice(0, 8), '--json']);
+    expect((JSON.parse(mine.stdout) as CheckJson).faults).toHaveLength(1);
+    const typo = await cli(['faults', 'list', '--session', 'nosuchsession']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe('error: no session "nosuchsession" (see `gns3-copilot sessions list`)\n');
   }, 60_000);
 
   it('refuses a second fault of the same category on R1 while it is open, and a repair check that is not in the schema', async () => {
