@@ -411,7 +411,7 @@ function buildSessionGraph(p: {
 function limitRaiser(ask: LimitAsker, live: LiveState, turn: QuestionTurn): LimitRaiser {
   return {
     turn,
-    ask: (req, signal) => (signal.aborted ? Promise.resolve('no' as const) : ask(req, signal)),
+    ask,
     keep: (patch) => {
       live.limits = { ...live.limits, ...patch, tool_limits: { ...(patch.tool_limits ?? live.limits.tool_limits) } };
     },
