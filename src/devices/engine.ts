@@ -8,7 +8,7 @@ import type { Settings } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { nullLogger } from '../log.js';
 import { errorMessage } from '../errors.js';
-import { forbiddenMatch, isReadOnly } from './filter.js';
+import { commandLines, controlCharRefusal, forbiddenMatch, isReadOnly } from './filter.js';
 import { DevicePool, POOL_SERVICE_KEY } from './pool.js';
 import { runLimited } from './runner.js';
 import type { DeviceSession } from './session.js';
@@ -67,6 +67,16 @@ export async function runDeviceJobs(jobs: DeviceJob[], opts: RunJobsOptions): Pr
   });
 }
 
+/** Why a command is not sent, or undefined to send it. */
+function refusal(command: string, forbidden: string[], readCheck: ((c: string) => boolean) | undefined): string | undefined {
+  const ctl = controlCharRefusal(command);
+  if (ctl) return ctl;
+  const f = forbiddenMatch(command, forbidden);
+  if (f !== undefined) return `matches forbidden command "${f}" (settings.forbidden_commands)`;
+  if (readCheck && !readCheck(command)) return 'not a read-only command (show/display/ping); use execute_multiple_device_config_commands';
+  return undefined;
+}
+
 async function runOne(job: DeviceJob, opts: RunJobsOptions): Promise<DeviceResult> {
   const t0 = performance.now();
   const log = opts.log ?? nullLogger;
@@ -85,22 +95,11 @@ async function runOne(job: DeviceJob, opts: RunJobsOptions): Promise<DeviceResul
   const slots: (CommandResult | string)[] = [];
   const blocked: string[] = [];
   const readCheck = opts.mode === 'read' ? (c: string) => isReadOnly(c, target.platform) : undefined;
-  for (const raw of job.commands) {
-    const c = raw.replace(/[\r\n]+$/g, '');
-    if (c.trim() === '') continue;
-    const f = forbiddenMatch(c, opts.settings.forbidden_commands);
-    if (f !== undefined || (readCheck && !readCheck(c))) {
+  for (const c of job.commands.flatMap(commandLines)) {
+    const why = refusal(c, opts.settings.forbidden_commands, readCheck);
+    if (why !== undefined) {
       blocked.push(c);
-      slots.push({
-        command: c,
-        status: 'blocked',
-        output: '',
-        error:
-          f !== undefined
-            ? `blocked: matches forbidden command "${f}" (settings.forbidden_commands); not sent`
-            : 'blocked: not a read-only command (show/display/ping); use execute_multiple_device_config_commands; not sent',
-        duration_ms: 0,
-      });
+      slots.push({ command: c, status: 'blocked', output: '', error: `blocked: ${why}; not sent`, duration_ms: 0 });
     } else slots.push(c);
   }
   const toSend = slots.filter((s): s is string => typeof s === 'string');

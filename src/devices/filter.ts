@@ -28,6 +28,27 @@ export function forbiddenMatch(command: string, forbidden: string[]): string | u
   return undefined;
 }
 
+/**
+ * The lines of one command entry: a model may send several in one string ("a\nb"); each is
+ * its own command, filtered on its own — otherwise the filters see only the first line and
+ * the device runs them all.
+ */
+export function commandLines(entry: string): string[] {
+  return entry.split(/\r\n|\r|\n/).filter((l) => l.trim() !== '');
+}
+
+/**
+ * Why a command holding a control character (C0, DEL, C1) is never sent, or undefined. The
+ * device's line editor acts on them: Ctrl-U erases what the filters checked and a tab
+ * completes, so `show \u0015reload` would pass as a show command and reload the router.
+ */
+export function controlCharRefusal(command: string): string | undefined {
+  const m = /[\u0000-\u001f\u007f-\u009f]/.exec(command);
+  if (!m) return undefined;
+  const code = `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  return `control character ${code} in the command (a command is one line of plain text)`;
+}
+
 const READ_VERBS: Record<'network' | 'vpcs' | 'linux', RegExp> = {
   // show / display and their abbreviations (sh, sho, dis, disp…), ping, plus the
   // few exec commands that only print (`who`, `traceroute` is caught by the forbidden list).

@@ -18,6 +18,7 @@ import type { ConfigureOptions, RunOptions, SessionOptions } from './session-opt
 import { ConsoleBuffer, confirmAllowed, extractOutput, findDeviceError } from './output.js';
 import { wakeEvent, type WakeEvent } from './wake.js';
 import { shareSignal } from './shared-signal.js';
+import { controlCharRefusal } from './filter.js';
 
 export type { ConfigureOptions, RunOptions, SessionOptions } from './session-options.js';
 
@@ -298,6 +299,9 @@ export class DeviceSession {
     });
     if (!this.usable) return result('error', '', `not sent: ${this.closeReason ?? 'session closed'}`);
     if (opts.signal?.aborted) return result('aborted', '', 'aborted before sending');
+    // the last guard (the engine refuses them first, with the same words): a line editor obeys control characters
+    const ctl = controlCharRefusal(command);
+    if (ctl) return result('blocked', '', `blocked: ${ctl}; not sent`);
 
     const renaming = this.driver.renames?.test(command) ?? false;
     const probe = command.trim().slice(0, ECHO_PROBE);

@@ -107,6 +107,37 @@ describe('device tools on real FRR and VPCS', () => {
     expect(all.devices[0].error).toContain('every command was blocked');
   });
 
+  it('sends each line of a multi-line entry as its own command, filtered on its own; never a control character', async () => {
+    // a read call smuggling configuration after a show line, and Ctrl-U erasing the "show " the filters saw
+    const out = await runCommands(ctx, {
+      r3: ['show version\nconfigure terminal\r\nhostname HACKED', 'show \u0015write memory', 'show\tip route'],
+    });
+    const d = out.devices[0];
+    expect(d.results.map((r: any) => [r.command, r.status])).toEqual([
+      ['show version', 'success'],
+      ['configure terminal', 'blocked'],
+      ['hostname HACKED', 'blocked'],
+      ['show \u0015write memory', 'blocked'],
+      ['show\tip route', 'blocked'],
+    ]);
+    expect(d.results[3].error).toBe('blocked: control character U+0015 in the command (a command is one line of plain text); not sent');
+    expect(d.results[4].error).toContain('control character U+0009');
+    expect(lab.vtysh('r3', 'show running-config')).toMatch(/^hostname r3$/m);
+
+    // a configuration entry holding several lines is applied line by line; a forbidden line among them is refused
+    const cfg = await runTool(
+      executeMultipleDeviceConfigCommands,
+      { device_configs: [{ device_name: 'r3', config_commands: ['interface lo\n description two-lines-in-one-entry', 'reload'] }] },
+      ctx,
+    );
+    expect(cfg.devices[0].results.map((r: any) => [r.command, r.status])).toEqual([
+      ['interface lo', 'success'],
+      [' description two-lines-in-one-entry', 'success'],
+      ['reload', 'blocked'],
+    ]);
+    expect(lab.vtysh('r3', 'show running-config')).toContain(' description two-lines-in-one-entry');
+  });
+
   it('fails one unknown device without hiding the others', async () => {
     const out = await runCommands(ctx, { r9: ['show version'], R3: ['show version'] });
     expect(out.status).toBe('partial');

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { cleanText } from '../../src/devices/text.js';
 import { CONFIRMATIONS, DRIVERS, PAGER, detectPrompt, platformFromName } from '../../src/devices/drivers.js';
-import { forbiddenMatch, isReadOnly } from '../../src/devices/filter.js';
+import { commandLines, controlCharRefusal, forbiddenMatch, isReadOnly } from '../../src/devices/filter.js';
 import { platformHint } from '../../src/devices/target.js';
 import { settingsSchema } from '../../src/config/schema.js';
 import { extraNode } from './helpers.js';
@@ -101,5 +101,26 @@ describe('safety filters', () => {
     expect(isReadOnly('ip addr show', 'linux')).toBe(true);
     expect(isReadOnly('ip addr add 1.2.3.4/24 dev eth0', 'linux')).toBe(false);
     expect(isReadOnly('cat /etc/hosts; rm -rf /', 'linux')).toBe(false);
+  });
+
+  it('splits an entry into its lines and refuses any control character, which a line editor would obey', () => {
+    expect(commandLines('show version\nconfigure terminal\r\nhostname X\r\n\n')).toEqual([
+      'show version',
+      'configure terminal',
+      'hostname X',
+    ]);
+    expect(commandLines('interface lo\r description x')).toEqual(['interface lo', ' description x']);
+    expect(commandLines('  \n')).toEqual([]);
+    for (const [command, code] of [
+      ['show \u0015reload', 'U+0015'], // Ctrl-U: erase the line typed so far
+      ['show\u007f\u007f\u007f\u007freload', 'U+007F'], // DEL: backspace
+      ['show\tip route', 'U+0009'], // tab: completion
+      ['show version\u001b[A', 'U+001B'],
+      ['show version\u0000', 'U+0000'],
+      ['show \u009bversion', 'U+009B'], // C1 CSI
+    ] as const)
+      expect(controlCharRefusal(command)).toBe(`control character ${code} in the command (a command is one line of plain text)`);
+    expect(controlCharRefusal('show ip ospf neighbor | include Full')).toBeUndefined();
+    expect(controlCharRefusal('description Ünïcode — fine')).toBeUndefined();
   });
 });
