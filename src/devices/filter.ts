@@ -12,6 +12,12 @@ import type { PlatformName } from './drivers.js';
 export function forbiddenMatch(command: string, forbidden: string[]): string | undefined {
   const c = command.trim().toLowerCase().replace(/\s+/g, ' ');
   if (c === '') return undefined;
+  // configuration mode runs an exec command after `do` (IOS, FRR) or `run` (Junos): judge what follows too
+  const exec = /^(do|run) (.+)$/.exec(c)?.[2];
+  return matchOne(c, forbidden) ?? (exec !== undefined ? matchOne(exec, forbidden) : undefined);
+}
+
+function matchOne(c: string, forbidden: string[]): string | undefined {
   const words = c.split(' ');
   for (const f of forbidden) {
     const fl = f.trim().toLowerCase().replace(/\s+/g, ' ');

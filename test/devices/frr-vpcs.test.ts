@@ -124,17 +124,23 @@ describe('device tools on real FRR and VPCS', () => {
     expect(d.results[4].error).toContain('control character U+0009');
     expect(lab.vtysh('r3', 'show running-config')).toMatch(/^hostname r3$/m);
 
-    // a configuration entry holding several lines is applied line by line; a forbidden line among them is refused
+    // a configuration entry holding several lines is applied line by line; a forbidden line among them is refused, also behind `do`
     const cfg = await runTool(
       executeMultipleDeviceConfigCommands,
-      { device_configs: [{ device_name: 'r3', config_commands: ['interface lo\n description two-lines-in-one-entry', 'reload'] }] },
+      {
+        device_configs: [
+          { device_name: 'r3', config_commands: ['interface lo\n description two-lines-in-one-entry', 'reload', 'do debug ospf event'] },
+        ],
+      },
       ctx,
     );
     expect(cfg.devices[0].results.map((r: any) => [r.command, r.status])).toEqual([
       ['interface lo', 'success'],
       [' description two-lines-in-one-entry', 'success'],
       ['reload', 'blocked'],
+      ['do debug ospf event', 'blocked'],
     ]);
+    expect(lab.vtysh('r3', 'show debugging')).not.toMatch(/OSPF event/i);
     expect(lab.vtysh('r3', 'show running-config')).toContain(' description two-lines-in-one-entry');
   });
 

@@ -88,6 +88,12 @@ describe('safety filters', () => {
     expect(forbiddenMatch('ping 10.0.0.1', forbidden)).toBeUndefined();
     expect(forbiddenMatch('show ip route', forbidden)).toBeUndefined();
     expect(forbiddenMatch('write memory', forbidden)).toBeUndefined();
+    // configuration mode's exec escape: `do` (IOS, FRR), `run` (Junos)
+    expect(forbiddenMatch('do reload', forbidden)).toBe('reload');
+    expect(forbiddenMatch('DO  wr er', forbidden)).toBe('write erase');
+    expect(forbiddenMatch('run debug all', forbidden)).toBe('debug');
+    expect(forbiddenMatch('do show ip route', forbidden)).toBeUndefined();
+    expect(forbiddenMatch('do', forbidden)).toBeUndefined();
   });
 
   it('accepts only read-only commands for the read tool', () => {
