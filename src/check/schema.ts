@@ -5,6 +5,7 @@
  * and the fault ledger's repair checks.
  */
 import { z } from 'zod';
+import { controlCharRefusal } from '../devices/filter.js';
 
 const name = z.string().trim().min(1);
 const ipv4 = z.string().regex(/^\d{1,3}(\.\d{1,3}){3}$/, 'an IPv4 address like 10.0.0.1');
@@ -70,7 +71,13 @@ export const expectSchema = z
   .refine((e) => e.contains !== undefined || e.not_contains !== undefined || e.regex !== undefined, {
     message: 'expect needs contains, not_contains or regex',
   });
-export const commandCheck = z.strictObject({ device: name, run: z.string().trim().min(1), expect: expectSchema });
+/** one line of plain text: the device engine never sends a control character, nor a second line hidden in one command */
+const oneCommand = z
+  .string()
+  .trim()
+  .min(1)
+  .refine((c) => controlCharRefusal(c) === undefined, { message: 'one command on one line, without control characters' });
+export const commandCheck = z.strictObject({ device: name, run: oneCommand, expect: expectSchema });
 
 export const KINDS = ['node', 'link', 'interface', 'ospf_neighbor', 'bgp_peer', 'route', 'ping', 'config', 'command'] as const;
 export type CheckKind = (typeof KINDS)[number];

@@ -140,6 +140,11 @@ describe('check file errors name the line and the field', () => {
       'checks:\n  - command: {device: R1, run: x, expect: {regex: "("}}\n',
       /^f\.yaml:2: checks\[0\]\.command\.expect\.regex: not a valid regular expression \(exit 2\)$/,
     ],
+    [
+      // a second line hidden in one command would reach the device as a command of its own
+      'checks:\n  - command: {device: R1, run: "show version\\nconfigure terminal", expect: {contains: x}}\n',
+      /^f\.yaml:2: checks\[0\]\.command\.run: one command on one line, without control characters \(exit 2\)$/,
+    ],
     ['checks: [\n', /^f\.yaml:\d+: .*\(exit 2\)$/],
     ['project: x\n', /^f\.yaml:1: checks: a non-empty list of checks \(exit 2\)$/],
   ])('%s', (text, want) => {
