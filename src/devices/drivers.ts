@@ -33,7 +33,8 @@ export interface Driver {
 const HOST = '[A-Za-z0-9_][\\w.\\-/:]*';
 
 const COMMON_ERRORS = [
-  /^\s*% ?(Invalid input|Unknown command|Command incomplete|Incomplete command|Ambiguous command|Invalid command)/i,
+  // `Unknown action`: FRR's answer to a pipe it does not know (`show version | touch x`)
+  /^\s*% ?(Invalid input|Unknown command|Command incomplete|Incomplete command|Ambiguous command|Invalid command|Unknown action)/i,
   /^\s*Error: /,
 ];
 

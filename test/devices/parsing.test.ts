@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cleanText } from '../../src/devices/text.js';
 import { CONFIRMATIONS, DRIVERS, PAGER, detectPrompt, platformFromName } from '../../src/devices/drivers.js';
 import { commandLines, controlCharRefusal, forbiddenMatch, isReadOnly } from '../../src/devices/filter.js';
+import { findDeviceError } from '../../src/devices/output.js';
 import { platformHint } from '../../src/devices/target.js';
 import { settingsSchema } from '../../src/config/schema.js';
 import { extraNode } from './helpers.js';
@@ -128,5 +129,17 @@ describe('safety filters', () => {
       expect(controlCharRefusal(command)).toBe(`control character ${code} in the command (a command is one line of plain text)`);
     expect(controlCharRefusal('show ip ospf neighbor | include Full')).toBeUndefined();
     expect(controlCharRefusal('description Ünïcode — fine')).toBeUndefined();
+  });
+});
+
+describe('device error lines', () => {
+  it('mark a command error: unknown commands, incomplete ones, and a pipe FRR does not know', () => {
+    const frr = DRIVERS.frr;
+    expect(findDeviceError(frr, "FRRouting 8.4.4\n% Unknown action 'touch'", false)).toBe("% Unknown action 'touch'");
+    expect(findDeviceError(frr, '% Unknown command: shwo version', false)).toBe('% Unknown command: shwo version');
+    expect(findDeviceError(DRIVERS.cisco_ios, "% Invalid input detected at '^' marker.", false)).toBe(
+      "% Invalid input detected at '^' marker.",
+    );
+    expect(findDeviceError(frr, 'FRRouting 8.4.4 (r1)', false)).toBeUndefined();
   });
 });
