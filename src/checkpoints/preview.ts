@@ -14,6 +14,7 @@ import { captureDevices, type CaptureContext } from './capture.js';
 import { parseConfig, settingKey, type ConfigNode } from './hier-diff.js';
 import type { Capture, DevicePreview } from './types.js';
 import { unifiedDiff } from './unified-diff.js';
+import { commandLines, controlCharRefusal } from '../devices/filter.js';
 
 export interface ApprovalPreview {
   devices: DevicePreview[];
@@ -138,8 +139,10 @@ export function applyVpcsCommands(config: string, commands: string[]): string {
 }
 
 /** The preview of one device's commands on its captured configuration. */
-export function previewDevice(device: string, commands: string[], now: Capture): DevicePreview {
+export function previewDevice(device: string, entries: string[], now: Capture): DevicePreview {
   if (now.config === undefined) return { device, error: `no preview: cannot read ${device} (${now.error ?? 'no answer'})` };
+  // line by line, as the device engine sends them; a line it would refuse never reaches the device
+  const commands = entries.flatMap(commandLines).filter((c) => controlCharRefusal(c) === undefined);
   const platform = now.platform ?? 'unknown';
   const labels = { from: `${device} now`, to: `${device} after these commands` };
   if (platform === 'vpcs') return { device, diff: unifiedDiff(now.config, applyVpcsCommands(now.config, commands), labels, 1) };

@@ -113,4 +113,12 @@ describe('previewDevice', () => {
     expect(previewDevice('R9', ['x'], { error: 'no node named "R9"' }).error).toMatch(/cannot read R9 \(no node named "R9"\)/);
     expect(previewDevice('PC1', ['ip 10.1.1.1/24'], { platform: 'vpcs', config: '' }).diff).toMatch(/^\+ip 10\.1\.1\.1\/24$/m);
   });
+
+  it('plays an entry of several lines line by line, and leaves out a line the engine would never send', () => {
+    const p = previewDevice('r1', ['router ospf\n network 10.0.2.0/24 area 0', ' network 10.0.9.0/24\u0015 area 0'], {
+      platform: 'frr',
+      config: FRR,
+    });
+    expect(p.diff!.split('\n').filter((l) => /^[+-][^+-]/.test(l))).toEqual(['+ network 10.0.2.0/24 area 0']);
+  });
 });
