@@ -83,7 +83,7 @@ export class CheckpointStore {
           .run(c.session_id, c.request_no, c.call_id ?? null, c.device, hash, error, new Date().toISOString());
       }
       return true;
-    })();
+    }).immediate();
   }
 
   /**
@@ -198,7 +198,7 @@ export class CheckpointStore {
         .prepare("INSERT INTO rewinds (session_id, request_no, to_request, status, created_at) VALUES (?, ?, ?, 'running', ?)")
         .run(sessionId, no, toRequest, new Date().toISOString());
       return no;
-    })();
+    }).immediate();
   }
 
   finishRewind(sessionId: string, requestNo: number): void {
@@ -213,7 +213,7 @@ export class CheckpointStore {
       for (const t of ['device_checkpoints', 'topology_checkpoints', 'rewinds'])
         this.db.prepare(`DELETE FROM ${t} WHERE session_id = ?`).run(sessionId);
       this.db.prepare('DELETE FROM checkpoint_blobs WHERE hash NOT IN (SELECT hash FROM device_checkpoints WHERE hash IS NOT NULL)').run();
-    })();
+    }).immediate();
   }
 
   /** Number of distinct stored configurations (deduplication check). */

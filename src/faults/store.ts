@@ -150,7 +150,7 @@ export class FaultStore {
         .run(id, stamp, c.status, c.evidence);
       if (c.status === 'pass')
         this.db.prepare('UPDATE faults SET fixed_at = ? WHERE id = ? AND fixed_at IS NULL AND restored_at IS NULL').run(stamp, id);
-    })();
+    }).immediate();
     return this.get(id)!;
   }
 

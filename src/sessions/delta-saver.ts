@@ -109,7 +109,7 @@ export class DeltaSaver extends SqliteSaver {
         (this.insertCheckpoint ??= this.db.prepare(
           'INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
         )).run(thread_id, checkpoint_ns, checkpoint.id, (config.configurable?.checkpoint_id as string | undefined) ?? null, type1, cp, md);
-      })();
+      }).immediate();
     } catch (err) {
       this.threads.delete(thread_id);
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY')

@@ -212,7 +212,7 @@ export class MessageLog {
     if (counts.length === 0) return;
     this.db.transaction(() => {
       for (const c of counts) this.tokensStmt.run(c.tokens, sessionId, c.seq);
-    })();
+    }).immediate();
   }
 
   delete(sessionId: string): void {

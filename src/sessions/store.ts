@@ -265,7 +265,7 @@ export class SessionStore {
       }
       return old.length;
     });
-    return prune();
+    return prune.immediate();
   }
 
   /** The conversation from the messages table (no graph, no checkpoint; no system message: that is rebuilt per call). */

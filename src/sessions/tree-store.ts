@@ -239,7 +239,7 @@ export class TreeStore {
       this.db.prepare('DELETE FROM tree_stop_requests WHERE root_id = ?').run(rootId);
       return ids;
     });
-    return tx();
+    return tx.immediate();
   }
 
   /**
@@ -346,7 +346,7 @@ export class TreeStore {
         }
       }
     });
-    return tx();
+    return tx.immediate();
   }
 
   /** Grants a stored ref to a child (its parent's own tool result, or one the parent holds). */

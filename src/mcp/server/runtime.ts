@@ -181,7 +181,7 @@ export class McpRuntime {
       return sessionCheckpointer({
         store: checkpoints,
         sessionId: id,
-        requestNo: (batch) => nextRequest(mcpRequestText(batch)),
+        requestNo: (batch) => nextRequest.immediate(mcpRequestText(batch)),
         context: (s) => this.toolContext(s),
       });
     })();
