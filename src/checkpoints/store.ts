@@ -62,28 +62,30 @@ export class CheckpointStore {
     config?: string;
     error?: string;
   }): boolean {
-    return this.db.transaction(() => {
-      const had = this.db
-        .prepare('SELECT hash FROM device_checkpoints WHERE session_id = ? AND request_no = ? AND device = ?')
-        .get(c.session_id, c.request_no, c.device) as { hash: string | null } | undefined;
-      if (had && (had.hash !== null || c.config === undefined)) return false;
-      const hash = c.config !== undefined ? this.putBlob(c.config) : null;
-      const error = hash === null ? (c.error ?? 'no configuration captured') : null;
-      if (had) {
-        this.db
-          .prepare(
-            'UPDATE device_checkpoints SET hash = ?, error = NULL, call_id = ? WHERE session_id = ? AND request_no = ? AND device = ?',
-          )
-          .run(hash, c.call_id ?? null, c.session_id, c.request_no, c.device);
-      } else {
-        this.db
-          .prepare(
-            'INSERT INTO device_checkpoints (session_id, request_no, call_id, device, hash, error, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-          )
-          .run(c.session_id, c.request_no, c.call_id ?? null, c.device, hash, error, new Date().toISOString());
-      }
-      return true;
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const had = this.db
+          .prepare('SELECT hash FROM device_checkpoints WHERE session_id = ? AND request_no = ? AND device = ?')
+          .get(c.session_id, c.request_no, c.device) as { hash: string | null } | undefined;
+        if (had && (had.hash !== null || c.config === undefined)) return false;
+        const hash = c.config !== undefined ? this.putBlob(c.config) : null;
+        const error = hash === null ? (c.error ?? 'no configuration captured') : null;
+        if (had) {
+          this.db
+            .prepare(
+              'UPDATE device_checkpoints SET hash = ?, error = NULL, call_id = ? WHERE session_id = ? AND request_no = ? AND device = ?',
+            )
+            .run(hash, c.call_id ?? null, c.session_id, c.request_no, c.device);
+        } else {
+          this.db
+            .prepare(
+              'INSERT INTO device_checkpoints (session_id, request_no, call_id, device, hash, error, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+            )
+            .run(c.session_id, c.request_no, c.call_id ?? null, c.device, hash, error, new Date().toISOString());
+        }
+        return true;
+      })
+      .immediate();
   }
 
   /**
@@ -192,13 +194,15 @@ export class CheckpointStore {
 
   /** Starts a rewind as the session's next request; returns its number. */
   beginRewind(sessionId: string, toRequest: number): number {
-    return this.db.transaction(() => {
-      const no = this.currentRequestNo(sessionId) + 1;
-      this.db
-        .prepare("INSERT INTO rewinds (session_id, request_no, to_request, status, created_at) VALUES (?, ?, ?, 'running', ?)")
-        .run(sessionId, no, toRequest, new Date().toISOString());
-      return no;
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const no = this.currentRequestNo(sessionId) + 1;
+        this.db
+          .prepare("INSERT INTO rewinds (session_id, request_no, to_request, status, created_at) VALUES (?, ?, ?, 'running', ?)")
+          .run(sessionId, no, toRequest, new Date().toISOString());
+        return no;
+      })
+      .immediate();
   }
 
   finishRewind(sessionId: string, requestNo: number): void {
@@ -209,11 +213,15 @@ export class CheckpointStore {
 
   /** Drops every checkpoint of a session (the session is being deleted). */
   deleteSession(sessionId: string): void {
-    this.db.transaction(() => {
-      for (const t of ['device_checkpoints', 'topology_checkpoints', 'rewinds'])
-        this.db.prepare(`DELETE FROM ${t} WHERE session_id = ?`).run(sessionId);
-      this.db.prepare('DELETE FROM checkpoint_blobs WHERE hash NOT IN (SELECT hash FROM device_checkpoints WHERE hash IS NOT NULL)').run();
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const t of ['device_checkpoints', 'topology_checkpoints', 'rewinds'])
+          this.db.prepare(`DELETE FROM ${t} WHERE session_id = ?`).run(sessionId);
+        this.db
+          .prepare('DELETE FROM checkpoint_blobs WHERE hash NOT IN (SELECT hash FROM device_checkpoints WHERE hash IS NOT NULL)')
+          .run();
+      })
+      .immediate();
   }
 
   /** Number of distinct stored configurations (deduplication check). */

@@ -144,13 +144,15 @@ export class FaultStore {
   /** Keeps one repair-check run; the first pass sets fixed_at (later runs never move it). */
   recordCheck(id: number, c: { status: FaultCheckRow['status']; evidence: string }, at = new Date()): Fault {
     const stamp = at.toISOString();
-    this.db.transaction(() => {
-      this.db
-        .prepare('INSERT INTO fault_checks (fault_id, checked_at, status, evidence) VALUES (?, ?, ?, ?)')
-        .run(id, stamp, c.status, c.evidence);
-      if (c.status === 'pass')
-        this.db.prepare('UPDATE faults SET fixed_at = ? WHERE id = ? AND fixed_at IS NULL AND restored_at IS NULL').run(stamp, id);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.db
+          .prepare('INSERT INTO fault_checks (fault_id, checked_at, status, evidence) VALUES (?, ?, ?, ?)')
+          .run(id, stamp, c.status, c.evidence);
+        if (c.status === 'pass')
+          this.db.prepare('UPDATE faults SET fixed_at = ? WHERE id = ? AND fixed_at IS NULL AND restored_at IS NULL').run(stamp, id);
+      })
+      .immediate();
     return this.get(id)!;
   }
 

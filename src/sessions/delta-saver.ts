@@ -104,12 +104,22 @@ export class DeltaSaver extends SqliteSaver {
     if (type1 !== type2) throw new Error('Failed to serialize checkpoint and metadata to the same type.');
     const after = t.count;
     try {
-      this.db.transaction(() => {
-        this.log.append(thread_id, after, fresh, (m) => this.tokens?.known(m));
-        (this.insertCheckpoint ??= this.db.prepare(
-          'INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        )).run(thread_id, checkpoint_ns, checkpoint.id, (config.configurable?.checkpoint_id as string | undefined) ?? null, type1, cp, md);
-      }).immediate();
+      this.db
+        .transaction(() => {
+          this.log.append(thread_id, after, fresh, (m) => this.tokens?.known(m));
+          (this.insertCheckpoint ??= this.db.prepare(
+            'INSERT OR REPLACE INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          )).run(
+            thread_id,
+            checkpoint_ns,
+            checkpoint.id,
+            (config.configurable?.checkpoint_id as string | undefined) ?? null,
+            type1,
+            cp,
+            md,
+          );
+        })
+        .immediate();
     } catch (err) {
       this.threads.delete(thread_id);
       if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY')

@@ -210,9 +210,11 @@ export class MessageLog {
   /** Fills in token counts that were not known when the messages were written. */
   setTokens(sessionId: string, counts: { seq: number; tokens: number }[]): void {
     if (counts.length === 0) return;
-    this.db.transaction(() => {
-      for (const c of counts) this.tokensStmt.run(c.tokens, sessionId, c.seq);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        for (const c of counts) this.tokensStmt.run(c.tokens, sessionId, c.seq);
+      })
+      .immediate();
   }
 
   delete(sessionId: string): void {
