@@ -1,6 +1,7 @@
 /**
- * Command safety: the forbidden-command filter (settings.forbidden_commands) and
- * the read-only check used by the read tool. Blocked commands are never sent.
+ * Command safety: one command per line and no control characters, the
+ * forbidden-command filter (settings.forbidden_commands) and the read-only check
+ * used by the read tool. Blocked commands are never sent.
  */
 import type { PlatformName } from './drivers.js';
 
