@@ -260,6 +260,29 @@ describe('App: approvals', () => {
     expect(t.services.session.decisions).toEqual([{ kind: 'allow_session' }, { kind: 'allow_session' }]);
   });
 
+  it('many approvals in one turn leave no abort listener behind (no MaxListenersExceededWarning on the screen)', async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `c${i + 1}`);
+    // one turn: twelve asks, then done
+    const script = [...ids.flatMap((id) => approvalScript(id).slice(0, 2)), done()];
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const t = mount({ scripts: [script] });
+      await t.ready();
+      await t.type('configure twelve routers');
+      for (let n = 1; n <= ids.length; n++) {
+        await until(() => t.frame().includes('Approve'), 5_000, `approval ${n}`);
+        await t.press('y');
+        await until(() => t.services.session.decisions.length === n, 5_000, `answer ${n}`);
+      }
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('"no" blocks the call', async () => {
     const t = await atApproval();
     await t.press('3');

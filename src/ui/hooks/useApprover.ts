@@ -29,9 +29,12 @@ export function useApprover(dispatch: (a: UiAction) => void) {
     (req: ApprovalRequest, signal: AbortSignal) => {
       if (allowed.current.has(req.name)) return Promise.resolve<ApprovalDecision>({ kind: 'allow_session' });
       return new Promise<ApprovalDecision>((resolve) => {
+        const onAbort = () => finish({ kind: 'deny' });
         const finish = (d: ApprovalDecision) => {
           if (pending.current?.id !== req.id) return;
           pending.current = null;
+          // the turn's signal outlives this question: a listener left behind per approval adds up
+          signal.removeEventListener('abort', onAbort);
           if (d.kind === 'allow_session') allowed.current.add(req.name);
           dispatch({ type: 'approval_resolved', id: req.id, decision: d });
           resolve(d);
@@ -40,7 +43,7 @@ export function useApprover(dispatch: (a: UiAction) => void) {
         setApprovalUi({ selected: 0, feedback: null });
         dispatch({ type: 'approval_request', request: req });
         if (signal.aborted) finish({ kind: 'deny' });
-        else signal.addEventListener('abort', () => finish({ kind: 'deny' }), { once: true });
+        else signal.addEventListener('abort', onAbort, { once: true });
       });
     },
     [dispatch, setApprovalUi],

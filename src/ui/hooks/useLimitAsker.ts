@@ -14,9 +14,11 @@ export function useLimitAsker(dispatch: (a: UiAction) => void, onSessionRaise: (
   const limitAsker = useCallback<LimitAsker>(
     (req, signal) =>
       new Promise<LimitRaiseDecision>((resolve) => {
+        const onAbort = () => finish('no');
         const finish = (d: LimitRaiseDecision) => {
           if (pending.current?.id !== req.id) return;
           pending.current = null;
+          signal.removeEventListener('abort', onAbort); // the turn's signal outlives this question
           dispatch({ type: 'limit_prompt_resolved', id: req.id });
           if (d === 'session') onSessionRaise(req);
           resolve(d);
@@ -24,7 +26,7 @@ export function useLimitAsker(dispatch: (a: UiAction) => void, onSessionRaise: (
         pending.current = { id: req.id, finish };
         dispatch({ type: 'limit_prompt', request: req });
         if (signal.aborted) finish('no');
-        else signal.addEventListener('abort', () => finish('no'), { once: true });
+        else signal.addEventListener('abort', onAbort, { once: true });
       }),
     [dispatch, onSessionRaise],
   );
