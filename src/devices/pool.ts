@@ -10,7 +10,7 @@ import { SshTransport } from './ssh.js';
 import type { DeviceTarget } from './target.js';
 import { TelnetTransport } from './telnet.js';
 import type { Transport } from './transport.js';
-import { shareSignal } from './shared-signal.js';
+import { shareSignal } from '../core/shared-signal.js';
 
 export interface PoolOptions {
   openTimeoutMs: number;

@@ -17,7 +17,7 @@ import type { Transport } from './transport.js';
 import type { ConfigureOptions, RunOptions, SessionOptions } from './session-options.js';
 import { ConsoleBuffer, confirmAllowed, extractOutput, findDeviceError } from './output.js';
 import { wakeEvent, type WakeEvent } from './wake.js';
-import { shareSignal } from './shared-signal.js';
+import { shareSignal } from '../core/shared-signal.js';
 import { controlCharRefusal } from './filter.js';
 
 export type { ConfigureOptions, RunOptions, SessionOptions } from './session-options.js';

@@ -21,6 +21,7 @@ import { costUsd, roundUsd } from '../pricing.js';
 import { RequestCounters } from '../request-counters.js';
 import { CostMeter } from '../cost-limit.js';
 import { abortable } from '../stream-guard.js';
+import { shareSignal } from '../../core/shared-signal.js';
 import { resultJson } from '../../tools/registry.js';
 import { recordRepair } from '../../sessions/repair.js';
 import { ControllerError, CopilotError, ExitCode, errorMessage, errorTypeOf } from '../../errors.js';
@@ -119,6 +120,7 @@ export async function runRequest(
   const reqLimits = { ...limits, tool_limits: { ...limits.tool_limits } };
   const mode = host.mode();
   const ac = new AbortController();
+  shareSignal(ac.signal);
   const onUserAbort = () => ac.abort('aborted');
   if (userSignal?.aborted) ac.abort('aborted');
   userSignal?.addEventListener('abort', onUserAbort, { once: true });

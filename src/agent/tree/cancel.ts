@@ -1,3 +1,5 @@
+import { shareSignal } from '../../core/shared-signal.js';
+
 /**
  * Stop propagation: every running node has an AbortController whose signal also
  * follows its parent's, so stopping a node stops its whole subtree and nothing else.
@@ -9,7 +11,9 @@ export class CancelTree {
   register(id: string, parent: AbortSignal): AbortSignal {
     const ac = new AbortController();
     this.nodes.set(id, ac);
-    return AbortSignal.any([parent, ac.signal]);
+    const signal = AbortSignal.any([parent, ac.signal]);
+    shareSignal(signal);
+    return signal;
   }
 
   /** Stops one node (and through the signals, its descendants). False when unknown. */

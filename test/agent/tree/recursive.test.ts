@@ -1,5 +1,5 @@
 /** Recursive sub-agents: depth, quota, frozen tool sets, context inheritance, TaskReport, scheduling, stop. */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeLlm, type FakeRequest, type FakeTurn } from '../../fakes/llm/server.js';
 import { collect, ofType, session, showCall, useFakeLlm, testSettings, testTools, type ToolLog } from '../helpers.js';
 import { review, timedShowTool, toolNames } from './helpers.js';
@@ -17,6 +17,16 @@ const toolResult = (r: FakeRequest, id: string): string => {
   const content = r.body.messages.find((m) => m.role === 'tool' && m.tool_call_id === id)?.content;
   return typeof content === 'string' ? content : content == null ? '' : JSON.stringify(content);
 };
+
+// Sub-agents and their tool calls all listen to their run's signal at once, by design: Node must
+// never print a MaxListenersExceededWarning over the user's terminal for it (this file once did).
+const warnings: string[] = [];
+const onWarning = (w: Error) => warnings.push(w.name);
+beforeAll(() => process.on('warning', onWarning));
+afterAll(() => {
+  process.off('warning', onWarning);
+  expect(warnings).not.toContain('MaxListenersExceededWarning');
+});
 
 describe('recursive agent tool', () => {
   it('depth 5 is reached; a forged `agent` call at depth 5 is blocked at dispatch', async () => {
