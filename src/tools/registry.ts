@@ -16,7 +16,6 @@ const REVIEW_TOOL = 'review_task';
 import { errorMessage } from '../errors.js';
 import { isTransientError } from './retry.js';
 import { capOutput } from './cap.js';
-import { shareSignal } from '../core/shared-signal.js';
 
 export type { ToolResult } from './types.js';
 import type { ToolResult } from './types.js';
@@ -132,7 +131,6 @@ export async function executeTool(def: ToolDef, args: unknown, ctx: ToolContext,
   }
   if (ctx.signal.aborted) return { status: 'aborted', output: resultJson('aborted', 'not executed: the run was stopped') };
   let onAbort: (() => void) | undefined;
-  shareSignal(ctx.signal); // the calls of an answer, and the sub-agents they start, all listen to it
   const aborted = new Promise<ToolResult>((resolve) => {
     onAbort = () => resolve({ status: 'aborted', output: resultJson('aborted', `${def.name} was cancelled: ${abortReason(ctx.signal)}`) });
     ctx.signal.addEventListener('abort', onAbort, { once: true });
