@@ -29,13 +29,6 @@ function faultId(arg: string | undefined, store: FaultStore): Fault {
   return f;
 }
 
-/** --session: an id or a unique prefix, as `sessions show` takes it; one that names no session is an error, not an empty ledger */
-function sessionOf(sessions: SessionStore, id: string): string {
-  const row = sessions.find(id);
-  if (!row) throw new UsageError(`no session "${id}" (see \`gns3-copilot sessions list\`)`);
-  return row.id;
-}
-
 export async function faultsCommand(
   action: FaultsAction,
   positional: string[],
@@ -46,7 +39,8 @@ export async function faultsCommand(
   const sessions = await SessionStore.open(settings.data_dir);
   try {
     const store = new FaultStore(sessions.db);
-    const session = typeof opts.session === 'string' ? sessionOf(sessions, opts.session) : undefined;
+    // --session: an id or a unique prefix, as `sessions show` takes it; one that names no session is an error, not an empty ledger
+    const session = typeof opts.session === 'string' ? sessions.named(opts.session).id : undefined;
     const faults = () => store.list({ project: settings.project, session });
     switch (action) {
       case 'list': {

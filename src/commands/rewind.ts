@@ -39,11 +39,9 @@ const deviceOpt = (v: unknown): string[] | undefined =>
     : undefined;
 
 function findSession(store: SessionStore, id: string | undefined, settings: Settings): SessionRow {
-  const row = id ? store.find(id) : store.latest(settings.project ? { project: settings.project } : {});
-  if (!row)
-    throw new UsageError(
-      id ? `no session "${id}" (see \`gns3-copilot sessions list\`)` : 'no sessions yet (see `gns3-copilot sessions list`)',
-    );
+  if (id) return store.named(id);
+  const row = store.latest(settings.project ? { project: settings.project } : {});
+  if (!row) throw new UsageError('no sessions yet (see `gns3-copilot sessions list`)');
   return row;
 }
 

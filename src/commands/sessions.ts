@@ -42,9 +42,7 @@ function intOpt(name: string, v: unknown, min: number, max: number): number | un
 
 function need(store: SessionStore, id: string | undefined): SessionRow {
   if (!id) throw new UsageError('missing session id (see `gns3-copilot sessions list`)');
-  const row = store.find(id);
-  if (!row) throw new UsageError(`no session "${id}" (see \`gns3-copilot sessions list\`)`);
-  return row;
+  return store.named(id);
 }
 
 function pad(s: string, n: number): string {

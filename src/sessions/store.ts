@@ -155,6 +155,13 @@ export class SessionStore {
     return rows.length === 1 ? rowOf(rows[0]!) : undefined;
   }
 
+  /** `find`, for a session the user named: one that names none is a usage error (exit 2). */
+  named(idOrPrefix: string): SessionRow {
+    const row = this.find(idOrPrefix);
+    if (!row) throw new UsageError(`no session "${idOrPrefix}" (see \`gns3-copilot sessions list\`)`);
+    return row;
+  }
+
   latest(filter: { project?: string } = {}): SessionRow | undefined {
     const r = (
       filter.project

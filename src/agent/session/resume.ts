@@ -69,8 +69,7 @@ export function resumeSession(store: SessionStore, req: ResumeRequest, settings:
 function findRow(store: SessionStore, req: ResumeRequest, settings: Settings): SessionRow | undefined {
   let row: SessionRow | undefined;
   if (req.sessionId) {
-    row = store.find(req.sessionId);
-    if (!row) throw new UsageError(`no session "${req.sessionId}" (see \`gns3-copilot sessions list\`)`);
+    row = store.named(req.sessionId);
   } else if (req.continueLatest) {
     row = store.latest(settings.project ? { project: settings.project } : {});
   }
