@@ -62,4 +62,20 @@ describe('a stored budget snapshot', () => {
     expect(parseBudgetSnapshot(null)).toBeUndefined();
     expect(parseBudgetSnapshot('')).toBeUndefined();
   });
+
+  it('holds the rules a new budget is read with: whole numbers where the variable takes one, the reserved calls under the cap', () => {
+    const off: Partial<typeof DEFAULT_BUDGET>[] = [
+      { max_total_agents: 2.5 },
+      { max_llm_calls: 40.5 },
+      { max_total_tokens: 1000.1 },
+      { max_duration_seconds: 0.5 },
+      { reserved_final_calls: 0.5 },
+      { max_llm_calls: 3, reserved_final_calls: 3 },
+      { max_llm_calls: 3, reserved_final_calls: 4 },
+    ];
+    for (const v of off) expect(parseBudgetSnapshot(JSON.stringify({ ...valid, ...v })), JSON.stringify(v)).toBeUndefined();
+    // the cost is a number of dollars, not a count; the last LLM call under the cap may be reserved
+    const fine = { ...valid, max_total_cost_usd: 2.5, max_llm_calls: 3, reserved_final_calls: 2 };
+    expect(parseBudgetSnapshot(JSON.stringify(fine))).toEqual(fine);
+  });
 });
