@@ -3,7 +3,7 @@
  * calls, and telling a context-window overflow from other provider refusals.
  */
 import { AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
-import type { ChatOpenAICompletions } from '@langchain/openai';
+import type { StreamingModel } from './llm-stream.js';
 import type { Usage } from './state.js';
 
 export function addUsage(u: Usage, m: { usage_metadata?: { input_tokens?: number; output_tokens?: number } } | undefined): Usage {
@@ -15,9 +15,9 @@ export function addUsage(u: Usage, m: { usage_metadata?: { input_tokens?: number
 /**
  * A whole completion via stream(): ChatOpenAICompletions.invoke() with streaming
  * enabled never resolved against an OpenAI-compatible server in our tests, while
- * stream() does; auxiliary calls (title, summary) therefore stream and concatenate.
+ * stream() does; auxiliary calls (title, summary, Validators) therefore stream and concatenate.
  */
-export async function completeText(model: ChatOpenAICompletions, messages: BaseMessage[], signal: AbortSignal): Promise<AIMessageChunk> {
+export async function completeText(model: StreamingModel, messages: BaseMessage[], signal: AbortSignal): Promise<AIMessageChunk> {
   let acc: AIMessageChunk | undefined;
   for await (const c of await model.stream(messages, { signal })) acc = acc ? acc.concat(c) : c;
   return acc ?? new AIMessageChunk({ content: '' });

@@ -8,8 +8,6 @@
  */
 import { priceOf, type ModelPrice } from './pricing.js';
 import { UsageError } from '../errors.js';
-import type { BaseMessage } from '@langchain/core/messages';
-import { messageText } from './tokens.js';
 
 /**
  * The output cap of a chat call when --max-cost is set and `max_tokens` is not: a call
@@ -64,34 +62,7 @@ export class CostMeter {
     this.reserved = Math.max(0, this.reserved - r.usd);
     this.spent += actual ?? r.usd;
   }
-
-  /** a call that was not reserved (the session title): its cost still counts */
-  bookUnreserved(actual: number): void {
-    this.spent += actual;
-  }
 }
 
 /** The output cap of the Validators' calls (src/agent/session/models.ts). */
 export const VALIDATOR_MAX_TOKENS = 1500;
-
-/** --max-cost for a call whose input is not counted with the BPE (the Validators): a byte bound. */
-export interface CallCost {
-  /** null: the call's worst case would cross the limit, so it is not made */
-  reserve(messages: readonly BaseMessage[]): CostReservation | null;
-  book(r: CostReservation, usage: { input_tokens?: number; output_tokens?: number } | undefined): void;
-}
-
-/**
- * A byte-level BPE never makes more tokens than the text has UTF-8 bytes, so the bytes
- * (plus each message's overhead) bound the input tokens from above.
- */
-export function byteBoundCost(meter: CostMeter, price: ModelPrice, maxOutputTokens: number): CallCost {
-  const usd = (u: { input_tokens?: number; output_tokens?: number }) => worstCaseUsd(price, u.input_tokens ?? 0, u.output_tokens ?? 0);
-  return {
-    reserve: (messages) => {
-      const bytes = messages.reduce((n, m) => n + Buffer.byteLength(messageText(m), 'utf8') + 8, 0);
-      return meter.reserve(worstCaseUsd(price, bytes, maxOutputTokens)) ?? null;
-    },
-    book: (r, u) => meter.book(r, u && (u.input_tokens !== undefined || u.output_tokens !== undefined) ? usd(u) : undefined),
-  };
-}

@@ -15,7 +15,7 @@ import type { StoppedReason, ToolStatus } from '../core/events.js';
 import { AgentState, type AgentStateType, type AgentStateUpdate } from './state.js';
 import { logContext, logPreparing } from './context-log.js';
 import { prepareContext, toolSchemaTokens, type ContextPlan, type Summarizer } from './context.js';
-import { byteBoundCost, worstCaseUsd } from './cost-limit.js';
+import { byteBoundTokens, MeteredCall, meteredCompletion, runScope } from './metered-call.js';
 import { askRaise, costRaiseTarget, iterationRaiseTarget } from './limit-raise.js';
 import type { RequestLimits } from '../core/api.js';
 import { SUMMARY_MAX_TOKENS, TITLE_MAX_TOKENS } from './session/models.js';
@@ -48,19 +48,16 @@ import {
 import { danglingToolCalls, toolMessage } from './history.js';
 import { normaliseToolCalls } from './tool-calls.js';
 import { streamAnswer } from './llm-stream.js';
-import { agentKey } from './request-counters.js';
-import { addUsage, completeText, isContextOverflow } from './completion.js';
+import { addUsage, isContextOverflow } from './completion.js';
 import { toolsNode } from './tools-node.js';
 import { isProtocolNote, reviewGateNote, rootValidationNote } from './tree/protocol-notes.js';
 import { rootFindings } from './tree/root-validator.js';
-
-/** what a model without a known price costs (--max-cost refuses such a model at start) */
-const FREE = { input: 0, output: 0 };
 
 export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
   const toolsTokensCache = new Map<string, number>();
   const models = (): Promise<ChatModels> => (typeof deps.models === 'function' ? deps.models() : Promise.resolve(deps.models));
 
+  /** The dropped history in one paragraph: a metered call of the run's (not made: the history is dropped instead). */
   const summarizer: Summarizer = async (dropped, previous) => {
     const run = deps.run();
     const transcript = dropped.map((m) => `${m.getType().toUpperCase()}: ${messageText(m).slice(0, 4000)}`).join('\n');
@@ -68,27 +65,18 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       new SystemMessage(deps.prompts.get('summary')),
       new HumanMessage(`${previous ? `Earlier summary:\n${previous}\n\n` : ''}Messages to summarize:\n${transcript}`),
     ];
-    // --max-cost covers the summary call too; when it does not fit, the history is dropped instead
-    const meter = run.counters.cost;
-    const cost = meter && deps.cost.price ? byteBoundCost(meter, deps.cost.price, SUMMARY_MAX_TOKENS) : undefined;
-    const held = cost?.reserve(messages);
-    if (held === null) throw new Error('the cost limit (--max-cost) leaves no room for a summary');
-    // a recursive tree's budget covers the summary call too; without a call left the history is dropped instead
-    if (run.budget && !run.budget.reserveAux()) {
-      if (held) cost!.book(held, { input_tokens: 0, output_tokens: 0 });
-      throw new Error('the tree budget has no LLM call left for a summary');
-    }
-    let res;
-    try {
-      res = await completeText((await models()).summary, messages, run.signal);
-    } catch (err) {
-      if (held) cost!.book(held, undefined);
-      throw err;
-    }
-    if (held) cost!.book(held, res.usage_metadata);
-    run.budget?.book(res.usage_metadata ?? {});
-    run.counters.auxTokens(agentKey(run), res.usage_metadata);
-    return messageText(res);
+    const call = await meteredCompletion(new MeteredCall(runScope(run, deps.cost.price), 'summary'), (await models()).summary, messages, {
+      signal: run.signal,
+      inputTokens: byteBoundTokens(messages),
+      maxOutputTokens: SUMMARY_MAX_TOKENS,
+    });
+    if (!call.made)
+      throw new Error(
+        call.why === 'budget'
+          ? 'the tree budget has no LLM call left for a summary'
+          : 'the cost limit (--max-cost) leaves no room for a summary',
+      );
+    return messageText(call.res);
   };
 
   /** The loop's facts for limitDecision: the state, plus what only the run knows (its clock, whether it is a child). */
@@ -136,7 +124,8 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       if (raisedLimits) plan = callPlan({ ...state, limits: raisedLimits });
     }
     // the tree's budget (recursive): a run's own wrap-up is an ordinary call to it
-    const budget = run.budget?.reserve() ?? 'ok';
+    const call = new MeteredCall(runScope(run, deps.cost.price), 'agent');
+    const budget = call.reserveCall();
     if (budget === 'denied') {
       if (!state.reached) reached(run, state, 'budget', 'stop');
       return { reached: state.reached ?? 'budget', tools_offered: false };
@@ -207,36 +196,35 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
     let context = await prepare();
 
     // --max-cost: reserve the call's worst case; one that would cross is not made
-    const meter = run.counters.cost;
-    const worst = (c: ContextPlan) => worstCaseUsd(deps.cost.price ?? FREE, c.tokens + c.toolsTokens, deps.cost.maxOutputTokens);
-    let reservation = meter?.reserve(worst(context));
-    if (meter && !reservation && raiser && !state.reached) {
+    const meter = call.meter;
+    const worst = (c: ContextPlan) => call.worstUsd(c.tokens + c.toolsTokens, deps.cost.maxOutputTokens);
+    let fits = call.reserveCost(worst(context));
+    if (meter && !fits && raiser && !state.reached) {
       // the TUI asks whether to raise the cost limit before the call is given up
-      reservation = await raiser.turn(async () => {
-        if (run.signal.aborted) return undefined;
+      fits = await raiser.turn(async () => {
+        if (run.signal.aborted) return false;
         // a parallel run's raise while this one waited for its turn may be enough
-        const held = meter.reserve(worst(context));
-        if (held) return held;
+        if (call.reserveCost(worst(context))) return true;
         const t = costRaiseTarget(meter, worst(context));
         const raised = t ? await askRaise(raiser, t, raisedLimits ?? state.limits, run, deps.log) : undefined;
-        if (!raised) return undefined;
+        if (!raised) return false;
         meter.raise(t!.raise_to);
         raisedLimits = raised;
-        return meter.reserve(worst(context));
+        return call.reserveCost(worst(context));
       }, run.signal);
     }
-    if (meter && !reservation && tools && state.limits.on_limit !== 'fail') {
+    if (meter && !fits && tools && state.limits.on_limit !== 'fail') {
       // the call with tools would cross: a tools-free answer may still fit
       tools = false;
       ({ schemas, toolsTokens } = toolsTokensOf(false));
       limit ??= 'max_cost';
       system = systemFor(limit);
       context = await prepare();
-      reservation = meter.reserve(worst(context));
-      if (reservation && limit === 'max_cost') reached(run, state, 'max_cost', 'wrap_up');
+      fits = call.reserveCost(worst(context));
+      if (fits && limit === 'max_cost') reached(run, state, 'max_cost', 'wrap_up');
     }
-    if (meter && !reservation) {
-      run.budget?.cancel();
+    if (meter && !fits) {
+      call.cancel();
       if (state.reached !== 'max_cost') reached(run, state, 'max_cost', 'stop');
       deps.log.warn('LLM call not made: its worst case would cross --max-cost', {
         worst_usd: roundUsd(worst(context)),
@@ -245,16 +233,6 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       });
       return { reached: 'max_cost', tools_offered: false, exceeded, ...(context.summary ? { summary: context.summary } : {}) };
     }
-    const bookCost = (usage: { input_tokens?: number; output_tokens?: number } | undefined) => {
-      if (!meter || !reservation) return;
-      const price = deps.cost.price ?? FREE;
-      meter.book(
-        reservation,
-        usage && (usage.input_tokens !== undefined || usage.output_tokens !== undefined)
-          ? worstCaseUsd(price, usage.input_tokens ?? 0, usage.output_tokens ?? 0)
-          : undefined,
-      );
-    };
 
     const { chat } = await models();
     const model = schemas.length ? chat.bindTools(schemas) : chat;
@@ -279,9 +257,11 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
         await streamAnswer(model, [new SystemMessage(context.system), ...context.messages], run, streamOpts, sink);
       }
     } catch (err) {
-      bookCost(sink.chunk?.usage_metadata);
-      if (!run.signal.aborted) throw err;
-      run.counters.llmCall(agentKey(run), sink.chunk?.usage_metadata);
+      if (!run.signal.aborted) {
+        call.failed(sink.chunk?.usage_metadata);
+        throw err;
+      }
+      call.stopped(sink.chunk?.usage_metadata);
       const partial = sink.chunk ? messageText(sink.chunk) : '';
       return {
         ...common,
@@ -292,8 +272,7 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       };
     }
     const chunk = sink.chunk ?? new AIMessageChunk({ content: '' });
-    run.counters.llmCall(agentKey(run), chunk.usage_metadata);
-    bookCost(chunk.usage_metadata);
+    const within = call.book(chunk.usage_metadata);
     const calls = normaliseToolCalls(chunk);
     const ai = new AIMessage({
       content: typeof chunk.content === 'string' ? chunk.content : messageText(chunk),
@@ -310,7 +289,6 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       final_pass: !tools,
     });
     for (const c of calls) run.emit({ type: 'tool_call', id: c.id, name: c.name, args: c.args });
-    const within = run.budget?.book(chunk.usage_metadata ?? {}) ?? true;
     // the review gate: an answer while reports await this agent's review is held while an iteration is left
     const held =
       tools &&
@@ -404,31 +382,22 @@ export function buildGraph(deps: GraphDeps, checkpointer: BaseCheckpointSaver) {
       new SystemMessage(deps.prompts.get('title')),
       new HumanMessage(`User: ${question.slice(0, 2000)}\n\nAssistant: ${(answer ? messageText(answer) : '').slice(0, 1000)}`),
     ];
-    // under --max-cost the title is a call like any other: when its worst case does not fit, the first words are the title
-    const price = deps.cost.price ?? FREE;
-    const meter = run.counters.cost;
-    const reservation = meter?.reserve(
-      worstCaseUsd(
-        price,
-        messages.reduce((n, m) => n + deps.counter.message(m), 0),
-        TITLE_MAX_TOKENS,
-      ),
-    );
-    // a recursive tree's budget covers the title call too; without a call left the fallback title is used
-    if (!run.signal.aborted && (!meter || reservation) && (run.budget?.reserveAux() ?? true)) {
+    // a call like any other (--max-cost, the tree budget): when it is not made or fails, the first words are the title
+    if (!run.signal.aborted) {
       try {
-        const res = await completeText((await models()).title, messages, AbortSignal.any([run.signal, AbortSignal.timeout(15_000)]));
-        title = messageText(res);
-        run.budget?.book(res.usage_metadata ?? {});
-        usage = addUsage(usage, res);
-        run.counters.auxTokens(agentKey(run), res.usage_metadata);
-        const u = res.usage_metadata;
-        if (meter && reservation) meter.book(reservation, u ? worstCaseUsd(price, u.input_tokens, u.output_tokens) : undefined);
+        const call = await meteredCompletion(new MeteredCall(runScope(run, deps.cost.price), 'title'), (await models()).title, messages, {
+          signal: AbortSignal.any([run.signal, AbortSignal.timeout(15_000)]),
+          inputTokens: messages.reduce((n, m) => n + deps.counter.message(m), 0),
+          maxOutputTokens: TITLE_MAX_TOKENS,
+        });
+        if (call.made) {
+          title = messageText(call.res);
+          usage = addUsage(usage, call.res);
+        }
       } catch (err) {
-        if (meter && reservation) meter.book(reservation, undefined);
         deps.log.warn('title generation failed, using the first words of the message', { error: errorMessage(err) });
       }
-    } else if (meter && reservation) meter.book(reservation, 0);
+    }
     deps.saveTitle(title.trim() ? title : fallbackTitle(question));
     return { usage };
   }

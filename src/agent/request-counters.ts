@@ -10,6 +10,9 @@ import type { ToolCounter } from '../tools/dispatch.js';
 import type { CostMeter } from './cost-limit.js';
 import type { RequestLimits } from '../core/api.js';
 
+/** What an LLM call is for (`stats.by_kind`): the agent's own loop or one of the calls around it. */
+export type CallKind = 'agent' | 'title' | 'summary' | 'validator' | 'root_validator';
+
 /** The key of the root agent in `by_agent` (sub-agents are keyed by their agent id). */
 export const ROOT_AGENT_KEY = 'root';
 
@@ -35,16 +38,12 @@ export class RequestCounters implements ToolCounter {
     return a;
   }
 
-  llmCall(agent: string, usage: { input_tokens?: number; output_tokens?: number } | undefined): void {
+  /** one LLM call made for `agent` (src/agent/metered-call.ts books every call here) */
+  llmCall(agent: string, usage: { input_tokens?: number; output_tokens?: number } | undefined, kind: CallKind = 'agent'): void {
+    // the Validators' calls are booked in the tree budget and --max-cost only; a title or summary adds its tokens
+    if (kind === 'validator' || kind === 'root_validator') return;
     const a = this.of(agent);
-    a.llm_calls++;
-    a.input_tokens += usage?.input_tokens ?? 0;
-    a.output_tokens += usage?.output_tokens ?? 0;
-  }
-
-  /** tokens of an auxiliary call (the session title) that is not one of the agent's iterations */
-  auxTokens(agent: string, usage: { input_tokens?: number; output_tokens?: number } | undefined): void {
-    const a = this.of(agent);
+    if (kind === 'agent') a.llm_calls++;
     a.input_tokens += usage?.input_tokens ?? 0;
     a.output_tokens += usage?.output_tokens ?? 0;
   }

@@ -10,12 +10,12 @@ import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/m
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import { messageText } from '../tokens.js';
 import { errorMessage } from '../../errors.js';
-import type { CallBudget } from './call-budget.js';
-import type { CallCost } from '../cost-limit.js';
+import { VALIDATOR_MAX_TOKENS } from '../cost-limit.js';
+import { byteBoundTokens, meteredCompletion, type MeteredCall } from '../metered-call.js';
 import type { TaskReport } from './report.js';
 import type { TrajectoryCall } from './trajectory.js';
 import type { ValidationResult } from './validation-result.js';
-import { parseValidation, streamOnce } from './validator.js';
+import { parseValidation } from './validator.js';
 
 export interface RootValidatorHost {
   model(): Promise<ChatOpenAICompletions>;
@@ -35,9 +35,8 @@ export interface RootValidateInput {
   answer: string;
   reports: AcceptedReport[];
   trajectory: readonly TrajectoryCall[];
-  budget?: CallBudget;
-  /** the request's --max-cost, when set */
-  cost?: CallCost;
+  /** the metered call (reserved in the tree budget as the root's, so it may use the reserved final calls) */
+  meter: MeteredCall;
   signal: AbortSignal;
 }
 
@@ -80,24 +79,20 @@ function rootValidatorInput(i: RootValidateInput): string {
 export async function validateRootAnswer(i: RootValidateInput, host: RootValidatorHost): Promise<ValidationResult> {
   const uncertain = (summary: string): ValidationResult => ({ verdict: 'uncertain', checks: [], summary });
   if (i.signal.aborted) return uncertain('the root Validator was stopped before it decided');
-  if ((i.budget?.reserve() ?? 'ok') === 'denied') return uncertain('the tree budget ran out before the root Validator could decide');
   const messages: BaseMessage[] = [new SystemMessage(host.prompt()), new HumanMessage(rootValidatorInput(i))];
-  const held = i.cost?.reserve(messages);
-  if (held === null) {
-    i.budget?.cancel();
-    return uncertain("the request's cost limit (--max-cost) leaves no room for the root Validator");
-  }
   try {
-    let res;
-    try {
-      res = await streamOnce(await host.model(), messages, i.signal);
-    } catch (err) {
-      if (held) i.cost!.book(held, undefined);
-      throw err;
-    }
-    if (held) i.cost!.book(held, res.usage_metadata);
-    i.budget?.book(res.usage_metadata ?? {});
-    return parseValidation(messageText(res));
+    const call = await meteredCompletion(i.meter, await host.model(), messages, {
+      signal: i.signal,
+      inputTokens: byteBoundTokens(messages),
+      maxOutputTokens: VALIDATOR_MAX_TOKENS,
+    });
+    if (!call.made)
+      return uncertain(
+        call.why === 'budget'
+          ? 'the tree budget ran out before the root Validator could decide'
+          : "the request's cost limit (--max-cost) leaves no room for the root Validator",
+      );
+    return parseValidation(messageText(call.res));
   } catch (err) {
     return uncertain(`the root Validator could not decide: ${errorMessage(err).split('\n')[0]}`);
   }

@@ -32,7 +32,7 @@ import { readContextRefTool, reviewTaskTool } from './protocol-tools.js';
 import { BudgetLedger, type TreeUsage } from './ledger.js';
 import { callBudget, type CallBudget } from './call-budget.js';
 import { costUsd, priceOf, type ModelPrice } from '../pricing.js';
-import { byteBoundCost, VALIDATOR_MAX_TOKENS, type CallCost } from '../cost-limit.js';
+import { MeteredCall, runScope } from '../metered-call.js';
 
 export interface SessionTreeDeps {
   mode: AgentMode;
@@ -105,8 +105,14 @@ export class SessionTree {
                   trajectory: trajectoryOf(new MessageLog(d.trees.db).read(v.agentId).messages),
                   anchor: d.trees.get(d.rootId())?.anchor ?? '',
                   defaultExpected: v.brief.expected_report === DEFAULT_REPORT,
-                  ...(budgeted ? { budget: this.callBudget(false) } : {}),
-                  ...this.requestCost(),
+                  // booked to the sub-agent whose report it validates
+                  meter: () => {
+                    const { budget: _own, ...scope } = runScope(this.current()!, priceOf(d.model, d.modelPrices));
+                    return new MeteredCall(
+                      { ...scope, agent: v.agentId, ...(budgeted ? { budget: this.callBudget(false) } : {}) },
+                      'validator',
+                    );
+                  },
                 },
                 d.validator(),
               ),
@@ -148,13 +154,6 @@ export class SessionTree {
     } catch {
       return undefined;
     }
-  }
-
-  /** the running request's --max-cost for the Validators' calls (none without a meter or a price) */
-  private requestCost(run: RunControl | undefined = this.current()): { cost?: CallCost } {
-    const meter = run?.counters.cost;
-    const price = priceOf(this.d.model, this.d.modelPrices);
-    return meter && price ? { cost: byteBoundCost(meter, price, VALIDATOR_MAX_TOKENS) } : {};
   }
 
   private callBudget(root: boolean): CallBudget {
@@ -205,8 +204,7 @@ export class SessionTree {
         answer: a.answer,
         reports,
         trajectory,
-        ...(a.run.budget ? { budget: a.run.budget } : {}),
-        ...this.requestCost(a.run),
+        meter: new MeteredCall(runScope(a.run, priceOf(this.d.model, this.d.modelPrices)), 'root_validator'),
         signal: a.run.signal,
       },
       this.d.rootValidator(),

@@ -9,7 +9,7 @@
  * the tree budget like any other.
  */
 import { z } from 'zod';
-import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { AgentEvent } from '../../core/events.js';
 import type { ToolContext, ToolDef } from '../../tools/types.js';
@@ -17,8 +17,8 @@ import type { Caller } from '../../core/caller.js';
 import { executeTool, resultJson, type ToolSchema } from '../../tools/registry.js';
 import { messageText } from '../tokens.js';
 import { errorMessage } from '../../errors.js';
-import type { CallBudget } from './call-budget.js';
-import type { CallCost } from '../cost-limit.js';
+import { VALIDATOR_MAX_TOKENS } from '../cost-limit.js';
+import { byteBoundTokens, meteredCompletion, type MeteredCall } from '../metered-call.js';
 import type { TaskBrief } from './brief.js';
 import type { TaskReport } from './report.js';
 import type { TrajectoryCall } from './trajectory.js';
@@ -48,9 +48,8 @@ export interface ValidateInput {
   defaultExpected: boolean;
   /** the child's frozen tool set: the Validator may use its read-only part */
   childTools: readonly string[];
-  budget?: CallBudget;
-  /** the request's --max-cost, when set */
-  cost?: CallCost;
+  /** one metered LLM call of this Validator (the tree budget, the request's --max-cost and counts) */
+  meter(): MeteredCall;
   signal: AbortSignal;
   /** events of the Validator's own tool calls (tagged with the child's agent id by the caller) */
   emit(e: AgentEvent): void;
@@ -125,12 +124,6 @@ export function parseValidation(text: string): ValidationResult {
   return { verdict: 'uncertain', checks: [], summary: `the Validator's answer was not a ValidationResult: ${text.slice(0, 200)}` };
 }
 
-export async function streamOnce(model: { stream: ChatOpenAICompletions['stream'] }, messages: BaseMessage[], signal: AbortSignal) {
-  let acc: AIMessageChunk | undefined;
-  for await (const c of await model.stream(messages, { signal })) acc = acc ? acc.concat(c) : c;
-  return acc ?? new AIMessageChunk({ content: '' });
-}
-
 export async function validateReport(i: ValidateInput, host: ValidatorHost): Promise<ValidationResult> {
   const pre = precheck(i);
   const failed = precheckVerdict(pre);
@@ -146,23 +139,19 @@ export async function validateReport(i: ValidateInput, host: ValidatorHost): Pro
     for (let round = 0; round <= maxCalls + 1; round++) {
       const withTools = used < maxCalls && readOnly.length > 0 && round <= maxCalls;
       if (i.signal.aborted) return uncertain('the Validator was stopped before it decided');
-      const gate = i.budget?.reserve() ?? 'ok';
-      if (gate !== 'ok') return uncertain('the tree budget ran out before the Validator could decide');
-      const held = i.cost?.reserve(messages);
-      if (held === null) {
-        i.budget?.cancel();
-        return uncertain("the request's cost limit (--max-cost) leaves no room for the Validator");
-      }
       const model = withTools ? base.bindTools(readOnly.map((n) => host.schema(n)!)) : base;
-      let res;
-      try {
-        res = await streamOnce(model, messages, i.signal);
-      } catch (err) {
-        if (held) i.cost!.book(held, undefined);
-        throw err;
-      }
-      if (held) i.cost!.book(held, res.usage_metadata);
-      i.budget?.book(res.usage_metadata ?? {});
+      const call = await meteredCompletion(i.meter(), model, messages, {
+        signal: i.signal,
+        inputTokens: byteBoundTokens(messages),
+        maxOutputTokens: VALIDATOR_MAX_TOKENS,
+      });
+      if (!call.made)
+        return uncertain(
+          call.why === 'budget'
+            ? 'the tree budget ran out before the Validator could decide'
+            : "the request's cost limit (--max-cost) leaves no room for the Validator",
+        );
+      const res = call.res;
       const calls = (res.tool_calls ?? []).map((c, k) => ({
         id: c.id || `validator_${round}_${k}`,
         name: c.name,
