@@ -339,6 +339,7 @@ function validatorHost(
     toolContext: (signal, caller) => ({ settings, signal, log, project: () => project.open(), services: tools.services, caller }),
     maxOutputChars: maxOutputCharsFor(provider.limitK),
     maxToolCalls: settings.validator_tool_calls,
+    projectNodes: async (signal) => (await project.topology(signal))?.nodes,
   };
 }
 

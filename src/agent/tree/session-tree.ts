@@ -98,11 +98,16 @@ export class SessionTree {
         : {}),
       ...(d.mode === 'recursive'
         ? {
-            validate: (v: ValidateRequest) =>
+            validate: async (v: ValidateRequest) =>
               validateReport(
                 {
                   ...v,
                   trajectory: trajectoryOf(new MessageLog(d.trees.db).read(v.agentId).messages),
+                  // unreadable topology: no deterministic device check, the Validator's LLM call still judges
+                  projectNodes: await d
+                    .validator()
+                    .projectNodes(v.signal)
+                    .catch(() => undefined),
                   anchor: d.trees.get(d.rootId())?.anchor ?? '',
                   defaultExpected: v.brief.expected_report === DEFAULT_REPORT,
                   // booked to the sub-agent whose report it validates
