@@ -453,7 +453,11 @@ function requestHost(p: {
     limits: () => live.limits,
     mcpReady: p.tools.ready,
     mcpConnecting: p.tools.connecting,
-    setCurrent: (r) => (live.current = r),
+    setCurrent: (r) => {
+      live.current = r;
+      // the tree's duration budget counts only the time requests run
+      if (!r) tree.requestEnded();
+    },
     runExtras: () => tree.rootRunExtras(),
     ensureRow(prompt) {
       if (live.rowCreated) return;

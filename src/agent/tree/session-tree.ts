@@ -160,8 +160,13 @@ export class SessionTree {
     return callBudget(this.ledger()!, { root, cost: (u) => costUsd(this.d.model, u, this.d.modelPrices) ?? 0 });
   }
 
-  /** What the root's RunControl adds: the tree budget of a recursive root, and its review gate. */
+  /**
+   * What the root's RunControl adds: the tree budget of a recursive root, and its review gate.
+   * Called once as each request's root run starts, so the request's running time starts
+   * counting here (the duration budget); `requestEnded` stops it.
+   */
   rootRunExtras(): Pick<RunControl, 'budget' | 'pendingReviews'> {
+    this.ledger()?.beginRequest();
     return {
       ...(this.ledger() ? { budget: this.callBudget(true) } : {}),
       ...(this.d.mode === 'recursive' ? { pendingReviews: () => this.engine.pendingReviews(this.d.rootId()) } : {}),
@@ -206,6 +211,11 @@ export class SessionTree {
     );
     this.d.trees.setRootValidation(rootId, JSON.stringify(v));
     return v;
+  }
+
+  /** The request ended: the time it ran is stored, the time until the next one never counts. */
+  requestEnded(): void {
+    this.ledgerCache?.endRequest();
   }
 
   inChild(): boolean {
