@@ -46,7 +46,11 @@ export function requestHost(
     limits: () => live.limits,
     mcpReady: x.tools.ready,
     mcpConnecting: x.tools.connecting,
-    setCurrent: (r) => (live.current = r),
+    setCurrent: (r) => {
+      live.current = r;
+      // the tree's duration budget counts only the time requests run
+      if (!r) tree.requestEnded();
+    },
     runExtras: () => tree.rootRunExtras(),
     ensureRow(prompt) {
       if (live.rowCreated) return;

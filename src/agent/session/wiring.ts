@@ -121,6 +121,7 @@ function validatorHost(p: SessionParts): ValidatorHost {
     toolContext: (signal, caller) => ({ settings, signal, log, project: () => project.open(), services, caller }),
     maxOutputChars: maxOutputCharsFor(p.provider.limitK),
     maxToolCalls: settings.validator_tool_calls,
+    projectNodes: async (signal) => (await project.topology(signal))?.nodes,
   };
 }
 

@@ -96,12 +96,14 @@ export class SessionTree {
   }
 
   /** The Validator of an ended child's report, against its trajectory read back from SQLite; its calls are the request's. */
-  private validateChild(v: ValidateRequest, budgeted: boolean): Promise<ValidationResult> {
+  private async validateChild(v: ValidateRequest, budgeted: boolean): Promise<ValidationResult> {
     const price = priceOf(this.d.model, this.d.modelPrices);
     return validateReport(
       {
         ...v,
         trajectory: trajectoryOf(new MessageLog(this.d.trees.db).read(v.agentId).messages),
+        // unreadable topology: no deterministic device check, the Validator's LLM call still judges
+        projectNodes: await this.d.validator.projectNodes(v.signal).catch(() => undefined),
         anchor: this.d.trees.get(this.d.rootId)?.anchor ?? '',
         defaultExpected: v.brief.expected_report === DEFAULT_REPORT,
         // booked to the sub-agent whose report it validates, reserved in the tree budget as a child's call
@@ -142,8 +144,13 @@ export class SessionTree {
     return callBudget(this.ledger()!, { root, cost: (u) => costUsd(this.d.model, u, this.d.modelPrices) ?? 0 });
   }
 
-  /** What the root's RunControl adds: the tree budget of a recursive root, its review gate and its root Validator. */
+  /**
+   * What the root's RunControl adds: the tree budget of a recursive root, its review gate and its
+   * root Validator. Called once as each request's root run starts, so the request's running time
+   * starts counting here (the duration budget); `requestEnded` stops it.
+   */
   rootRunExtras(): Pick<RunControl, 'budget' | 'pendingReviews' | 'validateAnswer'> {
+    this.ledger()?.beginRequest();
     return {
       ...(this.ledger() ? { budget: this.callBudget(true) } : {}),
       ...(this.d.mode === 'recursive'
@@ -193,6 +200,11 @@ export class SessionTree {
     );
     this.d.trees.setRootValidation(rootId, JSON.stringify(v));
     return v;
+  }
+
+  /** The request ended: the time it ran is stored, the time until the next one never counts. */
+  requestEnded(): void {
+    this.ledgerCache?.endRequest();
   }
 
   /** Written with the session row on the first request: the mode is fixed from then on. */

@@ -35,6 +35,8 @@ export interface ValidatorHost {
   maxOutputChars: number;
   /** validator_tool_calls */
   maxToolCalls: number;
+  /** the names of the session project's nodes now (undefined without a project) */
+  projectNodes(signal: AbortSignal): Promise<readonly string[] | undefined>;
 }
 
 export interface ValidateInput {
@@ -46,6 +48,8 @@ export interface ValidateInput {
   trajectory: readonly TrajectoryCall[];
   anchor: string;
   defaultExpected: boolean;
+  /** the project's node names: the devices a report may be checked against (undefined: no project or unreadable) */
+  projectNodes?: readonly string[];
   /** the child's frozen tool set: the Validator may use its read-only part */
   childTools: readonly string[];
   /** one metered LLM call of this Validator (the tree budget, the request's --max-cost and counts) */
