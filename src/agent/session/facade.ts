@@ -14,7 +14,7 @@ import type { AgentGraph } from '../graph.js';
 import { COST_OUTPUT_CAP, priceForCostLimit } from '../cost-limit.js';
 import { priceOf } from '../pricing.js';
 import { IdleCollector } from '../idle-gc.js';
-import { checkPromptSize } from '../input-limits.js';
+import { checkPromptSize } from '../../tools/input-limits.js';
 import type { SessionTree } from '../tree/session-tree.js';
 import { runningAgent, watchStopRequests } from '../tree/stop-requests.js';
 import { agentViews, budgetLine, parseJson, renderTree, resourceUsage } from '../tree/view.js';
