@@ -12,7 +12,7 @@ import { limitDecision, limitNote, type LoopFacts } from './limits.js';
 import { iterationLimitMessage, pendingNotExecutedMessage, toolsNotOfferedMessage } from '../tools/limit-wording.js';
 import { danglingToolCalls, toolMessage } from './history.js';
 import { isProtocolNote } from './tree/protocol-notes.js';
-import { messageText } from './tokens.js';
+import { messageText } from '../sessions/message-text.js';
 import { reportLimit } from './limit-report.js';
 import { resultJson, type ToolResult } from '../tools/registry.js';
 

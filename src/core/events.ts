@@ -4,7 +4,7 @@
  * Field names are part of the external contract: do not rename.
  */
 import type { CopilotMode } from './modes.js';
-import type { DevicePreview } from '../checkpoints/types.js';
+import type { DevicePreview } from './preview.js';
 
 export type AgentMode = 'legacy' | 'recursive';
 /** `partial`: a batch where some items failed (docs/ARCHITECTURE.md, Tools); `error`: the call or every item failed. */

@@ -12,7 +12,7 @@ import { closeServices } from '../../tools/services.js';
 import { SessionLease } from '../../sessions/lease.js';
 import type { AgentGraph } from '../graph.js';
 import { COST_OUTPUT_CAP, priceForCostLimit } from '../cost-limit.js';
-import { priceOf } from '../pricing.js';
+import { priceOf } from '../../core/pricing.js';
 import { IdleCollector } from '../idle-gc.js';
 import { checkPromptSize } from '../../tools/input-limits.js';
 import type { SessionTree } from '../tree/session-tree.js';

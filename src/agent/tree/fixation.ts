@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { UsageError } from '../../errors.js';
 import type { AgentMode } from '../../core/events.js';
-import { agentModeEnvValue, assertNoRemovedAgentFlags, parseAgentMode, resolveAgentMode } from '../../core/agent-mode.js';
+import { agentModeEnvValue, assertNoRemovedAgentFlags, parseAgentMode, resolveAgentMode } from '../../config/agent-mode.js';
 import { budgetFromEnv, parseBudgetSnapshot, type BudgetSnapshot } from './budget.js';
 import { AGENT_MODE_REVISION, type TreeRow, type TreeStore } from '../../sessions/tree-store.js';
 import { BudgetLedger } from './ledger.js';

@@ -4,7 +4,7 @@
  * resuming never re-reads it.
  */
 import { UsageError } from '../errors.js';
-import type { AgentMode } from './events.js';
+import type { AgentMode } from '../core/events.js';
 
 export const AGENT_MODES: readonly AgentMode[] = ['legacy', 'recursive'];
 
