@@ -90,7 +90,7 @@ export interface GraphDeps {
   previewer?: ApprovalPreviewer;
   /**
    * Recursive trees: the root Validator's verdict on a candidate final answer of the root
-   * (undefined: nothing to validate — legacy, or the request delegated nothing)
+   * (undefined: nothing to validate — flat, or the request delegated nothing)
    */
   validateAnswer?(a: { messages: BaseMessage[]; answer: string; run: RunControl }): Promise<ValidationResult | undefined>;
   /** root_validation_rounds: how many times a failed answer goes back to the root */

@@ -7,6 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { AgentMode } from '../core/events.js';
+import { storedAgentMode } from '../core/agent-mode.js';
 import { redact } from '../security/redact.js';
 
 /**
@@ -172,7 +173,8 @@ export class TreeStore {
   }
 
   get(rootId: string): TreeRow | undefined {
-    return this.db.prepare('SELECT * FROM agent_trees WHERE root_id = ?').get(rootId) as TreeRow | undefined;
+    const row = this.db.prepare('SELECT * FROM agent_trees WHERE root_id = ?').get(rootId) as TreeRow | undefined;
+    return row && { ...row, agent_mode: storedAgentMode(row.agent_mode) };
   }
 
   /** Writes the tree row once; an existing row is never changed (the mode is fixed). */

@@ -1,7 +1,7 @@
 /**
  * The sub-agent engine. A child is another run of the session's compiled
  * graph on its own thread, with its own frozen tool set and its own context budget;
- * what differs between legacy and recursive lives in the TreePolicy. The session
+ * what differs between flat and recursive lives in the TreePolicy. The session
  * supplies `runChild` (how to run the graph for a child) and the parent's RunControl.
  */
 import { randomUUID } from 'node:crypto';
@@ -19,7 +19,7 @@ import {
   refListing,
   renderBrief,
   renderContinuation,
-  renderLegacyTask,
+  renderFlatTask,
   taskBriefsMatch,
   type ContextRef,
   type TaskBrief,
@@ -84,7 +84,7 @@ export interface ValidateRequest {
 
 export type ReviewDecision = 'accept' | 'revise' | 'replan' | 'split';
 
-/** A stored brief (JSON) as a TaskBrief; undefined for a legacy child's `{task}`. */
+/** A stored brief (JSON) as a TaskBrief; undefined for a flat child's `{task}`. */
 function parseBrief(json: string): TaskBrief | undefined {
   try {
     const b = JSON.parse(json) as Partial<TaskBrief>;
@@ -96,7 +96,7 @@ function parseBrief(json: string): TaskBrief | undefined {
   }
 }
 
-export type DelegateItem = { kind: 'legacy'; task: string } | { kind: 'brief'; brief: TaskBriefInput };
+export type DelegateItem = { kind: 'task'; task: string } | { kind: 'brief'; brief: TaskBriefInput };
 
 /** Thrown to the agent tool: becomes an error result for the model, nothing ran. */
 export class DelegationRefused extends Error {}
@@ -134,8 +134,8 @@ export class TreeEngine {
     const prepared: { id: string; goal: string; brief?: TaskBrief; prompt: (id: string) => string }[] = [];
     for (const it of items) {
       const id = randomUUID();
-      if (it.kind === 'legacy') {
-        prepared.push({ id, goal: it.task.trim().slice(0, 200), prompt: () => renderLegacyTask(it.task) });
+      if (it.kind === 'task') {
+        prepared.push({ id, goal: it.task.trim().slice(0, 200), prompt: () => renderFlatTask(it.task) });
         continue;
       }
       const refs = await this.resolveRefs(it.brief.context_refs ?? [], parent);
