@@ -164,6 +164,8 @@ function withAgentEnv(settings: Settings, env: NodeJS.ProcessEnv): Settings {
   return {
     ...settings,
     ...(mode ? { agent_mode: validateSetting('agent_mode', mode.value, mode.name) as Settings['agent_mode'] } : {}),
-    ...(budget ? { agent_budget: { ...settings.agent_budget, ...(validateSetting('agent_budget', budget.value, budget.name) as object) } } : {}),
+    ...(budget
+      ? { agent_budget: { ...settings.agent_budget, ...(validateSetting('agent_budget', budget.value, budget.name) as object) } }
+      : {}),
   };
 }

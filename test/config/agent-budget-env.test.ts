@@ -44,7 +44,10 @@ describe('agentBudgetFromEnv', () => {
   it('an empty or blank variable is not set', () => {
     const blank = Object.fromEntries(numeric.map(([env], i) => [env, i % 2 ? '' : '  ']));
     expect(agentBudgetFromEnv({ ...blank, AGENT_RESOURCE_BUDGET_ENABLED: ' ' })).toBeUndefined();
-    expect(agentBudgetFromEnv({ ...blank, AGENT_MAX_LLM_CALLS: '9' })).toStrictEqual({ fields: { max_llm_calls: 9 }, names: ['AGENT_MAX_LLM_CALLS'] });
+    expect(agentBudgetFromEnv({ ...blank, AGENT_MAX_LLM_CALLS: '9' })).toStrictEqual({
+      fields: { max_llm_calls: 9 },
+      names: ['AGENT_MAX_LLM_CALLS'],
+    });
   });
 
   const switches: [string, boolean][] = [
@@ -114,7 +117,10 @@ describe('agent_budget through the settings', () => {
   });
 
   it('over GNS3_COPILOT_AGENT_BUDGET, the generic name of the whole object', async () => {
-    const { settings } = await load({ GNS3_COPILOT_AGENT_BUDGET: '{"max_llm_calls": 30, "max_total_agents": 4}', AGENT_MAX_LLM_CALLS: '20' });
+    const { settings } = await load({
+      GNS3_COPILOT_AGENT_BUDGET: '{"max_llm_calls": 30, "max_total_agents": 4}',
+      AGENT_MAX_LLM_CALLS: '20',
+    });
     expect(settings.agent_budget).toStrictEqual({ max_llm_calls: 20, max_total_agents: 4 });
   });
 

@@ -24,7 +24,11 @@ describe('tree settings on the command line', () => {
       [['--child-execution-mode', 'fast'], {}, 'error: --child-execution-mode: must be one of sequential|parallel (got fast)'],
       [['--agent-mode', 'tree'], {}, 'error: --agent-mode: must be one of flat|recursive (got tree)'],
       [[], { AGENT_MODE: 'tree' }, 'error: AGENT_MODE: must be one of flat|recursive (got tree)'],
-      [[], { AGENT_MODE: 'recursive', AGENT_MAX_LLM_CALLS: '1' }, 'error: agent_budget: reserved_final_calls must be less than max_llm_calls (1 >= 1; env AGENT_RESERVED_FINAL_CALLS, AGENT_MAX_LLM_CALLS)'],
+      [
+        [],
+        { AGENT_MODE: 'recursive', AGENT_MAX_LLM_CALLS: '1' },
+        'error: agent_budget: reserved_final_calls must be less than max_llm_calls (1 >= 1; env AGENT_RESERVED_FINAL_CALLS, AGENT_MAX_LLM_CALLS)',
+      ],
       [[], { AGENT_RECURSION_ENABLED: '1' }, 'error: AGENT_RECURSION_ENABLED was removed; use AGENT_MODE=recursive'],
       [
         [],

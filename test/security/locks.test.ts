@@ -132,7 +132,9 @@ describe('a locked agent mode', () => {
       const r = await runCli(['-p', 'x', '--json', ...args, ...llmFlags(llm.url)], { ...env, ...extra });
       expect(r.code).toBe(2);
       expect(r.stderr.trim()).toMatch(
-        new RegExp(`^error: ${who}: "agent_mode" is locked to "flat" by the system config .*config\\.json \\(classroom lock\\); ask your instructor or remove the override$`),
+        new RegExp(
+          `^error: ${who}: "agent_mode" is locked to "flat" by the system config .*config\\.json \\(classroom lock\\); ask your instructor or remove the override$`,
+        ),
       );
     }
     const resumed = await runCli(['-p', 'again', '--json', '-r', a.session_id!, ...llmFlags(llm.url)], env);

@@ -50,7 +50,11 @@ export interface AgentModeRequest {
   budget: Partial<BudgetSnapshot>;
 }
 
-export function fixAgentMode(req: AgentModeRequest, resumed: { id: string; agent_mode: AgentMode } | undefined, trees: TreeStore): ModeFixation {
+export function fixAgentMode(
+  req: AgentModeRequest,
+  resumed: { id: string; agent_mode: AgentMode } | undefined,
+  trees: TreeStore,
+): ModeFixation {
   if (!resumed) {
     const mode = req.lock?.value ?? req.asked ?? DEFAULT_AGENT_MODE;
     return mode === 'recursive' ? { mode, budget: budgetFromSettings(req.budget) } : { mode };

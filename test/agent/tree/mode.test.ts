@@ -140,7 +140,9 @@ describe('agent mode', () => {
     writeFileSync(sys, JSON.stringify({ agent_mode: 'recursive', locked: ['agent_mode'] }));
     // the lock is read as the CLI reads it (a root-owned file; tests run as root)
     chownSync(sys, 0, 0);
-    const e = await refusal(session({ ...settings, agent_mode: 'recursive' }, [], { sessionId: flat.id, env: { GNS3_COPILOT_SYSTEM_CONFIG: sys } }));
+    const e = await refusal(
+      session({ ...settings, agent_mode: 'recursive' }, [], { sessionId: flat.id, env: { GNS3_COPILOT_SYSTEM_CONFIG: sys } }),
+    );
     expect(e.message).toBe(
       `"agent_mode" is locked to "recursive" by the system config ${sys} (classroom lock): session ${flat.id.slice(0, 8)} runs in agent mode flat; start a new session`,
     );
