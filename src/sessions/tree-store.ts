@@ -1,6 +1,6 @@
 /**
  * Sub-agent trees in the sessions DB: one `agent_trees` row per root
- * session (its fixed AGENT_MODE, mode revision, anchor and budget snapshot), one
+ * session (its fixed agent mode, mode revision, anchor and budget snapshot), one
  * `agent_nodes` row per child, and `tree_usage` with `tree_request_time` (how long each
  * request of the tree ran) for the tree budget. Tables are
  * created idempotently on the SessionStore's connection; store.ts is untouched.
