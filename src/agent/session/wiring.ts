@@ -30,6 +30,7 @@ import type { SessionProject } from './project.js';
 import type { LiveState } from './live.js';
 import type { Resumed } from './resume.js';
 import { approverInTurn, type QuestionTurn } from './questions.js';
+import { SessionAllowances } from '../../tools/allowances.js';
 import { chatCost, maxOutputCharsFor, type ResolvedProvider } from './provider.js';
 import type { CreateAgentSessionOptions, ToolAttacher } from './types.js';
 
@@ -160,7 +161,7 @@ export function approvalContext(settings: Settings, opts: CreateAgentSessionOpti
   return {
     policy,
     approvalTools: settings.approval_tools,
-    sessionAllowed: new Set<string>(),
+    allowances: new SessionAllowances(),
     interactive: opts.invocation?.interactive ?? opts.approver !== undefined,
     canAsk: opts.approver !== undefined,
     ...(opts.approver ? { approver: approverInTurn(opts.approver, questions) } : {}),
