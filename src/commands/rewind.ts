@@ -4,13 +4,15 @@
  * what a session changed in the lab since just before request N, and undoing it
  * (src/checkpoints/rewind.ts). A rewind applies through the tool gate in the
  * mode the session ran in; `--yes` is its one approval, without it the plan is
- * printed and the exit code is 6.
+ * printed and the exit code is 6. The command line's rewind holds the session's lease
+ * (the TUI's /rewind rewinds the session the TUI itself holds).
  */
 import type { Settings } from '../config/schema.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { sanitizeText } from '../security/sanitize.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
+import { SessionLease } from '../sessions/lease.js';
 import { CheckpointStore } from '../checkpoints/store.js';
 import type { RewindReport } from '../checkpoints/rewind.js';
 import { reportText } from '../checkpoints/report.js';
@@ -146,10 +148,23 @@ export async function diffCommand(sessionArg: string | undefined, opts: Opts, se
   }
 }
 
+/**
+ * The session's lease for the whole rewind, as a resume takes it: a request another process is
+ * running would otherwise be the rewind's target while unfinished and change the lab after it.
+ */
+function leaseForRewind(store: SessionStore, row: SessionRow): SessionLease {
+  return SessionLease.acquire(store.db, row.id, {
+    hint: `a request of session ${row.id.slice(0, 8)} is running there; rewind once it has ended (nothing was changed)`,
+    exitCode: ExitCode.Usage,
+  });
+}
+
 export async function rewindCommand(sessionArg: string | undefined, opts: Opts, settings: Settings, signal: AbortSignal): Promise<number> {
   const store = await SessionStore.open(settings.data_dir);
+  let lease: SessionLease | undefined;
   try {
     const row = findSession(store, sessionArg, settings);
+    lease = leaseForRewind(store, row);
     const cp = new CheckpointStore(store.db);
     const last = cp.currentRequestNo(row.id);
     const unfinished = cp.unfinishedRewind(row.id);
@@ -196,6 +211,7 @@ export async function rewindCommand(sessionArg: string | undefined, opts: Opts, 
     }
     return 0;
   } finally {
+    lease?.release();
     store.close();
   }
 }
