@@ -245,9 +245,12 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
       { id: 'rewind-topology', name: 'rewind: restore the topology', args: { ...topology } },
       approval,
       ctx.signal,
+      undefined,
     );
     if (a.kind !== 'allowed') return refuse({ reason: a.reason, needsApproval: true });
-    for (const c of calls) if (c.id !== 'rewind-config' && c.id !== 'rewind-vpcs') approval.sessionAllowed.add(c.name);
+    // each topology call allowed on exactly the targets the user just saw, nothing wider
+    for (const c of calls)
+      if (c.id !== 'rewind-config' && c.id !== 'rewind-vpcs') approval.allowances.allow(c.name, registry.get(c.name)?.targets?.(c.args));
   }
 
   // Approved. The rewind is a request: checkpoint the lab as it is before changing it.

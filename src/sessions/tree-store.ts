@@ -8,6 +8,7 @@
 import type Database from 'better-sqlite3';
 import type { AgentMode } from '../core/events.js';
 import { redact } from '../security/redact.js';
+import { createRequestTimeTable } from './tree-request-time.js';
 
 /**
  * Bumped when what a stored mode means changes; stored with every tree. Revision 2:
@@ -104,13 +105,6 @@ CREATE TABLE IF NOT EXISTS tree_usage (
   started_ms INTEGER NOT NULL,
   exhausted TEXT
 );
-CREATE TABLE IF NOT EXISTS tree_request_time (
-  root_id TEXT NOT NULL,
-  request INTEGER NOT NULL,
-  started_ms INTEGER NOT NULL,
-  running_ms INTEGER NOT NULL,
-  PRIMARY KEY (root_id, request)
-);
 CREATE TABLE IF NOT EXISTS context_refs (
   root_id TEXT NOT NULL,
   id TEXT NOT NULL,
@@ -160,6 +154,7 @@ const TREE_TABLES = [
 export class TreeStore {
   constructor(readonly db: Database.Database) {
     db.exec(SCHEMA);
+    createRequestTimeTable(db);
     const have = new Set((db.prepare('PRAGMA table_info(agent_nodes)').all() as { name: string }[]).map((c) => c.name));
     for (const col of ADDED_NODE_COLUMNS) if (!have.has(col.split(' ')[0]!)) db.exec(`ALTER TABLE agent_nodes ADD COLUMN ${col}`);
     const haveTree = new Set((db.prepare('PRAGMA table_info(agent_trees)').all() as { name: string }[]).map((c) => c.name));

@@ -125,7 +125,12 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
       // read first, so the approval event carries the same preview the approver is shown
       const preview = await previewCall(verdict.def, call, req, previewed);
       req.events?.approval?.(call, verdict.need, preview);
-      const answer = await askApproval({ ...call, why: verdict.need.why, ...(preview ? { preview } : {}) }, req.approval, req.signal);
+      const answer = await askApproval(
+        { ...call, why: verdict.need.why, ...(preview ? { preview } : {}) },
+        req.approval,
+        req.signal,
+        verdict.def.targets?.(call.args),
+      );
       if (answer.kind === 'denied') {
         approvalBlocked++;
         results[i] = settle('blocked', answer.reason);

@@ -14,6 +14,7 @@ import type { AgentStateType } from '../../src/agent/state.js';
 import { PromptLibrary } from '../../src/agent/prompts.js';
 import type { TokenCounter } from '../../src/agent/tokens.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
+import { SessionAllowances } from '../../src/tools/allowances.js';
 import { defineTool, type ToolDef } from '../../src/tools/types.js';
 import { settingsSchema } from '../../src/config/schema.js';
 import { nullLogger, type Logger } from '../../src/log.js';
@@ -51,7 +52,6 @@ export function stubGraph(
     schema: z.object({ device_configs: z.array(z.object({ device_name: z.string(), commands: z.array(z.string()) })) }),
     run: async () => ({ status: 'success', data: o.toolOutput ?? '{"status":"success"}' }),
   }) as ToolDef;
-  let current: RunControl | undefined;
   const graph = buildGraph(
     {
       registry: new ToolRegistry([noop]),
@@ -62,7 +62,7 @@ export function stubGraph(
       endpoint: { baseURL: 'stub', model: 'stub', provider: 'stub' },
       cost: { maxOutputTokens: 4096 },
       log: o.log ?? nullLogger,
-      approval: { policy: 'never', approvalTools: [], sessionAllowed: new Set(), interactive: false, canAsk: false },
+      approval: { policy: 'never', approvalTools: [], allowances: new SessionAllowances(), interactive: false, canAsk: false },
       maxOutputChars: 16_000,
       topology: async () => undefined,
       toolContext: (signal) => ({
@@ -74,7 +74,6 @@ export function stubGraph(
       }),
       needsTitle: () => false,
       saveTitle: () => undefined,
-      run: () => current!,
     },
     saver,
   );
@@ -85,7 +84,7 @@ export function stubGraph(
     opts: { maxIterations?: number; emit?: (e: AgentEvent) => void } = {},
   ): Promise<AgentStateType> {
     const max = opts.maxIterations ?? 20;
-    current = {
+    const run: RunControl = {
       emit: opts.emit ?? (() => undefined),
       signal: new AbortController().signal,
       approvalBlocked: 0,
@@ -101,7 +100,7 @@ export function stubGraph(
         tools_offered: true,
         exceeded: [],
       },
-      { configurable: { thread_id: threadId }, recursionLimit: max * 3 + 10, streamMode: 'values' },
+      { configurable: { thread_id: threadId, run }, recursionLimit: max * 3 + 10, streamMode: 'values' },
     );
     for await (const v of stream) final = v;
     return final!;

@@ -13,6 +13,7 @@ import { CLI_CALLER, ROOT_AGENT } from '../../src/core/caller.js';
 import { COPILOT_MODES, RESTORE_TOOLS } from '../../src/core/modes.js';
 import { allTools } from '../../src/tools/index.js';
 import type { ApprovalContext } from '../../src/tools/approval.js';
+import { SessionAllowances } from '../../src/tools/allowances.js';
 
 const tool = (name: ToolDef['name'], risk: ToolDef['risk']): ToolDef =>
   defineTool({ name, description: name, risk, schema: z.object({}), run: async () => ({ status: 'success', data: {} }) });
@@ -24,7 +25,7 @@ function request(
   const { approval, ...rest } = over;
   return {
     tools: registry,
-    approval: { policy: 'ask', approvalTools: [], sessionAllowed: new Set(), interactive: true, canAsk: false, ...approval },
+    approval: { policy: 'ask', approvalTools: [], allowances: new SessionAllowances(), interactive: true, canAsk: false, ...approval },
     mode: 'lab_automation_assistant',
     caller: ROOT_AGENT,
     limits: { max_iterations: 5, tool_limits: {}, on_limit: 'warn' },

@@ -61,7 +61,8 @@ export function budgetFromEnv(env: NodeJS.ProcessEnv = process.env, settings: Pa
 
 /** What a budget value may be, from a variable, the settings or a stored snapshot alike. */
 function validValue(n: unknown, int: boolean): n is number {
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 && (!int || Number.isInteger(n));
+  // Number.isFinite is false for anything but a finite number (no coercion, unlike the global isFinite)
+  return Number.isFinite(n) && (n as number) > 0 && (!int || Number.isInteger(n));
 }
 
 /** The rules budgetFromEnv enforces, on a value read back from the sessions DB. */
