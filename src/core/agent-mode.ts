@@ -1,35 +1,34 @@
 /**
- * AGENT_MODE (docs/task-trees.md): `legacy` (default) or `recursive`, read once when a
- * session is created. The mode is then fixed on the tree (src/agent/tree/fixation.ts):
- * resuming never re-reads it.
+ * The agent mode (docs/task-trees.md): `flat` (the default) or `recursive`. It is a setting,
+ * `agent_mode` (flag --agent-mode, env AGENT_MODE, config files, lockable), read once when a
+ * session is created and then fixed on its tree (src/agent/tree/fixation.ts): resuming never
+ * changes it.
+ *
+ * `legacy` is what releases before this one called `flat`: it is still accepted wherever a
+ * mode is given (flag, env, files) and read from sessions.db rows written before, and never
+ * printed.
  */
 import { UsageError } from '../errors.js';
 import type { AgentMode } from './events.js';
 
-export const AGENT_MODES: readonly AgentMode[] = ['legacy', 'recursive'];
+export const AGENT_MODES = ['flat', 'recursive'] as const satisfies readonly AgentMode[];
+
+/** The mode of a session nobody asked anything else for. */
+export const DEFAULT_AGENT_MODE: AgentMode = 'flat';
 
 /** The removed switch is an error wherever it appears, never silently ignored. */
 export function assertNoRemovedAgentFlags(env: NodeJS.ProcessEnv = process.env): void {
   if (env.AGENT_RECURSION_ENABLED !== undefined) throw new UsageError('AGENT_RECURSION_ENABLED was removed; use AGENT_MODE=recursive');
 }
 
-/** The AGENT_MODE value as written, or undefined when unset/empty. */
-export function agentModeEnvValue(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const raw = env.AGENT_MODE?.trim();
-  return raw ? raw : undefined;
-}
-
+/** A mode as a user writes it (`legacy` is `flat`), or undefined when it is none. */
 export function parseAgentMode(raw: string): AgentMode | undefined {
   const v = raw.trim().toLowerCase();
+  if (v === 'legacy') return 'flat';
   return (AGENT_MODES as readonly string[]).includes(v) ? (v as AgentMode) : undefined;
 }
 
-/** The mode for a NEW session: invalid values refuse to create it (exit 2). */
-export function resolveAgentMode(env: NodeJS.ProcessEnv = process.env): AgentMode {
-  assertNoRemovedAgentFlags(env);
-  const raw = agentModeEnvValue(env);
-  if (raw === undefined) return 'legacy';
-  const mode = parseAgentMode(raw);
-  if (!mode) throw new UsageError(`AGENT_MODE must be one of ${AGENT_MODES.join('|')} (got "${env.AGENT_MODE}")`);
-  return mode;
+/** A mode read back from sessions.db: rows of earlier releases say `legacy`; only `recursive` is a tree. */
+export function storedAgentMode(raw: string): AgentMode {
+  return raw === 'recursive' ? 'recursive' : 'flat';
 }

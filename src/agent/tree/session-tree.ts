@@ -116,7 +116,7 @@ export class SessionTree {
     );
   }
 
-  /** The recursive tree's budget ledger (undefined for legacy trees). */
+  /** The recursive tree's budget ledger (undefined for flat trees). */
   ledger(): BudgetLedger | undefined {
     if (!policyFor(this.d.mode).budgeted || !this.d.budget) return undefined;
     return (this.ledgerCache ??= new BudgetLedger(
@@ -165,7 +165,7 @@ export class SessionTree {
   /**
    * The root Validator on a candidate final answer of the root (recursive trees): the
    * RootTaskAnchor, the root's accepted reports with their validations and the root's own
-   * calls of this request. Undefined when there is nothing to validate: a legacy tree, or a
+   * calls of this request. Undefined when there is nothing to validate: a flat tree, or a
    * request in which the root delegated nothing. The verdict is stored with the tree.
    */
   async validateRootAnswer(a: { messages: BaseMessage[]; answer: string; run: RunControl }): Promise<ValidationResult | undefined> {
