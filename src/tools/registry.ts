@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { ToolStatus } from '../core/events.js';
-import { MODE_TOOLS, type CopilotMode } from '../core/modes.js';
+import { MODE_TOOLS, RESTORE_TOOLS, type CopilotMode } from '../core/modes.js';
 import type { Caller } from '../core/caller.js';
 import { failure, limitGroupOf, type ToolContext, type ToolDef, type ToolOutcome } from './types.js';
 
@@ -71,7 +71,8 @@ export class ToolRegistry {
   /**
    * The tools a caller may use in a mode: the mode's set, narrowed to a sub-agent's
    * frozen set, to a Validator's read-only part, and while reports await the caller's
-   * review (the review gate) to `review_task` and its read-only tools. The one answer for both the schemas the model is shown and what the
+   * review (the review gate) to `review_task` and its read-only tools; the CLI's restores get the
+   * mode's set and RESTORE_TOOLS. The one answer for both the schemas the model is shown and what the
    * gate lets run, so the two cannot disagree.
    */
   visible(mode: CopilotMode, caller: Caller): ToolDef[] {
@@ -83,7 +84,14 @@ export class ToolRegistry {
     // the review gate: reports await this agent's review, so it reviews or observes, nothing else
     if (caller.pendingReviews?.length)
       return mine.filter((t) => t.name === REVIEW_TOOL || (t.risk === 'read' && limitGroupOf(t) !== 'delegation'));
+    // the CLI's own calls are restores (rewind, faults restore): what a restore sends, in any mode
+    if (caller.kind === 'cli')
+      return [...mine, ...this.restoreTools().filter((t) => !mine.includes(t))].filter((t) => t.name !== REVIEW_TOOL);
     return mine.filter((t) => t.name !== REVIEW_TOOL);
+  }
+
+  private restoreTools(): ToolDef[] {
+    return RESTORE_TOOLS.map((n) => this.byName.get(n)).filter((t): t is ToolDef => t !== undefined);
   }
 
   /** Built-in tools that are made after the registry (the session's task tree, whose engine runs the graph built over this registry). */
