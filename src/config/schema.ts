@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { COPILOT_MODES, parseMode } from '../core/modes.js';
-import { AGENT_MODES, parseAgentMode } from '../core/agent-mode.js';
+import { AGENT_MODES, parseAgentMode } from './agent-mode.js';
 import { mcpServerSchema } from '../mcp/client/config.js';
 
 const httpUrl = z

@@ -11,7 +11,7 @@ import { errorMessage } from '../errors.js';
 import { commandLines, controlCharRefusal, forbiddenMatch, isReadOnly } from './filter.js';
 import { DevicePool, POOL_SERVICE_KEY } from './pool.js';
 import { ConnectError } from './transport.js';
-import { runLimited } from './runner.js';
+import { runLimited } from '../core/run-limited.js';
 import type { DeviceSession } from './session.js';
 import type { DeviceTarget, Resolved } from './target.js';
 import type { CommandResult, DeviceResult, DeviceStatus } from './types.js';

@@ -11,7 +11,7 @@ import type { FaultLedger } from '../faults/store.js';
 import type { Logger } from '../log.js';
 import type { ToolStatus } from '../core/events.js';
 import type { Caller } from '../core/caller.js';
-import type { ToolTargets } from './targets.js';
+import type { ToolTargets } from '../core/targets.js';
 
 /**
  * read   – observes only (show commands, topology, templates, skills)

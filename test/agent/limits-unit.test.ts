@@ -6,18 +6,20 @@
 import { describe, expect, it } from 'vitest';
 import {
   describeLimits,
-  groupCapRefusal,
-  iterationLimitMessage,
   limitEventMessage,
   limitNote,
   limitsFromSettings,
+  toolRetries,
+  wrapUpInstruction,
+} from '../../src/agent/limits.js';
+import {
+  groupCapRefusal,
+  iterationLimitMessage,
   pendingNotExecutedMessage,
   perToolLimitMessage,
   toolCallLimitMessage,
-  toolRetries,
   toolsNotOfferedMessage,
-  wrapUpInstruction,
-} from '../../src/agent/limits.js';
+} from '../../src/tools/limit-wording.js';
 import type { RequestLimits } from '../../src/core/api.js';
 import type { LimitGroup } from '../../src/tools/types.js';
 
