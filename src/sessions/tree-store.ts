@@ -1,12 +1,13 @@
 /**
  * Sub-agent trees in the sessions DB: one `agent_trees` row per root
- * session (its fixed AGENT_MODE, mode revision, anchor and budget snapshot), one
+ * session (its fixed agent mode, mode revision, anchor and budget snapshot), one
  * `agent_nodes` row per child, and `tree_usage` with `tree_request_time` (how long each
  * request of the tree ran) for the tree budget. Tables are
  * created idempotently on the SessionStore's connection; store.ts is untouched.
  */
 import type Database from 'better-sqlite3';
 import type { AgentMode } from '../core/events.js';
+import { storedAgentMode } from '../config/agent-mode.js';
 import { redact } from '../security/redact.js';
 import { createRequestTimeTable } from './tree-request-time.js';
 
@@ -167,7 +168,8 @@ export class TreeStore {
   }
 
   get(rootId: string): TreeRow | undefined {
-    return this.db.prepare('SELECT * FROM agent_trees WHERE root_id = ?').get(rootId) as TreeRow | undefined;
+    const row = this.db.prepare('SELECT * FROM agent_trees WHERE root_id = ?').get(rootId) as TreeRow | undefined;
+    return row && { ...row, agent_mode: storedAgentMode(row.agent_mode) };
   }
 
   /** Writes the tree row once; an existing row is never changed (the mode is fixed). */

@@ -42,7 +42,7 @@ describe('App: streaming and tool calls', () => {
     const t = mount({
       scripts: [
         [
-          { type: 'init', session_id: 'sess-1', project_id: 'p-1', mode: 'teaching_assistant', agent_mode: 'legacy', model: 'gpt-4o-mini' },
+          { type: 'init', session_id: 'sess-1', project_id: 'p-1', mode: 'teaching_assistant', agent_mode: 'flat', model: 'gpt-4o-mini' },
           { type: 'context', tokens: 43_000, tools_tokens: 2000, limit: 128_000, percent: 34, trimmed: 0 },
           { type: 'content', delta: 'Checking **OSPF** ' },
           { type: 'content', delta: 'neighbors…' },
@@ -66,7 +66,7 @@ describe('App: streaming and tool calls', () => {
     expect(f).toContain('34% of 128K');
     expect(f).toContain('1K tok');
     expect(f).toContain('iter 2/20 · tools 1/∞');
-    expect(f).toContain('legacy');
+    expect(f).toContain('flat');
     expect(t.services.session.prompts).toEqual(['check ospf']);
   });
 

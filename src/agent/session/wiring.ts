@@ -86,7 +86,7 @@ export function sessionGraph(p: SessionParts, approval: ApprovalContext, limitRa
   );
 }
 
-/** The sub-agent tree under the AGENT_MODE fixed for this session; its own tools join the registry. */
+/** The sub-agent tree under the agent mode fixed for this session; its own tools join the registry. */
 export function sessionTree(p: SessionParts, resume: Resumed, graph: AgentGraph): SessionTree {
   const { fixation, trees, agentMode } = resume;
   const tree = new SessionTree({
