@@ -33,7 +33,7 @@ const BUDGET_VARS: Record<BudgetKind, string> = {
 };
 
 /** What an absent optional field of RequestLimits means. */
-export const LIMIT_DEFAULTS = { max_parallel_tools: 5, max_retries_per_tool: 1, retry_on_tool_error: true } as const;
+export const LIMIT_DEFAULTS = { max_parallel_tools: 5, max_retries_per_tool: 1, retry_on_tool_error: false } as const;
 
 export function limitsFromSettings(
   s: Partial<LimitSettings> & Pick<LimitSettings, 'max_iterations' | 'tool_limits' | 'on_limit'>,
@@ -53,9 +53,12 @@ export function limitsFromSettings(
   };
 }
 
-/** Retries a transiently failing call gets: 0 when retry_on_tool_error is off. */
+/**
+ * Retries a transiently failing call may get. Which failures are retried is src/tools/retry.ts
+ * `mayRetry`: retry_on_tool_error adds those after which the target may have acted, never for configuration.
+ */
 export function toolRetries(l: RequestLimits): number {
-  return l.retry_on_tool_error === false ? 0 : (l.max_retries_per_tool ?? LIMIT_DEFAULTS.max_retries_per_tool);
+  return l.max_retries_per_tool ?? LIMIT_DEFAULTS.max_retries_per_tool;
 }
 
 /** What on_limit=continue may cross its limits up to: never more iterations or tool calls than this per run. */
@@ -163,6 +166,7 @@ export function describeLimits(l: RequestLimits): Record<string, unknown> {
     on_limit: l.on_limit,
     max_parallel_tools: l.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
     max_retries_per_tool: toolRetries(l),
+    retry_on_tool_error: l.retry_on_tool_error ?? LIMIT_DEFAULTS.retry_on_tool_error,
     max_device_config_calls: l.max_device_config_calls ?? 'unlimited',
     max_diagnostic_calls: l.max_diagnostic_calls ?? 'unlimited',
   };

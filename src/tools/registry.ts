@@ -14,7 +14,7 @@ import { failure, limitGroupOf, type ToolContext, type ToolDef, type ToolOutcome
 /** The review gate's tool (recursive trees): shown only while reports await the caller's review. */
 const REVIEW_TOOL = 'review_task';
 import { errorMessage } from '../errors.js';
-import { isTransientError } from './retry.js';
+import { isTransientError, isUnsentError } from './retry.js';
 import { capOutput } from './cap.js';
 
 export type { ToolResult } from './types.js';
@@ -39,13 +39,14 @@ export function outcomeText(o: ToolOutcome): string {
   return JSON.stringify({ status: o.status, ...data });
 }
 
-/** Serialises and caps an outcome (once, here) and carries its status, display line and transient flag. */
+/** Serialises and caps an outcome (once, here) and carries its status, display line and transient/unsent flags. */
 export function toolResultOf(o: ToolOutcome, maxChars: number): ToolResult {
   return {
     status: o.status,
     output: capOutput(outcomeText(o), maxChars),
     ...(o.display ? { display: o.display } : {}),
     ...(o.status === 'error' && o.transient ? { transient: true } : {}),
+    ...(o.status === 'error' && o.transient && o.unsent ? { unsent: true } : {}),
   };
 }
 
@@ -154,7 +155,8 @@ export async function executeTool(def: ToolDef, args: unknown, ctx: ToolContext,
     } catch (err) {
       if (ctx.signal.aborted)
         return { status: 'aborted', output: resultJson('aborted', `${def.name} was cancelled: ${abortReason(ctx.signal)}`) };
-      return toolResultOf(failure(errorMessage(err).split('\n')[0] ?? 'error', {}, isTransientError(err)), maxOutputChars);
+      const failed = failure(errorMessage(err).split('\n')[0] ?? 'error', {}, isTransientError(err));
+      return toolResultOf(isUnsentError(err) ? { ...failed, unsent: true } : failed, maxOutputChars);
     }
   })();
   try {

@@ -99,6 +99,8 @@ export interface ToolOutcome {
   display?: string;
   /** the failure may go away on its own, so the call may run again (./retry.ts) */
   transient?: boolean;
+  /** nothing of the call reached its target (the connection failed before anything was sent): running it again repeats nothing */
+  unsent?: boolean;
 }
 
 /** An error outcome: `{"status":"error","error":message,…extra}` for the model, the message for a person. */
@@ -120,4 +122,6 @@ export interface ToolResult {
   display?: string;
   /** the failure may go away on its own (see ./retry.ts) */
   transient?: boolean;
+  /** nothing reached the call's target (ToolOutcome.unsent) */
+  unsent?: boolean;
 }
