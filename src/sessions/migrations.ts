@@ -13,8 +13,9 @@ import { MESSAGES_SCHEMA, MessageLog } from './message-log.js';
 import { CHECKPOINT_SCHEMA } from './checkpoint-schema.js';
 import { REQUEST_USAGE_SCHEMA } from './request-usage.js';
 import { FAULT_SCHEMA } from './fault-schema.js';
+import { NAMED_CHECKPOINT_SCHEMA } from './named-checkpoint-schema.js';
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 interface Migration<T> {
   to: number;
@@ -84,11 +85,21 @@ const faultTables: Migration<void> = {
   },
 };
 
+/** 5 → 6: named lab checkpoints, per controller and project (./named-checkpoint-schema.ts). */
+const namedCheckpoints: Migration<void> = {
+  to: 6,
+  prepare: () => Promise.resolve(),
+  apply(db) {
+    db.exec(NAMED_CHECKPOINT_SCHEMA);
+  },
+};
+
 const MIGRATIONS: Migration<never>[] = [
   messagesTable as Migration<never>,
   checkpointTables as Migration<never>,
   requestModels as Migration<never>,
   faultTables as Migration<never>,
+  namedCheckpoints as Migration<never>,
 ];
 
 export function schemaVersion(db: Database.Database): number {
