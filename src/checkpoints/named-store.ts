@@ -63,6 +63,11 @@ export interface SaveInput extends LabKey {
   devices: { device: string; node_id: string; platform?: string | undefined; config?: string | undefined; error?: string | undefined }[];
 }
 
+const existsError = (had: { name: string; created_at: string }, project: string) =>
+  new UsageError(
+    `checkpoint "${had.name}" exists for project ${project} (saved ${had.created_at}): pass --replace to overwrite it, or delete it first`,
+  );
+
 export class NamedCheckpointStore {
   constructor(readonly db: Database.Database) {}
 
@@ -75,10 +80,7 @@ export class NamedCheckpointStore {
     return this.db
       .transaction(() => {
         const had = this.row(c, c.name);
-        if (had && !opts.replace)
-          throw new UsageError(
-            `checkpoint "${had.name}" exists for project ${c.project_name} (saved ${had.created_at}): pass --replace to overwrite it, or delete it first`,
-          );
+        if (had && !opts.replace) throw existsError(had, c.project_name);
         if (had) this.deleteRows(had.id);
         const id = Number(
           this.db
@@ -99,6 +101,13 @@ export class NamedCheckpointStore {
         return { id, replaced: had !== undefined };
       })
       .immediate();
+  }
+
+  /** Refuses a name the project has already (before a save spends time capturing), unless it is to be replaced. */
+  assertFree(key: LabKey, name: string, projectName: string): void {
+    checkName(name);
+    const had = this.row(key, name);
+    if (had) throw existsError(had, projectName);
   }
 
   /** The checkpoint of this project by name (exact, else the one whose name differs only in case). */
