@@ -10,6 +10,7 @@ const toolStatus = z.enum(['success', 'partial', 'error', 'blocked', 'limit', 'a
 const stopped = z.enum(['done', 'max_iterations', 'max_tool_calls', 'max_time', 'tool_limit', 'max_cost', 'aborted', 'error', 'budget']);
 const errorType = z.enum(['controller', 'provider', 'limit', 'approval', 'aborted', 'usage', 'internal']);
 const nonNegInt = z.number().int().nonnegative();
+const share = z.strictObject({ llm_calls: nonNegInt, tool_calls: nonNegInt, input_tokens: nonNegInt, output_tokens: nonNegInt });
 const stats = z.strictObject({
   iterations: nonNegInt,
   llm_calls: nonNegInt,
@@ -18,9 +19,8 @@ const stats = z.strictObject({
   output_tokens: nonNegInt,
   duration_ms: nonNegInt,
   cost_usd: z.number().nonnegative().nullable(),
-  by_agent: z
-    .record(z.string(), z.strictObject({ llm_calls: nonNegInt, tool_calls: nonNegInt, input_tokens: nonNegInt, output_tokens: nonNegInt }))
-    .optional(),
+  by_agent: z.record(z.string(), share).optional(),
+  by_kind: z.strictObject({ agent: share, title: share, summary: share, validator: share, root_validator: share }).optional(),
 });
 const error = z.strictObject({ type: errorType, message: z.string().min(1) });
 const verdict = z.enum(['pass', 'fail', 'uncertain']);
