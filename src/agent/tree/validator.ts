@@ -17,7 +17,7 @@ import type { Caller } from '../../core/caller.js';
 import { resultJson, type ToolSchema } from '../../tools/registry.js';
 import type { DispatchCall, DispatchOutcome } from '../../tools/dispatch.js';
 import type { RunControl } from '../graph-deps.js';
-import { messageText } from '../tokens.js';
+import { messageText } from '../../sessions/message-text.js';
 import { errorMessage } from '../../errors.js';
 import { VALIDATOR_MAX_TOKENS } from '../cost-limit.js';
 import { byteBoundTokens, meteredCompletion, type MeteredCall } from '../metered-call.js';
