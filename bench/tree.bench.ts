@@ -110,31 +110,30 @@ async function engineRows(): Promise<(string | number)[][]> {
     approvalBlocked: 0,
     counters: new RequestCounters(),
   };
-  let rootId = 'r0';
-  const engine = new TreeEngine({
-    policy: recursivePolicy,
-    trees,
-    rootId: () => rootId,
-    mode: () => 'lab_automation_assistant',
-    anchor: () => 'verify OSPF on every router',
-    registered: (t) => ['execute_multiple_device_commands', 'agent'].includes(t),
-    modeTools: () => ['execute_multiple_device_commands', 'agent'],
-    schedule: () => ({ child_execution_mode: 'sequential', max_parallel_children: 2 }),
-    currentRun: () => root,
-    runChild: async (c) => ({
-      messages: [new HumanMessage(c.prompt), new AIMessage({ content: 'R1: OSPF full', id: 'x' })],
-      stop: 'done',
-      llm_calls: 1,
-      input_tokens: 100,
-      output_tokens: 10,
-    }),
-    threadMessages: async () => [],
-  });
+  const TOOLS = ['execute_multiple_device_commands', 'agent'];
+  const engineFor = (rootId: string) =>
+    new TreeEngine({
+      policy: recursivePolicy,
+      trees,
+      rootId,
+      session: { mode: 'lab_automation_assistant', current: root },
+      registry: { get: (t) => (TOOLS.includes(t) ? t : undefined), forMode: () => TOOLS.map((name) => ({ name })) },
+      schedule: { child_execution_mode: 'sequential', max_parallel_children: 2 },
+      runChild: async (c) => ({
+        messages: [new HumanMessage(c.prompt), new AIMessage({ content: 'R1: OSPF full', id: 'x' })],
+        stop: 'done',
+        llm_calls: 1,
+        input_tokens: 100,
+        output_tokens: 10,
+      }),
+      threadMessages: async () => [],
+    });
   const xs: number[] = [];
   for (let i = 0; i < 300; i++) {
-    rootId = `r${i}`;
+    // a new root each time: a parent's quota of children is spent after a few
+    const engine = engineFor(`r${i}`);
     const t0 = performance.now();
-    await engine.delegate([{ kind: 'brief', brief: { goal: 'verify OSPF on R1', constraints: ['read-only'] } }]);
+    await engine.delegate([{ kind: 'brief', brief: { goal: 'verify OSPF on R1', constraints: ['read-only'] } }], {});
     xs.push(performance.now() - t0);
   }
   db.close();

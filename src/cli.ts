@@ -1,5 +1,5 @@
 /**
- * The command line (README, Command line). `--version` loads nothing at all; everything
+ * The command line (docs/cli.md). `--version` loads nothing at all; everything
  * else loads only commander, the small modules of src/cli/ and the dependency-free first
  * frame of the TUI (src/ui/first-frame.ts) up front, so `--help` stays
  * close to bare `node` start-up; every command loads what it needs with `import()` when it runs.

@@ -1,7 +1,9 @@
 /**
- * What the agent graph (./graph.ts) is built from: the models, the services of the
- * session, and the per-request RunControl the session hands each run.
+ * What the agent graph (./graph.ts) is built from: the models and the services of the
+ * session; and the RunControl each run (the root's request, every sub-agent) hands the
+ * graph in LangGraph's `config.configurable.run`, which every node reads with `runOf`.
  */
+import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { BaseMessage } from '@langchain/core/messages';
 import type { ValidationResult } from './tree/validation-result.js';
@@ -62,6 +64,11 @@ export interface RunControl {
   pendingReviews?: () => readonly string[];
   /** who this run calls tools as (absent: derived by runCaller from `agent` and `tools`) */
   caller?: Caller;
+  /**
+   * Recursive trees, the root's run: the root Validator's verdict on a candidate final answer
+   * (undefined: nothing to validate — the request delegated nothing)
+   */
+  validateAnswer?(a: { messages: BaseMessage[]; answer: string; run: RunControl }): Promise<ValidationResult | undefined>;
 }
 
 export interface GraphDeps {
@@ -88,16 +95,28 @@ export interface GraphDeps {
   checkpoints?: Checkpointer;
   /** reads the devices a config call changes to preview its diff in the approval prompt (src/checkpoints/preview.ts) */
   previewer?: ApprovalPreviewer;
-  /**
-   * Recursive trees: the root Validator's verdict on a candidate final answer of the root
-   * (undefined: nothing to validate — legacy, or the request delegated nothing)
-   */
-  validateAnswer?(a: { messages: BaseMessage[]; answer: string; run: RunControl }): Promise<ValidationResult | undefined>;
   /** root_validation_rounds: how many times a failed answer goes back to the root */
   rootValidationRounds?: number;
+  /** the session has no title yet (asked when the root's request ends) */
   needsTitle(): boolean;
   saveTitle(title: string): void;
-  run(): RunControl;
+}
+
+/** The session's chat models (built with the first LLM call when they come as a loader). */
+export function chatModels(deps: Pick<GraphDeps, 'models'>): Promise<ChatModels> {
+  return typeof deps.models === 'function' ? deps.models() : Promise.resolve(deps.models);
+}
+
+/** The run a graph invocation belongs to: `config.configurable.run`, set by whoever streams the graph. */
+export function runOf(config: LangGraphRunnableConfig | undefined): RunControl {
+  const run = (config?.configurable as { run?: RunControl } | undefined)?.run;
+  if (!run) throw new Error('graph used outside a request: no run in config.configurable');
+  return run;
+}
+
+/** The LangGraph config of one run on a thread (the root's session id, a sub-agent's id). */
+export function runConfig(threadId: string, run: RunControl, recursionLimit: number) {
+  return { configurable: { thread_id: threadId, run }, recursionLimit };
 }
 
 /** The caller a run's tool calls are judged as: the root agent, or a sub-agent with its frozen tool set; with the reports awaiting its review. */

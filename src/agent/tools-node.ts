@@ -3,21 +3,22 @@
  * the one dispatch (src/tools/dispatch.ts: gate, approvals, parallel execution) and
  * turns what happens into events and ToolMessages.
  */
+import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import type { AgentStateType, AgentStateUpdate } from './state.js';
 import { executeTool } from '../tools/registry.js';
 import { dispatchCalls } from '../tools/dispatch.js';
 import { LIMIT_DEFAULTS, enforcedLimits, limitEventMessage, toolRetries } from './limits.js';
 import { runWithRetries } from '../tools/retry.js';
-import { stopReasonOf, runCaller, type GraphDeps } from './graph-deps.js';
+import { runOf, stopReasonOf, runCaller, type GraphDeps } from './graph-deps.js';
 import { danglingToolCalls, toolMessage } from './history.js';
 import { agentKey } from './request-counters.js';
 import { cliRefusalText } from './refusal-text.js';
 import { askRaise, sameLimits, toolRaiseTarget } from './limit-raise.js';
 import { limitGroupOf } from '../tools/types.js';
 
-export function toolsNode(deps: GraphDeps): (state: AgentStateType) => Promise<AgentStateUpdate> {
-  return async (state) => {
-    const run = deps.run();
+export function toolsNode(deps: GraphDeps): (state: AgentStateType, config: LangGraphRunnableConfig) => Promise<AgentStateUpdate> {
+  return async (state, config) => {
+    const run = runOf(config);
     const calls = danglingToolCalls(state.messages);
     const caller = runCaller(run);
     const ctx = { ...deps.toolContext(run.signal), caller, mode: state.mode };

@@ -3,7 +3,7 @@
  * that live above it, the user's mcp_servers (src/mcp/client/). The core imports nothing
  * from mcp/; the TUI and the one-shot run open their sessions here.
  */
-import type { AgentSessionExt, CreateAgentSessionOptions, ToolAttacher } from '../agent/session.js';
+import type { CopilotSession, CreateAgentSessionOptions, ToolAttacher } from '../agent/session.js';
 
 /** Loads the MCP client only when a session has mcp_servers to connect. */
 const attachMcpTools: ToolAttacher = async (target) => {
@@ -14,7 +14,7 @@ const attachMcpTools: ToolAttacher = async (target) => {
   return attachMcpServers(target.registry, target.settings.mcp_servers, target.log, target.services, target.connecting);
 };
 
-export async function openAgentSession(opts: CreateAgentSessionOptions): Promise<AgentSessionExt> {
+export async function openAgentSession(opts: CreateAgentSessionOptions): Promise<CopilotSession> {
   const { createAgentSession } = await import('../agent/session.js');
   return createAgentSession({ attachTools: attachMcpTools, ...opts });
 }

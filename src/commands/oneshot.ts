@@ -46,7 +46,7 @@ export async function runOneShot(settings: Settings, invocation: InvocationOptio
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  let session: import('../agent/session.js').AgentSessionExt | undefined;
+  let session: import('../agent/session.js').CopilotSession | undefined;
   try {
     const { openAgentSession } = await import('./agent-session.js');
     session = await openAgentSession({ settings, invocation });

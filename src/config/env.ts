@@ -1,7 +1,7 @@
 /**
  * Settings from environment variables. Every key has a generic name
- * (`GNS3_COPILOT_<KEY>`, e.g. GNS3_COPILOT_MAX_ITERATIONS); the README's short
- * names win over it when both are set.
+ * (`GNS3_COPILOT_<KEY>`, e.g. GNS3_COPILOT_MAX_ITERATIONS); the short env names of
+ * docs/cli.md's options table win over it when both are set.
  */
 import { SETTING_KEYS, type SettingKey } from './schema.js';
 

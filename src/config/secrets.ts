@@ -23,7 +23,7 @@ export interface SecretStore {
   accounts?(): Promise<string[]>;
 }
 
-/** Env vars a user can use instead of the keychain (documented in README). */
+/** Env vars a user can use instead of the keychain (documented in docs/security.md). */
 export const SECRET_ENV = {
   llm_api_key: ['GNS3_COPILOT_API_KEY', 'OPENAI_API_KEY'],
   gns3_username: ['GNS3_USER'],
@@ -32,7 +32,7 @@ export const SECRET_ENV = {
 
 export const NO_KEYCHAIN_HINT = 'set GNS3_COPILOT_API_KEY (or OPENAI_API_KEY) and GNS3_USER/GNS3_PASSWORD in the environment instead';
 
-/** Exit 2: nothing is broken, this machine just cannot store secrets; the env vars are the way (README, Exit codes). */
+/** Exit 2: nothing is broken, this machine just cannot store secrets; the env vars are the way (docs/cli.md, Exit codes). */
 export class KeychainUnavailableError extends CopilotError {
   constructor(reason: string) {
     super(

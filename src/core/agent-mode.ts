@@ -1,5 +1,5 @@
 /**
- * AGENT_MODE (README, "Sub-agents"): `legacy` (default) or `recursive`, read once when a
+ * AGENT_MODE (docs/task-trees.md): `legacy` (default) or `recursive`, read once when a
  * session is created. The mode is then fixed on the tree (src/agent/tree/fixation.ts):
  * resuming never re-reads it.
  */

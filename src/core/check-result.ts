@@ -9,6 +9,6 @@ export interface CheckResult {
   /** a failed required check makes doctor exit non-zero */
   required: boolean;
   detail: string;
-  /** the exit code when this required check fails (README, Exit codes) */
+  /** the exit code when this required check fails (docs/cli.md, Exit codes) */
   exitCode?: number;
 }

@@ -1,5 +1,5 @@
 /**
- * Copilot modes and the tool set each one may use (README, Tools). The set is both
+ * Copilot modes and the tool set each one may use (docs/tools.md). The set is both
  * what the model is shown and what dispatch allows.
  */
 export const COPILOT_MODES = ['teaching_assistant', 'lab_automation_assistant', 'troubleshooting_injection'] as const;
@@ -62,7 +62,7 @@ const TEACHING: readonly ToolName[] = [
   'packet_analysis',
   'packet_analysis_skills',
   'device_skills',
-  // read-only; the README lists it as a read tool students may use
+  // read-only; docs/tools.md lists it as a read tool students may use
   'gns3_topology_reader',
   'get_gns3_node_console',
   // read-only checks (src/check): lab mode verifies its work, teaching shows what is still wrong

@@ -1,4 +1,4 @@
-/** `--json`: one object on stdout when the run ends (README, Command line). */
+/** `--json`: one object on stdout when the run ends (docs/cli.md, One-shot output). */
 import type { OneShotResult } from './summary.js';
 import type { Sink } from './text.js';
 import { jsonText } from './json-text.js';

@@ -22,6 +22,7 @@ const SESSION_TABLES = [
   ['agent_trees', 'root_id'],
   ['agent_nodes', 'root_id'],
   ['tree_usage', 'root_id'],
+  ['tree_request_time', 'root_id'],
   ['context_refs', 'root_id'],
   ['ref_grants', 'root_id'],
   ['agent_reviews', 'root_id'],

@@ -1,7 +1,8 @@
 /**
  * Sub-agent trees in the sessions DB: one `agent_trees` row per root
  * session (its fixed AGENT_MODE, mode revision, anchor and budget snapshot), one
- * `agent_nodes` row per child, and `tree_usage` for the tree budget. Tables are
+ * `agent_nodes` row per child, and `tree_usage` with `tree_request_time` (how long each
+ * request of the tree ran) for the tree budget. Tables are
  * created idempotently on the SessionStore's connection; store.ts is untouched.
  */
 import type Database from 'better-sqlite3';
@@ -103,6 +104,13 @@ CREATE TABLE IF NOT EXISTS tree_usage (
   started_ms INTEGER NOT NULL,
   exhausted TEXT
 );
+CREATE TABLE IF NOT EXISTS tree_request_time (
+  root_id TEXT NOT NULL,
+  request INTEGER NOT NULL,
+  started_ms INTEGER NOT NULL,
+  running_ms INTEGER NOT NULL,
+  PRIMARY KEY (root_id, request)
+);
 CREATE TABLE IF NOT EXISTS context_refs (
   root_id TEXT NOT NULL,
   id TEXT NOT NULL,
@@ -139,7 +147,15 @@ const ADDED_NODE_COLUMNS = ['validation TEXT', 'review TEXT'];
 const ADDED_TREE_COLUMNS = ['validation TEXT'];
 
 /** Tables whose rows belong to one tree (copied by a fork, removed with the tree). */
-const TREE_TABLES = ['agent_trees', 'agent_nodes', 'tree_usage', 'context_refs', 'ref_grants', 'agent_reviews'] as const;
+const TREE_TABLES = [
+  'agent_trees',
+  'agent_nodes',
+  'tree_usage',
+  'tree_request_time',
+  'context_refs',
+  'ref_grants',
+  'agent_reviews',
+] as const;
 
 export class TreeStore {
   constructor(readonly db: Database.Database) {

@@ -86,6 +86,11 @@ export class ToolRegistry {
     return mine.filter((t) => t.name !== REVIEW_TOOL);
   }
 
+  /** Built-in tools that are made after the registry (the session's task tree, whose engine runs the graph built over this registry). */
+  add(tools: ToolDef[]): void {
+    for (const t of tools) this.byName.set(t.name, t);
+  }
+
   addExternal(tools: ToolDef[]): void {
     for (const t of tools) if (!this.byName.has(t.name)) this.external.set(t.name, t);
   }

@@ -22,7 +22,7 @@ import type { ToolTargets } from './targets.js';
 export type ToolRisk = 'read' | 'lab' | 'config';
 
 /**
- * What the request's named caps count a tool as (README, Limits):
+ * What the request's named caps count a tool as (docs/agent.md, Tool calls and named caps):
  * diagnostic – observes devices or traffic (show commands, captures): max_diagnostic_calls
  * config     – changes device configuration or traffic: max_device_config_calls
  * lab        – changes the lab's shape or power (create, link, start, rename)

@@ -51,7 +51,6 @@ export function stubGraph(
     schema: z.object({ device_configs: z.array(z.object({ device_name: z.string(), commands: z.array(z.string()) })) }),
     run: async () => ({ status: 'success', data: o.toolOutput ?? '{"status":"success"}' }),
   }) as ToolDef;
-  let current: RunControl | undefined;
   const graph = buildGraph(
     {
       registry: new ToolRegistry([noop]),
@@ -74,7 +73,6 @@ export function stubGraph(
       }),
       needsTitle: () => false,
       saveTitle: () => undefined,
-      run: () => current!,
     },
     saver,
   );
@@ -85,7 +83,7 @@ export function stubGraph(
     opts: { maxIterations?: number; emit?: (e: AgentEvent) => void } = {},
   ): Promise<AgentStateType> {
     const max = opts.maxIterations ?? 20;
-    current = {
+    const run: RunControl = {
       emit: opts.emit ?? (() => undefined),
       signal: new AbortController().signal,
       approvalBlocked: 0,
@@ -101,7 +99,7 @@ export function stubGraph(
         tools_offered: true,
         exceeded: [],
       },
-      { configurable: { thread_id: threadId }, recursionLimit: max * 3 + 10, streamMode: 'values' },
+      { configurable: { thread_id: threadId, run }, recursionLimit: max * 3 + 10, streamMode: 'values' },
     );
     for await (const v of stream) final = v;
     return final!;

@@ -1,4 +1,4 @@
-/** The README's Claude Code and Gemini CLI snippets start a working server (against a fake controller). */
+/** The Claude Code and Gemini CLI snippets of docs/mcp.md start a working server (against a fake controller). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ interface Snippet {
   mcpServers: Record<string, { command: string; args: string[]; env?: Record<string, string> }>;
 }
 
-const snippets: Snippet[] = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/```json\n([\s\S]*?)```/g)]
+const snippets: Snippet[] = [...readFileSync(join(ROOT, 'docs/mcp.md'), 'utf8').matchAll(/```json\n([\s\S]*?)```/g)]
   .map((m) => m[1]!)
   .filter((s) => s.includes('"mcpServers"'))
   .map((s) => JSON.parse(s) as Snippet);
@@ -28,7 +28,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-describe('README MCP snippets', () => {
+describe('docs/mcp.md client snippets', () => {
   it('has one for Claude Code and one for Gemini CLI', () => {
     expect(snippets).toHaveLength(2);
   });

@@ -5,7 +5,7 @@ import { stripAnsi } from '../../src/ui/style.js';
 import type { InvocationOptions, Settings } from '../../src/config/schema.js';
 import type { SlashCommand } from '../../src/ui/slash/index.js';
 import type { CreateSessionOptions, UiServices } from '../../src/ui/services.js';
-import type { AgentSessionExt } from '../../src/agent/session.js';
+import type { CopilotSession } from '../../src/agent/session.js';
 import { FakeServices, testSettings, tuiInvocation, type FakeServicesOptions } from './helpers/fake-services.js';
 import { until } from './helpers/scripted-session.js';
 import { fakeProject, session } from '../agent/helpers.js';
@@ -104,8 +104,8 @@ export function mount(o: MountOptions = {}) {
  * Mounts the App over a real agent session (the real graph, SQLite, a fake LLM over HTTP):
  * `open` makes it when the App asks; `session()` is it once made.
  */
-export function mountReal(settings: Settings, open: (o: CreateSessionOptions) => Promise<AgentSessionExt>) {
-  let real: AgentSessionExt | undefined;
+export function mountReal(settings: Settings, open: (o: CreateSessionOptions) => Promise<CopilotSession>) {
+  let real: CopilotSession | undefined;
   const m = mount({ settings, createSession: async (o) => (real = await open(o)) });
   return {
     ...m,

@@ -14,7 +14,7 @@ import type { EventQueue } from '../queue.js';
 import type { SessionStore } from '../../sessions/store.js';
 import type { AgentGraph } from '../graph.js';
 import { danglingToolCalls, toolMessage } from '../history.js';
-import { stopReasonOf, type RunControl } from '../graph-deps.js';
+import { runConfig, stopReasonOf, type RunControl } from '../graph-deps.js';
 import { requestInput, type AgentStateType } from '../state.js';
 import { describeLimits, recursionLimitFor } from '../limits.js';
 import { costUsd, roundUsd } from '../pricing.js';
@@ -63,11 +63,6 @@ export interface RequestHost {
   watchStops?(stopRoot: () => void, notice: (message: string) => void): () => void;
 }
 
-export const graphConfig = (sessionId: string, l: RequestLimits) => ({
-  configurable: { thread_id: sessionId },
-  recursionLimit: recursionLimitFor(l),
-});
-
 /**
  * A process killed mid-turn leaves tool calls without results: answer them so the history is valid.
  * Requests in this process always end with a valid history (nodes turn aborts into state), so only
@@ -83,11 +78,12 @@ export class HistoryRepair {
     this.checked = false;
   }
 
-  async run(): Promise<void> {
+  /** `run`: the request about to start (the repaired state is routed like its own limit node's) */
+  async run(run: RunControl): Promise<void> {
     if (this.checked) return;
     this.checked = true;
     const { graph, sessionId, log, store } = this.host;
-    const config = graphConfig(sessionId, this.host.limits());
+    const config = runConfig(sessionId, run, recursionLimitFor(this.host.limits()));
     const snap = await graph.getState(config);
     const messages = (snap.values as AgentStateType | undefined)?.messages ?? [];
     const dangling = danglingToolCalls(messages);
@@ -181,9 +177,9 @@ export async function runRequest(
       model: endpoint.model,
       provider: endpoint.provider,
     });
-    await repair.run();
+    await repair.run(run);
     const input = requestInput(new HumanMessage(prompt), reqLimits, mode);
-    const stream = await graph.stream(input, { ...graphConfig(sessionId, reqLimits), streamMode: 'values' });
+    const stream = await graph.stream(input, { ...runConfig(sessionId, run, recursionLimitFor(reqLimits)), streamMode: 'values' });
     for await (const values of stream) final = values;
     stopped = final?.reached ?? 'done';
     if (ac.signal.aborted && stopped === 'done') stopped = stopReasonOf(ac.signal);
@@ -195,7 +191,7 @@ export async function runRequest(
     log.error('request failed', { error: errorMessage(err), type });
     q.push({ type: 'error', error: { type, message: errorMessage(err).split('\n')[0] ?? 'error' } });
     try {
-      final = (await graph.getState(graphConfig(sessionId, reqLimits))).values as AgentStateType;
+      final = (await graph.getState({ configurable: { thread_id: sessionId } })).values as AgentStateType;
     } catch {
       // state unreadable: stats stay zero
     }

@@ -78,7 +78,7 @@ export function agentTool(engine: TreeEngine): ToolDef {
       async run(args, ctx) {
         const items: DelegateItem[] = (args.messages ?? [args.task!]).map((task) => ({ kind: 'legacy', task }));
         try {
-          const { reports } = await engine.delegate(items, ctx.callId);
+          const { reports } = await engine.delegate(items, ctx);
           return delegationOutcome(reports, legacyText(reports));
         } catch (err) {
           return refused(err);
@@ -97,12 +97,12 @@ export function agentTool(engine: TreeEngine): ToolDef {
       try {
         if (args.continue_from !== undefined) {
           if (briefs.length !== 1) return failure('continue_from continues one sub-agent: give one task_brief, not a batch');
-          const report = await engine.continueChild(args.continue_from, briefs[0], undefined, ctx.callId);
+          const report = await engine.continueChild(args.continue_from, briefs[0], undefined, ctx);
           return delegationOutcome([report], JSON.stringify(report));
         }
         const { reports } = await engine.delegate(
           briefs.map((brief) => ({ kind: 'brief', brief })),
-          ctx.callId,
+          ctx,
         );
         return delegationOutcome(reports, JSON.stringify(reports.length === 1 ? reports[0] : reports));
       } catch (err) {

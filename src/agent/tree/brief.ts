@@ -132,3 +132,15 @@ export function renderContinuation(b: TaskBrief, note: string | undefined, tools
   lines.push('', 'End with your report: Result, Evidence (tool calls and devices), Open issues.');
   return lines.join('\n');
 }
+
+/** A stored brief (JSON) as a TaskBrief; undefined for a legacy child's `{task}`. */
+export function parseBrief(json: string): TaskBrief | undefined {
+  try {
+    const b = JSON.parse(json) as Partial<TaskBrief>;
+    return typeof b.goal === 'string' && Array.isArray(b.constraints)
+      ? { goal: b.goal, constraints: b.constraints, expected_report: b.expected_report ?? '', refs: b.refs ?? [] }
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -49,8 +49,7 @@ export function budgetFromEnv(env: NodeJS.ProcessEnv = process.env, settings: Pa
     const raw = env[name]?.trim();
     if (!raw) continue;
     const n = Number(raw);
-    if (!Number.isFinite(n) || n <= 0 || (int && !Number.isInteger(n)))
-      throw new UsageError(`${name} must be a positive ${int ? 'integer' : 'number'} (got "${env[name]}")`);
+    if (!validValue(n, int)) throw new UsageError(`${name} must be a positive ${int ? 'integer' : 'number'} (got "${env[name]}")`);
     b[key] = n;
   }
   if (b.reserved_final_calls >= b.max_llm_calls)
@@ -60,19 +59,30 @@ export function budgetFromEnv(env: NodeJS.ProcessEnv = process.env, settings: Pa
   return b;
 }
 
+/** What a budget value may be, from a variable, the settings or a stored snapshot alike. */
+function validValue(n: unknown, int: boolean): n is number {
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 && (!int || Number.isInteger(n));
+}
+
+/** The rules budgetFromEnv enforces, on a value read back from the sessions DB. */
 function isBudgetSnapshot(v: unknown): v is BudgetSnapshot {
   if (typeof v !== 'object' || v === null) return false;
   const r = v as Record<string, unknown>;
-  return typeof r.enabled === 'boolean' && NUMERIC.every(({ key }) => typeof r[key] === 'number' && r[key] > 0);
+  return (
+    typeof r.enabled === 'boolean' &&
+    NUMERIC.every(({ key, int }) => validValue(r[key], int)) &&
+    (r.reserved_final_calls as number) < (r.max_llm_calls as number)
+  );
 }
 
-/** A stored snapshot, checked field by field: anything off fails closed. */
+/** A stored snapshot, checked field by field: anything off (no snapshot at all too) fails closed. */
 export function parseBudgetSnapshot(json: string | null): BudgetSnapshot | undefined {
-  if (!json) return undefined;
+  let v: unknown;
   try {
-    const v: unknown = JSON.parse(json);
-    return isBudgetSnapshot(v) ? v : undefined;
+    // a missing snapshot (null) parses as null, which is no snapshot
+    v = JSON.parse(String(json));
   } catch {
-    return undefined;
+    // not JSON: v stays undefined, no snapshot
   }
+  return isBudgetSnapshot(v) ? v : undefined;
 }

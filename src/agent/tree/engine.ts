@@ -2,36 +2,43 @@
  * The sub-agent engine. A child is another run of the session's compiled
  * graph on its own thread, with its own frozen tool set and its own context budget;
  * what differs between legacy and recursive lives in the TreePolicy. The session
- * supplies `runChild` (how to run the graph for a child) and the parent's RunControl.
+ * supplies `runChild` (how to run the graph for a child) and the root's RunControl; a
+ * tree tool's call finds the run it belongs to by its caller (the root's, or a running
+ * child's, which the engine holds while the child runs).
  */
 import { randomUUID } from 'node:crypto';
-import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
+import type { BaseMessage } from '@langchain/core/messages';
 import type { AgentEvent, StoppedReason } from '../../core/events.js';
 import type { CopilotMode } from '../../core/modes.js';
+import type { ToolContext } from '../../tools/types.js';
 import type { RunControl } from '../graph-deps.js';
 import type { AgentNodeInfo } from './node-info.js';
-import { messageText } from '../tokens.js';
 import { errorMessage } from '../../errors.js';
 import type { TreeStore } from '../../sessions/tree-store.js';
 import { childToolSet, type TreePolicy } from './policy.js';
 import {
   normaliseBrief,
-  refListing,
+  parseBrief,
   renderBrief,
   renderContinuation,
   renderLegacyTask,
   taskBriefsMatch,
-  type ContextRef,
   type TaskBrief,
   type TaskBriefInput,
 } from './brief.js';
-import { buildReport, type TaskReport } from './report.js';
+import { buildReport, notStartedReport, type TaskReport } from './report.js';
+import { readGrantedRef, resolveRefs, type RefSlice } from './context-refs.js';
+import { DelegationRefused } from './refused.js';
 import { runBatch } from './scheduler.js';
 import { CancelTree } from './cancel.js';
 import type { CallBudget } from './call-budget.js';
 import type { ValidationResult } from './validation.js';
 
 export type { AgentNodeInfo } from './node-info.js';
+export { DelegationRefused } from './refused.js';
+
+/** Where a tree tool's call comes from: its id (the root's `agent` call names the subtree in events) and its caller. */
+export type CallOrigin = Pick<ToolContext, 'callId' | 'caller'>;
 
 export interface ChildRun {
   threadId: string;
@@ -51,17 +58,12 @@ export interface ChildOutcome {
 export interface EngineDeps {
   policy: TreePolicy;
   trees: TreeStore;
-  rootId(): string;
-  mode(): CopilotMode;
-  /** the root's RootTaskAnchor (recursive) */
-  anchor(): string;
-  /** whether a tool is in the session's registry now (built-in, protocol or an MCP server's) */
-  registered(name: string): boolean;
-  /** the mode's tools in schema order (a root's effective tools) */
-  modeTools(mode: CopilotMode): string[];
-  schedule(): { child_execution_mode: 'sequential' | 'parallel'; max_parallel_children: number };
-  /** the RunControl of the run that called `agent` */
-  currentRun(): RunControl;
+  rootId: string;
+  /** the session as it is now: its copilot mode and the root's run while a request runs */
+  session: { readonly mode: CopilotMode; readonly current: RunControl | undefined };
+  /** the session's registry (built-in, protocol and MCP servers' tools): a child's tools are drawn from it */
+  registry: { get(name: string): unknown; forMode(mode: CopilotMode): { name: string }[] };
+  schedule: { child_execution_mode: 'sequential' | 'parallel'; max_parallel_children: number };
   runChild(c: ChildRun): Promise<ChildOutcome>;
   /** recursive trees: the ledger's agent reservation and a child's call budget */
   reserveAgents?(n: number): boolean;
@@ -72,6 +74,8 @@ export interface EngineDeps {
 }
 
 export interface ValidateRequest {
+  /** the run the child was started from: its request's counts and limits hold for the Validator too */
+  run: RunControl;
   agentId: string;
   depth: number;
   brief: TaskBrief;
@@ -84,27 +88,27 @@ export interface ValidateRequest {
 
 export type ReviewDecision = 'accept' | 'revise' | 'replan' | 'split';
 
-/** A stored brief (JSON) as a TaskBrief; undefined for a legacy child's `{task}`. */
-function parseBrief(json: string): TaskBrief | undefined {
-  try {
-    const b = JSON.parse(json) as Partial<TaskBrief>;
-    return typeof b.goal === 'string' && Array.isArray(b.constraints)
-      ? { goal: b.goal, constraints: b.constraints, expected_report: b.expected_report ?? '', refs: b.refs ?? [] }
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export type DelegateItem = { kind: 'legacy'; task: string } | { kind: 'brief'; brief: TaskBriefInput };
-
-/** Thrown to the agent tool: becomes an error result for the model, nothing ran. */
-export class DelegationRefused extends Error {}
 
 export class TreeEngine {
   readonly cancel = new CancelTree();
+  /** the runs of the children running now, by agent id */
+  private readonly running = new Map<string, RunControl>();
 
   constructor(private readonly d: EngineDeps) {}
+
+  /** The run a tree tool's call belongs to: a running child's, else the root's request. */
+  private runOf(from: CallOrigin): RunControl {
+    const id = from.caller?.agentId;
+    const run = id ? this.running.get(id) : this.d.session.current;
+    if (!run) throw new Error('agent tool used outside a request');
+    return run;
+  }
+
+  /** the root's RootTaskAnchor (recursive) */
+  private anchor(): string {
+    return this.d.trees.get(this.d.rootId)?.anchor ?? '';
+  }
 
   get policy(): TreePolicy {
     return this.d.policy;
@@ -115,20 +119,20 @@ export class TreeEngine {
     return this.cancel.stop(agentId);
   }
 
-  /** `callId`: the `agent` tool call asking (the root's one names the subtree in events) */
-  async delegate(items: DelegateItem[], callId?: string): Promise<{ reports: TaskReport[] }> {
+  /** `from`: the `agent` tool call asking (the root's one names the subtree in events) */
+  async delegate(items: DelegateItem[], from: CallOrigin): Promise<{ reports: TaskReport[] }> {
     const p = this.d.policy;
-    const parentRun = this.d.currentRun();
-    const rootCallId = parentRun.rootCallId ?? callId;
+    const parentRun = this.runOf(from);
+    const rootCallId = parentRun.rootCallId ?? from.callId;
     const parent = parentRun.agent;
-    const rootId = this.d.rootId();
+    const rootId = this.d.rootId;
     const parentId = parent?.id ?? rootId;
     const depth = (parent?.depth ?? 0) + 1;
-    const mode = this.d.mode();
+    const mode = this.d.session.mode;
     if (items.length === 0) throw new DelegationRefused('no task given');
     if (depth > p.maxDepth) throw new DelegationRefused(`depth ${depth} is beyond the deepest sub-agent level (${p.maxDepth})`);
-    const parentTools = parentRun.tools ? [...parentRun.tools] : this.d.modeTools(mode);
-    const tools = childToolSet(p, { parentTools, registered: (t) => this.d.registered(t), mode, depth });
+    const parentTools = parentRun.tools ? [...parentRun.tools] : this.d.registry.forMode(mode).map((t) => t.name);
+    const tools = childToolSet(p, { parentTools, registered: (t) => this.d.registry.get(t) !== undefined, mode, depth });
 
     // Refs and briefs are resolved before anything is registered: a bad batch starts nothing.
     const prepared: { id: string; goal: string; brief?: TaskBrief; prompt: (id: string) => string }[] = [];
@@ -138,13 +142,13 @@ export class TreeEngine {
         prepared.push({ id, goal: it.task.trim().slice(0, 200), prompt: () => renderLegacyTask(it.task) });
         continue;
       }
-      const refs = await this.resolveRefs(it.brief.context_refs ?? [], parent);
+      const refs = await this.refsOf(it.brief.context_refs ?? [], parent);
       const brief = normaliseBrief(it.brief, parent?.brief?.constraints ?? [], refs);
       prepared.push({
         id,
         goal: brief.goal,
         brief,
-        prompt: (cid) => renderBrief(brief, this.d.anchor(), { id: cid, parent_id: parentId, root_id: rootId, depth }, tools),
+        prompt: (cid) => renderBrief(brief, this.anchor(), { id: cid, parent_id: parentId, root_id: rootId, depth }, tools),
       });
     }
     const added = this.d.trees.addChildren(
@@ -175,7 +179,7 @@ export class TreeEngine {
     for (const c of prepared) for (const r of c.brief?.refs ?? []) this.d.trees.grantRef(rootId, c.id, r.id);
     // Every child is registered before any starts, so stopping one still queued means it never calls the model.
     const signals = new Map(prepared.map((c) => [c.id, this.cancel.register(c.id, parentRun.signal)]));
-    const sched = p.schedule(this.d.schedule(), prepared.length);
+    const sched = p.schedule(this.d.schedule, prepared.length);
     const frozen = new Set(tools);
     try {
       const reports = await runBatch(
@@ -188,16 +192,7 @@ export class TreeEngine {
             { parentRun, parentId, rootId, depth, rootCallId, tools, frozen, signal: signals.get(c.id)!, mode },
           ),
         (c) => {
-          const report: TaskReport = {
-            agent_id: c.id,
-            depth,
-            goal: c.goal,
-            status: 'stopped',
-            stopped_reason: 'aborted',
-            result: '',
-            evidence: [],
-            open_issues: ['stopped before it started'],
-          };
+          const report = notStartedReport(c.id, depth, c.goal);
           this.d.trees.finish(c.id, { status: 'stopped', report: JSON.stringify(report), llm_calls: 0, input_tokens: 0, output_tokens: 0 });
           return report;
         },
@@ -214,11 +209,11 @@ export class TreeEngine {
    * quota slot and no agent from the budget. Refused: another parent's child, a child
    * still running, a brief that is not the original task (`task_briefs_match`).
    */
-  async continueChild(agentId: string, input: TaskBriefInput | undefined, note: string | undefined, callId?: string): Promise<TaskReport> {
-    const parentRun = this.d.currentRun();
-    const rootCallId = parentRun.rootCallId ?? callId;
+  async continueChild(agentId: string, input: TaskBriefInput | undefined, note: string | undefined, from: CallOrigin): Promise<TaskReport> {
+    const parentRun = this.runOf(from);
+    const rootCallId = parentRun.rootCallId ?? from.callId;
     const parent = parentRun.agent;
-    const rootId = this.d.rootId();
+    const rootId = this.d.rootId;
     const parentId = parent?.id ?? rootId;
     const node = this.d.trees.node(agentId);
     if (!node || node.root_id !== rootId) throw new DelegationRefused(`continue_from: no sub-agent "${agentId}" in this task tree`);
@@ -233,7 +228,7 @@ export class TreeEngine {
     try {
       let brief = original;
       if (input) {
-        const refs = await this.resolveRefs(input.context_refs ?? [], parent);
+        const refs = await this.refsOf(input.context_refs ?? [], parent);
         const next = normaliseBrief(input, parent?.brief?.constraints ?? [], refs);
         if (!taskBriefsMatch(original, next))
           throw new DelegationRefused(
@@ -248,7 +243,7 @@ export class TreeEngine {
       this.d.trees.restart(agentId, JSON.stringify(brief));
       return await this.runNode(
         { id: agentId, goal: brief.goal, brief, prompt: renderContinuation(brief, note, tools), from },
-        { parentRun, parentId, rootId, depth: node.depth, rootCallId, tools, frozen: new Set(tools), signal, mode: this.d.mode() },
+        { parentRun, parentId, rootId, depth: node.depth, rootCallId, tools, frozen: new Set(tools), signal, mode: this.d.session.mode },
       );
     } finally {
       this.cancel.release(agentId);
@@ -264,10 +259,10 @@ export class TreeEngine {
     agentId: string,
     decision: ReviewDecision,
     note: string,
-    callId?: string,
+    from: CallOrigin,
   ): Promise<{ report?: TaskReport; pending: string[] }> {
-    const run = this.d.currentRun();
-    const rootId = this.d.rootId();
+    const run = this.runOf(from);
+    const rootId = this.d.rootId;
     const parentId = run.agent?.id ?? rootId;
     if (!this.d.trees.review(rootId, parentId, agentId, decision, note)) {
       const pending = this.pendingReviews(parentId);
@@ -278,7 +273,7 @@ export class TreeEngine {
     const node = this.d.trees.node(agentId)!;
     run.emit({ agent_id: agentId, depth: node.depth, type: 'review', decision, note });
     if (decision !== 'revise') return { pending: this.pendingReviews(parentId) };
-    const report = await this.continueChild(agentId, undefined, note, callId);
+    const report = await this.continueChild(agentId, undefined, note, from);
     return { report, pending: this.pendingReviews(parentId) };
   }
 
@@ -324,10 +319,13 @@ export class TreeEngine {
     this.d.trees.setStatus(c.id, 'running');
     let outcome: ChildOutcome | undefined;
     let error: string | undefined;
+    this.running.set(c.id, run);
     try {
       outcome = await this.d.runChild({ threadId: c.id, prompt: c.prompt, mode: x.mode, run });
     } catch (err) {
       error = errorMessage(err).split('\n')[0];
+    } finally {
+      this.running.delete(c.id);
     }
     parentRun.approvalBlocked += run.approvalBlocked;
     const report = buildReport({
@@ -366,6 +364,7 @@ export class TreeEngine {
   ): Promise<TaskReport> {
     if (!this.d.validate || !brief) return report;
     const validation = await this.d.validate({
+      run: parentRun,
       agentId: id,
       depth: tag.depth,
       brief,
@@ -379,47 +378,14 @@ export class TreeEngine {
     return { ...report, validation };
   }
 
-  /**
-   * Refs a parent may grant: its own tool results (stored whole now, once per tree) and
-   * refs granted to it (edge by edge: nothing else). Only stored here; each child is
-   * granted them once the batch is registered.
-   */
-  private async resolveRefs(ids: string[], parent: AgentNodeInfo | undefined): Promise<ContextRef[]> {
-    if (ids.length === 0) return [];
-    const p = this.d.policy;
-    if (ids.length > p.maxRefs) throw new DelegationRefused(`at most ${p.maxRefs} context_refs per brief (got ${ids.length})`);
-    const rootId = this.d.rootId();
-    const own = await this.d.threadMessages(parent?.id ?? rootId);
-    const out: ContextRef[] = [];
-    for (const id of ids) {
-      const held = parent ? this.d.trees.grantedRef(rootId, parent.id, id) : undefined;
-      if (held) {
-        out.push(refListing(held.id, held.source, held.content));
-        continue;
-      }
-      const t = own.find((m) => m.getType() === 'tool' && (m as ToolMessage).tool_call_id === id) as ToolMessage | undefined;
-      if (!t) throw new DelegationRefused(`context_ref "${id}" is not a tool result or context ref you hold; no sub-agent was started`);
-      const content = messageText(t);
-      const stored = this.d.trees.storeRef(rootId, { id, source: t.name ?? 'tool', content });
-      out.push(refListing(stored, t.name ?? 'tool', content));
-    }
-    return out;
+  /** The context refs a parent grants in a brief (./context-refs.ts). */
+  private async refsOf(ids: string[], parent: AgentNodeInfo | undefined) {
+    const own = () => this.d.threadMessages(parent?.id ?? this.d.rootId);
+    return resolveRefs({ trees: this.d.trees, rootId: this.d.rootId, maxRefs: this.d.policy.maxRefs, own }, ids, parent);
   }
 
   /** `read_context_ref`: a slice of a ref granted to the calling sub-agent. */
-  readRef(refId: string, offset: number, limit: number): { ref: ContextRef; content: string; next_offset?: number } {
-    const agent = this.d.currentRun().agent;
-    if (!agent) throw new DelegationRefused('context refs are granted to sub-agents; the root reads its own tool results in its history');
-    const rootId = this.d.rootId();
-    const r = this.d.trees.grantedRef(rootId, agent.id, refId);
-    if (!r) {
-      const held = this.d.trees.heldRefIds(agent.id);
-      throw new DelegationRefused(
-        `context ref "${refId}" was not granted to you; you hold ${held.length ? held.map((h) => `"${h}"`).join(', ') : 'none'}`,
-      );
-    }
-    const content = r.content.slice(offset, offset + limit);
-    const end = offset + content.length;
-    return { ref: refListing(r.id, r.source, r.content), content, ...(end < r.content.length ? { next_offset: end } : {}) };
+  readRef(refId: string, offset: number, limit: number, from: CallOrigin): RefSlice {
+    return readGrantedRef(this.d.trees, this.d.rootId, this.runOf(from).agent, { refId, offset, limit });
   }
 }

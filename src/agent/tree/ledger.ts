@@ -4,6 +4,11 @@
  * transaction, so two processes on one tree never overspend. LLM calls are reserved
  * before the call (the last `reserved_final_calls` only for the root's final answer),
  * tokens and cost booked after. A missing or corrupt row fails closed.
+ *
+ * AGENT_MAX_DURATION_SECONDS counts the time the tree's requests ran, not the tree's age:
+ * each request's running time is a `tree_request_time` row, written with every reserve
+ * and book while the request runs and once more when it ends, so the idle time between
+ * requests (a session resumed the next day) never counts, and a fork copies the rows.
  */
 import type Database from 'better-sqlite3';
 import { CopilotError, ExitCode } from '../../errors.js';
@@ -14,7 +19,10 @@ export interface TreeUsage {
   llm_calls: number;
   tokens: number;
   cost_usd: number;
+  /** when the tree was created (wall clock) */
   started_ms: number;
+  /** how long the tree's requests ran, the running one's time so far included: what the duration budget counts */
+  running_ms: number;
   /** the first budget that ran out */
   exhausted: BudgetKind | null;
 }
@@ -28,9 +36,18 @@ export class BudgetLedgerError extends CopilotError {
   }
 }
 
+/** The request of this process that is running on the tree: its row and when it started (monotonic clock). */
+interface RunningRequest {
+  request: number;
+  t0: number;
+}
+
 export class BudgetLedger {
   private readonly sel;
   private readonly upd;
+  private readonly spent;
+  private readonly tick;
+  private running: RunningRequest | undefined;
 
   constructor(
     private readonly db: Database.Database,
@@ -38,9 +55,16 @@ export class BudgetLedger {
     readonly budget: BudgetSnapshot,
     /** whether cost can be enforced (the model has a price) */
     readonly costKnown: boolean,
+    /** milliseconds on a monotonic clock: a wall-clock jump never spends or refunds running time */
+    private readonly clock: () => number = () => performance.now(),
   ) {
     this.sel = db.prepare('SELECT agents, llm_calls, tokens, cost_usd, started_ms, exhausted FROM tree_usage WHERE root_id = ?');
     this.upd = db.prepare('UPDATE tree_usage SET agents = ?, llm_calls = ?, tokens = ?, cost_usd = ?, exhausted = ? WHERE root_id = ?');
+    // the running request's own row is left out: its time is the live clock's, newer than the row
+    this.spent = db.prepare(
+      "SELECT COALESCE(SUM(running_ms), 0) AS ms, COUNT(*) FILTER (WHERE typeof(running_ms) NOT IN ('integer', 'real') OR running_ms < 0) AS bad FROM tree_request_time WHERE root_id = ? AND request IS NOT ?",
+    );
+    this.tick = db.prepare('UPDATE tree_request_time SET running_ms = ? WHERE root_id = ? AND request = ?');
   }
 
   /** The root's row, written once with the root (the root counts as one agent). */
@@ -55,32 +79,69 @@ export class BudgetLedger {
     return this.read();
   }
 
+  /**
+   * A request of the tree starts running in this process: from now on its running time
+   * counts, stored in its own row. Ends the clock of an earlier request left running.
+   */
+  beginRequest(): void {
+    this.endRequest();
+    const t0 = this.clock();
+    const request = this.db
+      .transaction((): number => {
+        const n = this.db.prepare('SELECT COALESCE(MAX(request), 0) + 1 FROM tree_request_time WHERE root_id = ?').pluck().get(this.rootId);
+        this.db
+          .prepare('INSERT INTO tree_request_time (root_id, request, started_ms, running_ms) VALUES (?, ?, ?, 0)')
+          .run(this.rootId, n, Date.now());
+        return n as number;
+      })
+      .immediate();
+    this.running = { request, t0 };
+  }
+
+  /** The running request ended: its row keeps the time it ran, and the clock stops. */
+  endRequest(): void {
+    if (!this.running) return;
+    this.storeRunningTime();
+    this.running = undefined;
+  }
+
+  private liveMs(): number {
+    return this.running ? Math.max(0, Math.round(this.clock() - this.running.t0)) : 0;
+  }
+
+  private storeRunningTime(): void {
+    if (this.running) this.tick.run(this.liveMs(), this.rootId, this.running.request);
+  }
+
   private read(): TreeUsage {
-    const r = this.sel.get(this.rootId) as TreeUsage | undefined;
+    const r = this.sel.get(this.rootId) as Omit<TreeUsage, 'running_ms'> | undefined;
     if (!r)
       throw new BudgetLedgerError(
         `the budget usage record of task tree ${this.rootId.slice(0, 8)} is missing; refusing to continue (start a new session)`,
       );
-    const nums = [r.agents, r.llm_calls, r.tokens, r.cost_usd, r.started_ms];
+    const spent = this.spent.get(this.rootId, this.running?.request ?? null) as { ms: number; bad: number };
+    const nums = [r.agents, r.llm_calls, r.tokens, r.cost_usd, r.started_ms, spent.ms];
     if (
+      spent.bad > 0 ||
       !nums.every((n) => typeof n === 'number' && Number.isFinite(n) && n >= 0) ||
       (r.exhausted !== null && typeof r.exhausted !== 'string')
     )
       throw new BudgetLedgerError(
         `the budget usage record of task tree ${this.rootId.slice(0, 8)} is corrupt; refusing to continue (start a new session)`,
       );
-    return r;
+    return { ...r, running_ms: spent.ms + this.liveMs() };
   }
 
   private write(u: TreeUsage): void {
     this.upd.run(u.agents, u.llm_calls, u.tokens, u.cost_usd, u.exhausted, this.rootId);
+    this.storeRunningTime();
   }
 
-  private exhaustedBy(u: TreeUsage, now: number): BudgetKind | null {
+  private exhaustedBy(u: TreeUsage): BudgetKind | null {
     const b = this.budget;
     if (u.tokens >= b.max_total_tokens) return 'tokens';
     if (this.costKnown && u.cost_usd >= b.max_total_cost_usd) return 'cost';
-    if ((now - u.started_ms) / 1000 >= b.max_duration_seconds) return 'duration';
+    if (u.running_ms / 1000 >= b.max_duration_seconds) return 'duration';
     if (u.llm_calls >= b.max_llm_calls - b.reserved_final_calls) return 'llm_calls';
     return null;
   }
@@ -98,7 +159,7 @@ export class BudgetLedger {
         this.write({ ...u, llm_calls: u.llm_calls + 1 });
         return 'ok';
       }
-      const ex = u.exhausted ?? this.exhaustedBy(u, Date.now());
+      const ex = u.exhausted ?? this.exhaustedBy(u);
       if (ex === null) {
         this.write({ ...u, llm_calls: u.llm_calls + 1 });
         return 'ok';
@@ -141,7 +202,7 @@ export class BudgetLedger {
           ? 'tokens'
           : this.costKnown && next.cost_usd >= b.max_total_cost_usd
             ? 'cost'
-            : (Date.now() - u.started_ms) / 1000 >= b.max_duration_seconds
+            : u.running_ms / 1000 >= b.max_duration_seconds
               ? 'duration'
               : null;
       next.exhausted = u.exhausted ?? crossed;

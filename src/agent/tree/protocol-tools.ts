@@ -26,9 +26,9 @@ export function readContextRefTool(engine: TreeEngine): ToolDef {
       offset: z.number().int().min(0).optional().describe('first character to read (default 0)'),
       limit: z.number().int().min(1).max(READ_MAX).optional().describe(`characters to read (default ${READ_DEFAULT})`),
     }),
-    async run(args) {
+    async run(args, ctx) {
       try {
-        const r = engine.readRef(args.ref_id, args.offset ?? 0, args.limit ?? READ_DEFAULT);
+        const r = engine.readRef(args.ref_id, args.offset ?? 0, args.limit ?? READ_DEFAULT, ctx);
         return {
           status: 'success',
           data: {
@@ -63,7 +63,7 @@ export function reviewTaskTool(engine: TreeEngine): ToolDef {
     }),
     async run(args, ctx) {
       try {
-        const r = await engine.review(args.agent_id, args.decision, args.note, ctx.callId);
+        const r = await engine.review(args.agent_id, args.decision, args.note, ctx);
         const awaiting = r.pending.length ? { awaiting_review: r.pending } : {};
         if (r.report)
           return { status: 'success', data: JSON.stringify({ ...r.report, ...awaiting }), display: `revised: ${r.report.status}` };

@@ -68,3 +68,17 @@ export function buildReport(a: {
     open_issues: open,
   };
 }
+
+/** The report of a queued child that was stopped before it started. */
+export function notStartedReport(agentId: string, depth: number, goal: string): TaskReport {
+  return {
+    agent_id: agentId,
+    depth,
+    goal,
+    status: 'stopped',
+    stopped_reason: 'aborted',
+    result: '',
+    evidence: [],
+    open_issues: ['stopped before it started'],
+  };
+}

@@ -16,6 +16,7 @@ import type { TaskReport } from './report.js';
 import type { TrajectoryCall } from './trajectory.js';
 import type { ValidationResult } from './validation-result.js';
 import { parseValidation } from './validator.js';
+import { DataFence } from './data-fence.js';
 
 export interface RootValidatorHost {
   model(): Promise<ChatOpenAICompletions>;
@@ -43,43 +44,80 @@ export interface RootValidateInput {
 const CAP = 1500;
 const capped = (s: string) => (s.length > CAP ? `${s.slice(0, CAP)}…[${s.length - CAP} more characters]` : s);
 
-function rootValidatorInput(i: RootValidateInput): string {
+/** How the root took a report it accepted, by the report's validation. */
+function acceptance(v: ValidationResult | null): string {
+  if (!v) return 'accepted without a validation';
+  if (v.verdict === 'fail') return 'accepted despite a failed validation';
+  if (v.verdict === 'uncertain') return 'accepted though its validation was uncertain';
+  return 'accepted';
+}
+
+/** The prompt's own words (outside the data) on each report the root accepted although its validation failed. */
+function failedButAccepted(reports: readonly AcceptedReport[]): string[] {
+  return reports
+    .filter((r) => r.validation?.verdict === 'fail')
+    .map(
+      (r) =>
+        `- The root accepted the report of sub-agent ${r.report.agent_id.replace(/[^\w-]/g, '')} despite a failed validation: a claim resting on it is not ok.`,
+    );
+}
+
+/**
+ * The root Validator's one human message. The request, the reports, the calls and the
+ * answer are data (./data-fence.ts); the headings and the notes on accepted reports whose
+ * validation failed are the prompt's own words.
+ */
+function rootValidatorInput(i: RootValidateInput, fence: DataFence): string {
+  const warnings = failedButAccepted(i.reports);
   return [
-    '## Root request (the RootTaskAnchor)',
-    i.anchor,
-    ...(i.request.trim() && i.request.trim() !== i.anchor.trim() ? ['', '## This request', i.request] : []),
+    fence.rule(),
     '',
-    '## Accepted sub-agent reports (each with its Validator verdict)',
-    JSON.stringify(
-      i.reports.map((r) => ({
-        agent_id: r.report.agent_id,
-        goal: r.report.goal,
-        status: r.report.status,
-        result: capped(r.report.result),
-        open_issues: r.report.open_issues,
-        validation: r.validation ? { verdict: r.validation.verdict, summary: r.validation.summary } : null,
-        ...(r.review_note ? { review_note: r.review_note } : {}),
-      })),
-      null,
-      1,
+    '## Root request (the RootTaskAnchor)',
+    fence.block("the user's request", i.anchor),
+    ...(i.request.trim() && i.request.trim() !== i.anchor.trim()
+      ? ['', '## This request', fence.block("the user's message", i.request)]
+      : []),
+    '',
+    "## Accepted sub-agent reports (each with its Validator verdict and the root's review)",
+    ...warnings,
+    ...(warnings.length ? [''] : []),
+    fence.block(
+      'the reports the root accepted',
+      JSON.stringify(
+        i.reports.map((r) => ({
+          agent_id: r.report.agent_id,
+          goal: r.report.goal,
+          status: r.report.status,
+          result: capped(r.report.result),
+          open_issues: r.report.open_issues,
+          validation: r.validation ? { verdict: r.validation.verdict, summary: r.validation.summary } : null,
+          review: acceptance(r.validation),
+          ...(r.review_note ? { review_note: r.review_note } : {}),
+        })),
+        null,
+        1,
+      ),
     ),
     '',
     "## The root's own tool calls in this request",
-    JSON.stringify(
-      i.trajectory.map((c) => ({ id: c.id, tool: c.tool, args: c.args, status: c.status, result: capped(c.output) })),
-      null,
-      1,
+    fence.block(
+      'the tool calls and their results',
+      JSON.stringify(
+        i.trajectory.map((c) => ({ id: c.id, tool: c.tool, args: c.args, status: c.status, result: capped(c.output) })),
+        null,
+        1,
+      ),
     ),
     '',
     '## Candidate final answer',
-    i.answer,
+    fence.block('the answer to check', i.answer),
   ].join('\n');
 }
 
 export async function validateRootAnswer(i: RootValidateInput, host: RootValidatorHost): Promise<ValidationResult> {
   const uncertain = (summary: string): ValidationResult => ({ verdict: 'uncertain', checks: [], summary });
   if (i.signal.aborted) return uncertain('the root Validator was stopped before it decided');
-  const messages: BaseMessage[] = [new SystemMessage(host.prompt()), new HumanMessage(rootValidatorInput(i))];
+  const messages: BaseMessage[] = [new SystemMessage(host.prompt()), new HumanMessage(rootValidatorInput(i, new DataFence()))];
   try {
     const call = await meteredCompletion(i.meter, await host.model(), messages, {
       signal: i.signal,

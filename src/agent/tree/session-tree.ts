@@ -1,7 +1,7 @@
 /**
  * Hooks the sub-agent tree into a session: the engine, the `agent` tool,
- * how a child runs the session's compiled graph (own thread, own RunControl found
- * through an AsyncLocalStorage), and the tree row written with the root.
+ * how a child runs the session's compiled graph (own thread, its own RunControl in the
+ * graph's `config.configurable.run`), the Validators, and the tree row written with the root.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
@@ -9,9 +9,10 @@ import type { AgentMode } from '../../core/events.js';
 import type { CopilotMode } from '../../core/modes.js';
 import type { RequestLimits } from '../../core/api.js';
 import type { AgentGraph } from '../graph.js';
-import type { RunControl } from '../graph-deps.js';
+import { runConfig, type RunControl } from '../graph-deps.js';
 import { requestInput, type AgentStateType } from '../state.js';
 import type { ToolDef } from '../../tools/types.js';
+import type { ToolRegistry } from '../../tools/registry.js';
 import { recursionLimitFor } from '../limits.js';
 import type { TreeStore } from '../../sessions/tree-store.js';
 import type { BudgetSnapshot } from './budget.js';
@@ -38,29 +39,24 @@ export interface SessionTreeDeps {
   mode: AgentMode;
   budget?: BudgetSnapshot;
   trees: TreeStore;
-  /** whether a tool is in the session's registry (which holds this tree's own tools too) */
-  registered: (name: string) => boolean;
-  // function-typed fields, not methods: they are handed on unbound
-  graph: () => AgentGraph;
+  /** the session's registry (the tree's own tools join it): a child's tools are drawn from it */
+  registry: Pick<ToolRegistry, 'get' | 'forMode'>;
+  /** the session's compiled graph: a child is another run of it */
+  graph: AgentGraph;
   /** what the Validator of a recursive child's report runs with */
-  validator: () => ValidatorHost;
+  validator: ValidatorHost;
   /** what the root Validator of a recursive root's candidate answer runs with */
-  rootValidator: () => RootValidatorHost;
-  rootId: () => string;
-  copilotMode: () => CopilotMode;
-  modeTools: (mode: CopilotMode) => string[];
-  limits: () => RequestLimits;
-  schedule: () => { child_execution_mode: 'sequential' | 'parallel'; max_parallel_children: number };
-  /** the root request's RunControl */
-  rootRun: () => RunControl | undefined;
+  rootValidator: RootValidatorHost;
+  rootId: string;
+  /** the session as it is now: its copilot mode and limits (a child starts under them), the root's run while a request runs */
+  session: { readonly mode: CopilotMode; readonly limits: RequestLimits; readonly current: RunControl | undefined };
+  schedule: { child_execution_mode: 'sequential' | 'parallel'; max_parallel_children: number };
   model: string;
   modelPrices: Record<string, ModelPrice>;
 }
 
 export class SessionTree {
-  /** the RunControl of the child run executing in this async context */
-  private readonly runs = new AsyncLocalStorage<RunControl>();
-  /** an async context outside any graph run: children start from here, not nested in the parent's */
+  /** an async context outside any graph run: a child's graph starts from here, not nested in its parent's LangGraph run */
   private readonly outside = AsyncLocalStorage.snapshot();
   readonly engine: TreeEngine;
   /** `agent`, and in recursive sessions the protocol's own tools */
@@ -79,47 +75,19 @@ export class SessionTree {
       policy: policyFor(d.mode),
       trees: d.trees,
       rootId: d.rootId,
-      mode: d.copilotMode,
-      anchor: () => d.trees.get(d.rootId())?.anchor ?? '',
-      registered: d.registered,
-      modeTools: d.modeTools,
+      session: d.session,
+      registry: d.registry,
       schedule: d.schedule,
-      currentRun: () =>
-        this.current() ??
-        (() => {
-          throw new Error('agent tool used outside a request');
-        })(),
-      runChild: (c) => this.outside(() => this.runs.run(c.run, () => this.runChild(c.threadId, c.prompt, c.mode))),
+      runChild: (c) => this.outside(() => this.runChild(c.threadId, c.prompt, c.mode, c.run)),
       ...(budgeted
         ? {
             reserveAgents: (n: number) => this.ledger()!.reserveAgents(n),
             childBudget: () => this.callBudget(false),
           }
         : {}),
-      ...(d.mode === 'recursive'
-        ? {
-            validate: (v: ValidateRequest) =>
-              validateReport(
-                {
-                  ...v,
-                  trajectory: trajectoryOf(new MessageLog(d.trees.db).read(v.agentId).messages),
-                  anchor: d.trees.get(d.rootId())?.anchor ?? '',
-                  defaultExpected: v.brief.expected_report === DEFAULT_REPORT,
-                  // booked to the sub-agent whose report it validates
-                  meter: () => {
-                    const { budget: _own, ...scope } = runScope(this.current()!, priceOf(d.model, d.modelPrices));
-                    return new MeteredCall(
-                      { ...scope, agent: v.agentId, ...(budgeted ? { budget: this.callBudget(false) } : {}) },
-                      'validator',
-                    );
-                  },
-                },
-                d.validator(),
-              ),
-          }
-        : {}),
+      ...(d.mode === 'recursive' ? { validate: (v: ValidateRequest) => this.validateChild(v, budgeted) } : {}),
       threadMessages: async (threadId) =>
-        ((await d.graph().getState({ configurable: { thread_id: threadId } })).values as AgentStateType | undefined)?.messages ?? [],
+        ((await d.graph.getState({ configurable: { thread_id: threadId } })).values as AgentStateType | undefined)?.messages ?? [],
     });
     this.tools = [
       agentTool(this.engine),
@@ -127,9 +95,25 @@ export class SessionTree {
     ];
   }
 
-  /** The RunControl the graph should use now: a child's inside its run, else the root's. */
-  current(): RunControl | undefined {
-    return this.runs.getStore() ?? this.d.rootRun();
+  /** The Validator of an ended child's report, against its trajectory read back from SQLite; its calls are the request's. */
+  private async validateChild(v: ValidateRequest, budgeted: boolean): Promise<ValidationResult> {
+    const price = priceOf(this.d.model, this.d.modelPrices);
+    return validateReport(
+      {
+        ...v,
+        trajectory: trajectoryOf(new MessageLog(this.d.trees.db).read(v.agentId).messages),
+        // unreadable topology: no deterministic device check, the Validator's LLM call still judges
+        projectNodes: await this.d.validator.projectNodes(v.signal).catch(() => undefined),
+        anchor: this.d.trees.get(this.d.rootId)?.anchor ?? '',
+        defaultExpected: v.brief.expected_report === DEFAULT_REPORT,
+        // booked to the sub-agent whose report it validates, reserved in the tree budget as a child's call
+        meter: () => {
+          const { budget: _own, ...scope } = runScope(v.run, price);
+          return new MeteredCall({ ...scope, agent: v.agentId, ...(budgeted ? { budget: this.callBudget(false) } : {}) }, 'validator');
+        },
+      },
+      this.d.validator,
+    );
   }
 
   /** The recursive tree's budget ledger (undefined for legacy trees). */
@@ -137,7 +121,7 @@ export class SessionTree {
     if (!policyFor(this.d.mode).budgeted || !this.d.budget) return undefined;
     return (this.ledgerCache ??= new BudgetLedger(
       this.d.trees.db,
-      this.d.rootId(),
+      this.d.rootId,
       this.d.budget,
       priceOf(this.d.model, this.d.modelPrices) !== undefined,
     ));
@@ -160,11 +144,21 @@ export class SessionTree {
     return callBudget(this.ledger()!, { root, cost: (u) => costUsd(this.d.model, u, this.d.modelPrices) ?? 0 });
   }
 
-  /** What the root's RunControl adds: the tree budget of a recursive root, and its review gate. */
-  rootRunExtras(): Pick<RunControl, 'budget' | 'pendingReviews'> {
+  /**
+   * What the root's RunControl adds: the tree budget of a recursive root, its review gate and its
+   * root Validator. Called once as each request's root run starts, so the request's running time
+   * starts counting here (the duration budget); `requestEnded` stops it.
+   */
+  rootRunExtras(): Pick<RunControl, 'budget' | 'pendingReviews' | 'validateAnswer'> {
+    this.ledger()?.beginRequest();
     return {
       ...(this.ledger() ? { budget: this.callBudget(true) } : {}),
-      ...(this.d.mode === 'recursive' ? { pendingReviews: () => this.engine.pendingReviews(this.d.rootId()) } : {}),
+      ...(this.d.mode === 'recursive'
+        ? {
+            pendingReviews: () => this.engine.pendingReviews(this.d.rootId),
+            validateAnswer: (a: { messages: BaseMessage[]; answer: string; run: RunControl }) => this.validateRootAnswer(a),
+          }
+        : {}),
     };
   }
 
@@ -182,7 +176,7 @@ export class SessionTree {
     const mine = a.messages.slice(Math.max(0, start));
     const trajectory = trajectoryOf(mine);
     if (!trajectory.some((c) => c.tool === 'agent')) return undefined;
-    const rootId = this.d.rootId();
+    const rootId = this.d.rootId;
     const notes = this.d.trees.reviewNotes(rootId);
     const reports: AcceptedReport[] = this.d.trees
       .nodes(rootId)
@@ -202,14 +196,15 @@ export class SessionTree {
         meter: new MeteredCall(runScope(a.run, priceOf(this.d.model, this.d.modelPrices)), 'root_validator'),
         signal: a.run.signal,
       },
-      this.d.rootValidator(),
+      this.d.rootValidator,
     );
     this.d.trees.setRootValidation(rootId, JSON.stringify(v));
     return v;
   }
 
-  inChild(): boolean {
-    return this.runs.getStore() !== undefined;
+  /** The request ended: the time it ran is stored, the time until the next one never counts. */
+  requestEnded(): void {
+    this.ledgerCache?.endRequest();
   }
 
   /** Written with the session row on the first request: the mode is fixed from then on. */
@@ -225,19 +220,16 @@ export class SessionTree {
     if (this.d.mode === 'recursive') BudgetLedger.init(this.d.trees.db, sessionId);
   }
 
-  private async runChild(threadId: string, prompt: string, mode: CopilotMode) {
-    const limits = this.d.limits();
+  private async runChild(threadId: string, prompt: string, mode: CopilotMode, run: RunControl) {
+    const limits = this.d.session.limits;
     const input = requestInput(new HumanMessage(prompt), limits, mode);
     let final: AgentStateType | undefined;
-    const stream = await this.d
-      .graph()
-      .stream(input, { configurable: { thread_id: threadId }, recursionLimit: recursionLimitFor(limits), streamMode: 'values' });
+    const stream = await this.d.graph.stream(input, { ...runConfig(threadId, run, recursionLimitFor(limits)), streamMode: 'values' });
     for await (const v of stream) final = v;
-    const signal = this.runs.getStore()!.signal;
     const messages: BaseMessage[] = final?.messages ?? [];
     return {
       messages,
-      stop: final?.reached ?? (signal.aborted ? 'aborted' : 'done'),
+      stop: final?.reached ?? (run.signal.aborted ? 'aborted' : 'done'),
       llm_calls: final?.llm_calls ?? 0,
       input_tokens: final?.usage.input_tokens ?? 0,
       output_tokens: final?.usage.output_tokens ?? 0,

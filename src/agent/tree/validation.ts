@@ -15,22 +15,8 @@ const BAD_STATUS = new Set(['error', 'blocked', 'limit', 'aborted', 'not_run']);
 /** Words with which a report owns up to a failure (it then does not claim success). */
 const ADMITS =
   /\b(fail(ed|s|ure)?|error|could ?n[o']t|cannot|can't|unable|blocked|denied|refused|limit|not (be )?(created|applied|done|run|reach(ed)?|configured)|did ?n[o']t|partial(ly)?|open issue)/i;
-/** Interface, protocol and address words that look like device names but are not. */
-const NOT_DEVICE =
-  /^(e|eth|ethernet|gi|gig|gigabitethernet|fa|fastethernet|te|tengigabitethernet|se|serial|lo|loopback|vlan|port|area|as|ospf|ospfv|bgp|ipv|ip|v|vrf|tunnel|tun|po|port-channel|bond|br|ens|enp|veth|step|line|vty|con|aux|x|rfc|sha|md|aes|des|tcp|udp|http|https|ssh|telnet|q|h|id|af|l|layer|mpls|isis|rip|ripv|eigrp|nat|acl|dns|ntp|snmp|hsrp|vrrp|stp|mtu)$/i;
-
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const mentions = (text: string, name: string) => new RegExp(`(^|[^A-Za-z0-9_-])${escape(name)}(?![A-Za-z0-9_-])`).test(text);
-
-/** Tokens of a text that look like device names: R1, PC2, TREEa1, sw-3 (a capital, then a number at the end). */
-export function deviceLikeNames(text: string): string[] {
-  const out = new Set<string>();
-  for (const m of text.matchAll(/(?<![A-Za-z0-9_./:-])([A-Z][A-Za-z_-]*?)(\d+)(?![A-Za-z0-9_./:-])/g)) {
-    const prefix = m[1]!.replace(/[-_]$/, '');
-    if (prefix && !NOT_DEVICE.test(prefix)) out.add(m[0]);
-  }
-  return [...out];
-}
 
 const STOP = new Set([
   'with',
@@ -80,6 +66,12 @@ export interface PrecheckInput {
   anchor?: string;
   /** the brief's expected_report is the default one (nothing specific to check) */
   defaultExpected?: boolean;
+  /**
+   * The names of the session project's nodes: only these are devices a report can talk
+   * about ("T1", "SNMPv3" are not). Undefined (no project, topology unreadable): nothing is
+   * checked here, the Validator's LLM call judges.
+   */
+  projectNodes?: readonly string[];
 }
 
 export function precheck(i: PrecheckInput): ValidationCheck[] {
@@ -115,16 +107,18 @@ export function precheck(i: PrecheckInput): ValidationCheck[] {
         });
     }
 
+  // a call may name a node in another case: the controller resolves names case-insensitively
   const known = new Set<string>();
-  for (const c of i.trajectory) for (const n of [...c.targets, ...c.returned, ...c.renamed.map((r) => r.requested)]) known.add(n);
+  for (const c of i.trajectory)
+    for (const n of [...c.targets, ...c.returned, ...c.renamed.map((r) => r.requested)]) known.add(n.toLowerCase());
   const briefText = [i.brief.goal, ...i.brief.constraints, i.brief.expected_report, i.anchor ?? ''].join('\n');
-  if (i.trajectory.length > 0) {
-    const invented = deviceLikeNames(result).filter((n) => !known.has(n) && !mentions(briefText, n));
-    if (invented.length)
+  if (i.trajectory.length > 0 && i.projectNodes) {
+    const untouched = i.projectNodes.filter((n) => mentions(result, n) && !known.has(n.toLowerCase()) && !mentions(briefText, n));
+    if (untouched.length)
       checks.push({
-        claim: `the result reports on ${invented.join(', ')}`,
+        claim: `the result reports on ${untouched.join(', ')}`,
         ok: false,
-        evidence: `no tool call touched ${invented.join(', ')} (touched: ${[...known].join(', ') || 'none'})`,
+        evidence: `no tool call touched ${untouched.join(', ')} (touched: ${[...new Set(i.trajectory.flatMap((c) => c.targets))].join(', ') || 'none'})`,
       });
   }
 

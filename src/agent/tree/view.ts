@@ -28,6 +28,7 @@ export interface ResourceUsage {
   llm_calls: number;
   tokens: number;
   cost_usd: number;
+  /** how long the tree's requests ran (what AGENT_MAX_DURATION_SECONDS counts), not the tree's age */
   elapsed_s: number;
   exhausted: string | null;
   limits: BudgetSnapshot | null;
@@ -57,14 +58,14 @@ export function agentViews(rows: AgentNodeRow[], notes: ReadonlyMap<string, stri
   }));
 }
 
-export function resourceUsage(root: TreeRow | undefined, u: TreeUsage | undefined, now = Date.now()): ResourceUsage | null {
+export function resourceUsage(root: TreeRow | undefined, u: TreeUsage | undefined): ResourceUsage | null {
   if (!u) return null;
   return {
     agents: u.agents,
     llm_calls: u.llm_calls,
     tokens: u.tokens,
     cost_usd: Math.round(u.cost_usd * 1e6) / 1e6,
-    elapsed_s: Math.round((now - u.started_ms) / 1000),
+    elapsed_s: Math.round(u.running_ms / 1000),
     exhausted: u.exhausted,
     limits: parseBudgetSnapshot(root?.budget ?? null) ?? null,
   };

@@ -13,7 +13,7 @@ export async function checkMcpServers(settings: Pick<Settings, 'mcp_servers'>): 
       name: `mcp:${s.name}`,
       ok: s.ok,
       required: true,
-      // the entry in mcp_servers is what to fix: a bad setting (README, Exit codes)
+      // the entry in mcp_servers is what to fix: a bad setting (docs/cli.md, Exit codes)
       ...(s.ok ? {} : { exitCode: ExitCode.Usage }),
       detail: s.ok ? `${s.detail}${s.tools.length ? ` (${s.tools.join(', ')})` : ''}` : s.detail,
     }));

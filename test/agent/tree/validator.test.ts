@@ -113,6 +113,53 @@ describe('Validator', () => {
     await s.close();
   });
 
+  describe("the pre-check 'a device no call touched' knows the devices by the project's nodes", () => {
+    /** A project with R1 and R2 on the fake controller; the child checks R1 (naming it `asked`) and reports `result`. */
+    async function childReports(result: string, asked = 'R1') {
+      gns3 = await rig('v2');
+      gns3.fake.addProject({ name: 'lab' });
+      for (const [name, x] of [
+        ['R1', 0],
+        ['R2', 100],
+      ] as const)
+        gns3.fake.addNode({ name, node_type: 'vpcs', x, y: 0 });
+      const project = await gns3.client.openProject('lab');
+      llm = await startLlm([
+        delegate('a', 'check the routing of R1'),
+        { tool_calls: [showCall(asked, 's1')] },
+        { text: result },
+        review('a'),
+        { text: 'root done' },
+      ]);
+      const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }), { env, projectScope: async () => project });
+      await collect(s.send('check R1'));
+      await s.close();
+      return { report: agentResult(chat(llm)[3]!, 'a'), validator: validatorRequests(llm) };
+    }
+
+    it('an honest report with words like T1, SNMPv3 or OSPFv2 goes to the Validator, which passes it', async () => {
+      const { report, validator } = await childReports('R1: OSPFv2 neighbour Full over the T1 uplink; SNMPv3 is off, H323 not used.');
+      expect(validator).toHaveLength(1);
+      expect(report.validation).toMatchObject({ verdict: 'pass' });
+      expect(report.validation!.deterministic).toBeUndefined();
+    });
+
+    it('a node the call named in another case (the controller matches names so) was touched', async () => {
+      const { report, validator } = await childReports('R1: OSPF neighbour Full.', 'r1');
+      expect(validator).toHaveLength(1);
+      expect(report.validation).toMatchObject({ verdict: 'pass' });
+    });
+
+    it("a report on a node of the project that no call touched fails without the Validator's LLM call", async () => {
+      const { report, validator } = await childReports('R1 and R2: OSPF neighbours Full.');
+      expect(validator).toHaveLength(0);
+      expect(report.validation).toMatchObject({ verdict: 'fail', deterministic: true });
+      expect(report.validation!.checks).toEqual([
+        { claim: 'the result reports on R2', ok: false, evidence: 'no tool call touched R2 (touched: R1)' },
+      ]);
+    });
+  });
+
   it('a malformed or contradictory Validator answer is uncertain, never pass', () => {
     expect(parseValidation('looks fine to me').verdict).toBe('uncertain');
     expect(parseValidation('{"verdict":"great"}').verdict).toBe('uncertain');

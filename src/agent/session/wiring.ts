@@ -1,0 +1,179 @@
+/**
+ * The parts of a session, each built from the ones before it: the graph over the registry
+ * (checkpointed in the store), the sub-agent tree over the graph and the registry (its
+ * Validators with their hosts), then the tools from outside the core. Nothing here refers
+ * forward: a run reaches the graph's nodes through `config.configurable.run`.
+ */
+import type { Settings } from '../../config/schema.js';
+import type { LimitAsker } from '../../core/api.js';
+import { ROOT_AGENT } from '../../core/caller.js';
+import type { Logger } from '../../log.js';
+import { errorMessage } from '../../errors.js';
+import type { ApprovalContext } from '../../tools/approval.js';
+import type { ApprovePolicy } from '../../tools/gate.js';
+import type { ToolRegistry } from '../../tools/registry.js';
+import type { ToolContext } from '../../tools/types.js';
+import type { SessionStore } from '../../sessions/store.js';
+import { sessionCheckpointer } from '../../checkpoints/batch.js';
+import { capturePreviewer } from '../../checkpoints/preview.js';
+import { CheckpointStore } from '../../checkpoints/store.js';
+import { FaultStore } from '../../faults/store.js';
+import { redact } from '../../security/redact.js';
+import { sanitizeLine } from '../../security/sanitize.js';
+import { buildGraph, type AgentGraph } from '../graph.js';
+import type { LimitRaiser } from '../limit-raise.js';
+import { PromptLibrary } from '../prompts.js';
+import { SessionTree } from '../tree/session-tree.js';
+import type { ValidatorHost } from '../tree/validator.js';
+import type { RootValidatorHost } from '../tree/root-validator.js';
+import type { SessionProject } from './project.js';
+import type { LiveState } from './live.js';
+import type { Resumed } from './resume.js';
+import { approverInTurn, type QuestionTurn } from './questions.js';
+import { chatCost, maxOutputCharsFor, type ResolvedProvider } from './provider.js';
+import type { CreateAgentSessionOptions, ToolAttacher } from './types.js';
+
+/** What the parts of one session share. */
+export interface SessionParts {
+  sessionId: string;
+  settings: Settings;
+  log: Logger;
+  provider: ResolvedProvider;
+  store: SessionStore;
+  project: SessionProject;
+  registry: ToolRegistry;
+  /** per-session services the tools share (console pools, MCP clients), closed with the session */
+  services: Map<string, unknown>;
+  live: LiveState;
+}
+
+/** The LangGraph graph over the registry, checkpointed in the store. */
+export function sessionGraph(p: SessionParts, approval: ApprovalContext, limitRaiser: LimitRaiser | undefined): AgentGraph {
+  const { provider, settings, log, registry, services, project, store, sessionId } = p;
+  const { limitK } = provider;
+  const checkpointStore = new CheckpointStore(store.db);
+  const faults = { sessionId, store: new FaultStore(store.db) };
+  const toolContext = (signal: AbortSignal): ToolContext => ({ settings, signal, log, project: () => project.open(), services });
+  return buildGraph(
+    {
+      registry,
+      prompts: new PromptLibrary(),
+      counter: provider.counter,
+      context: { limitK, strategy: settings.context_strategy, summarize: settings.context_summarize },
+      models: provider.models,
+      endpoint: provider.endpoint,
+      cost: chatCost(provider.endpoint.model, settings),
+      ...(limitRaiser ? { limitRaiser } : {}),
+      idleTimeoutMs: settings.llm_idle_timeout_ms,
+      log,
+      approval,
+      maxOutputChars: maxOutputCharsFor(limitK),
+      topology: (signal) => project.topology(signal),
+      toolContext: (signal) => ({ ...toolContext(signal), faults }),
+      checkpoints: sessionCheckpointer({
+        store: checkpointStore,
+        sessionId,
+        requestNo: () => checkpointStore.currentRequestNo(sessionId),
+        context: toolContext,
+      }),
+      previewer: capturePreviewer(toolContext),
+      rootValidationRounds: settings.root_validation_rounds,
+      needsTitle: () => !store.get(sessionId)?.title,
+      saveTitle: (t) => store.setTitle(sessionId, sanitizeLine(redact(t))),
+    },
+    store.saver,
+  );
+}
+
+/** The sub-agent tree under the AGENT_MODE fixed for this session; its own tools join the registry. */
+export function sessionTree(p: SessionParts, resume: Resumed, graph: AgentGraph): SessionTree {
+  const { fixation, trees, agentMode } = resume;
+  const tree = new SessionTree({
+    mode: agentMode,
+    ...(fixation.budget ? { budget: fixation.budget } : {}),
+    trees,
+    registry: p.registry,
+    graph,
+    validator: validatorHost(p),
+    rootValidator: rootValidatorHost(p.provider),
+    rootId: p.sessionId,
+    session: p.live,
+    schedule: p.settings,
+    model: p.provider.endpoint.model,
+    modelPrices: p.settings.model_prices,
+  });
+  p.registry.add(tree.tools);
+  resume.notices.push(...tree.notices);
+  return tree;
+}
+
+/** What the recursive tree's Validator runs with: its model and prompt, the registry's read-only tools, the tool context. */
+function validatorHost(p: SessionParts): ValidatorHost {
+  const { settings, log, registry, services, project, live } = p;
+  const prompts = new PromptLibrary();
+  const models = p.provider.models;
+  return {
+    model: async () => (typeof models === 'function' ? await models() : models).validator,
+    prompt: () => prompts.get('validator'),
+    visible: (childTools) => registry.visible(live.mode, { kind: 'validator', depth: 0, tools: new Set(childTools) }).map((t) => t.name),
+    tool: (name) => registry.get(name),
+    schema: (name) => registry.schemas(live.mode, ROOT_AGENT).find((s) => s.function.name === name),
+    toolContext: (signal, caller) => ({ settings, signal, log, project: () => project.open(), services, caller }),
+    maxOutputChars: maxOutputCharsFor(p.provider.limitK),
+    maxToolCalls: settings.validator_tool_calls,
+    projectNodes: async (signal) => (await project.topology(signal))?.nodes,
+  };
+}
+
+/** What the recursive root's Validator runs with: its own model and prompt (no tools). */
+function rootValidatorHost(provider: ResolvedProvider): RootValidatorHost {
+  const prompts = new PromptLibrary();
+  const models = provider.models;
+  return {
+    model: async () => (typeof models === 'function' ? await models() : models).rootValidator,
+    prompt: () => prompts.get('root_validator'),
+  };
+}
+
+export interface AttachedTools {
+  /** the tools from outside the core, attaching in the background */
+  ready: Promise<{ notices: string[] } | undefined> | undefined;
+  /** servers of `ready` still connecting (a request names them while it waits) */
+  connecting: ReadonlySet<string>;
+}
+
+/** The tools handed in from outside the core (the user's MCP servers), attached in the background. */
+export function attachTools(p: SessionParts, attach: ToolAttacher | undefined): AttachedTools {
+  const { registry, settings, log, services } = p;
+  // started in the background, so a TUI does not wait for the user's MCP servers; a request waits before the model is shown their tools
+  const connecting = new Set<string>();
+  const ready = attach?.({ registry, settings, log, services, connecting }).catch((err: unknown) => {
+    log.warn('MCP servers could not be started', { error: errorMessage(err) });
+    connecting.clear();
+    return undefined;
+  });
+  return { ready, connecting };
+}
+
+export function approvalContext(settings: Settings, opts: CreateAgentSessionOptions, questions: QuestionTurn): ApprovalContext {
+  const policy: ApprovePolicy = settings.approve ?? (opts.approver ? 'ask' : 'never');
+  return {
+    policy,
+    approvalTools: settings.approval_tools,
+    sessionAllowed: new Set<string>(),
+    interactive: opts.invocation?.interactive ?? opts.approver !== undefined,
+    canAsk: opts.approver !== undefined,
+    ...(opts.approver ? { approver: approverInTurn(opts.approver, questions) } : {}),
+  };
+}
+
+/** The user's answers to reached limits, asked in turn with approvals; a raise "for this session" is kept in the session's limits. */
+export function limitRaiser(ask: LimitAsker, live: LiveState, turn: QuestionTurn): LimitRaiser {
+  return {
+    turn,
+    ask,
+    keep: (patch) => {
+      live.limits = { ...live.limits, ...patch, tool_limits: { ...(patch.tool_limits ?? live.limits.tool_limits) } };
+    },
+  };
+}
