@@ -76,13 +76,3 @@ export function topologyChanges(before: SeenTopology, after: SeenTopology): stri
   for (const l of after.links) if (!oldLinks.has(l.id)) out.push(`${linkName(l)} added`);
   return out;
 }
-
-/** At most this many changes are named; the rest are counted. */
-export const DRIFT_MAX_CHANGES = 20;
-
-/** "since your last turn: R3 stopped; node PC5 added" (the first 20, then "and N more"). */
-export function driftLine(changes: readonly string[], max = DRIFT_MAX_CHANGES): string {
-  const shown = changes.slice(0, max).join('; ');
-  const more = changes.length > max ? `; and ${changes.length - max} more change${changes.length - max === 1 ? '' : 's'}` : '';
-  return `${shown}${more}`;
-}
