@@ -61,6 +61,8 @@ export class FakeNotifications {
   wsRefused = false;
   /** projects the auto_close rule closed, in order */
   readonly autoClosed: string[] = [];
+  /** every listener that ever connected: its stream (null = the controller's) and transport */
+  readonly connected: { projectId: string | null; transport: 'ws' | 'http' }[] = [];
 
   constructor(private readonly host: NotificationHost) {}
 
@@ -186,6 +188,7 @@ export class FakeNotifications {
       }
       if (route.projectId !== null && !this.host.projectExists(route.projectId)) return ws.terminate();
       ws.on('message', () => undefined);
+      this.connected.push({ projectId: route.projectId, transport: 'ws' });
       this.listen(
         route.projectId,
         (t) => ws.send(t),
