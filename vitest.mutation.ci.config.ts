@@ -1,6 +1,9 @@
 // The CI mutation step (.ci/run, stryker.ci.config.json): only the in-process unit
-// tests of src/security/*, the approval gate and the limit decision, so each mutant's
-// run stays short (the tree budget's tests are too slow for every CI run: npm run test:mutation).
+// tests of src/security/*, the approval gate, the limit decision and the tree budget's
+// settings (budget.ts: its unit tests and the stored snapshot's, on an in-memory SQLite;
+// agent-budget-env.ts: its env aliases),
+// so each mutant's run stays short (the ledger's graph tests are too slow for every CI
+// run: npm run test:mutation).
 import { defineConfig } from 'vitest/config';
 
 export const CI_MUTATION_TESTS = [
@@ -10,6 +13,9 @@ export const CI_MUTATION_TESTS = [
   'test/tools/gate.test.ts',
   'test/agent/limit-decision.test.ts',
   'test/agent/limits-unit.test.ts',
+  'test/agent/tree/budget-unit.test.ts',
+  'test/agent/tree/ledger-unit.test.ts',
+  'test/config/agent-budget-env.test.ts',
 ];
 
 export default defineConfig({ test: { include: CI_MUTATION_TESTS, testTimeout: 30_000, pool: 'forks' } });

@@ -14,6 +14,7 @@ export const MUTATION_TESTS = [
   'test/agent/tree/budget-unit.test.ts',
   'test/agent/tree/ledger-unit.test.ts',
   'test/agent/tree/mode.test.ts',
+  'test/config/agent-budget-env.test.ts',
 ];
 
 // no global setup: these tests do not run dist/, so the suite's tsup build is not needed

@@ -42,7 +42,7 @@ async function grow(dataDir: string, turns: number): Promise<{ id: string; ms: n
     limitK: 128,
     toolOutput: JSON.stringify([{ device_name: 'R1', status: 'success', output: words(120, 5) }]),
   });
-  const row = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'legacy' });
+  const row = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'flat' });
   store.setTitle(row.id, 'store bench');
   const ms: number[] = [];
   const bytes: number[] = [];
@@ -100,7 +100,7 @@ async function listRows(): Promise<(string | number)[][]> {
     const store = await SessionStore.open(dir);
     store.db.transaction(() => {
       for (let i = 0; i < 10_000; i++) {
-        const r = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'legacy', project_name: `lab${i % 37}` });
+        const r = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'flat', project_name: `lab${i % 37}` });
         store.setTitle(r.id, `session ${i}`);
       }
     })();

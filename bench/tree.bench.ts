@@ -55,7 +55,7 @@ async function spawnRows(): Promise<(string | number)[][]> {
     const agentMs: number[] = [];
     const childLlmMs: number[] = [];
     // one session, one request per child: steady state (model client, token counter, caches warm)
-    const s = await createAgentSession({ settings, tools: [], env: { AGENT_MODE: 'recursive' }, log: nullLogger });
+    const s = await createAgentSession({ settings: { ...settings, agent_mode: 'recursive' }, tools: [], log: nullLogger });
     for (let i = 0; i < runs; i++)
       for await (const e of s.send(`run ${i}`)) if (e.type === 'tool_end' && e.id === `a${i}`) agentMs.push(e.duration_ms);
     // baseline: a whole graph run with one LLM call (what a child is), as a root request

@@ -5,12 +5,13 @@
  * Each check is validated against the schema of its one kind, so a mistake is
  * reported in terms of that kind, not as "matched no union member".
  */
-import { readFile } from 'node:fs/promises';
-import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import { CST, Lexer, LineCounter, parseDocument, isNode, type Document } from 'yaml';
 import type { z } from 'zod';
 import { UsageError } from '../errors.js';
+import { readCheckFileText } from './read-file.js';
 import {
   KINDS,
+  MAX_CHECKS,
   bgpPeerCheck,
   checkFileSchema,
   commandCheck,
@@ -87,6 +88,11 @@ export function validateCheckFile(raw: unknown): { ok: true; file: CheckFile } |
     return { ok: false, issue: { path: ['project'], message: 'a project name or id' } };
   if (!Array.isArray(raw.checks) || raw.checks.length === 0)
     return { ok: false, issue: { path: ['checks'], message: 'a non-empty list of checks' } };
+  if (raw.checks.length > MAX_CHECKS)
+    return {
+      ok: false,
+      issue: { path: ['checks'], message: `at most ${MAX_CHECKS} checks in a file (this one has ${raw.checks.length})` },
+    };
   const checks: Check[] = [];
   for (const [i, c] of raw.checks.entries()) {
     const r = validateCheck(c, ['checks', i]);
@@ -106,8 +112,56 @@ function lineOf(doc: Document, counter: LineCounter, path: Path): number | undef
   return undefined;
 }
 
+/** How deep a check file may nest (as nestedTooDeep counts); a real one needs about six. */
+export const MAX_NESTING = 64;
+/** Alias expansions a check file may make (the yaml package's guard against alias bombs). */
+export const MAX_ALIAS_COUNT = 100;
+
+/**
+ * The first line where the text nests deeper than MAX_NESTING, counting each column of indentation,
+ * each block indicator (`-`, `?`, `:`) and each open bracket as a level: never less than the real
+ * depth. From the yaml lexer, which is iterative — its parser recurses per level, so 500,000
+ * brackets cost it half a minute and overflow the stack.
+ */
+function nestedTooDeep(text: string): number | undefined {
+  let flow = 0;
+  let indent = 0;
+  let inline = 0;
+  let lineStart = true;
+  let scalarNext = false;
+  let line = 1;
+  for (const tok of new Lexer().lex(text)) {
+    if (scalarNext) {
+      // a scalar's source follows its marker; a block scalar's lines are not indentation
+      scalarNext = false;
+      for (const ch of tok) if (ch === '\n') line++;
+      continue;
+    }
+    const type = CST.tokenType(tok);
+    if (type === 'newline') {
+      line++;
+      [lineStart, indent, inline] = [true, 0, 0];
+      continue;
+    }
+    if (type === 'space') {
+      if (lineStart) indent = tok.length;
+      continue;
+    }
+    lineStart = false;
+    if (type === 'scalar') scalarNext = true;
+    else if (type === 'flow-seq-start' || type === 'flow-map-start') flow++;
+    else if (type === 'flow-seq-end' || type === 'flow-map-end') flow = Math.max(0, flow - 1);
+    else if (flow === 0 && (type === 'seq-item-ind' || type === 'explicit-key-ind' || type === 'map-value-ind')) inline++;
+    if (indent + inline + flow > MAX_NESTING) return line;
+  }
+  return undefined;
+}
+
 /** Parses check-file text; a syntax or schema problem is a UsageError naming the line and field. */
 export function parseCheckText(text: string, source: string): CheckFile {
+  const deep = nestedTooDeep(text);
+  if (deep !== undefined)
+    throw new UsageError(`${source}:${deep}: nested deeper than ${MAX_NESTING} levels (indentation, '-', ':' and brackets)`);
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -115,7 +169,17 @@ export function parseCheckText(text: string, source: string): CheckFile {
     const line = counter.linePos(e.pos[0]).line;
     throw new UsageError(`${source}:${line}: ${e.message.split('\n')[0]}`);
   }
-  const r = validateCheckFile(doc.toJS());
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    // toJS throws on a document that parsed when an alias expands past the count (an alias bomb)
+    const m = err instanceof Error ? err.message : String(err);
+    throw new UsageError(
+      /alias/i.test(m) ? `${source}: YAML aliases expand too much (at most ${MAX_ALIAS_COUNT} expansions)` : `${source}: ${m}`,
+    );
+  }
+  const r = validateCheckFile(value);
   if (!r.ok) {
     const line = lineOf(doc, counter, r.issue.path);
     throw new UsageError(`${source}${line ? `:${line}` : ''}: ${formatPath(r.issue.path)}: ${r.issue.message}`);
@@ -123,12 +187,7 @@ export function parseCheckText(text: string, source: string): CheckFile {
   return r.file;
 }
 
+/** Reads (a regular file, at most 1 MB: ./read-file.ts) and parses a check file. */
 export async function loadCheckFile(path: string): Promise<CheckFile> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read check file ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-  return parseCheckText(text, path);
+  return parseCheckText(await readCheckFileText(path), path);
 }

@@ -97,9 +97,12 @@ export const checkSchema = z.union([
   z.strictObject({ ...common, command: commandCheck }),
 ]);
 
+/** The most checks one file holds: a bound on what a run sends, a bad file beyond it (exit 2). */
+export const MAX_CHECKS = 2000;
+
 export const checkFileSchema = z.strictObject({
   project: z.string().trim().min(1).optional(),
-  checks: z.array(checkSchema).min(1).max(2000),
+  checks: z.array(checkSchema).min(1).max(MAX_CHECKS),
 });
 
 export type CheckInput = z.input<typeof checkSchema>;

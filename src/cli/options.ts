@@ -41,7 +41,8 @@ export function addSettingsOptions(cmd: Command): Command {
     .option('--max-retries-per-tool <n>', 'retries of a transiently failing tool call, 0..5 (default 1)')
     .option('--max-device-config-calls <n>', 'config-changing tool calls per request, 1..1000')
     .option('--max-diagnostic-calls <n>', 'read-only tool calls per request, 1..1000')
-    .option('--child-execution-mode <m>', 'AGENT_MODE=recursive: sub-agents of one batch run sequential (default) | parallel')
+    .option('--agent-mode <mode>', 'sub-agents of a new session: flat (default) | recursive task trees (env AGENT_MODE)')
+    .option('--child-execution-mode <m>', 'agent mode recursive: sub-agents of one batch run sequential (default) | parallel')
     .option('--max-parallel-children <n>', 'sub-agents running at once with --child-execution-mode parallel, 1..2 (default 2)')
     .option('--provider <name>', 'openai | deepseek | openrouter | ollama | lmstudio | vllm | custom')
     .option('--model <name>', 'model name (env GNS3_COPILOT_MODEL)')
@@ -87,6 +88,7 @@ const SETTING_FLAGS: Record<string, string> = {
   contextLimit: 'context_limit',
   contextStrategy: 'context_strategy',
   approve: 'approve',
+  agentMode: 'agent_mode',
   childExecutionMode: 'child_execution_mode',
   maxParallelChildren: 'max_parallel_children',
   level: 'inject_level',

@@ -5,8 +5,8 @@
  * every check passes, 7 when one failed or errored, 2 for a bad file, 3 for the
  * controller.
  */
-import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { open, unlink, writeFile } from 'node:fs/promises';
 import type { Settings } from '../config/schema.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { sanitizeLine } from '../security/sanitize.js';
@@ -58,6 +58,29 @@ export function selectChecks(checks: Check[], only: string[] | undefined, nameOf
   return picked;
 }
 
+const writeFlags = constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+const junitError = (path: string, err: unknown) =>
+  new UsageError(`--junit ${path}: cannot write the report there (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+
+/**
+ * --junit FILE is opened for writing before the run (a directory, a missing folder, a read-only
+ * place is exit 2 before any check runs, not exit 1 after all of them); nothing is left behind:
+ * a file this made is removed again, an existing one is not truncated until the report is written.
+ */
+async function checkJunitTarget(path: string): Promise<void> {
+  let created = true;
+  let fh = await open(path, writeFlags | constants.O_CREAT | constants.O_EXCL).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EEXIST') throw junitError(path, err);
+    created = false;
+    return undefined;
+  });
+  fh ??= await open(path, writeFlags).catch((err: unknown) => {
+    throw junitError(path, err);
+  });
+  await fh.close();
+  if (created) await unlink(path).catch(() => undefined);
+}
+
 async function openProject(settings: Settings, project: string | undefined, log: Logger) {
   if (!project) throw new UsageError('no GNS3 project: pass --project <name|id> or put "project:" in the check file');
   const [{ createKeychainGns3Client }, { openProjectScope }] = await Promise.all([
@@ -81,6 +104,7 @@ export async function checkCommand(settings: Settings, opts: CheckCommandOptions
   }
   if (opts.file === undefined) throw new UsageError('check: missing <file> (or --init FILE to write one from the lab)');
   if (opts.json && opts.junit !== undefined) throw new UsageError('--json and --junit: choose one');
+  if (opts.junit !== undefined) await checkJunitTarget(opts.junit);
   const [{ loadCheckFile }, { runChecks }, report, { defaultName }] = await Promise.all([
     import('../check/load.js'),
     import('../check/run.js'),
@@ -118,7 +142,10 @@ export async function checkCommand(settings: Settings, opts: CheckCommandOptions
         );
     } else if (!opts.json) process.stdout.write(report.formatTable(r));
     if (opts.json) process.stdout.write(`${JSON.stringify(r)}\n`);
-    if (opts.junit !== undefined) await writeFile(opts.junit, report.formatJunit(r));
+    if (opts.junit !== undefined)
+      await writeFile(opts.junit, report.formatJunit(r)).catch((err: unknown) => {
+        throw junitError(opts.junit!, err);
+      });
     return r.passed === r.checks.length ? ExitCode.Ok : ExitCode.ChecksFailed;
   } finally {
     pool.closeAll();

@@ -13,7 +13,7 @@ import { sanitizeDeep } from '../security/sanitize.js';
 
 export const MAP_WIDTH = { min: 20, max: 1000, fallback: 120 };
 
-export function parseMapWidth(raw: unknown, columns: number | undefined): number {
+export function parseMapWidth(raw: string | number | undefined, columns: number | undefined): number {
   if (raw === undefined) return columns && columns >= MAP_WIDTH.min ? columns : MAP_WIDTH.fallback;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < MAP_WIDTH.min || n > MAP_WIDTH.max)
@@ -22,7 +22,7 @@ export function parseMapWidth(raw: unknown, columns: number | undefined): number
 }
 
 export async function mapCommand(settings: Settings, opts: { width?: unknown }, out: NodeJS.WriteStream = process.stdout): Promise<number> {
-  const width = parseMapWidth(opts.width, out.isTTY ? out.columns : undefined);
+  const width = parseMapWidth(typeof opts.width === 'string' ? opts.width : undefined, out.isTTY ? out.columns : undefined);
   if (!settings.project) throw new UsageError('no GNS3 project selected: pass --project <name|id> (or set GNS3_PROJECT)');
   const log = createLogger(settings.log_level);
   const [{ createKeychainGns3Client }, { Gns3Project }, { renderMap }] = await Promise.all([

@@ -69,6 +69,16 @@ function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+/**
+ * Keys whose object value a layer sets field by field over the layers below it: the tree
+ * budget, whose env aliases (AGENT_MAX_LLM_CALLS, …) each name one field.
+ */
+const FIELD_MERGED: ReadonlySet<SettingKey> = new Set(['agent_budget']);
+
+function layered(key: SettingKey, below: unknown, value: unknown): unknown {
+  return FIELD_MERGED.has(key) && typeof below === 'object' && below !== null ? { ...below, ...(value as object) } : value;
+}
+
 export async function loadSettings(opts: LoadOptions = {}): Promise<LoadedSettings> {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
@@ -124,8 +134,9 @@ export async function loadSettings(opts: LoadOptions = {}): Promise<LoadedSettin
         );
         continue;
       }
-      const value = validateSetting(k, v, layer.label(k));
-      if (layer.kind !== 'system' && locked.has(k) && !same(value, locked.get(k))) {
+      const value = layered(k, raw[k], validateSetting(k, v, layer.label(k)));
+      // a layer that only repeats the locked value (or, for a merged key, some of its fields) changes nothing
+      if (layer.kind !== 'system' && locked.has(k) && !same(layered(k, locked.get(k), value), locked.get(k))) {
         throw new UsageError(
           `${layer.label(k)}: "${k}" is locked to ${JSON.stringify(locked.get(k))} by the system config ${systemFile} (classroom lock); ask your instructor or remove the override`,
         );

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { COPILOT_MODES, parseMode } from '../core/modes.js';
+import { AGENT_MODES, parseAgentMode } from './agent-mode.js';
 import { mcpServerSchema } from '../mcp/client/config.js';
 
 const httpUrl = z
@@ -34,6 +35,19 @@ const mode = z
     return m;
   })
   .pipe(z.enum(COPILOT_MODES));
+
+/** `flat` | `recursive`; `legacy`, the earlier name of `flat`, is read as `flat`. */
+const agentMode = z
+  .string()
+  .transform((v, ctx) => {
+    const m = parseAgentMode(v);
+    if (!m) {
+      ctx.addIssue({ code: 'custom', message: `must be one of ${AGENT_MODES.join('|')}` });
+      return z.NEVER;
+    }
+    return m;
+  })
+  .pipe(z.enum(AGENT_MODES));
 
 const intIn = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -76,23 +90,37 @@ export const settingsSchema = z.object({
   on_limit: z.enum(['fail', 'warn', 'continue']).default('warn'),
   /** tool calls of one LLM response that run at the same time */
   max_parallel_tools: intIn(1, 20).default(5),
-  /** retries of a call that failed transiently (connection refused/reset, timeout, controller 5xx) */
+  /** retries of a call that failed transiently (connection refused/reset, timeout, controller 5xx; src/tools/retry.ts says which) */
   max_retries_per_tool: intIn(0, 5).default(1),
   /** retries of an LLM request that failed transiently (429, 5xx, connection drop); 0 = one attempt */
   llm_retries: intIn(0, 10).default(2),
-  retry_on_tool_error: z.coerce.boolean().default(true),
+  /**
+   * also retry a call that failed after it may have reached its target (a timeout, a dropped
+   * connection, a 5xx) — only calls that send no configuration; off as the runtime-limits design has it
+   */
+  retry_on_tool_error: z.coerce.boolean().default(false),
   /** named caps on tool groups per request: config-changing tools / read-only (diagnostic) tools */
   max_device_config_calls: intIn(1, 1000).optional(),
   max_diagnostic_calls: intIn(1, 1000).optional(),
   approve: z.enum(['never', 'ask', 'config', 'all']).optional(),
-  /** sub-agents of one `agent` batch (AGENT_MODE=recursive): one after another, or up to max_parallel_children at once */
+  /**
+   * how a NEW session runs sub-agents: flat (the default when unset) or recursive task trees; a
+   * session keeps the mode it was created with. Unset is not the same as flat: a resumed session
+   * in the other mode says that the mode asked for was not applied only when one was asked for.
+   */
+  agent_mode: agentMode.optional(),
+  /** sub-agents of one `agent` batch (agent_mode recursive): one after another, or up to max_parallel_children at once */
   child_execution_mode: z.enum(['sequential', 'parallel']).default('sequential'),
   max_parallel_children: intIn(1, 2).default(2),
-  /** read-only tool calls the Validator of a sub-agent's report may run to re-observe the lab (AGENT_MODE=recursive) */
+  /** read-only tool calls the Validator of a sub-agent's report may run to re-observe the lab (agent_mode recursive) */
   validator_tool_calls: intIn(0, 10).default(3),
-  /** times a recursive root's answer the root Validator failed goes back to the root with the findings (AGENT_MODE=recursive) */
+  /** times a recursive root's answer the root Validator failed goes back to the root with the findings (agent_mode recursive) */
   root_validation_rounds: intIn(0, 5).default(2),
-  /** a recursive tree's budget (AGENT_MAX_* in the environment win), snapshotted with each new root */
+  /**
+   * a recursive tree's budget, snapshotted with each new root. Layers merge it field by field
+   * (src/config/load.ts); the env aliases AGENT_MAX_* and AGENT_RESOURCE_BUDGET_ENABLED set
+   * single fields (src/config/agent-budget-env.ts).
+   */
   agent_budget: z
     .object({
       enabled: z.boolean(),

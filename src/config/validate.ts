@@ -6,6 +6,7 @@
  */
 import { settingsSchema, type SettingKey } from './schema.js';
 import { MODE_CHOICES_TEXT } from '../core/modes.js';
+import { AGENT_MODES } from './agent-mode.js';
 import { UsageError } from '../errors.js';
 
 type AnySchema = { _zod: { def: Record<string, unknown> & { type: string } } } & Record<string, unknown>;
@@ -33,6 +34,7 @@ const SPECIAL: Partial<Record<SettingKey, string>> = {
   server: 'an http:// or https:// URL, e.g. http://127.0.0.1:3080',
   base_url: 'an http:// or https:// URL, e.g. https://api.openai.com/v1',
   mode: MODE_CHOICES_TEXT,
+  agent_mode: `one of ${AGENT_MODES.join('|')}`,
   tool_limits: '<tool>=<n> with n 1..1000 (a JSON object in files)',
   model_prices: 'a JSON object {model: {input, output}} in USD per 1M tokens',
   agent_budget:
@@ -88,7 +90,7 @@ export function fromString(key: SettingKey, raw: string): unknown {
           .map((x) => x.trim())
           .filter(Boolean);
   }
-  if (type === 'record') {
+  if (type === 'record' || type === 'object') {
     if (v.startsWith('{')) return parseJsonOr(v, raw);
     if (key === 'tool_limits') return parseToolLimitList(v);
     return raw;

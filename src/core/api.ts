@@ -4,7 +4,7 @@
  */
 import type { AgentEvent, ApprovalWhy } from './events.js';
 import type { CopilotMode } from './modes.js';
-import type { DevicePreview } from '../checkpoints/types.js';
+import type { DevicePreview } from './preview.js';
 import type { Topology } from '../gns3/types.js';
 import { formatUsd } from './usd.js';
 
@@ -88,7 +88,7 @@ export interface AgentSession {
   /** throws a UsageError for a cost limit on a model without a price (it could not hold) */
   setLimits(limits: Partial<RequestLimits>): void;
   readonly limits: RequestLimits;
-  /** one-line notices for the user when the session opens: a classroom lock changed its mode, an AGENT_MODE in the environment that a resumed tree ignored */
+  /** one-line notices for the user when the session opens: a classroom lock changed its mode, an agent mode asked for that a resumed tree did not apply */
   readonly notices?: readonly string[];
   /** the sub-agent task tree as text lines (`/tree`) */
   treeText?(): string[];

@@ -11,6 +11,7 @@ import type Database from 'better-sqlite3';
 import type { DeltaSaver } from './delta-saver.js';
 import type { CopilotMode } from '../core/modes.js';
 import type { AgentMode } from '../core/events.js';
+import { storedAgentMode } from '../config/agent-mode.js';
 import { sessionsDbFile } from '../config/paths.js';
 import { UsageError } from '../errors.js';
 import { SessionLease } from './lease.js';
@@ -85,7 +86,7 @@ function unusableDatabase(file: string, err: unknown): unknown {
 type DbRow = Omit<SessionRow, 'pinned'> & { pinned: number };
 
 function rowOf(r: DbRow): SessionRow {
-  return { ...r, pinned: r.pinned === 1 };
+  return { ...r, pinned: r.pinned === 1, agent_mode: storedAgentMode(r.agent_mode) };
 }
 
 export class SessionStore {

@@ -1,13 +1,15 @@
 /**
  * Sub-agent trees in the sessions DB: one `agent_trees` row per root
- * session (its fixed AGENT_MODE, mode revision, anchor and budget snapshot), one
+ * session (its fixed agent mode, mode revision, anchor and budget snapshot), one
  * `agent_nodes` row per child, and `tree_usage` with `tree_request_time` (how long each
  * request of the tree ran) for the tree budget. Tables are
  * created idempotently on the SessionStore's connection; store.ts is untouched.
  */
 import type Database from 'better-sqlite3';
 import type { AgentMode } from '../core/events.js';
+import { storedAgentMode } from '../config/agent-mode.js';
 import { redact } from '../security/redact.js';
+import { createRequestTimeTable } from './tree-request-time.js';
 
 /**
  * Bumped when what a stored mode means changes; stored with every tree. Revision 2:
@@ -104,13 +106,6 @@ CREATE TABLE IF NOT EXISTS tree_usage (
   started_ms INTEGER NOT NULL,
   exhausted TEXT
 );
-CREATE TABLE IF NOT EXISTS tree_request_time (
-  root_id TEXT NOT NULL,
-  request INTEGER NOT NULL,
-  started_ms INTEGER NOT NULL,
-  running_ms INTEGER NOT NULL,
-  PRIMARY KEY (root_id, request)
-);
 CREATE TABLE IF NOT EXISTS context_refs (
   root_id TEXT NOT NULL,
   id TEXT NOT NULL,
@@ -160,6 +155,7 @@ const TREE_TABLES = [
 export class TreeStore {
   constructor(readonly db: Database.Database) {
     db.exec(SCHEMA);
+    createRequestTimeTable(db);
     const have = new Set((db.prepare('PRAGMA table_info(agent_nodes)').all() as { name: string }[]).map((c) => c.name));
     for (const col of ADDED_NODE_COLUMNS) if (!have.has(col.split(' ')[0]!)) db.exec(`ALTER TABLE agent_nodes ADD COLUMN ${col}`);
     const haveTree = new Set((db.prepare('PRAGMA table_info(agent_trees)').all() as { name: string }[]).map((c) => c.name));
@@ -172,7 +168,8 @@ export class TreeStore {
   }
 
   get(rootId: string): TreeRow | undefined {
-    return this.db.prepare('SELECT * FROM agent_trees WHERE root_id = ?').get(rootId) as TreeRow | undefined;
+    const row = this.db.prepare('SELECT * FROM agent_trees WHERE root_id = ?').get(rootId) as TreeRow | undefined;
+    return row && { ...row, agent_mode: storedAgentMode(row.agent_mode) };
   }
 
   /** Writes the tree row once; an existing row is never changed (the mode is fixed). */

@@ -6,17 +6,24 @@
 import type { Approver, ApprovalDecision, ApprovalRequest } from '../core/api.js';
 import { errorMessage } from '../errors.js';
 import type { ApprovalRules } from './gate.js';
+import type { SessionAllowances } from './allowances.js';
+import type { ToolTargets } from '../core/targets.js';
 
 export interface ApprovalContext extends ApprovalRules {
   approver?: Approver;
-  /** tools the user allowed for the rest of the session (an "allow for this session" answer adds one) */
-  sessionAllowed: Set<string>;
+  /** an "allow for this session" answer adds the call's tool on its targets */
+  allowances: SessionAllowances;
 }
 
 export type ApprovalOutcome = { kind: 'allowed'; asked: boolean } | { kind: 'denied'; reason: string };
 
-/** Asks the approver about one call the gate answered `ask` for. */
-export async function askApproval(call: ApprovalRequest, a: ApprovalContext, signal: AbortSignal): Promise<ApprovalOutcome> {
+/** Asks the approver about one call the gate answered `ask` for; `targets` are what an "allow for this session" answer covers. */
+export async function askApproval(
+  call: ApprovalRequest,
+  a: ApprovalContext,
+  signal: AbortSignal,
+  targets: ToolTargets | undefined,
+): Promise<ApprovalOutcome> {
   const deny = (reason: string): ApprovalOutcome => ({ kind: 'denied', reason });
   if (!a.approver) return deny(`${call.name} needs approval, but nobody can approve in this run`);
   let d: ApprovalDecision;
@@ -27,7 +34,7 @@ export async function askApproval(call: ApprovalRequest, a: ApprovalContext, sig
   }
   if (d.kind === 'allow_once') return { kind: 'allowed', asked: true };
   if (d.kind === 'allow_session') {
-    a.sessionAllowed.add(call.name);
+    a.allowances.allow(call.name, targets);
     return { kind: 'allowed', asked: true };
   }
   if (d.kind === 'deny_with_feedback') return deny(`the user denied ${call.name}: ${d.feedback}`);

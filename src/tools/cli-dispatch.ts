@@ -10,6 +10,7 @@ import type { Approver } from '../core/api.js';
 import type { CopilotMode } from '../core/modes.js';
 import type { ApprovalPreviewer } from '../checkpoints/preview.js';
 import type { ApprovalContext } from './approval.js';
+import { SessionAllowances } from './allowances.js';
 import { dispatchCalls, type DispatchCall, type DispatchOutcome } from './dispatch.js';
 import type { ApprovalRefusal, ApprovePolicy } from './gate.js';
 import { DEFAULT_MAX_OUTPUT_CHARS, executeTool, type ToolRegistry } from './registry.js';
@@ -31,7 +32,7 @@ export function cliApproval(o: CliApprovalOptions): ApprovalContext {
   return {
     policy: o.policy === 'never' ? 'never' : 'ask',
     approvalTools: o.approvalTools,
-    sessionAllowed: new Set<string>(),
+    allowances: new SessionAllowances(),
     interactive: o.interactive,
     canAsk: o.approver !== undefined,
     ...(o.approver ? { approver: o.approver } : {}),

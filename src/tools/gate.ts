@@ -16,9 +16,10 @@ import type { RequestLimits } from '../core/api.js';
 import type { Caller } from '../core/caller.js';
 import type { ApprovalWhy, StoppedReason, ToolStatus } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
-import { groupCapRefusal, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from '../agent/limits.js';
-import { OVERSIZED_ARGS_KEY, oversizedArgsMessage } from '../agent/input-limits.js';
+import { groupCapRefusal, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from './limit-wording.js';
+import { OVERSIZED_ARGS_KEY, oversizedArgsMessage } from './input-limits.js';
 import { limitGroupOf, type LimitGroup, type ToolDef, type ToolRisk } from './types.js';
+import type { AllowanceCheck } from './allowances.js';
 
 export type ApprovePolicy = 'never' | 'ask' | 'config' | 'all';
 
@@ -41,8 +42,8 @@ export interface GateTools {
 export interface ApprovalRules {
   policy: ApprovePolicy;
   approvalTools: readonly string[];
-  /** tools the user allowed for the rest of the session */
-  sessionAllowed: ReadonlySet<string>;
+  /** what the user allowed for the rest of the session, per tool and target (./allowances.ts) */
+  allowances: AllowanceCheck;
   /** an interactive front end (the TUI): a refusal tells how to allow it there */
   interactive: boolean;
   /** somebody can be asked now (the TUI's approver, an MCP client with elicitation) */
@@ -122,7 +123,7 @@ export function assessCall(call: GateCall, state: GateState, policy: GatePolicy)
     return invalid(`arguments for ${call.name} were not valid JSON; send a JSON object matching the schema`);
   const refusal = limitRefusal(call.name, limitGroupOf(def), state, tools);
   if (refusal) return refusal;
-  return approvalVerdict(def, policy.approval);
+  return approvalVerdict(def, policy.approval, call.args);
 }
 
 function limitRefusal(name: string, group: LimitGroup, state: GateState, tools: GateTools): GateVerdict | undefined {
@@ -167,11 +168,12 @@ export function approvalNeed(def: { name: string; risk: ToolRisk }, approvalTool
  * config – config-risk tools run; `approval_tools` extras ask (or are refused without an approver)
  * all    – everything runs
  */
-export function approvalVerdict(def: ToolDef, a: ApprovalRules): GateVerdict {
+export function approvalVerdict(def: ToolDef, a: ApprovalRules, args: Record<string, unknown>): GateVerdict {
   const need = approvalNeed(def, a.approvalTools);
   if (!need || a.policy === 'all') return { kind: 'run', def };
   if (a.policy === 'config' && need.allowWith === 'config') return { kind: 'run', def };
-  if (a.sessionAllowed.has(def.name)) return { kind: 'run', def };
+  // allowed for the session on every target this call names (never on the tool alone when it has targets)
+  if (a.allowances.covers(def.name, def.targets?.(args))) return { kind: 'run', def };
   const refused = (cause: ApprovalRefusal['cause']): GateVerdict => ({
     kind: 'refused',
     refusal: { ...need, tool: def.name, policy: a.policy, cause, interactive: a.interactive },

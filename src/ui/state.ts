@@ -109,7 +109,7 @@ export function initialState(init: InitialUiState): UiState {
     projectId: init.projectId ?? null,
     projectName: init.projectName ?? null,
     mode: init.mode,
-    agentMode: init.agentMode ?? 'legacy',
+    agentMode: init.agentMode ?? 'flat',
     model: init.model,
     limits: init.limits,
     entries: [],

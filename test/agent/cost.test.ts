@@ -83,7 +83,7 @@ describe('cost', () => {
     // a database from before the model was stored: that usage is priced at the configured model
     const { SessionStore } = await import('../../src/sessions/store.js');
     const store = await SessionStore.open(dir.dir);
-    const old = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'legacy' });
+    const old = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'flat' });
     store.recordRequest(old.id, { message_count: 2, llm_calls: 1, input_tokens: 1000, output_tokens: 0 });
     store.db.exec('DROP TABLE request_usage; UPDATE schema_version SET version = 3');
     store.close();

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { settingsSchema, type Settings } from '../../src/config/schema.js';
+import { settingsFromEnv } from '../../src/config/env.js';
+import { validateSetting } from '../../src/config/validate.js';
 import { defineTool, type ToolDef } from '../../src/tools/types.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import { createAgentSession, type CreateAgentSessionOptions } from '../../src/agent/session.js';
@@ -146,6 +148,24 @@ export function fakeProject(topology?: Partial<Topology>): ProjectScope {
   };
 }
 
+/**
+ * The session's agent settings read from `extra.env` as the settings loader reads them
+ * (AGENT_MODE, AGENT_MAX_*: env aliases of agent_mode and agent_budget, field by field over
+ * the settings), so a test describes a tree the way a user does; the core reads only settings.
+ */
 export async function session(settings: Settings, tools: ToolDef[], extra: Partial<CreateAgentSessionOptions> = {}) {
-  return createAgentSession({ settings, tools, ...extra });
+  return createAgentSession({ settings: extra.env ? withAgentEnv(settings, extra.env) : settings, tools, ...extra });
+}
+
+function withAgentEnv(settings: Settings, env: NodeJS.ProcessEnv): Settings {
+  const fromEnv = settingsFromEnv(env);
+  const mode = fromEnv.get('agent_mode');
+  const budget = fromEnv.get('agent_budget');
+  return {
+    ...settings,
+    ...(mode ? { agent_mode: validateSetting('agent_mode', mode.value, mode.name) as Settings['agent_mode'] } : {}),
+    ...(budget
+      ? { agent_budget: { ...settings.agent_budget, ...(validateSetting('agent_budget', budget.value, budget.name) as object) } }
+      : {}),
+  };
 }

@@ -87,7 +87,7 @@ it('delete of a session in use is refused naming the pid; the run keeps its turn
 
 it('a lease held from another host is refused without --force and taken over with it', async () => {
   const store = await SessionStore.open(dataDir);
-  const row = store.create({ copilot_mode: 'lab_automation_assistant', agent_mode: 'legacy' });
+  const row = store.create({ copilot_mode: 'lab_automation_assistant', agent_mode: 'flat' });
   store.db.exec(
     'CREATE TABLE IF NOT EXISTS session_leases (session_id TEXT PRIMARY KEY, pid INTEGER NOT NULL, host TEXT NOT NULL, token TEXT NOT NULL, heartbeat_at INTEGER NOT NULL)',
   );

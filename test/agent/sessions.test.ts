@@ -10,7 +10,7 @@ import { sessionsCommand } from '../../src/commands/sessions.js';
 import { z } from 'zod';
 import { defineTool } from '../../src/tools/types.js';
 import { batchOutcome } from '../../src/tools/batch.js';
-import { resolveAgentMode } from '../../src/core/agent-mode.js';
+import { assertNoRemovedAgentFlags, parseAgentMode, storedAgentMode } from '../../src/config/agent-mode.js';
 import { UsageError } from '../../src/errors.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-sessions-');
@@ -93,12 +93,14 @@ describe('session store', () => {
     expect(fallbackTitle('  short  ')).toBe('short');
   });
 
-  it('AGENT_MODE: legacy default, recursive accepted, junk refused, AGENT_RECURSION_ENABLED refused', async () => {
-    expect(resolveAgentMode({})).toBe('legacy');
-    expect(resolveAgentMode({ AGENT_MODE: 'legacy' })).toBe('legacy');
-    expect(resolveAgentMode({ AGENT_MODE: 'recursive' })).toBe('recursive');
-    expect(() => resolveAgentMode({ AGENT_MODE: 'fast' })).toThrow(UsageError);
-    expect(() => resolveAgentMode({ AGENT_RECURSION_ENABLED: '1' })).toThrow(/AGENT_RECURSION_ENABLED/);
+  it('agent mode words: flat, recursive, legacy read as flat, junk refused; AGENT_RECURSION_ENABLED refused', async () => {
+    expect(parseAgentMode('flat')).toBe('flat');
+    expect(parseAgentMode(' Legacy ')).toBe('flat');
+    expect(parseAgentMode('recursive')).toBe('recursive');
+    expect(parseAgentMode('fast')).toBeUndefined();
+    expect(storedAgentMode('legacy')).toBe('flat');
+    expect(storedAgentMode('recursive')).toBe('recursive');
+    expect(() => assertNoRemovedAgentFlags({ AGENT_RECURSION_ENABLED: '1' })).toThrow(/AGENT_RECURSION_ENABLED/);
     llm = await startLlm([]);
     await expect(session(testSettings(llm.url, tmp.dir), [], { env: { AGENT_MODE: 'fast' } })).rejects.toThrow(UsageError);
   });
@@ -111,7 +113,7 @@ describe('session store', () => {
     const s2 = await session(testSettings(llm.url, tmp.dir), [], { sessionId: s.id.slice(0, 8) });
     expect(s2.id).toBe(s.id);
     expect(s2.mode).toBe('lab_automation_assistant');
-    expect(s2.agentMode).toBe('legacy');
+    expect(s2.agentMode).toBe('flat');
     await s2.close();
     const s3 = await session(testSettings(llm.url, tmp.dir, { mode: 'inject' }), [], { sessionId: s.id });
     expect(s3.mode).toBe('troubleshooting_injection'); // an explicit non-default mode wins
@@ -193,8 +195,8 @@ describe('session store', () => {
     const d = tempDir('gc-two-');
     const a = await SessionStore.open(d.dir);
     const b = await SessionStore.open(d.dir);
-    const r1 = a.create({ copilot_mode: 'teaching_assistant', agent_mode: 'legacy' });
-    const r2 = b.create({ copilot_mode: 'lab_automation_assistant', agent_mode: 'legacy' });
+    const r1 = a.create({ copilot_mode: 'teaching_assistant', agent_mode: 'flat' });
+    const r2 = b.create({ copilot_mode: 'lab_automation_assistant', agent_mode: 'flat' });
     a.recordRequest(r2.id, { message_count: 2, llm_calls: 1, input_tokens: 5, output_tokens: 1 });
     expect(b.get(r2.id)!.llm_calls).toBe(1);
     expect(a.list().total).toBe(2);

@@ -194,7 +194,7 @@ describe('messages table and delta checkpoints', () => {
     store.saver.tokens = counter;
     const model = stubModel((n) => (n % 2 === 0 ? stubToolCall(`t${n}`) : new AIMessageChunk({ content: `answer ${n}` })));
     const { send, tool } = stubGraph(store.saver, { model, counter, limitK: 32, toolOutput: '{"status":"success","output":"R1 up"}' });
-    const row = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'legacy' });
+    const row = store.create({ copilot_mode: 'teaching_assistant', agent_mode: 'flat' });
     let last: { messages: BaseMessage[] } | undefined;
     for (let t = 0; t < 1000; t++) {
       last = await send(row.id, `q${t}`, { maxIterations: 5 });

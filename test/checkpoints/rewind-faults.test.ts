@@ -180,7 +180,7 @@ describe('markFaultsUndone on sessions.db', () => {
     cps = new CheckpointStore(store.db);
     faults = new FaultStore(store.db);
     for (const id of ['S1', 'S2']) {
-      store.create({ id, copilot_mode: 'troubleshooting_injection', agent_mode: 'legacy' });
+      store.create({ id, copilot_mode: 'troubleshooting_injection', agent_mode: 'flat' });
       store.saver.log.append(id, 0, [new HumanMessage('break the lab')]);
     }
   });

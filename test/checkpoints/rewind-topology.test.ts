@@ -22,7 +22,7 @@ const cli = (...args: string[]) => runCli([...args, '--server', gns3.url, '--pro
 /** A session whose request 1 recorded `before`/`created`, as the checkpoint hook does before a topology change. */
 async function session(id: string, mode: CopilotMode, record: (cp: CheckpointStore) => void): Promise<void> {
   const store = await SessionStore.open(`${env.home}/data`);
-  store.create({ id, copilot_mode: mode, agent_mode: 'legacy', project_id: projectId, project_name: 'topo' });
+  store.create({ id, copilot_mode: mode, agent_mode: 'flat', project_id: projectId, project_name: 'topo' });
   store.saver.log.append(id, 0, [new HumanMessage('change the topology')]);
   record(new CheckpointStore(store.db));
   store.close();

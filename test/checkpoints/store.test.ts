@@ -16,7 +16,7 @@ const S = 'sess-1';
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'gcl-cp-'));
   store = await SessionStore.open(dir);
-  store.create({ id: S, copilot_mode: 'lab_automation_assistant', agent_mode: 'legacy' });
+  store.create({ id: S, copilot_mode: 'lab_automation_assistant', agent_mode: 'flat' });
   cp = new CheckpointStore(store.db);
 });
 

@@ -192,3 +192,60 @@ describe('classroom locks', () => {
     await expect(load({ flags: { approve: 'never' } })).rejects.toThrow(/locked/);
   });
 });
+
+describe('agent_mode: a setting with the env alias AGENT_MODE', () => {
+  it('unset by default (a new session is flat); flag > AGENT_MODE > GNS3_COPILOT_AGENT_MODE > project > user > system', async () => {
+    const none = await load();
+    expect(none.settings.agent_mode).toBeUndefined();
+    expect(none.origins.agent_mode).toBe('default');
+    write(sys, { agent_mode: 'recursive' });
+    expect((await load()).settings.agent_mode).toBe('recursive');
+    write(user, { agent_mode: 'flat' });
+    expect((await load()).origins.agent_mode).toBe(`user ${user}`);
+    const env = { AGENT_MODE: 'recursive', GNS3_COPILOT_AGENT_MODE: 'flat' };
+    const fromEnv = await load({ env });
+    expect(fromEnv.settings.agent_mode).toBe('recursive');
+    expect(fromEnv.origins.agent_mode).toBe('env AGENT_MODE');
+    const fromFlag = await load({ env, flags: { agent_mode: 'flat' } });
+    expect(fromFlag.settings.agent_mode).toBe('flat');
+    expect(fromFlag.origins.agent_mode).toBe('flag --agent-mode');
+  });
+
+  it('`legacy`, the earlier name of flat, is read as flat from every source', async () => {
+    write(user, { agent_mode: 'legacy' });
+    expect((await load()).settings.agent_mode).toBe('flat');
+    expect((await load({ env: { AGENT_MODE: 'LEGACY' } })).settings.agent_mode).toBe('flat');
+    expect((await load({ flags: { agent_mode: 'legacy' } })).settings.agent_mode).toBe('flat');
+  });
+
+  it('a bad value is one line naming its source and the allowed values, exit 2', async () => {
+    for (const [o, line] of [
+      [{ flags: { agent_mode: 'tree' } }, '--agent-mode: must be one of flat|recursive (got tree)'],
+      [{ env: { AGENT_MODE: 'tree' } }, 'AGENT_MODE: must be one of flat|recursive (got tree)'],
+    ] as const) {
+      const err = await load(o).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(UsageError);
+      expect((err as UsageError).message).toBe(line);
+      expect((err as UsageError).exitCode).toBe(2);
+    }
+    write(user, { agent_mode: 'deep' });
+    await expect(load()).rejects.toThrow(/^agent_mode in .*user\.json: must be one of flat\|recursive \(got deep\)$/);
+  });
+
+  it('a classroom lock holds against AGENT_MODE, the flag and the files; the locked value itself (either name) is accepted', async () => {
+    write(sys, { agent_mode: 'flat', locked: ['agent_mode'] });
+    await expect(load({ env: { AGENT_MODE: 'recursive' } })).rejects.toThrow(
+      `AGENT_MODE: "agent_mode" is locked to "flat" by the system config ${sys} (classroom lock)`,
+    );
+    await expect(load({ flags: { agent_mode: 'recursive' } })).rejects.toThrow(/^--agent-mode: "agent_mode" is locked to "flat"/);
+    write(user, { agent_mode: 'recursive' });
+    await expect(load()).rejects.toThrow(/^agent_mode in .*user\.json: "agent_mode" is locked/);
+    write(user, {});
+    const ok = await load({ env: { AGENT_MODE: 'legacy' }, flags: { agent_mode: 'flat' } });
+    expect(ok.settings.agent_mode).toBe('flat');
+    expect(ok.origins.agent_mode).toBe(`system ${sys} (locked)`);
+  });
+});

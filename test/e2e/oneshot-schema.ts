@@ -92,7 +92,7 @@ export const streamEventSchema = z.discriminatedUnion('type', [
     session_id: z.string().min(1),
     project_id: z.string().nullable(),
     mode,
-    agent_mode: z.enum(['legacy', 'recursive']),
+    agent_mode: z.enum(['flat', 'recursive']),
     model: z.string(),
     ...ts,
   }),

@@ -1,6 +1,7 @@
 /**
- * The built CLI (issue 9): AGENT_MODE / tree settings errors are one line and exit 2
- * before any LLM call; a resumed tree keeps its mode and prints a notice (issue 12 item 7).
+ * The built CLI: agent mode (--agent-mode, AGENT_MODE) and tree settings errors are one line
+ * and exit 2 before any LLM call; the flag wins over the environment; a resumed tree keeps its
+ * mode and prints a notice.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
@@ -21,7 +22,13 @@ describe('tree settings on the command line', () => {
     for (const [args, extra, line] of [
       [['--max-parallel-children', '3'], {}, 'error: --max-parallel-children: must be an integer 1..2 (got 3)'],
       [['--child-execution-mode', 'fast'], {}, 'error: --child-execution-mode: must be one of sequential|parallel (got fast)'],
-      [[], { AGENT_MODE: 'tree' }, 'error: AGENT_MODE must be one of legacy|recursive (got "tree")'],
+      [['--agent-mode', 'tree'], {}, 'error: --agent-mode: must be one of flat|recursive (got tree)'],
+      [[], { AGENT_MODE: 'tree' }, 'error: AGENT_MODE: must be one of flat|recursive (got tree)'],
+      [
+        [],
+        { AGENT_MODE: 'recursive', AGENT_MAX_LLM_CALLS: '1' },
+        'error: agent_budget: reserved_final_calls must be less than max_llm_calls (1 >= 1; env AGENT_RESERVED_FINAL_CALLS, AGENT_MAX_LLM_CALLS)',
+      ],
       [[], { AGENT_RECURSION_ENABLED: '1' }, 'error: AGENT_RECURSION_ENABLED was removed; use AGENT_MODE=recursive'],
       [
         [],
@@ -35,13 +42,14 @@ describe('tree settings on the command line', () => {
     }
     expect(llm.requests).toHaveLength(0);
 
-    const first = await runCli(['-p', 'hi', '--json', ...flags], { ...env.env, AGENT_MODE: 'recursive' });
+    // the flag wins over the environment
+    const first = await runCli(['-p', 'hi', '--json', '--agent-mode', 'recursive', ...flags], { ...env.env, AGENT_MODE: 'flat' });
     expect(first.code).toBe(0);
     expect(parseJsonResult(first.stdout).resource_usage).toMatchObject({ agents: 1, llm_calls: 2 }); // the answer and the title
     const again = await runCli(['-p', 'again', '-c', '--json', ...flags], { ...env.env, AGENT_MODE: 'legacy' });
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(
-      /^notice: AGENT_MODE=legacy in the environment was ignored: session [0-9a-f]{8} keeps its agent mode recursive$/m,
+      /^notice: agent mode flat was not applied: session [0-9a-f]{8} keeps its agent mode recursive, fixed when it was created$/m,
     );
     expect(parseJsonResult(again.stdout).resource_usage).toMatchObject({ llm_calls: 3 }); // the title is made once
   }, 90_000);

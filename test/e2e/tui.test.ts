@@ -107,6 +107,31 @@ describe('TUI in a real terminal', () => {
     await tmux.waitFor('EXIT:0');
   }, 180_000);
 
+  it('the approval feedback line takes text and Enter sent in one burst (tmux send-keys), as the main prompt does', async () => {
+    const cfg = { device_configs: [{ device_name: 'R2', config_commands: ['router ospf', 'network 10.0.1.0/24 area 0'] }] };
+    env.llm.push({ tool_calls: [{ name: 'execute_multiple_device_config_commands', args: cfg }] }, { text: 'Understood: area 1.' });
+    const t = new Tmux(env.dir, env.env);
+    try {
+      t.run(['--project', 'tui-lab', '--mode', 'lab']);
+      await t.waitFor('Ask about your lab');
+      t.type('enable ospf on R2');
+      t.keys('Enter');
+      await t.waitFor('Approve execute_multiple_device_config_commands?', 30_000);
+      t.keys('f');
+      await t.waitFor('Tell the model what to do instead');
+      // one send-keys: the text and its Enter reach the terminal together
+      t.keys('-l', 'use area 1\r');
+      await t.waitFor('Understood: area 1.', 30_000);
+      const denied = env.llm.requests.filter((r) => r.purpose === null).pop()!;
+      expect(JSON.stringify(denied.body.messages)).toContain('the user denied execute_multiple_device_config_commands: use area 1');
+      expect(env.lab.vtysh('R2', 'show running-config')).not.toContain('router ospf');
+      t.keys('C-d');
+      await t.waitFor('EXIT:0');
+    } finally {
+      t.kill();
+    }
+  }, 90_000);
+
   it('works in 80×24 with NO_COLOR: no colour codes, nothing wider than the terminal', async () => {
     env.llm.push({ text: '# Plain\n\n**bold** and `code`\n\n| Router | State |\n|---|---|\n| R1 | Full |' });
     const plain = new Tmux(env.dir, { ...env.env, NO_COLOR: '1' }, { columns: 80, rows: 24 });

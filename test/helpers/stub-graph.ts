@@ -14,6 +14,7 @@ import type { AgentStateType } from '../../src/agent/state.js';
 import { PromptLibrary } from '../../src/agent/prompts.js';
 import type { TokenCounter } from '../../src/agent/tokens.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
+import { SessionAllowances } from '../../src/tools/allowances.js';
 import { defineTool, type ToolDef } from '../../src/tools/types.js';
 import { settingsSchema } from '../../src/config/schema.js';
 import { nullLogger, type Logger } from '../../src/log.js';
@@ -61,7 +62,7 @@ export function stubGraph(
       endpoint: { baseURL: 'stub', model: 'stub', provider: 'stub' },
       cost: { maxOutputTokens: 4096 },
       log: o.log ?? nullLogger,
-      approval: { policy: 'never', approvalTools: [], sessionAllowed: new Set(), interactive: false, canAsk: false },
+      approval: { policy: 'never', approvalTools: [], allowances: new SessionAllowances(), interactive: false, canAsk: false },
       maxOutputChars: 16_000,
       topology: async () => undefined,
       toolContext: (signal) => ({

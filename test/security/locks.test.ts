@@ -114,6 +114,38 @@ describe('a locked mode wins over the stored session', () => {
   });
 });
 
+describe('a locked agent mode', () => {
+  it('AGENT_MODE and --agent-mode cannot change it (exit 2 naming the lock, no LLM call); a session of the other mode is refused on resume', async () => {
+    const e = scope.fresh();
+    const llm = await scope.startLlm([{ text: 'tree answer' }]);
+    const first = await runCli(['-p', 'first', '--agent-mode', 'recursive', '--json', ...llmFlags(llm.url)], e.env);
+    expect(first.code, first.stderr).toBe(0);
+    const a = parseJsonResult(first.stdout);
+    expect(a.resource_usage).toMatchObject({ agents: 1 });
+    const sys = rootSystemConfig(e.home, { agent_mode: 'flat', locked: ['agent_mode'] });
+    const env = { ...e.env, GNS3_COPILOT_SYSTEM_CONFIG: sys };
+    const calls = llm.requests.length;
+    for (const [args, extra, who] of [
+      [[], { AGENT_MODE: 'recursive' }, 'AGENT_MODE'],
+      [['--agent-mode', 'recursive'], {}, '--agent-mode'],
+    ] as const) {
+      const r = await runCli(['-p', 'x', '--json', ...args, ...llmFlags(llm.url)], { ...env, ...extra });
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toMatch(
+        new RegExp(
+          `^error: ${who}: "agent_mode" is locked to "flat" by the system config .*config\\.json \\(classroom lock\\); ask your instructor or remove the override$`,
+        ),
+      );
+    }
+    const resumed = await runCli(['-p', 'again', '--json', '-r', a.session_id!, ...llmFlags(llm.url)], env);
+    expect(resumed.code).toBe(2);
+    expect(resumed.stderr.trim()).toMatch(
+      /^error: "agent_mode" is locked to "flat" by the system config .*config\.json \(classroom lock\): session [0-9a-f]{8} runs in agent mode recursive; start a new session$/,
+    );
+    expect(llm.requests.length).toBe(calls);
+  });
+});
+
 describe('GNS3_COPILOT_SYSTEM_CONFIG is honoured only for a root-owned, admin-only file', () => {
   const lab = { mode: 'lab', locked: ['mode'] };
 

@@ -19,8 +19,10 @@ import { mcpRefusalText } from '../../src/mcp/server/refusal-text.js';
 import { ROOT_AGENT } from '../../src/core/caller.js';
 import { defineTool } from '../../src/tools/types.js';
 import { z } from 'zod';
-import { OVERSIZED_ARGS_KEY } from '../../src/agent/input-limits.js';
+import { OVERSIZED_ARGS_KEY } from '../../src/tools/input-limits.js';
 import type { RequestLimits } from '../../src/core/api.js';
+import { SessionAllowances } from '../../src/tools/allowances.js';
+import { targetsOf } from '../../src/tools/targets.js';
 
 const registry = new ToolRegistry(allTools());
 // a tool of a user's MCP server that is not marked trusted (src/mcp/client gives those the config risk)
@@ -39,6 +41,16 @@ const SHOW = 'execute_multiple_device_commands'; // read
 const CONFIG = 'execute_multiple_device_config_commands'; // config
 const CREATE = 'create_gns3_node'; // lab
 const TOPO = 'gns3_topology_reader'; // read, knowledge group
+
+const onDevices = (...names: string[]) => ({
+  device_configs: names.map((device_name) => ({ device_name, config_commands: ['hostname x'] })),
+});
+/** "allow for this session" given to `tool` on a call on these devices (none: a tool without targets) */
+function allowedOn(tool: string, ...devices: string[]): SessionAllowances {
+  const a = new SessionAllowances();
+  a.allow(tool, devices.length ? targetsOf(CONFIG, onDevices(...devices)) : undefined);
+  return a;
+}
 
 interface Row {
   name: string;
@@ -239,11 +251,53 @@ const rows: Row[] = [
       ...(mcp ? { mcp, notMcp: /one-shot|rerun/ } : {}),
     },
   })),
+  // "allow for this session" holds for the tool on the targets it was given, never on others
   {
-    name: 'config tool allowed for the session',
-    call: { name: CONFIG },
+    name: 'config tool allowed for the session on R1: a call on R1',
+    call: { name: CONFIG, args: onDevices('R1') },
     state: { mode: 'lab_automation_assistant' },
-    approval: { policy: 'never', sessionAllowed: new Set([CONFIG]) },
+    approval: { policy: 'never', allowances: allowedOn(CONFIG, 'R1') },
+    want: { kind: 'run' },
+  },
+  {
+    name: 'config tool allowed for the session on R1 and R2: a call on R2',
+    call: { name: CONFIG, args: onDevices('R2') },
+    state: { mode: 'lab_automation_assistant' },
+    approval: { policy: 'never', allowances: allowedOn(CONFIG, 'R1', 'R2') },
+    want: { kind: 'run' },
+  },
+  {
+    name: 'config tool allowed for the session on R1: a call on R2 asks',
+    call: { name: CONFIG, args: onDevices('R2') },
+    state: { mode: 'lab_automation_assistant' },
+    approval: { policy: 'ask', canAsk: true, allowances: allowedOn(CONFIG, 'R1') },
+    want: { kind: 'ask' },
+  },
+  {
+    name: 'config tool allowed for the session on R1: a call on R1 and R2 asks',
+    call: { name: CONFIG, args: onDevices('R1', 'R2') },
+    state: { mode: 'lab_automation_assistant' },
+    approval: { policy: 'ask', canAsk: true, allowances: allowedOn(CONFIG, 'R1') },
+    want: { kind: 'ask' },
+  },
+  {
+    name: 'config tool allowed for the session on R1: a call on R2 with policy never is refused',
+    call: { name: CONFIG, args: onDevices('R2') },
+    state: { mode: 'lab_automation_assistant' },
+    approval: { policy: 'never', allowances: allowedOn(CONFIG, 'R1') },
+    want: { kind: 'refused', refusal: { tool: CONFIG, cause: 'policy' } },
+  },
+  {
+    name: 'another tool allowed on R1 does not cover the config tool on R1',
+    call: { name: CONFIG, args: onDevices('R1') },
+    state: { mode: 'lab_automation_assistant' },
+    approval: { policy: 'ask', canAsk: true, allowances: allowedOn('execute_vpcs_commands', 'R1') },
+    want: { kind: 'ask' },
+  },
+  {
+    name: 'a tool that names no targets (an MCP server tool) is allowed as a whole',
+    call: { name: UNTRUSTED, args: { anything: 1 } },
+    approval: { policy: 'never', allowances: allowedOn(UNTRUSTED) },
     want: { kind: 'run' },
   },
   // approval_tools adds read/lab tools; only --approve all (not config) lets them run unasked
@@ -320,7 +374,7 @@ describe('assessCall', () => {
     const approval: ApprovalRules = {
       policy: 'never',
       approvalTools: [],
-      sessionAllowed: new Set(),
+      allowances: new SessionAllowances(),
       interactive: false,
       canAsk: false,
       ...row.approval,
@@ -340,7 +394,7 @@ describe('assessCall', () => {
 
   it('does not change the counts or the session allowances it is given', () => {
     const counts = Object.freeze({ [SHOW]: 1 });
-    const sessionAllowed = new Set<string>();
+    const allowances = new SessionAllowances();
     const state: GateState = {
       mode: 'lab_automation_assistant',
       caller: ROOT_AGENT,
@@ -348,9 +402,9 @@ describe('assessCall', () => {
       counts,
       limits: { max_iterations: 5, tool_limits: {}, on_limit: 'warn' },
     };
-    const approval: ApprovalRules = { policy: 'ask', approvalTools: [], sessionAllowed, interactive: true, canAsk: true };
+    const approval: ApprovalRules = { policy: 'ask', approvalTools: [], allowances, interactive: true, canAsk: true };
     expect(assessCall({ name: CONFIG, args: {} }, state, { tools: registry, approval })).toMatchObject({ kind: 'ask' });
     expect(counts).toEqual({ [SHOW]: 1 });
-    expect(sessionAllowed.size).toBe(0);
+    expect(allowances.size).toBe(0);
   });
 });

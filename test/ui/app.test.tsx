@@ -42,7 +42,7 @@ describe('App: streaming and tool calls', () => {
     const t = mount({
       scripts: [
         [
-          { type: 'init', session_id: 'sess-1', project_id: 'p-1', mode: 'teaching_assistant', agent_mode: 'legacy', model: 'gpt-4o-mini' },
+          { type: 'init', session_id: 'sess-1', project_id: 'p-1', mode: 'teaching_assistant', agent_mode: 'flat', model: 'gpt-4o-mini' },
           { type: 'context', tokens: 43_000, tools_tokens: 2000, limit: 128_000, percent: 34, trimmed: 0 },
           { type: 'content', delta: 'Checking **OSPF** ' },
           { type: 'content', delta: 'neighbors…' },
@@ -66,7 +66,7 @@ describe('App: streaming and tool calls', () => {
     expect(f).toContain('34% of 128K');
     expect(f).toContain('1K tok');
     expect(f).toContain('iter 2/20 · tools 1/∞');
-    expect(f).toContain('legacy');
+    expect(f).toContain('flat');
     expect(t.services.session.prompts).toEqual(['check ospf']);
   });
 
@@ -166,30 +166,23 @@ describe('App: streaming and tool calls', () => {
 });
 
 describe('App: approvals', () => {
-  const approvalScript = (id = 'c1') => [
-    { type: 'tool_call', id, name: 'execute_multiple_device_config_commands', args: cfgArgs } as AgentEvent,
+  const approvalScript = (id = 'c1', name = 'execute_multiple_device_config_commands', args: Record<string, unknown> = cfgArgs) => [
+    { type: 'tool_call', id, name, args } as AgentEvent,
     {
       type: 'ask' as const,
       id,
-      name: 'execute_multiple_device_config_commands',
-      args: cfgArgs,
+      name,
+      args,
       onAllow: [
-        { type: 'tool_start', id, name: 'execute_multiple_device_config_commands' },
-        { type: 'tool_end', id, name: 'execute_multiple_device_config_commands', status: 'success', duration_ms: 9, output: '[]' },
+        { type: 'tool_start', id, name },
+        { type: 'tool_end', id, name, status: 'success', duration_ms: 9, output: '[]' },
       ] as AgentEvent[],
-      onDeny: [
-        {
-          type: 'tool_end',
-          id,
-          name: 'execute_multiple_device_config_commands',
-          status: 'blocked',
-          duration_ms: 0,
-          output: 'denied by the user',
-        },
-      ] as AgentEvent[],
+      onDeny: [{ type: 'tool_end', id, name, status: 'blocked', duration_ms: 0, output: 'denied by the user' }] as AgentEvent[],
     },
     done(),
   ];
+  const vpcsOn = (id: string, pc: string, command: string) =>
+    approvalScript(id, 'execute_vpcs_commands', { device_configs: [{ device_name: pc, commands: [command] }] });
 
   /** A mounted TUI whose one turn is waiting on the config-command approval. */
   const atApproval = async () => {
@@ -212,7 +205,7 @@ describe('App: approvals', () => {
     expect(f).toContain('router ospf 1');
     expect(f).toContain('network 10.0.12.0/24 area 0');
     expect(f).toContain('1. Yes, run it once');
-    expect(f).toContain('2. Yes, and allow this tool for the rest of the session');
+    expect(f).toContain('2. Yes, and allow execute_multiple_device_config_commands on R1 for this session');
     expect(f).toContain('3. No');
     expect(f).toContain('4. No, and tell the model what to do instead');
     expect(f).toContain('? execute_multiple_device_config_commands');
@@ -248,7 +241,29 @@ describe('App: approvals', () => {
     await t.waitFor('✓ execute_multiple_device_config_commands');
   });
 
-  it('"yes for this session" stops asking for that tool', async () => {
+  it('"yes for this session" is for the tool on the devices shown: the box names them, another PC is asked about, the same PC is not', async () => {
+    const t = mount({
+      scripts: [vpcsOn('c1', 'PC1', 'ip 10.0.0.1/24'), vpcsOn('c2', 'PC2', 'ip 10.0.0.2/24'), vpcsOn('c3', 'PC1', 'ip 10.0.0.9/24')],
+    });
+    await t.ready();
+    await t.type('address PC1');
+    await t.waitFor('Approve execute_vpcs_commands?');
+    expect(t.frame()).toContain('2. Yes, and allow execute_vpcs_commands on PC1 for this session (a)');
+    await t.press('a');
+    await t.waitFor('✓ execute_vpcs_commands');
+    await t.type('address PC2');
+    // PC2 was never allowed: the box is up again, naming PC2
+    await t.waitFor('allow execute_vpcs_commands on PC2 for this session');
+    expect(t.services.session.decisions).toEqual([{ kind: 'allow_session' }]);
+    await t.press('n');
+    await until(() => t.services.session.decisions.length === 2);
+    await t.type('readdress PC1');
+    // PC1 was: answered without a box
+    await until(() => t.services.session.decisions.length === 3);
+    expect(t.services.session.decisions).toEqual([{ kind: 'allow_session' }, { kind: 'deny' }, { kind: 'allow_session' }]);
+  });
+
+  it('"yes for this session" stops asking for that tool on the same device', async () => {
     const t = mount({ scripts: [approvalScript('c1'), approvalScript('c2')] });
     await t.ready();
     await t.type('one');
@@ -295,6 +310,24 @@ describe('App: approvals', () => {
     await t.press('f');
     await t.waitFor('Tell the model what to do instead');
     await t.press('use area 1', KEY.enter);
+    await until(() => t.services.session.decisions.length === 1);
+    expect(t.services.session.decisions).toEqual([{ kind: 'deny_with_feedback', feedback: 'use area 1' }]);
+  });
+
+  it('feedback whose Enter arrives with the text (a paste, tmux send-keys) is sent, as the main prompt does', async () => {
+    const t = await atApproval();
+    await t.press('f');
+    await t.waitFor('Tell the model what to do instead');
+    await t.press('use area 1\r');
+    await until(() => t.services.session.decisions.length === 1);
+    expect(t.services.session.decisions).toEqual([{ kind: 'deny_with_feedback', feedback: 'use area 1' }]);
+  });
+
+  it('the feedback line edits like the main prompt (cursor keys, Ctrl-A, Ctrl-W)', async () => {
+    const t = await atApproval();
+    await t.press('f');
+    await t.waitFor('Tell the model what to do instead');
+    await t.press('area 2', KEY.backspace, '1', '\u0001', 'use ', 'OSPF', '\u0017', KEY.enter);
     await until(() => t.services.session.decisions.length === 1);
     expect(t.services.session.decisions).toEqual([{ kind: 'deny_with_feedback', feedback: 'use area 1' }]);
   });

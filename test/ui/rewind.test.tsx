@@ -36,7 +36,7 @@ beforeAll(async () => {
   store.create({
     id: 'sess-1',
     copilot_mode: 'lab_automation_assistant',
-    agent_mode: 'legacy',
+    agent_mode: 'flat',
     project_id: projectId,
     project_name: 'topo',
   });

@@ -16,7 +16,7 @@ describe('ui state reducer', () => {
   it('streams content into the live turn and closes it into the printed history on done', () => {
     let s = run(base(), [
       { type: 'user_prompt', prompt: 'hi', at: 0 },
-      ev({ type: 'init', session_id: 's1', project_id: 'p1', mode: 'lab_automation_assistant', agent_mode: 'legacy', model: 'm1' }),
+      ev({ type: 'init', session_id: 's1', project_id: 'p1', mode: 'lab_automation_assistant', agent_mode: 'flat', model: 'm1' }),
       ev({ type: 'content', delta: 'Hel' }),
       ev({ type: 'content', delta: 'lo' }),
     ]);

@@ -1,5 +1,5 @@
 /**
- * The user answers one question at a time. Parallel sub-agents (recursive children, legacy
+ * The user answers one question at a time. Parallel sub-agents (recursive children, flat
  * `agent` calls of one answer) may need an approval or a limit raise at the same moment; the
  * TUI shows one box and its keys answer that box, so a second question asked meanwhile
  * would leave the first run waiting for ever. Questions wait here for their turn.

@@ -1,6 +1,6 @@
 /**
  * Which conversation a new AgentSession continues, and in which modes: the stored row
- * (-r <id>, -c, --fork) under its lease, the project it reopens, the AGENT_MODE fixed on
+ * (-r <id>, -c, --fork) under its lease, the project it reopens, the agent mode fixed on
  * its tree and the copilot mode (classroom locks win). On a refusal the store is closed.
  */
 import type { Settings } from '../../config/schema.js';
@@ -12,7 +12,7 @@ import { TreeStore } from '../../sessions/tree-store.js';
 import { SessionLease } from '../../sessions/lease.js';
 import { forkSession } from '../../sessions/fork.js';
 import { describeLock, lockedSetting, type Lock } from '../../config/locks.js';
-import { fixAgentMode, type ModeFixation } from '../tree/fixation.js';
+import { fixAgentMode, type AgentModeRequest, type ModeFixation } from '../tree/fixation.js';
 import { UsageError } from '../../errors.js';
 
 export interface ResumeRequest {
@@ -42,9 +42,9 @@ export function resumeSession(store: SessionStore, req: ResumeRequest, settings:
     const row = findRow(store, req, settings);
     if (row) lease = SessionLease.acquire(store.db, row.id);
     settings = projectOfRow(row, req.projectExplicit, settings, env, log);
-    // AGENT_MODE is fixed on the tree at creation; a resumed session keeps its own.
+    // The agent mode is fixed on the tree at creation; a resumed session keeps its own.
     const trees = new TreeStore(store.db);
-    const fixation = fixAgentMode(env, row, trees, settings.agent_budget);
+    const fixation = fixAgentMode(agentModeRequest(settings, env), row, trees);
     const notices: string[] = fixation.notice ? [fixation.notice] : [];
     if (fixation.notice) log.warn(fixation.notice);
     // A resumed session keeps its copilot mode unless a non-default mode was asked for
@@ -64,6 +64,16 @@ export function resumeSession(store: SessionStore, req: ResumeRequest, settings:
     store.close();
     throw err;
   }
+}
+
+/** The agent mode and tree budget the settings ask for, and a classroom lock on the mode (which the settings already honour for a new session). */
+function agentModeRequest(settings: Settings, env: NodeJS.ProcessEnv): AgentModeRequest {
+  const lock = lockedSetting('agent_mode', env);
+  return {
+    asked: settings.agent_mode,
+    lock: lock?.value ? { value: lock.value, describe: describeLock(lock) } : undefined,
+    budget: settings.agent_budget,
+  };
 }
 
 function findRow(store: SessionStore, req: ResumeRequest, settings: Settings): SessionRow | undefined {

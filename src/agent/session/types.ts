@@ -66,7 +66,7 @@ export interface CopilotSession extends AgentSession {
   info(): SessionRow | undefined;
   /** the checkpointed conversation, e.g. to redraw a resumed session in the TUI */
   transcript(): Promise<TranscriptEntry[]>;
-  /** one-line notices for the user (a classroom lock changed the mode, an AGENT_MODE in the environment was ignored) */
+  /** one-line notices for the user (a classroom lock changed the mode, an agent mode asked for that a resumed tree did not apply) */
   readonly notices: readonly string[];
   /** the sub-agent tree: the root's record and every child */
   tree(): { root: TreeRow | undefined; agents: AgentNodeRow[] };

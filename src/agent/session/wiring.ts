@@ -30,6 +30,7 @@ import type { SessionProject } from './project.js';
 import type { LiveState } from './live.js';
 import type { Resumed } from './resume.js';
 import { approverInTurn, type QuestionTurn } from './questions.js';
+import { SessionAllowances } from '../../tools/allowances.js';
 import { chatCost, maxOutputCharsFor, type ResolvedProvider } from './provider.js';
 import type { CreateAgentSessionOptions, ToolAttacher } from './types.js';
 
@@ -85,7 +86,7 @@ export function sessionGraph(p: SessionParts, approval: ApprovalContext, limitRa
   );
 }
 
-/** The sub-agent tree under the AGENT_MODE fixed for this session; its own tools join the registry. */
+/** The sub-agent tree under the agent mode fixed for this session; its own tools join the registry. */
 export function sessionTree(p: SessionParts, resume: Resumed, graph: AgentGraph): SessionTree {
   const { fixation, trees, agentMode } = resume;
   const tree = new SessionTree({
@@ -160,7 +161,7 @@ export function approvalContext(settings: Settings, opts: CreateAgentSessionOpti
   return {
     policy,
     approvalTools: settings.approval_tools,
-    sessionAllowed: new Set<string>(),
+    allowances: new SessionAllowances(),
     interactive: opts.invocation?.interactive ?? opts.approver !== undefined,
     canAsk: opts.approver !== undefined,
     ...(opts.approver ? { approver: approverInTurn(opts.approver, questions) } : {}),

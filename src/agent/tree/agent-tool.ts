@@ -1,8 +1,8 @@
 /**
- * The `agent` tool: its arguments depend on the policy — legacy takes
+ * The `agent` tool: its arguments depend on the policy — flat takes
  * `task` (one child) or `messages` (a batch, one child per message, run in
  * parallel); recursive takes `task_brief` (one brief or a batch). Children answer
- * with a natural-language summary (legacy) or a TaskReport (recursive). The call's
+ * with a natural-language summary (flat) or a TaskReport (recursive). The call's
  * status is the batch of its children: a failed child is an error item, one that
  * stopped early (a limit, the budget, Esc) did part of its work.
  */
@@ -14,7 +14,7 @@ import type { TaskReport } from './report.js';
 import { batchStatus } from '../../tools/batch.js';
 import type { OutcomeStatus } from '../../tools/types.js';
 
-const legacySchema = z
+const flatSchema = z
   .object({
     task: z.string().trim().min(1).optional().describe('the task for one sub-agent'),
     messages: z
@@ -37,7 +37,7 @@ const recursiveSchema = z.object({
     ),
 });
 
-function legacyText(reports: TaskReport[]): string {
+function flatText(reports: TaskReport[]): string {
   const one = (r: TaskReport) =>
     r.status === 'completed'
       ? r.result || '(no answer)'
@@ -67,19 +67,19 @@ export function agentTool(engine: TreeEngine): ToolDef {
     if (err instanceof DelegationRefused) return failure(err.message);
     throw err;
   };
-  if (engine.policy.mode === 'legacy')
+  if (engine.policy.mode === 'flat')
     return defineTool({
       name: 'agent',
       description:
         'Delegate a self-contained task to a sub-agent that has the same tools except `agent`. Give `task` for one, or `messages` for several independent tasks run in parallel. Each returns a short summary.',
       risk: 'read',
       group: 'delegation',
-      schema: legacySchema,
+      schema: flatSchema,
       async run(args, ctx) {
-        const items: DelegateItem[] = (args.messages ?? [args.task!]).map((task) => ({ kind: 'legacy', task }));
+        const items: DelegateItem[] = (args.messages ?? [args.task!]).map((task) => ({ kind: 'task', task }));
         try {
           const { reports } = await engine.delegate(items, ctx);
-          return delegationOutcome(reports, legacyText(reports));
+          return delegationOutcome(reports, flatText(reports));
         } catch (err) {
           return refused(err);
         }

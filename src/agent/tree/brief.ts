@@ -90,8 +90,8 @@ export function renderBrief(b: TaskBrief, anchor: string, lineage: Lineage, tool
   return lines.join('\n');
 }
 
-/** A legacy child's message: the task as given, with optional extra context. */
-export function renderLegacyTask(task: string): string {
+/** A flat child's message: the task as given, with optional extra context. */
+export function renderFlatTask(task: string): string {
   return `You are a sub-agent. Do this task and answer with a short natural-language summary of what you found or did:\n\n${task.trim()}`;
 }
 
@@ -133,7 +133,7 @@ export function renderContinuation(b: TaskBrief, note: string | undefined, tools
   return lines.join('\n');
 }
 
-/** A stored brief (JSON) as a TaskBrief; undefined for a legacy child's `{task}`. */
+/** A stored brief (JSON) as a TaskBrief; undefined for a flat child's `{task}`. */
 export function parseBrief(json: string): TaskBrief | undefined {
   try {
     const b = JSON.parse(json) as Partial<TaskBrief>;

@@ -1,8 +1,8 @@
 /**
- * The tree budget of a recursive root: read once per new root from the settings
- * (`agent_budget`) and the environment (AGENT_*, which win), validated (exit 2
- * naming the variable), snapshotted with the root.
- * Legacy trees never parse these variables.
+ * The tree budget of a recursive root: the `agent_budget` setting (its env aliases
+ * AGENT_MAX_* are read with the settings, src/config/agent-budget-env.ts) over the
+ * defaults, read once per new root, checked, snapshotted with the root.
+ * Flat trees never read it.
  */
 import { UsageError } from '../../errors.js';
 
@@ -28,43 +28,32 @@ export const DEFAULT_BUDGET: BudgetSnapshot = {
   reserved_final_calls: 1,
 };
 
-const NUMERIC: { env: string; key: Exclude<keyof BudgetSnapshot, 'enabled'>; int: boolean }[] = [
-  { env: 'AGENT_MAX_TOTAL_AGENTS', key: 'max_total_agents', int: true },
-  { env: 'AGENT_MAX_LLM_CALLS', key: 'max_llm_calls', int: true },
-  { env: 'AGENT_MAX_TOTAL_TOKENS', key: 'max_total_tokens', int: true },
-  { env: 'AGENT_MAX_TOTAL_COST_USD', key: 'max_total_cost_usd', int: false },
-  { env: 'AGENT_MAX_DURATION_SECONDS', key: 'max_duration_seconds', int: true },
-  { env: 'AGENT_RESERVED_FINAL_CALLS', key: 'reserved_final_calls', int: true },
+const NUMERIC: { key: Exclude<keyof BudgetSnapshot, 'enabled'>; int: boolean }[] = [
+  { key: 'max_total_agents', int: true },
+  { key: 'max_llm_calls', int: true },
+  { key: 'max_total_tokens', int: true },
+  { key: 'max_total_cost_usd', int: false },
+  { key: 'max_duration_seconds', int: true },
+  { key: 'reserved_final_calls', int: true },
 ];
 
-export function budgetFromEnv(env: NodeJS.ProcessEnv = process.env, settings: Partial<BudgetSnapshot> = {}): BudgetSnapshot {
+/** A new root's budget: the settings (each field already validated by the settings schema) over the defaults. */
+export function budgetFromSettings(settings: Partial<BudgetSnapshot> = {}): BudgetSnapshot {
   const b: BudgetSnapshot = { ...DEFAULT_BUDGET, ...settings };
-  const en = env.AGENT_RESOURCE_BUDGET_ENABLED?.trim();
-  if (en) {
-    if (/^(1|true|yes|on)$/i.test(en)) b.enabled = true;
-    else if (/^(0|false|no|off)$/i.test(en)) b.enabled = false;
-    else throw new UsageError(`AGENT_RESOURCE_BUDGET_ENABLED must be true or false (got "${en}")`);
-  }
-  for (const { env: name, key, int } of NUMERIC) {
-    const raw = env[name]?.trim();
-    if (!raw) continue;
-    const n = Number(raw);
-    if (!validValue(n, int)) throw new UsageError(`${name} must be a positive ${int ? 'integer' : 'number'} (got "${env[name]}")`);
-    b[key] = n;
-  }
   if (b.reserved_final_calls >= b.max_llm_calls)
     throw new UsageError(
-      `AGENT_RESERVED_FINAL_CALLS must be less than AGENT_MAX_LLM_CALLS (${b.reserved_final_calls} >= ${b.max_llm_calls}; also agent_budget in the settings)`,
+      `agent_budget: reserved_final_calls must be less than max_llm_calls (${b.reserved_final_calls} >= ${b.max_llm_calls}; env AGENT_RESERVED_FINAL_CALLS, AGENT_MAX_LLM_CALLS)`,
     );
   return b;
 }
 
 /** What a budget value may be, from a variable, the settings or a stored snapshot alike. */
 function validValue(n: unknown, int: boolean): n is number {
-  return typeof n === 'number' && Number.isFinite(n) && n > 0 && (!int || Number.isInteger(n));
+  // Number.isFinite is false for anything but a finite number (no coercion, unlike the global isFinite)
+  return Number.isFinite(n) && (n as number) > 0 && (!int || Number.isInteger(n));
 }
 
-/** The rules budgetFromEnv enforces, on a value read back from the sessions DB. */
+/** The rules the settings schema and budgetFromSettings enforce, on a value read back from the sessions DB. */
 function isBudgetSnapshot(v: unknown): v is BudgetSnapshot {
   if (typeof v !== 'object' || v === null) return false;
   const r = v as Record<string, unknown>;

@@ -1,7 +1,7 @@
 /**
  * The sub-agent engine. A child is another run of the session's compiled
  * graph on its own thread, with its own frozen tool set and its own context budget;
- * what differs between legacy and recursive lives in the TreePolicy. The session
+ * what differs between flat and recursive lives in the TreePolicy. The session
  * supplies `runChild` (how to run the graph for a child) and the root's RunControl; a
  * tree tool's call finds the run it belongs to by its caller (the root's, or a running
  * child's, which the engine holds while the child runs).
@@ -21,7 +21,7 @@ import {
   parseBrief,
   renderBrief,
   renderContinuation,
-  renderLegacyTask,
+  renderFlatTask,
   taskBriefsMatch,
   type TaskBrief,
   type TaskBriefInput,
@@ -88,7 +88,7 @@ export interface ValidateRequest {
 
 export type ReviewDecision = 'accept' | 'revise' | 'replan' | 'split';
 
-export type DelegateItem = { kind: 'legacy'; task: string } | { kind: 'brief'; brief: TaskBriefInput };
+export type DelegateItem = { kind: 'task'; task: string } | { kind: 'brief'; brief: TaskBriefInput };
 
 export class TreeEngine {
   readonly cancel = new CancelTree();
@@ -138,8 +138,8 @@ export class TreeEngine {
     const prepared: { id: string; goal: string; brief?: TaskBrief; prompt: (id: string) => string }[] = [];
     for (const it of items) {
       const id = randomUUID();
-      if (it.kind === 'legacy') {
-        prepared.push({ id, goal: it.task.trim().slice(0, 200), prompt: () => renderLegacyTask(it.task) });
+      if (it.kind === 'task') {
+        prepared.push({ id, goal: it.task.trim().slice(0, 200), prompt: () => renderFlatTask(it.task) });
         continue;
       }
       const refs = await this.refsOf(it.brief.context_refs ?? [], parent);

@@ -1,9 +1,10 @@
 /**
- * Which AGENT_MODE a session runs in. A new session reads
- * the environment once; an existing tree keeps its stored mode whatever the
- * environment says now (a notice says it was ignored). A session stored without a
- * tree row resumes as legacy and gets the row written; a recursive root missing its
- * anchor, anchor hash or budget snapshot is refused.
+ * Which agent mode a session runs in. A new session takes the `agent_mode` setting
+ * (flag, AGENT_MODE, config files; flat when unset); an existing tree keeps its stored
+ * mode whatever the settings say now (a notice says the one asked for was not applied),
+ * except under a classroom lock on agent_mode, which refuses a session of the other mode.
+ * A session stored without a tree row resumes as flat and gets the row written; a
+ * recursive root missing its anchor, anchor hash or budget snapshot is refused.
  *
  * The stored mode revision is checked on resume. A revision-1 tree (the release before
  * validated, reviewed children) is migrated in place: nothing it stored changes meaning,
@@ -13,8 +14,8 @@
 import { createHash } from 'node:crypto';
 import { UsageError } from '../../errors.js';
 import type { AgentMode } from '../../core/events.js';
-import { agentModeEnvValue, assertNoRemovedAgentFlags, parseAgentMode, resolveAgentMode } from '../../core/agent-mode.js';
-import { budgetFromEnv, parseBudgetSnapshot, type BudgetSnapshot } from './budget.js';
+import { DEFAULT_AGENT_MODE } from '../../config/agent-mode.js';
+import { budgetFromSettings, parseBudgetSnapshot, type BudgetSnapshot } from './budget.js';
 import { AGENT_MODE_REVISION, type TreeRow, type TreeStore } from '../../sessions/tree-store.js';
 import { BudgetLedger } from './ledger.js';
 
@@ -41,23 +42,32 @@ export function anchorHash(anchor: string): string {
   return createHash('sha256').update(anchor, 'utf8').digest('hex');
 }
 
+/** What the settings ask for: `agent_mode` (undefined: nothing asked, a new session is flat), its classroom lock, `agent_budget`. */
+export interface AgentModeRequest {
+  asked: AgentMode | undefined;
+  /** the locked agent_mode and the sentence naming the lock (src/config/locks.ts describeLock) */
+  lock?: { value: AgentMode; describe: string } | undefined;
+  budget: Partial<BudgetSnapshot>;
+}
+
 export function fixAgentMode(
-  env: NodeJS.ProcessEnv,
+  req: AgentModeRequest,
   resumed: { id: string; agent_mode: AgentMode } | undefined,
   trees: TreeStore,
-  budgetSettings: Partial<BudgetSnapshot> = {},
 ): ModeFixation {
-  assertNoRemovedAgentFlags(env);
   if (!resumed) {
-    const mode = resolveAgentMode(env);
-    return mode === 'recursive' ? { mode, budget: budgetFromEnv(env, budgetSettings) } : { mode };
+    const mode = req.lock?.value ?? req.asked ?? DEFAULT_AGENT_MODE;
+    return mode === 'recursive' ? { mode, budget: budgetFromSettings(req.budget) } : { mode };
   }
   let tree = trees.get(resumed.id);
   if (!tree) {
     if (resumed.agent_mode === 'recursive') throw missingAnchor(resumed.id, 'its tree record');
-    tree = trees.create({ root_id: resumed.id, agent_mode: 'legacy' });
+    tree = trees.create({ root_id: resumed.id, agent_mode: 'flat' });
   }
   const mode = tree.agent_mode;
+  // a tree cannot change its mode, so a lock on another mode refuses to continue it
+  if (req.lock && req.lock.value !== mode)
+    throw new UsageError(`${req.lock.describe}: session ${resumed.id.slice(0, 8)} runs in agent mode ${mode}; start a new session`);
   let migrated: string | undefined;
   if (tree.mode_revision > AGENT_MODE_REVISION)
     throw new UsageError(
@@ -78,11 +88,9 @@ export function fixAgentMode(
     // fails closed: a missing or corrupt usage row refuses to continue
     new BudgetLedger(trees.db, resumed.id, budget, false).usage();
   }
-  const raw = agentModeEnvValue(env);
-  const asked = raw === undefined ? undefined : parseAgentMode(raw);
   const ignored =
-    raw !== undefined && asked !== mode
-      ? `AGENT_MODE=${raw} in the environment was ignored: session ${resumed.id.slice(0, 8)} keeps its agent mode ${mode}`
+    req.asked !== undefined && req.asked !== mode
+      ? `agent mode ${req.asked} was not applied: session ${resumed.id.slice(0, 8)} keeps its agent mode ${mode}, fixed when it was created`
       : undefined;
   const notice = [ignored, migrated].filter(Boolean).join('; ') || undefined;
   return { mode, tree, ...(budget ? { budget } : {}), ...(notice ? { notice } : {}) };

@@ -1,5 +1,5 @@
 /**
- * The one place where legacy and recursive sub-agents differ. The engine
+ * The one place where flat and recursive sub-agents differ. The engine
  * (./engine.ts) runs children the same way in both modes and asks this object what
  * is allowed: depth, quota, arguments, scheduling, tools, budget.
  */
@@ -34,13 +34,13 @@ export interface TreePolicy {
   budgeted: boolean;
 }
 
-export const legacyPolicy: TreePolicy = {
-  mode: 'legacy',
+export const flatPolicy: TreePolicy = {
+  mode: 'flat',
   maxDepth: 1,
   maxRefs: 0,
   childAllowed: () => true,
   allowedAtDepth: (tool, depth) => !delegating(tool) || depth < 1,
-  // a legacy batch runs all at once
+  // a flat batch runs all at once
   schedule: (_s, batch) => ({ parallel: true, max: Math.max(1, batch) }),
   budgeted: false,
 };
@@ -57,7 +57,7 @@ export const recursivePolicy: TreePolicy = {
 };
 
 export function policyFor(mode: AgentMode): TreePolicy {
-  return mode === 'recursive' ? recursivePolicy : legacyPolicy;
+  return mode === 'recursive' ? recursivePolicy : flatPolicy;
 }
 
 /**

@@ -25,14 +25,14 @@ import { validateRootAnswer, type AcceptedReport, type RootValidatorHost } from 
 import { isProtocolNote } from './protocol-notes.js';
 import type { TaskReport } from './report.js';
 import type { ValidationResult } from './validation-result.js';
-import { messageText } from '../tokens.js';
+import { messageText } from '../../sessions/message-text.js';
 import { trajectoryOf } from './trajectory.js';
 import { DEFAULT_REPORT } from './brief.js';
 import { MessageLog } from '../../sessions/message-log.js';
 import { readContextRefTool, reviewTaskTool } from './protocol-tools.js';
 import { BudgetLedger, type TreeUsage } from './ledger.js';
 import { callBudget, type CallBudget } from './call-budget.js';
-import { costUsd, priceOf, type ModelPrice } from '../pricing.js';
+import { costUsd, priceOf, type ModelPrice } from '../../core/pricing.js';
 import { MeteredCall, runScope } from '../metered-call.js';
 
 export interface SessionTreeDeps {
@@ -116,7 +116,7 @@ export class SessionTree {
     );
   }
 
-  /** The recursive tree's budget ledger (undefined for legacy trees). */
+  /** The recursive tree's budget ledger (undefined for flat trees). */
   ledger(): BudgetLedger | undefined {
     if (!policyFor(this.d.mode).budgeted || !this.d.budget) return undefined;
     return (this.ledgerCache ??= new BudgetLedger(
@@ -165,7 +165,7 @@ export class SessionTree {
   /**
    * The root Validator on a candidate final answer of the root (recursive trees): the
    * RootTaskAnchor, the root's accepted reports with their validations and the root's own
-   * calls of this request. Undefined when there is nothing to validate: a legacy tree, or a
+   * calls of this request. Undefined when there is nothing to validate: a flat tree, or a
    * request in which the root delegated nothing. The verdict is stored with the tree.
    */
   async validateRootAnswer(a: { messages: BaseMessage[]; answer: string; run: RunControl }): Promise<ValidationResult | undefined> {

@@ -135,7 +135,7 @@ export class McpRuntime {
       this.sessionStore = store;
       const row = store.create({
         copilot_mode: this.settings.mode,
-        agent_mode: 'legacy',
+        agent_mode: 'flat',
         ...(project ? { project_id: project.projectId, project_name: project.projectName } : {}),
       });
       // no model names it: say whose it is in `sessions list` (which shows when it started)

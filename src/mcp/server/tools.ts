@@ -12,6 +12,7 @@ import type { RequestLimits } from '../../core/api.js';
 import { executeTool, DEFAULT_MAX_OUTPUT_CHARS, type ToolResult } from '../../tools/registry.js';
 import type { ApprovePolicy } from '../../tools/gate.js';
 import type { ApprovalContext } from '../../tools/approval.js';
+import { SessionAllowances } from '../../tools/allowances.js';
 import { dispatchCalls } from '../../tools/dispatch.js';
 import { MCP_CLIENT } from '../../core/caller.js';
 import { mcpRefusalText } from './refusal-text.js';
@@ -87,7 +88,7 @@ export async function callTool(
   const approval: ApprovalContext = {
     policy: gate.policy,
     approvalTools: rt.settings.approval_tools,
-    sessionAllowed: new Set<string>(),
+    allowances: new SessionAllowances(),
     interactive: false,
     canAsk,
     ...(canAsk ? { approver: elicitationApprover(server) } : {}),

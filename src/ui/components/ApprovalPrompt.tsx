@@ -7,14 +7,23 @@ import { Box, Text } from 'ink';
 import type { ApprovalRequest } from '../../core/api.js';
 import { approvalRows, type ApprovalRow } from '../call-text.js';
 import { APPROVAL_WHAT } from '../../tools/gate.js';
+import { allowanceLabel } from '../../tools/allowances.js';
+import { targetsOf } from '../../tools/targets.js';
+import type { EditorState } from '../editor.js';
 import { Tone } from './theme.js';
+import { InputLine } from './InputLine.js';
 
 export const APPROVAL_CHOICES = [
   { key: 'y', kind: 'allow_once', label: 'Yes, run it once' },
-  { key: 'a', kind: 'allow_session', label: 'Yes, and allow this tool for the rest of the session' },
+  { key: 'a', kind: 'allow_session', label: 'Yes, and allow it for this session' },
   { key: 'n', kind: 'deny', label: 'No' },
   { key: 'f', kind: 'deny_with_feedback', label: 'No, and tell the model what to do instead' },
 ] as const;
+
+/** A choice's words for this call: "for this session" names the tool and the targets it will cover. */
+function choiceLabel(c: (typeof APPROVAL_CHOICES)[number], request: ApprovalRequest): string {
+  return c.kind === 'allow_session' ? `Yes, and ${allowanceLabel(request.name, targetsOf(request.name, request.args))}` : c.label;
+}
 
 export function ApprovalPrompt({
   request,
@@ -25,7 +34,7 @@ export function ApprovalPrompt({
   request: ApprovalRequest;
   selected: number;
   /** non-null while typing feedback for "no with feedback" */
-  feedback: string | null;
+  feedback: EditorState | null;
   maxLines: number;
 }) {
   const groups = approvalRows(request);
@@ -64,9 +73,9 @@ export function ApprovalPrompt({
       {hiddenGroups > 0 ? <Tone tone="muted">… {hiddenGroups} more devices</Tone> : null}
       {feedback === null ? (
         APPROVAL_CHOICES.map((c, i) => (
-          <Text key={c.key}>
+          <Text key={c.key} wrap="truncate-end">
             <Tone tone={i === selected ? 'prompt' : undefined} bold={i === selected}>
-              {i === selected ? '❯' : ' '} {i + 1}. {c.label}
+              {i === selected ? '❯' : ' '} {i + 1}. {choiceLabel(c, request)}
             </Tone>
             <Tone tone="muted"> ({c.key})</Tone>
           </Text>
@@ -74,11 +83,7 @@ export function ApprovalPrompt({
       ) : (
         <Box flexDirection="column">
           <Tone tone="muted">Tell the model what to do instead (Enter sends, Esc goes back):</Tone>
-          <Text>
-            <Tone tone="prompt">› </Tone>
-            {feedback}
-            <Text inverse> </Text>
-          </Text>
+          <InputLine value={feedback.value} cursor={feedback.cursor} />
         </Box>
       )}
     </Box>

@@ -4,11 +4,14 @@ import type { ApprovalDecision, ApprovalRequest, Approver } from '../../core/api
 import type { UiAction } from '../state.js';
 import { APPROVAL_CHOICES } from '../components/ApprovalPrompt.js';
 import { useRefState } from './useRefState.js';
+import { editLine, emptyEditor, type EditorState } from '../editor.js';
+import { SessionAllowances } from '../../tools/allowances.js';
+import { targetsOf } from '../../tools/targets.js';
 
 export interface ApprovalUi {
   selected: number;
-  /** the feedback being typed after "no, with feedback"; null while choosing */
-  feedback: string | null;
+  /** the feedback line after "no, with feedback" (the input line's own editor); null while choosing */
+  feedback: EditorState | null;
 }
 
 interface Pending {
@@ -18,16 +21,18 @@ interface Pending {
 
 /**
  * The Approver the core calls (stable for the App's lifetime) and the approval prompt's keys.
- * "Yes for this session" is remembered per tool until the session changes (`resetAllowed`).
+ * "Yes for this session" is remembered per tool and target (src/tools/allowances.ts, the
+ * core's rule) until the session changes (`resetAllowed`).
  */
 export function useApprover(dispatch: (a: UiAction) => void) {
   const [approvalUi, setApprovalUi, approvalUiRef] = useRefState<ApprovalUi>({ selected: 0, feedback: null });
   const pending = useRef<Pending | null>(null);
-  const allowed = useRef(new Set<string>());
+  const allowed = useRef(new SessionAllowances());
 
   const approver = useCallback<Approver>(
     (req: ApprovalRequest, signal: AbortSignal) => {
-      if (allowed.current.has(req.name)) return Promise.resolve<ApprovalDecision>({ kind: 'allow_session' });
+      if (allowed.current.covers(req.name, targetsOf(req.name, req.args)))
+        return Promise.resolve<ApprovalDecision>({ kind: 'allow_session' });
       return new Promise<ApprovalDecision>((resolve) => {
         const onAbort = () => finish({ kind: 'deny' });
         const finish = (d: ApprovalDecision) => {
@@ -35,7 +40,7 @@ export function useApprover(dispatch: (a: UiAction) => void) {
           pending.current = null;
           // the turn's signal outlives this question: a listener left behind per approval adds up
           signal.removeEventListener('abort', onAbort);
-          if (d.kind === 'allow_session') allowed.current.add(req.name);
+          if (d.kind === 'allow_session') allowed.current.allow(req.name, targetsOf(req.name, req.args));
           dispatch({ type: 'approval_resolved', id: req.id, decision: d });
           resolve(d);
         };
@@ -62,18 +67,17 @@ export function useApprover(dispatch: (a: UiAction) => void) {
       const ui = approvalUiRef.current;
       if (ui.feedback !== null) {
         if (key.escape) return setApprovalUi({ ...ui, feedback: null });
-        if (key.return) {
-          const fb = ui.feedback.trim();
-          setApprovalUi({ selected: 0, feedback: null });
-          return p.finish(fb ? { kind: 'deny_with_feedback', feedback: fb } : { kind: 'deny' });
-        }
-        if (key.backspace || key.delete) return setApprovalUi({ ...ui, feedback: [...ui.feedback].slice(0, -1).join('') });
-        if (input && !key.ctrl && !key.meta) setApprovalUi({ ...ui, feedback: ui.feedback + input.replace(/[\r\n]/g, ' ') });
-        return;
+        // the main prompt's editor: a burst "text\r" (a paste, tmux send-keys) is the text, then Enter
+        const r = editLine(ui.feedback, input, key);
+        if (r.kind === 'edit') return setApprovalUi({ ...ui, feedback: r.state });
+        if (r.kind !== 'submit') return;
+        const fb = r.value.trim();
+        setApprovalUi({ selected: 0, feedback: null });
+        return p.finish(fb ? { kind: 'deny_with_feedback', feedback: fb } : { kind: 'deny' });
       }
       const choose = (i: number) => {
         const c = APPROVAL_CHOICES[i]!;
-        if (c.kind === 'deny_with_feedback') return setApprovalUi({ selected: i, feedback: '' });
+        if (c.kind === 'deny_with_feedback') return setApprovalUi({ selected: i, feedback: emptyEditor });
         p.finish({ kind: c.kind });
       };
       if (key.upArrow) return setApprovalUi({ ...ui, selected: Math.max(0, ui.selected - 1) });

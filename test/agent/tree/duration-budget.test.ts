@@ -87,6 +87,27 @@ describe('the duration budget of a recursive tree counts the time its requests r
     await r.close();
   });
 
+  it('a tree the previous release stopped by its age (duration, no running time recorded) runs again after the upgrade', async () => {
+    const llm = await startLlm([{ text: 'first' }, ...delegatedCheck('a', 'R1', 'answer after the upgrade')]);
+    const settings = testSettings(llm.url, tmp.dir);
+    const s = await session(settings, testTools({ calls: [] }), { env: { AGENT_MODE: 'recursive' } });
+    await collect(s.send('hello'));
+    await s.close();
+    // the file as the previous release left it: no running time per request, the tree marked exhausted by its age
+    const store = await SessionStore.open(tmp.dir);
+    store.db.exec('DROP TABLE tree_request_time');
+    store.db.prepare("UPDATE tree_usage SET exhausted = 'duration', started_ms = ? WHERE root_id = ?").run(Date.now() - 26 * HOUR, s.id);
+    store.close();
+
+    const log: ToolLog = { calls: [] };
+    const r = await session(settings, testTools(log), { sessionId: s.id, env: {} });
+    const ev = await collect(r.send('check R1'));
+    expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('done');
+    expect(log.calls).toHaveLength(1);
+    expect(r.usage()!.exhausted).toBeNull();
+    await r.close();
+  });
+
   it('each request stores the time it ran; --fork copies the spent running time and goes on from it', async () => {
     const llm = await startLlm([{ text: 'one' }, { text: 'two' }, { text: 'fork answer' }]);
     const settings = testSettings(llm.url, tmp.dir);

@@ -20,8 +20,8 @@ const childTurns = (): FakeTurn[] =>
     { when: t, text: `${t} answered` },
   ]);
 
-function script(mode: 'legacy' | 'recursive'): FakeTurn[] {
-  const args = mode === 'legacy' ? { messages: TASKS } : { task_brief: TASKS.map((goal) => ({ goal })) };
+function script(mode: 'flat' | 'recursive'): FakeTurn[] {
+  const args = mode === 'flat' ? { messages: TASKS } : { task_brief: TASKS.map((goal) => ({ goal })) };
   return [
     { text: 'ROOT-DELEGATES', tool_calls: [{ id: 'a1', name: 'agent', args }] },
     ...childTurns(),
@@ -35,7 +35,7 @@ const reviewCall = (i: number) => ({ id: `rv${i}`, name: 'review_task', args: { 
 
 const sum = (by: Record<string, AgentStats>, k: keyof AgentStats) => Object.values(by).reduce((n, a) => n + a[k], 0);
 
-async function runTree(mode: 'legacy' | 'recursive', settings: Record<string, unknown>) {
+async function runTree(mode: 'flat' | 'recursive', settings: Record<string, unknown>) {
   llm = await startLlm(script(mode));
   const log: ToolLog = { calls: [] };
   const s = await session(testSettings(llm.url, tmp.dir, settings), testTools(log), {
@@ -46,7 +46,7 @@ async function runTree(mode: 'legacy' | 'recursive', settings: Record<string, un
 }
 
 describe('limits shared by the whole request', () => {
-  for (const mode of ['legacy', 'recursive'] as const)
+  for (const mode of ['flat', 'recursive'] as const)
     it(`${mode}: a batch of 3 children under --max-tool-calls 2 runs exactly 2 tool calls in total (the agent call and one child call)`, async () => {
       const { s, ev, log } = await runTree(mode, { max_tool_calls: 2 });
       expect(log.calls).toHaveLength(1);
@@ -86,8 +86,8 @@ describe('limits shared by the whole request', () => {
     ],
     ['the diagnostic group cap', { max_diagnostic_calls: 1 }, 'Diagnostic call limit reached (1/1, max_diagnostic_calls)'],
   ] as const)
-    it(`legacy: ${name} holds across the children (the agent call is delegation, not diagnostic)`, async () => {
-      const { s, ev, log } = await runTree('legacy', settings);
+    it(`flat: ${name} holds across the children (the agent call is delegation, not diagnostic)`, async () => {
+      const { s, ev, log } = await runTree('flat', settings);
       expect(log.calls).toHaveLength(1);
       const refused = ofType(ev, 'tool_end').filter((e) => e.depth === 1 && e.status === 'limit');
       expect(refused).toHaveLength(2);

@@ -4,11 +4,11 @@ import { type FakeLlm, type FakeRequest } from '../../fakes/llm/server.js';
 import { collect, ofType, session, showCall, useFakeLlm, testSettings, testTools, text, type ToolLog } from '../helpers.js';
 import { timedShowTool, toolNames } from './helpers.js';
 
-const { tmp, startLlm } = useFakeLlm('gc-tree-legacy-');
+const { tmp, startLlm } = useFakeLlm('gc-tree-flat-');
 let llm: FakeLlm | undefined;
 const chat = (l: FakeLlm): FakeRequest[] => l.requests.filter((r) => r.purpose === null);
 
-describe('legacy agent tool', () => {
+describe('flat agent tool', () => {
   it('one child: own thread, no `agent` tool, its summary is the tool result; events carry agent_id/depth', async () => {
     llm = await startLlm([
       { text: 'ROOT-THOUGHT delegating', tool_calls: [{ id: 'a1', name: 'agent', args: { task: 'check routes on R1' } }] },
@@ -42,7 +42,7 @@ describe('legacy agent tool', () => {
     expect(text(ev)).toBe('ROOT-THOUGHT delegatingThe sub-agent says R1 has 3 OSPF routes.');
     expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('done');
     const t = s.tree();
-    expect(t.root).toMatchObject({ agent_mode: 'legacy', depth: 0, root_id: s.id });
+    expect(t.root).toMatchObject({ agent_mode: 'flat', depth: 0, root_id: s.id });
     expect(t.agents).toHaveLength(1);
     expect(t.agents[0]).toMatchObject({ parent_id: s.id, depth: 1, status: 'completed', llm_calls: 2 });
     expect(JSON.parse(t.agents[0]!.tools)).not.toContain('agent');
