@@ -5,7 +5,6 @@
 import type { AgentEvent, ApprovalWhy } from './events.js';
 import type { CopilotMode } from './modes.js';
 import type { DevicePreview } from './preview.js';
-import type { Topology } from '../gns3/types.js';
 import { formatUsd } from './usd.js';
 
 export type ApprovalDecision =
@@ -66,11 +65,15 @@ export interface RequestLimits {
   max_diagnostic_calls?: number;
 }
 
-/** The lab as a session sees it (the TUI's /map): live from the controller's notification stream where the session listens. */
-export interface LabView {
-  topology(signal?: AbortSignal): Promise<Topology>;
+/**
+ * The lab as a session sees it (the TUI's /map): live from the controller's notification
+ * stream where the session listens. `T` is the topology (src/gns3/types.ts `Topology`; the
+ * core names no layer above it).
+ */
+export interface LabView<T = unknown> {
+  topology(signal?: AbortSignal): Promise<T>;
   /** called with the topology after every change the stream brings (never without a stream); returns the unsubscribe */
-  onChange(fn: (t: Topology) => void): () => void;
+  onChange(fn: (t: T) => void): () => void;
   /** live from the stream now, or why not (one line) */
   status(): { live: boolean; reason: string };
 }

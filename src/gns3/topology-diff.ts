@@ -48,6 +48,12 @@ export function seenOf(t: Topology): SeenTopology {
   };
 }
 
+/** A stored SeenTopology read back (a row written by another release may not be one): undefined when it is not. */
+export function seenTopologyOf(v: unknown): SeenTopology | undefined {
+  const t = v as Partial<SeenTopology> | null | undefined;
+  return t && typeof t.project_id === 'string' && Array.isArray(t.nodes) && Array.isArray(t.links) ? (t as SeenTopology) : undefined;
+}
+
 const linkName = (l: SeenLink) => `link ${l.ends.join('–')}`;
 
 /** The changes from `before` to `after`: nodes first (removed, renamed, status, added), then links. */

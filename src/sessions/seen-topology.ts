@@ -2,10 +2,10 @@
  * The topology each session last saw (schema 6): stored at the end of every request, so
  * the next request — in this process, a `-c`/`-r` run or a reopened TUI session — can
  * tell the model what changed in the lab meanwhile (src/agent/drift.ts). One row per
- * session, replaced each time; the JSON is src/gns3/topology-diff.ts's SeenTopology.
+ * session, replaced each time; the JSON is src/gns3/topology-diff.ts's SeenTopology (the
+ * store does not read it: it keeps what it is given, with the project it belongs to).
  */
 import type Database from 'better-sqlite3';
-import type { SeenTopology } from '../gns3/topology-diff.js';
 
 export const SEEN_TOPOLOGY_SCHEMA = `
 CREATE TABLE IF NOT EXISTS seen_topology (
@@ -19,18 +19,18 @@ CREATE TABLE IF NOT EXISTS seen_topology (
 export class SeenTopologyStore {
   constructor(private readonly db: Database.Database) {}
 
-  get(sessionId: string): { topology: SeenTopology; seen_at: string } | undefined {
-    const row = this.db.prepare('SELECT topology, seen_at FROM seen_topology WHERE session_id = ?').get(sessionId) as
-      { topology: string; seen_at: string } | undefined;
+  get(sessionId: string): { topology: unknown; project_id: string; seen_at: string } | undefined {
+    const row = this.db.prepare('SELECT topology, project_id, seen_at FROM seen_topology WHERE session_id = ?').get(sessionId) as
+      { topology: string; project_id: string; seen_at: string } | undefined;
     if (!row) return undefined;
     try {
-      return { topology: JSON.parse(row.topology) as SeenTopology, seen_at: row.seen_at };
+      return { topology: JSON.parse(row.topology) as unknown, project_id: row.project_id, seen_at: row.seen_at };
     } catch {
       return undefined;
     }
   }
 
-  set(sessionId: string, t: SeenTopology): void {
+  set(sessionId: string, t: { project_id: string }): void {
     this.db
       .transaction(() =>
         this.db

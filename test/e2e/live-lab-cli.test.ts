@@ -120,5 +120,5 @@ describe('one-shot runs and the controller auto_close rule', () => {
     expect(drift).toEqual([expect.objectContaining({ type: 'drift', changes: ['PC2 started', 'node PC99 added'], total: 2 })]);
     await afterCloseDelay(fake);
     expect(fake.project(pid).data.status).toBe('opened');
-  });
+  }, 90_000);
 });

@@ -26,7 +26,7 @@ export interface SessionProject {
   /** the live topology once the project is open (undefined: not open yet, or an injected scope) */
   live(): LiveTopology | undefined;
   /** the lab for the TUI's /map (opens the project); undefined without a project */
-  view(): Promise<LabView | undefined>;
+  view(): Promise<LabView<Topology> | undefined>;
   close(): Promise<void>;
 }
 

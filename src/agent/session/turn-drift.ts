@@ -7,7 +7,7 @@
 import type { Logger } from '../../log.js';
 import type { SessionStore } from '../../sessions/store.js';
 import { SeenTopologyStore } from '../../sessions/seen-topology.js';
-import { seenOf } from '../../gns3/topology-diff.js';
+import { seenOf, seenTopologyOf } from '../../gns3/topology-diff.js';
 import { errorMessage } from '../../errors.js';
 import { driftSince, type Drift } from '../drift.js';
 import type { SessionProject } from './project.js';
@@ -26,7 +26,7 @@ export function turnDrift(h: { store: SessionStore; sessionId: string; project: 
     async start(signal) {
       try {
         const now = await h.project.current(signal);
-        const d = now ? driftSince(seen.get(h.sessionId)?.topology, now) : undefined;
+        const d = now ? driftSince(seenTopologyOf(seen.get(h.sessionId)?.topology), now) : undefined;
         if (d) h.log.info('lab drift since the last request', { changes: d.event.changes, total: d.event.total });
         return d;
       } catch (err) {
