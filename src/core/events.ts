@@ -134,7 +134,15 @@ export type AgentEvent = AgentTag &
      */
     | { type: 'drift'; changes: string[]; total: number }
     /** a sub-agent's report was validated (AGENT_MODE=recursive); agent_id names the sub-agent, absent for the root Validator's verdict on the root's answer */
-    | { type: 'validation'; verdict: 'pass' | 'fail' | 'uncertain'; summary: string; checks: ValidationCheckEvent[] }
+    | {
+        type: 'validation';
+        /** `skipped` (the root answer only): no validation ran, `reason` says why */
+        verdict: 'pass' | 'fail' | 'uncertain' | 'skipped';
+        /** why a validation was skipped: `budget`, the tree budget ended the tree and its reserved call went to the answer */
+        reason?: 'budget';
+        summary: string;
+        checks: ValidationCheckEvent[];
+      }
     /** a parent decided on a sub-agent's report (`review_task`); agent_id names the sub-agent */
     | { type: 'review'; decision: 'accept' | 'revise' | 'replan' | 'split'; note: string }
     | { type: 'done'; stopped_reason: StoppedReason; stats: RunStats }

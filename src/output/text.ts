@@ -2,6 +2,7 @@
 import type { AgentEvent } from '../core/events.js';
 import { driftText } from '../core/drift-text.js';
 import { sanitizeLine, StreamSanitizer } from '../security/sanitize.js';
+import { verdictWords } from '../core/verdict.js';
 
 export interface Sink {
   write(s: string): unknown;
@@ -80,7 +81,7 @@ export class TextPrinter {
       case 'validation':
         this.breakLine();
         this.err.write(
-          this.dim(`${VERDICT_MARK[e.verdict]} ${whoOf(e.agent_id)} validation ${e.verdict}: ${truncate(e.summary, 200)}`) + '\n',
+          this.dim(`${verdictWords(e, whoOf(e.agent_id))}: ${truncate(e.summary, 200)}`) + '\n',
         );
         break;
       case 'review':
@@ -110,7 +111,6 @@ export class TextPrinter {
   }
 }
 
-const VERDICT_MARK = { pass: '✓', fail: '✗', uncertain: '?' } as const;
 const whoOf = (agentId: string | undefined) => (agentId ? `sub-agent ${sanitizeLine(agentId).slice(0, 8)}` : 'answer');
 
 /** After the status: the tool's display line, else (not success) the start of its output. */
