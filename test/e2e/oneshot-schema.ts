@@ -27,6 +27,9 @@ const verdict = z.enum(['pass', 'fail', 'uncertain']);
 const decision = z.enum(['accept', 'revise', 'replan', 'split']);
 const check = z.strictObject({ claim: z.string(), ok: z.boolean(), evidence: z.string(), note: z.string().optional() });
 const validation = z.strictObject({ verdict, checks: z.array(check), summary: z.string(), deterministic: z.boolean().optional() });
+/** the root answer's: also `skipped` when no validation could run, with the reason */
+const rootVerdict = z.enum(['pass', 'fail', 'uncertain', 'skipped']);
+const rootValidation = validation.extend({ verdict: rootVerdict, reason: z.literal('budget').optional() });
 
 export const jsonResultSchema = z.strictObject({
   session_id: z.string().min(1).nullable(),
@@ -77,7 +80,7 @@ export const jsonResultSchema = z.strictObject({
     })
     .nullable()
     .optional(),
-  validation: validation.optional(),
+  validation: rootValidation.optional(),
 });
 
 const ts = {
@@ -161,7 +164,14 @@ export const streamEventSchema = z.discriminatedUnion('type', [
     total: z.number().int().positive(),
     ...ts,
   }),
-  z.strictObject({ type: z.literal('validation'), verdict, summary: z.string(), checks: z.array(check), ...ts }),
+  z.strictObject({
+    type: z.literal('validation'),
+    verdict: rootVerdict,
+    reason: z.literal('budget').optional(),
+    summary: z.string(),
+    checks: z.array(check),
+    ...ts,
+  }),
   z.strictObject({ type: z.literal('review'), decision, note: z.string(), ...ts }),
   z.strictObject({
     type: z.literal('limit'),
