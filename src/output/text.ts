@@ -80,9 +80,7 @@ export class TextPrinter {
       // the task tree's verdicts and reviews (recursive): one line each; without agent_id, the root's answer
       case 'validation':
         this.breakLine();
-        this.err.write(
-          this.dim(`${verdictWords(e, whoOf(e.agent_id))}: ${truncate(e.summary, 200)}`) + '\n',
-        );
+        this.err.write(this.dim(`${verdictWords(e, whoOf(e.agent_id))}: ${truncate(e.summary, 200)}`) + '\n');
         break;
       case 'review':
         this.breakLine();

@@ -282,9 +282,7 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
       // a validation without agent_id is the root Validator's, on the answer
       const who = e.agent_id ? `sub-agent ${e.agent_id.slice(0, 8)}` : 'root answer';
       const text =
-        e.type === 'validation'
-          ? `${verdictWords(e, who)}: ${e.summary}`
-          : `${who} review: ${e.decision}${e.note ? ` — ${e.note}` : ''}`;
+        e.type === 'validation' ? `${verdictWords(e, who)}: ${e.summary}` : `${who} review: ${e.decision}${e.note ? ` — ${e.note}` : ''}`;
       const tone: NoticeTone = e.type === 'validation' && e.verdict !== 'pass' ? 'warn' : 'info';
       return { ...s0, entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text, tone }], nextKey: s0.nextKey + 1 };
     }

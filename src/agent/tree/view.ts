@@ -98,10 +98,7 @@ export function renderTree(
         `${indent}└ [${a.depth}] ${a.id.slice(0, 8)} ${a.status} — ${a.goal} (llm ${a.usage.llm_calls}, tokens ${a.usage.input_tokens + a.usage.output_tokens})`,
       );
       if (a.report?.result) lines.push(`${indent}   report: ${a.report.result.replace(/\s+/g, ' ').slice(0, 160)}`);
-      if (a.validation)
-        lines.push(
-          `${indent}   ${verdictWords(a.validation)}: ${a.validation.summary.replace(/\s+/g, ' ').slice(0, 160)}`,
-        );
+      if (a.validation) lines.push(`${indent}   ${verdictWords(a.validation)}: ${a.validation.summary.replace(/\s+/g, ' ').slice(0, 160)}`);
       if (a.review) lines.push(`${indent}   review: ${a.review.decision}${a.review.note ? ` — ${a.review.note.slice(0, 120)}` : ''}`);
       walk(a.id, `${indent}  `);
     }
@@ -109,8 +106,6 @@ export function renderTree(
   walk(rootId, '  ');
   if (agents.length === 0) lines.push('  (no sub-agents)');
   if (rootValidation)
-    lines.push(
-      `  ${verdictWords(rootValidation, 'root answer')}: ${rootValidation.summary.replace(/\s+/g, ' ').slice(0, 160)}`,
-    );
+    lines.push(`  ${verdictWords(rootValidation, 'root answer')}: ${rootValidation.summary.replace(/\s+/g, ' ').slice(0, 160)}`);
   return lines;
 }
