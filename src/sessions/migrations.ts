@@ -13,9 +13,10 @@ import { MESSAGES_SCHEMA, MessageLog } from './message-log.js';
 import { CHECKPOINT_SCHEMA } from './checkpoint-schema.js';
 import { REQUEST_USAGE_SCHEMA } from './request-usage.js';
 import { FAULT_SCHEMA } from './fault-schema.js';
+import { SEEN_TOPOLOGY_SCHEMA } from './seen-topology.js';
 import { NAMED_CHECKPOINT_SCHEMA } from './named-checkpoint-schema.js';
 
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 interface Migration<T> {
   to: number;
@@ -85,9 +86,18 @@ const faultTables: Migration<void> = {
   },
 };
 
-/** 5 → 6: named lab checkpoints, per controller and project (./named-checkpoint-schema.ts). */
-const namedCheckpoints: Migration<void> = {
+/** 5 → 6: the topology each session last saw, for the drift told at its next request (./seen-topology.ts). */
+const seenTopology: Migration<void> = {
   to: 6,
+  prepare: () => Promise.resolve(),
+  apply(db) {
+    db.exec(SEEN_TOPOLOGY_SCHEMA);
+  },
+};
+
+/** 6 → 7: named lab checkpoints, per controller and project (./named-checkpoint-schema.ts). */
+const namedCheckpoints: Migration<void> = {
+  to: 7,
   prepare: () => Promise.resolve(),
   apply(db) {
     db.exec(NAMED_CHECKPOINT_SCHEMA);
@@ -99,6 +109,7 @@ const MIGRATIONS: Migration<never>[] = [
   checkpointTables as Migration<never>,
   requestModels as Migration<never>,
   faultTables as Migration<never>,
+  seenTopology as Migration<never>,
   namedCheckpoints as Migration<never>,
 ];
 

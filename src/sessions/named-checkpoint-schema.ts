@@ -1,5 +1,5 @@
 /**
- * The named lab checkpoints in sessions.db (created by migration 6,
+ * The named lab checkpoints in sessions.db (created by migration 7,
  * src/sessions/migrations.ts): a whole lab saved under a name, per controller and
  * project, with no copilot session behind it. Each device's configuration is a
  * blob of `checkpoint_blobs` (deduplicated and deflated like the session
