@@ -231,11 +231,16 @@ export function addSubcommands(program: Command): void {
   checkpointSub('diff', ['<name>'], 'the saved lab against the lab now: device configuration diffs and topology changes', lab, (c) =>
     c.option('--device <name>', 'only this device (repeatable)', collect),
   );
-  checkpointSub('restore', ['<name>'], 'put the lab (or --device) back to the checkpoint through the approval gate', [...lab, 'approve'], (c) =>
-    c
-      .option('--device <name>', 'only this device (repeatable); the topology is then left as it is', collect)
-      .option('--dry-run', 'print the plan, change nothing')
-      .option('--yes', 'approve the plan (without it the plan is printed and the exit code is 6)'),
+  checkpointSub(
+    'restore',
+    ['<name>'],
+    'put the lab (or --device) back to the checkpoint through the approval gate',
+    [...lab, 'approve'],
+    (c) =>
+      c
+        .option('--device <name>', 'only this device (repeatable); the topology is then left as it is', collect)
+        .option('--dry-run', 'print the plan, change nothing')
+        .option('--yes', 'approve the plan (without it the plan is printed and the exit code is 6)'),
   );
 
   // check (src/commands/check.ts): a check file against the live lab

@@ -66,33 +66,53 @@ async function runAction(action: CheckpointAction, positional: string[], opts: O
           replace: opts.replace === true,
         },
       );
-      print(opts, () => report, () => saveText(report));
+      print(
+        opts,
+        () => report,
+        () => saveText(report),
+      );
       return ExitCode.Ok;
     }
     case 'list': {
       const list = lab.store.list(key);
-      print(opts, () => ({ project: lab.project.name, project_id: lab.project.id, checkpoints: list }), () => listText(lab.project.name, list));
+      print(
+        opts,
+        () => ({ project: lab.project.name, project_id: lab.project.id, checkpoints: list }),
+        () => listText(lab.project.name, list),
+      );
       return ExitCode.Ok;
     }
     case 'show': {
       const { findLabCheckpoint } = await import('../undo/named-restore.js');
       const cp = await findLabCheckpoint(lab, nameArg(action, positional));
       const restores = lab.store.restores(cp.id);
-      print(opts, () => showJson(cp, restores), () => showText(cp, restores));
+      print(
+        opts,
+        () => showJson(cp, restores),
+        () => showText(cp, restores),
+      );
       return ExitCode.Ok;
     }
     case 'delete': {
       const { findLabCheckpoint } = await import('../undo/named-restore.js');
       const cp = await findLabCheckpoint(lab, nameArg(action, positional));
       lab.store.delete(key, cp.name);
-      print(opts, () => ({ deleted: cp.name, project: lab.project.name }), () => `deleted checkpoint ${cp.name} of project ${lab.project.name}\n`);
+      print(
+        opts,
+        () => ({ deleted: cp.name, project: lab.project.name }),
+        () => `deleted checkpoint ${cp.name} of project ${lab.project.name}\n`,
+      );
       return ExitCode.Ok;
     }
     case 'diff': {
       const { diffNamed } = await import('../undo/named-restore.js');
       const devices = deviceOpt(opts.device);
       const report = await diffNamed(lab, nameArg(action, positional), devices);
-      print(opts, () => namedReportJson(report), () => namedReportText(report, 'diff'));
+      print(
+        opts,
+        () => namedReportJson(report),
+        () => namedReportText(report, 'diff'),
+      );
       return ExitCode.Ok;
     }
     case 'restore':
@@ -117,9 +137,15 @@ async function restore(positional: string[], opts: Opts, settings: Settings, lab
       if (plan.resumed && !opts.dryRun) process.stderr.write(`resuming the unfinished restore of checkpoint ${plan.checkpoint}\n`);
     },
   });
-  print(opts, () => namedReportJson(report), () => namedReportText(report, 'restore'));
+  print(
+    opts,
+    () => namedReportJson(report),
+    () => namedReportText(report, 'restore'),
+  );
   if (report.blocked) {
-    process.stderr.write(`error: ${report.blocked.reason}${report.blocked.needsApproval ? ' (rerun with --yes to apply this plan)' : ''}\n`);
+    process.stderr.write(
+      `error: ${report.blocked.reason}${report.blocked.needsApproval ? ' (rerun with --yes to apply this plan)' : ''}\n`,
+    );
     return report.blocked.needsApproval ? ExitCode.ApprovalUnavailable : ExitCode.Usage;
   }
   const left = restoreIncomplete(report);

@@ -68,7 +68,10 @@ export interface NamedRestoreOptions extends RestoreApproval {
 }
 
 /** The checkpoint by name in the project the context opens; an unknown name is a usage error naming the ones there are. */
-export async function findLabCheckpoint(deps: Pick<NamedRestoreDeps, 'store' | 'ctx' | 'controller'>, name: string): Promise<LabCheckpoint> {
+export async function findLabCheckpoint(
+  deps: Pick<NamedRestoreDeps, 'store' | 'ctx' | 'controller'>,
+  name: string,
+): Promise<LabCheckpoint> {
   const scope = await deps.ctx.project();
   const key: LabKey = { controller: deps.controller, project_id: scope.projectId };
   const cp = deps.store.get(key, name);
@@ -117,7 +120,15 @@ export async function planNamedRestore(
     // not saved: the reason it was not, as `checkpoint save` reported it
     return d.config === null ? { ...p, error: `not saved in checkpoint ${cp.name}: ${d.error ?? 'not captured'}` } : p;
   });
-  const empty: LabTopologyPlan = { delete_links: [], delete_nodes: [], rename: [], power: [], filters: [], missing_nodes: [], missing_links: [] };
+  const empty: LabTopologyPlan = {
+    delete_links: [],
+    delete_nodes: [],
+    rename: [],
+    power: [],
+    filters: [],
+    missing_nodes: [],
+    missing_links: [],
+  };
   return { plans, sources, topology: devices ? empty : planLabTopology(cp.topology, topologyNowOf(topology)) };
 }
 
@@ -134,7 +145,11 @@ function baseReport(cp: LabCheckpoint, plans: DevicePlan[], topology: LabTopolog
 }
 
 /** The saved lab against the lab now: per device the diff (saved → now), the topology's changes. Reads only. */
-export async function diffNamed(deps: Pick<NamedRestoreDeps, 'store' | 'ctx' | 'controller'>, name: string, devices?: string[]): Promise<NamedRestoreReport> {
+export async function diffNamed(
+  deps: Pick<NamedRestoreDeps, 'store' | 'ctx' | 'controller'>,
+  name: string,
+  devices?: string[],
+): Promise<NamedRestoreReport> {
   const cp = await findLabCheckpoint(deps, name);
   const { plans, topology } = await planNamedRestore(deps, cp, devices);
   return baseReport(cp, plans, topology);

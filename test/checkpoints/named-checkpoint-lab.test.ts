@@ -52,18 +52,24 @@ async function named<T>(read: (s: NamedCheckpointStore) => T): Promise<T> {
 }
 
 beforeAll(async () => {
-  lab = await startLab({ routers: ROUTERS, links: [['r1', 'r2'], ['r2', 'r3']] });
+  lab = await startLab({
+    routers: ROUTERS,
+    links: [
+      ['r1', 'r2'],
+      ['r2', 'r3'],
+    ],
+  });
   gns3 = await startFakeGns3({ api: 'v3', users: { admin: 'admin-pass' } });
   gns3.addProject({ name: 'class' });
   r3Console = await startHoldProxy(lab.device('r3').consolePort);
-  gns3.addNode(frrLabNode(lab.device('r1')));
-  gns3.addNode(frrLabNode(lab.device('r2')));
-  gns3.addNode(frrLabNode({ ...lab.device('r3'), consolePort: r3Console.port }));
+  gns3.addNode(frrLabNode(lab.device('r1'), { ports: 2 }));
+  gns3.addNode(frrLabNode(lab.device('r2'), { ports: 2 }));
+  gns3.addNode(frrLabNode({ ...lab.device('r3'), consolePort: r3Console.port }, { ports: 2 }));
   // a docker node's platform (linux) has no capture command; a switch has no configuration of its own
   gns3.addNode(telnetNode('srv', 1, { node_type: 'docker' }));
   gns3.addNode({ name: 'SW1', node_type: 'ethernet_switch', status: 'started', console: null, console_type: 'none' });
-  gns3.addLink({ a: 'r1', b: 'r2' });
-  gns3.addLink({ a: 'r2', b: 'r3' });
+  gns3.addLink({ a: 'r1:e0', b: 'r2:e0' });
+  gns3.addLink({ a: 'r2:e1', b: 'r3:e0' });
 }, 180_000);
 
 afterAll(async () => {
@@ -85,7 +91,9 @@ describe('named lab checkpoints on real FRR: save, diff, restore one device, a k
     expect(d.srv).toMatchObject({ status: 'not_saved', error: expect.stringMatching(/no capture command for linux/) });
     expect(d.SW1).toMatchObject({ status: 'not_saved', error: expect.stringMatching(/built-in ethernet_switch/) });
     // the stored text is each router's running configuration
-    const saved = await named((s) => s.get({ controller: controllerKey(gns3.url), project_id: gns3.project('class').data.project_id }, 'stage1'));
+    const saved = await named((s) =>
+      s.get({ controller: controllerKey(gns3.url), project_id: gns3.project('class').data.project_id }, 'stage1'),
+    );
     for (const x of ROUTERS) expect(saved!.devices.find((v) => v.device === x)!.config).toBe(atStage1.get(x));
     // the same name again is refused before anything is captured
     const again = await cli(['checkpoint', 'save', 'stage1']);
