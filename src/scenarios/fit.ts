@@ -120,5 +120,5 @@ function noFitReason(s: InjectionScenario, devices: readonly DeviceFacts[], trie
     return `no ${s.platforms.join(' or ')} device in the lab (platforms: ${seen})`;
   }
   const first = onPlatform.find((t) => !t.ok) as Extract<PlaceResult, { ok: false }>;
-  return `${first.why}${onPlatform.length > 1 ? ` (and ${onPlatform.length - 1} more ${s.platforms.join('/')} device${onPlatform.length > 2 ? 's' : ''})` : ''}`;
+  return `${first.why}${onPlatform.length > 1 ? ` (and ${onPlatform.length - 1} more device${onPlatform.length > 2 ? 's' : ''} of its platforms)` : ''}`;
 }

@@ -96,6 +96,10 @@ const FROM_FACTS: Record<string, Resolver> = {
   wrong_vlan: (c) => (c.values.vlan === '999' ? '998' : '999'),
 };
 
+/** What some values must look like, whatever line of the configuration offered them. */
+const SHAPE: Record<string, (v: string) => boolean> = { loopback: isLoopback };
+const shapely = (values: Values) => Object.entries(values).every(([k, v]) => SHAPE[k]?.(v) ?? true);
+
 /** Fills what the candidate lacks from the facts, in the order the scenario names its parameters. */
 function complete(candidate: Values, needed: string[], facts: DeviceFacts, platform: string): { values: Values; missing?: string } {
   const values = { ...candidate };
@@ -122,7 +126,7 @@ export function resolveParameters(i: ParamInput): ParamResult {
   const given: Values = Object.fromEntries(Object.entries(i.set ?? {}).filter(([k]) => needed.includes(k)));
   const restore = s.restore?.[platform] ?? [];
   const fromConfig = facts.config !== undefined && platform !== 'vpcs' ? matchConfig(restore, facts.config, platform, given) : undefined;
-  const candidates = [...(fromConfig?.ok ? fromConfig.candidates : []), given];
+  const candidates = [...(fromConfig?.ok ? fromConfig.candidates.filter(shapely) : []), given];
   const done = candidates
     .map((c) => complete(c, needed, facts, platform))
     .map((r, order) => ({ ...r, order, rank: interfaceRank(facts, r.values.interface) }));
@@ -131,7 +135,8 @@ export function resolveParameters(i: ParamInput): ParamResult {
     const values = Object.fromEntries(needed.map((n) => [n, best.values[n]!]));
     return { ok: true, values, lines: (s.inject?.[platform] ?? []).map((l) => fillPlaceholders(l, values)) };
   }
-  const missing = done[done.length - 1]!.missing!;
+  // the first candidate got furthest: the configuration's values, then the facts
+  const missing = done[0]!.missing!;
   return { ok: false, parameter: missing, why: whyMissing(s, missing, facts, fromConfig) };
 }
 
