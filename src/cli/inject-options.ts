@@ -44,7 +44,8 @@ export async function runScenarioInject(prompt: string | undefined, cmd: Command
   const { UsageError } = await import('../errors.js');
   if (prompt !== undefined) throw new UsageError(`inject --scenario/--random takes no prompt (got "${prompt}")`);
   for (const k of ['prompt', 'streamJson', 'estimate', 'continue', 'resume', 'fork'])
-    if (typed(cmd, k).given) throw new UsageError(`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is for an agent run, not inject --scenario/--random`);
+    if (typed(cmd, k).given)
+      throw new UsageError(`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is for an agent run, not inject --scenario/--random`);
   const level = typed(cmd, 'level').value as string | undefined;
   const difficulty = level !== undefined && DIFFICULTY.includes(level.toLowerCase()) ? level.toLowerCase() : undefined;
   const loaded = await loadFor(

@@ -11,7 +11,7 @@ import { randomInt } from 'node:crypto';
 import type { Settings } from '../config/schema.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
-import { runLimited } from '../devices/runner.js';
+import { runLimited } from '../core/run-limited.js';
 import { sanitizeText } from '../security/sanitize.js';
 import { SessionStore } from '../sessions/store.js';
 import type { Values } from '../scenarios/config-match.js';
@@ -54,7 +54,8 @@ function parseSet(items: string[]): Values {
 /** The request as the library takes it, after the flags' own checks. */
 export function requestOf(o: InjectScenarioOptions): InjectRequest & { perProjectSeed: boolean } {
   if (o.scenario !== undefined && o.random !== undefined) throw new UsageError('--scenario and --random: give one of them');
-  if (o.device !== undefined && o.link !== undefined) throw new UsageError('--device and --link: a fault goes on a device or on a link, not both');
+  if (o.device !== undefined && o.link !== undefined)
+    throw new UsageError('--device and --link: a fault goes on a device or on a link, not both');
   if (o.scenario !== undefined) {
     for (const [flag, given] of [
       ['--seed', o.seed !== undefined],
@@ -82,7 +83,8 @@ export function requestOf(o: InjectScenarioOptions): InjectRequest & { perProjec
 export async function injectScenarioCommand(o: InjectScenarioOptions, settings: Settings): Promise<number> {
   const req = requestOf(o);
   const jobs = intIn('--jobs', o.jobs, 1, 32, 8);
-  if (!o.projects && !settings.project) throw new UsageError('inject --scenario/--random: which project? pass --project NAME or --projects GLOB');
+  if (!o.projects && !settings.project)
+    throw new UsageError('inject --scenario/--random: which project? pass --project NAME or --projects GLOB');
   if (o.projects && o.projectFromFlag) throw new UsageError('--project and --projects: give one of them');
   const log = createLogger(settings.log_level);
   const signal = abortOnSignal();

@@ -77,10 +77,16 @@ export async function applyPlacements(lab: InjectLab, placements: readonly Place
   const store = faultStoreOf(lab.sessions);
   // a run nobody approves records nothing: the CLI session is created only when a fault may be
   const sessionId =
-    o.sessionId ?? (o.approver ? cliSession(lab.sessions, lab.settings.server, lab.project) : cliSessionId(lab.settings.server, lab.project.projectId));
+    o.sessionId ??
+    (o.approver ? cliSession(lab.sessions, lab.settings.server, lab.project) : cliSessionId(lab.settings.server, lab.project.projectId));
   const ctx = { ...lab.ctx, mode: INJECT_MODE, faults: { sessionId, store } };
   const calls = placements.map(injectionCall);
-  const checkpoints = await cliCheckpointer(lab.sessions, sessionId, o.requestText ?? `inject --scenario: ${placementsText(placements)}`, () => lab.ctx);
+  const checkpoints = await cliCheckpointer(
+    lab.sessions,
+    sessionId,
+    o.requestText ?? `inject --scenario: ${placementsText(placements)}`,
+    () => lab.ctx,
+  );
   const out = await dispatchFromCli(calls, {
     registry: lab.registry,
     approval: cliApproval({

@@ -17,7 +17,9 @@ export const CLI_SESSION_TITLE = 'CLI faults (inject --scenario)';
 
 /** A UUID-shaped id from the controller URL and the project id (same inputs, same id). */
 export function cliSessionId(server: string, projectId: string): string {
-  const h = createHash('sha256').update(`gns3-copilot cli faults\0${server.replace(/\/+$/, '').toLowerCase()}\0${projectId}`).digest('hex');
+  const h = createHash('sha256')
+    .update(`gns3-copilot cli faults\0${server.replace(/\/+$/, '').toLowerCase()}\0${projectId}`)
+    .digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 

@@ -134,7 +134,8 @@ export function matchConfig(restore: readonly string[], config: string, platform
   let candidates: Values[] = [known];
   for (const seg of segments(restore)) {
     const next = candidates.flatMap((v) => matchSegment(seg, blocks, v, platform)).slice(0, MAX_CANDIDATES);
-    if (next.length === 0) return { ok: false, line: seg.map((l) => squash(l.replace(PLACEHOLDER, (w, n: string) => known[n] ?? w))).join(' / ') };
+    if (next.length === 0)
+      return { ok: false, line: seg.map((l) => squash(l.replace(PLACEHOLDER, (w, n: string) => known[n] ?? w))).join(' / ') };
     candidates = next;
   }
   const seen = new Set<string>();

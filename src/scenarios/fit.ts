@@ -14,8 +14,7 @@ import type { DeviceFacts } from './facts.js';
 import { resolveParameters } from './params.js';
 
 export type ScenarioTarget =
-  | { kind: 'device'; name: string; platform: string }
-  | { kind: 'link'; link_id: string; label: string; ends: [string, string] };
+  { kind: 'device'; name: string; platform: string } | { kind: 'link'; link_id: string; label: string; ends: [string, string] };
 
 /** A scenario placed on a target, ready to apply: the lines (or filters) with their values. */
 export interface Placement {
@@ -36,7 +35,10 @@ export function placeOnDevice(s: InjectionScenario, facts: DeviceFacts, set: Val
     return { ok: false, why: `${facts.name} is ${platform}; ${s.id} is for ${s.platforms.join(', ')}` };
   const r = resolveParameters({ scenario: s, platform, facts, set });
   if (!r.ok) return { ok: false, parameter: r.parameter, why: `${facts.name}: ${r.why}` };
-  return { ok: true, placement: { scenario: s, target: { kind: 'device', name: facts.name, platform }, values: r.values, applied: r.lines } };
+  return {
+    ok: true,
+    placement: { scenario: s, target: { kind: 'device', name: facts.name, platform }, values: r.values, applied: r.lines },
+  };
 }
 
 /** A link of the topology as a target, or undefined when it does not join two nodes. */
@@ -51,7 +53,9 @@ export function placeOnLink(s: InjectionScenario, l: TopologyLink): PlaceResult 
   if (s.target !== 'link') return { ok: false, why: `${s.id} is a device fault: use --device` };
   const target = linkTarget(l);
   if (!target) return { ok: false, why: `link ${l.link_id} does not join two nodes` };
-  if (Object.keys(l.filters ?? {}).length > 0) return { ok: false, why: `${target.label} carries filters already` };
+  const filters = Object.entries(l.filters ?? {});
+  if (filters.length > 0)
+    return { ok: false, why: `the link carries filters already (${filters.map(([k, v]) => `${k} ${v.join('/')}`).join(', ')})` };
   return { ok: true, placement: { scenario: s, target, values: {}, applied: s.link_filter ?? {} } };
 }
 

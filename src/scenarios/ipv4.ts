@@ -29,7 +29,7 @@ export function networkOf(c: Cidr): string {
 
 export function contains(prefix: Cidr, address: string): boolean {
   const a = toInt(address);
-  return a !== undefined && ((a & maskOf(prefix.len)) >>> 0) === ((toInt(prefix.address)! & maskOf(prefix.len)) >>> 0);
+  return a !== undefined && (a & maskOf(prefix.len)) >>> 0 === (toInt(prefix.address)! & maskOf(prefix.len)) >>> 0;
 }
 
 /** IOS writes `10.0.1.1 255.255.255.0` where FRR writes `10.0.1.1/24`. */

@@ -141,7 +141,12 @@ export function resolveParameters(i: ParamInput): ParamResult {
 }
 
 /** Why a parameter has no value on this device, and how to give it one. */
-function whyMissing(s: InjectionScenario, name: string, facts: DeviceFacts, fromConfig: ReturnType<typeof matchConfig> | undefined): string {
+function whyMissing(
+  s: InjectionScenario,
+  name: string,
+  facts: DeviceFacts,
+  fromConfig: ReturnType<typeof matchConfig> | undefined,
+): string {
   const description = s.parameters.find((p) => p.name === name)?.description;
   const head = `no value for ${name}${description ? ` (${description})` : ''}`;
   const set = `set it with --set ${name}=VALUE`;

@@ -83,7 +83,9 @@ function scenarioNamed(lab: InjectLab, id: string): InjectionScenario {
   const s = findScenario(lab.lib, id);
   if (s) return s;
   const near = suggest([...lab.lib.injection.keys()], id);
-  throw new UsageError(`--scenario: unknown scenario "${id}"${near.length ? ` (did you mean ${near.join(', ')}?)` : ''} (see \`gns3-copilot skills list --kind injection\`)`);
+  throw new UsageError(
+    `--scenario: unknown scenario "${id}"${near.length ? ` (did you mean ${near.join(', ')}?)` : ''} (see \`gns3-copilot skills list --kind injection\`)`,
+  );
 }
 
 async function factsOf(lab: InjectLab, topology: Topology, name: string): Promise<DeviceFacts> {
@@ -117,7 +119,8 @@ async function planNamed(lab: InjectLab, topology: Topology, req: InjectRequest,
   }
   if (!req.device) throw new UsageError(`${s.id} is a device fault: name the device with --device NAME`);
   const node = findNode(topology, req.device);
-  if (!node) throw new UsageError(`--device: no node named "${req.device}" in project ${topology.project_name} (nodes: ${nodeList(topology)})`);
+  if (!node)
+    throw new UsageError(`--device: no node named "${req.device}" in project ${topology.project_name} (nodes: ${nodeList(topology)})`);
   const facts = await factsOf(lab, topology, node.name);
   if (facts.platform) checkSet(s, s.platforms.includes(facts.platform) ? facts.platform : undefined, req.set ?? {});
   const r = placeOnDevice(s, facts, req.set);

@@ -90,7 +90,11 @@ describe('the seeded draw', () => {
         return Promise.resolve(devices.find((d) => d.name === name) ?? facts(name, 'frr', {}));
       },
       ...o,
-    }).then((r) => ({ ...r, read, ids: r.picks.map((p) => `${p.scenario.id}@${p.target.kind === 'device' ? p.target.name : p.target.label}`) }));
+    }).then((r) => ({
+      ...r,
+      read,
+      ids: r.picks.map((p) => `${p.scenario.id}@${p.target.kind === 'device' ? p.target.name : p.target.label}`),
+    }));
   };
 
   it('a seed is a sequence: the same on every run, another for another seed', () => {

@@ -77,7 +77,11 @@ describe('parameters of FRR scenarios on the test lab R1', () => {
       why: `no value for local_as (this router's AS): R1's running configuration has no "router bgp {{local_as}}"; set it with --set local_as=VALUE`,
     });
     const unread = { ...r1, interfaces: [], ospfNeighbors: [], config: undefined, error: 'connection refused' };
-    expect(resolve('interface_shutdown', unread)).toMatchObject({ ok: false, parameter: 'interface', why: expect.stringContaining('could not be read (connection refused)') });
+    expect(resolve('interface_shutdown', unread)).toMatchObject({
+      ok: false,
+      parameter: 'interface',
+      why: expect.stringContaining('could not be read (connection refused)'),
+    });
   });
 
   it('needs only the parameters the platform uses', () => {
@@ -93,7 +97,10 @@ describe('parameters of IOS scenarios', () => {
       ok: true,
       values: { interface: 'GigabitEthernet0/0', address: '10.0.12.1 255.255.255.0' },
     });
-    expect(resolve('static_route_removed', r9)).toMatchObject({ ok: true, values: { prefix: '172.16.0.0 255.255.0.0', next_hop: '10.0.12.2' } });
+    expect(resolve('static_route_removed', r9)).toMatchObject({
+      ok: true,
+      values: { prefix: '172.16.0.0 255.255.0.0', next_hop: '10.0.12.2' },
+    });
     expect(resolve('eigrp_as_mismatch', r9)).toMatchObject({ ok: true, values: { as: '100', network: '10.0.12.0 0.0.0.255' } });
   });
 
@@ -106,7 +113,10 @@ describe('parameters of IOS scenarios', () => {
   });
 
   it('the process id and the access port come with the lines that hold them', () => {
-    expect(resolve('ospf_passive_interface', r9)).toMatchObject({ ok: true, values: { ospf_process_id: '7', interface: 'GigabitEthernet0/0' } });
+    expect(resolve('ospf_passive_interface', r9)).toMatchObject({
+      ok: true,
+      values: { ospf_process_id: '7', interface: 'GigabitEthernet0/0' },
+    });
     expect(resolve('access_port_wrong_vlan', r9)).toMatchObject({
       ok: true,
       values: { interface: 'GigabitEthernet0/1', vlan: '10', wrong_vlan: '999' },
@@ -116,8 +126,11 @@ describe('parameters of IOS scenarios', () => {
 
 describe('matchConfig', () => {
   it('matches nested lines at any depth and skips negations and mode lines', () => {
-    const cfg = 'router bgp 65001\n neighbor 10.0.12.2 remote-as 65002\n !\n address-family ipv4 unicast\n  network 1.1.1.1/32\n exit-address-family\nexit\n';
-    expect(matchConfig(['router bgp {{local_as}}', 'address-family ipv4 unicast', 'network {{prefix}}', 'exit-address-family'], cfg, 'frr')).toEqual({
+    const cfg =
+      'router bgp 65001\n neighbor 10.0.12.2 remote-as 65002\n !\n address-family ipv4 unicast\n  network 1.1.1.1/32\n exit-address-family\nexit\n';
+    expect(
+      matchConfig(['router bgp {{local_as}}', 'address-family ipv4 unicast', 'network {{prefix}}', 'exit-address-family'], cfg, 'frr'),
+    ).toEqual({
       ok: true,
       candidates: [{ local_as: '65001', prefix: '1.1.1.1/32' }],
     });
@@ -133,6 +146,9 @@ describe('matchConfig', () => {
       ok: true,
       candidates: [{ interface: 'eth0' }, { interface: 'eth1' }],
     });
-    expect(matchConfig(['interface {{interface}}'], cfg, 'frr', { interface: 'ETH1' })).toEqual({ ok: true, candidates: [{ interface: 'eth1' }] });
+    expect(matchConfig(['interface {{interface}}'], cfg, 'frr', { interface: 'ETH1' })).toEqual({
+      ok: true,
+      candidates: [{ interface: 'eth1' }],
+    });
   });
 });
