@@ -131,7 +131,7 @@ export async function readDeviceFacts(topology: Topology, names: readonly string
   );
   const runnable = jobs.flatMap((j) => ('target' in j && j.target ? [j] : []));
   const results = await runDeviceJobs(
-    runnable.map((j) => ({ device_name: j.name, resolved: { ok: true as const, target: j.target! }, commands: factCommands(j.platform) })),
+    runnable.map((j) => ({ device_name: j.name, resolved: { ok: true as const, target: j.target }, commands: factCommands(j.platform) })),
     { mode: 'read', settings: o.settings, pool: o.pool, ...(o.signal ? { signal: o.signal } : {}), ...(o.log ? { log: o.log } : {}) },
   );
   const byName = new Map(runnable.map((j, i) => [j.name, results[i]!]));

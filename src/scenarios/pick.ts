@@ -8,7 +8,6 @@
 import { createHash } from 'node:crypto';
 import type { Topology } from '../gns3/types.js';
 import type { InjectionScenario } from '../skills/schema.js';
-import type { Values } from './config-match.js';
 import type { DeviceFacts } from './facts.js';
 import { excluded, linkTarget, placeOnDevice, placeOnLink, type FitOptions, type Placement } from './fit.js';
 import { platformHint } from '../devices/target.js';
@@ -123,7 +122,7 @@ async function placeDevice(s: InjectionScenario, topology: Topology, taken: Set<
       why = `a ${s.category} fault is open on ${name}`;
       continue;
     }
-    const r = placeOnDevice(s, await o.factsOf(name), o.set as Values);
+    const r = placeOnDevice(s, await o.factsOf(name), o.set);
     if (r.ok) return r.placement;
     why = r.why;
   }

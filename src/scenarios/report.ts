@@ -60,7 +60,7 @@ export function plannedRow(p: Placement, lib: SkillLibrary, level: Settings['inj
     ...(t.kind === 'device' ? { platform: t.platform } : {}),
     parameters: p.values,
     applied: p.applied,
-    ...(r.ok ? { restore: r.fault.restore, repair_check: r.fault.repair_check as Record<string, unknown> } : { error: r.error }),
+    ...(r.ok ? { restore: r.fault.restore, repair_check: r.fault.repair_check } : { error: r.error }),
   };
 }
 
@@ -74,7 +74,7 @@ export function outcomeRow(o: InjectOutcome, planned: FaultRow): FaultRow {
       target: o.fault.target,
       applied: o.fault.applied,
       restore: o.fault.restore,
-      repair_check: o.fault.repair_check as Record<string, unknown>,
+      repair_check: o.fault.repair_check,
       ...(o.warning ? { warning: o.warning } : {}),
     };
   return { ...planned, status: o.status, error: o.reason };
