@@ -113,7 +113,8 @@ const inject = program
   .command('inject')
   .description('one-shot or TUI in troubleshooting_injection mode (break the lab for students to fix)')
   .argument('[prompt]', 'request; without it: piped stdin, or the TUI on a terminal');
-addRunOptions(addSettingsOptions(inject));
+// its mode is the command's own: no --mode
+addRunOptions(addSettingsOptions(inject, ['controller', 'project', 'agent', 'llm', 'approve', 'output']));
 inject.option(
   '--level <level>',
   'ccna|ccnp|ccie: offer only fault scenarios of this exam level (setting inject_level; default ccie = all); with --random: easy|medium|hard',

@@ -135,7 +135,7 @@ async function restore(f: Fault, store: FaultStore, opts: Opts, settings: Settin
   const log = createLogger(settings.log_level);
   const mode = await restoreMode();
   const [{ restoreFault, restoreCall }, { ToolRegistry }, { allTools }] = await Promise.all([
-    import('../faults/restore.js'),
+    import('../undo/fault-restore.js'),
     import('../tools/registry.js'),
     import('../tools/index.js'),
   ]);

@@ -6,11 +6,11 @@
  */
 import type { ProjectScope } from '../gns3/types.js';
 import { poolFor } from '../devices/engine.js';
-import { failure, type ToolContext, type ToolOutcome } from '../tools/types.js';
-import { toolLibrary } from '../tools/skills/library.js';
-import { runRepairChecks } from './check.js';
-import { resolveFault, type FaultArg, type FaultTarget, type ResolvedFault } from './spec.js';
-import type { Fault, FaultLedger, FaultStore } from './store.js';
+import { failure, type ToolContext, type ToolOutcome } from './types.js';
+import { toolLibrary } from './skills/library.js';
+import { runRepairChecks } from '../faults/check.js';
+import { resolveFault, type FaultArg, type FaultTarget, type ResolvedFault } from '../faults/spec.js';
+import type { Fault, FaultLedger, FaultStore } from '../faults/store.js';
 
 /** The ledger a call records into: only in inject mode, only where the front end keeps one (the agent's sessions). */
 export function ledgerOf(ctx: ToolContext): FaultLedger | undefined {
