@@ -6,7 +6,7 @@ import type { InjectionScenario } from '../../skills/schema.js';
 import { lookupName, skillTool } from './library.js';
 import { count } from '../../core/plural.js';
 import { LEVEL_DIFFICULTIES } from '../../faults/spec.js';
-import { ledgerOf } from '../../faults/ledger.js';
+import { ledgerOf } from '../fault-ledger.js';
 import type { ToolContext } from '../types.js';
 
 /**
