@@ -6,7 +6,7 @@
  * The TUI's /map shows a window of it and pans; `gns3-copilot map` prints it whole.
  */
 import type { Topology } from '../../gns3/types.js';
-import { filtersLine } from '../../gns3/topology-diff.js';
+import { linkNote } from './marks.js';
 import { createStyle } from '../style.js';
 import { Canvas, painter, type CellStyle } from './canvas.js';
 import { cellText, layoutTopology, type MapBox, type MapEdge } from './layout.js';
@@ -58,7 +58,10 @@ function route(a: Pt, b: Pt, vertical: boolean): Pt[] {
   const go = (to: Pt) => {
     let p = cells[cells.length - 1]!;
     while (p.x !== to.x || p.y !== to.y) {
-      p = p.x !== to.x && (p.y === to.y || !vertical) ? { x: p.x + Math.sign(to.x - p.x), y: p.y } : { x: p.x, y: p.y + Math.sign(to.y - p.y) };
+      p =
+        p.x !== to.x && (p.y === to.y || !vertical)
+          ? { x: p.x + Math.sign(to.x - p.x), y: p.y }
+          : { x: p.x, y: p.y + Math.sign(to.y - p.y) };
       cells.push(p);
     }
   };
@@ -117,12 +120,6 @@ function drawEdge(c: Canvas, e: MapEdge, vertical: boolean, marker: string | und
   };
 }
 
-function noteOf(e: MapEdge): string | undefined {
-  const parts = [e.link.suspend ? 'suspended' : '', filtersLine(e.link.filters) ? `filters ${filtersLine(e.link.filters)}` : '', e.link.capturing ? 'capturing' : ''];
-  const said = parts.filter(Boolean).join('; ');
-  return said || undefined;
-}
-
 export function renderMap(t: Topology, o: { color: boolean; fit: { width: number; height: number } }): MapPicture {
   const l = layoutTopology(t, o.fit);
   const c = new Canvas(l.width, l.height);
@@ -130,9 +127,12 @@ export function renderMap(t: Topology, o: { color: boolean; fit: { width: number
   const legend: string[] = [];
   const labels: (() => void)[] = [];
   for (const e of l.edges) {
-    const note = noteOf(e);
+    const note = linkNote(e.link);
     const marker = note ? `~${legend.length + 1}` : undefined;
-    if (marker) legend.push(cellText(`${marker} ${e.link.ends.map((x) => `${x.node_name}:${x.port_name}`).join(' - ')} ${note!}`).replace(' - ', '–'));
+    if (marker)
+      legend.push(
+        cellText(`${marker} ${e.link.ends.map((x) => `${x.node_name}:${x.port_name}`).join(' - ')} ${note!}`).replace(' - ', '–'),
+      );
     labels.push(drawEdge(c, e, l.rankdir === 'TB', marker));
   }
   for (const label of labels) label();
