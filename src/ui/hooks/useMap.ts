@@ -3,7 +3,7 @@
  * the notification stream where the session listens (LabView.onChange), panned with the
  * arrow keys when it is larger than the screen. Esc or q closes it, r reads the lab again.
  */
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Key } from 'ink';
 import type { AgentSession, LabView } from '../../core/api.js';
 import type { Topology } from '../../gns3/types.js';
@@ -46,7 +46,8 @@ type Render = typeof import('../map/render.js').renderMap;
 
 export function useMap(o: MapOptions) {
   const [map, setMap, mapRef] = useRefState<MapState | null>(null);
-  const [render, setRender] = useRefState<Render | undefined>(undefined);
+  // held in an object: React would call a function given to a state setter as an updater
+  const [renderer, setRenderer] = useState<{ render: Render } | undefined>(undefined);
   const view = useRef<LabView<Topology> | undefined>(undefined);
   const unsubscribe = useRef<(() => void) | undefined>(undefined);
 
@@ -71,7 +72,7 @@ export function useMap(o: MapOptions) {
     try {
       const [{ renderMap }, lab] = await Promise.all([import('../map/render.js'), session.lab()]);
       if (!lab) return o.notice('No project selected (/project)', 'warn');
-      setRender(() => renderMap);
+      setRenderer({ render: renderMap });
       // the core's LabView names no topology type; the session's is src/gns3's Topology
       const typed = lab as LabView<Topology>;
       const t = sanitizeDeep(await typed.topology());
@@ -112,5 +113,5 @@ export function useMap(o: MapOptions) {
   // the stream's listener goes with the App
   useEffect(() => () => unsubscribe.current?.(), []);
   const mapOpen = useCallback(() => mapRef.current !== null, [mapRef]);
-  return { map, render, openMap, closeMap, mapOpen, onMapKey };
+  return { map, render: renderer?.render, openMap, closeMap, mapOpen, onMapKey };
 }
