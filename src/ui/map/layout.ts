@@ -17,9 +17,8 @@ interface LayoutGraph {
   edge(v: string, w: string, name: string): { points?: { x: number; y: number }[] };
 }
 
-// dagre's .d.ts imports its own parts without file extensions, which TypeScript's NodeNext
-// resolution cannot follow, so its exports arrive untyped: these are the types they have.
-// eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- see above: the value is dagre's, the type its documented one
+// dagre's .d.ts imports its own parts without file extensions, which NodeNext resolution
+// cannot follow, so its exports arrive untyped: these are the types they have.
 const dagre: { graphlib: { Graph: new (o: { multigraph: boolean }) => LayoutGraph }; layout(g: LayoutGraph): void } = dagreModule;
 
 export interface MapBox {
