@@ -53,8 +53,9 @@ const ARROW = { right: '\u001b[C', left: '\u001b[D', up: KEY.up, down: KEY.down 
 function statusUnder(frame: string, name: string): string | undefined {
   const lines = frame.split('\n');
   for (let i = 0; i < lines.length - 1; i++) {
-    const col = lines[i]!.indexOf(`│ ${name} `);
-    if (col >= 0) return /^│ (\S+)/.exec(lines[i + 1]!.slice(col))?.[1];
+    // a box's side is a junction where a link meets it
+    const col = lines[i]!.search(new RegExp(`[│├┤┼] ${name} `));
+    if (col >= 0) return /^[│├┤┼] (\S+)/.exec(lines[i + 1]!.slice(col))?.[1];
   }
   return undefined;
 }
@@ -70,10 +71,10 @@ describe('/map in the TUI', () => {
     await m.waitFor('Project lab: 12 nodes, 12 links', 10_000);
     await m.waitFor(/Project lab: 12 nodes, 12 links · live/, 10_000);
     const f = m.frame();
-    for (const n of fake.project(pid).nodes.values()) expect(f).toMatch(new RegExp(`│ ${n.name}\\s+│`));
+    for (const n of fake.project(pid).nodes.values()) expect(f).toMatch(new RegExp(`[│├┤┼] ${n.name}\\s+[│├┤┼]`));
     // status as words (no colour here), ports at the line ends, marked links in the legend
-    expect(f).toMatch(/│ stopped\s+│/);
-    expect(f).toMatch(/│ started\s+│/);
+    expect(f).toMatch(/[│├┤┼] stopped\s+[│├┤┼]/);
+    expect(f).toMatch(/[│├┤┼] started\s+[│├┤┼]/);
     expect(f).toMatch(/e0/);
     expect(f).toMatch(/[┆┄]/);
     expect(f).toContain('~1 R1:e0–R2:e1 filters packet_loss=50');
@@ -94,6 +95,20 @@ describe('/map in the TUI', () => {
     await m.press(KEY.esc);
     await m.waitFor('›');
     expect(m.frame()).not.toContain('Project lab: 12 nodes');
+  });
+
+  it('fits 20 nodes at 120×40 without panning', async () => {
+    const { fake, pid } = await lab({ size: 20 });
+    const llm = await startLlm(answer('ok'));
+    const m = tui(fake, llm, { columns: 120, rows: 40 });
+    await m.ready();
+    await m.type('/map');
+    await m.waitFor(/Project lab: 20 nodes, 20 links · live/, 10_000);
+    const f = m.frame();
+    for (const n of fake.project(pid).nodes.values()) expect(f).toMatch(new RegExp(`[│├┤┼] ${n.name}\\s+[│├┤┼]`));
+    expect(f).not.toContain('pan');
+    expect(f.split('\n').length).toBeLessThanOrEqual(40);
+    expect(Math.max(...f.split('\n').map((l) => [...l].length))).toBeLessThanOrEqual(120);
   });
 
   it('pans a lab larger than the screen with the arrow keys', async () => {
@@ -151,7 +166,7 @@ describe('a TUI session on a live lab', () => {
     const m = tui(fake, llm, { columns: 120, rows: 40 });
     await m.ready();
     await m.type('look');
-    await m.waitFor('done', 10_000);
+    await m.waitFor(/1 iter · 0 tools/, 10_000);
     await m.type('/map');
     await m.waitFor(/not live: the project has auto_close on/, 10_000);
     await m.press(KEY.esc);

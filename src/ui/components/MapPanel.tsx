@@ -15,6 +15,7 @@ export function mapLegendRows(marked: number): number {
 export function MapPanel(props: { picture: MapPicture; x: number; y: number; width: number; rows: number; live: boolean; reason: string }) {
   const { picture: p, x, y, width, rows } = props;
   const pans = p.width > width || p.height > rows;
+  // the position comes before the reason: on a narrow screen the end of the line is cut
   const where = pans ? ` · ${x},${y} of ${p.width}×${p.height} · ←↑↓→ pan` : '';
   const legend = p.legend.slice(0, MAP_LEGEND_MAX);
   return (
@@ -24,9 +25,9 @@ export function MapPanel(props: { picture: MapPicture; x: number; y: number; wid
           {p.title}
         </Tone>
         <Tone tone="muted">
+          {where}
           {' · '}
-          {props.live ? 'live' : truncate(`not live: ${props.reason}`, 80)}
-          {where} · r re-reads · Esc closes
+          {props.live ? 'live' : truncate(`not live: ${props.reason}`, 80)} · r re-reads · Esc closes
         </Tone>
       </Text>
       {p.view(x, y, width, rows).map((line, i) => (

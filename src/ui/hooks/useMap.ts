@@ -42,6 +42,8 @@ export function useMapPicture(
 }
 
 const PAN = { x: 8, y: 3 };
+/** how often an open map looks at whether the stream is up (a local read, no request) */
+const STATUS_POLL_MS = 500;
 type Render = typeof import('../map/render.js').renderMap;
 
 export function useMap(o: MapOptions) {
@@ -109,6 +111,22 @@ export function useMap(o: MapOptions) {
     },
     [mapRef, closeMap, reread, setMap],
   );
+
+  // The stream may come up (or drop) after the map opened and a resync brings no change
+  // event: while the map is shown, its header follows the view's status, and a view that
+  // became live is drawn again from the cache (no round trip while the stream is healthy).
+  const isOpen = map !== null;
+  useEffect(() => {
+    if (!isOpen) return;
+    const timer = setInterval(() => {
+      const m = mapRef.current;
+      const s = view.current?.status();
+      if (!m || !s || (s.live === m.live && s.reason === m.reason)) return;
+      if (s.live) void reread();
+      else setMap({ ...m, live: s.live, reason: s.reason });
+    }, STATUS_POLL_MS);
+    return () => clearInterval(timer);
+  }, [isOpen, mapRef, reread, setMap]);
 
   // the stream's listener goes with the App
   useEffect(() => () => unsubscribe.current?.(), []);
