@@ -13,12 +13,13 @@ import { cleanup } from 'ink-testing-library';
 import { WebSocket } from 'ws';
 import { KEY, mountReal } from './harness.js';
 import { until } from '../gns3/helpers.js';
-import { session, testSettings, testTools, useFakeLlm } from '../agent/helpers.js';
+// the agent tests' fake-LLM helper is no React hook, whatever its name says
+import { session, testSettings, testTools, useFakeLlm as fakeLlmPerTest } from '../agent/helpers.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
 import { seedRingLab } from '../fakes/gns3/lab-seed.js';
 import type { FakeLlm, FakeTurn } from '../fakes/llm/server.js';
 
-const { tmp, startLlm } = useFakeLlm('gc-tui-live-');
+const { tmp, startLlm } = fakeLlmPerTest('gc-tui-live-');
 const VPCS_TEMPLATE = '19021f99-e36f-394d-b4a1-8aaa902ab9cc';
 let gns3: FakeGns3 | undefined;
 let closeApp: (() => Promise<void>) | undefined;
@@ -142,7 +143,7 @@ describe('a TUI session on a live lab', () => {
     await m.ready();
     await m.type('look at the lab');
     await m.waitFor('first answer', 10_000);
-    const view = (await m.session()!.lab!())!;
+    const view = (await m.session()!.lab())!;
     await until(() => view.status().live, 5_000, 'the stream');
     await fetch(`${fake.url}/v2/projects/${pid}/templates/${VPCS_TEMPLATE}`, {
       method: 'POST',
