@@ -2,7 +2,7 @@
  * A project's lab opened for a command that is not a copilot session (`checkpoint`,
  * `rewind`, the TUI's /checkpoint): one controller client, the project's scope, the
  * device pool (closed after), the tool registry a restore dispatches through, and
- * the named checkpoints of sessions.db. One client serves many projects (`--projects`).
+ * the named checkpoints of sessions.db.
  */
 import type { Settings } from '../config/schema.js';
 import type { Gns3Client } from '../gns3/client.js';
@@ -63,19 +63,4 @@ export async function withProjectLab<T>(
   } finally {
     for (const s of services.values()) (s as { close?: () => void }).close?.();
   }
-}
-
-/** The project names on the controller that match `--projects GLOB`, in natural order; none is a usage error. */
-export async function classProjects(client: Gns3Client, glob: string, signal: AbortSignal): Promise<string[]> {
-  const [{ matchProjects }, { UsageError }] = await Promise.all([import('../gns3/project-glob.js'), import('../errors.js')]);
-  const all = await client.listProjects(signal);
-  const hits = matchProjects(all, glob);
-  if (hits.length === 0) {
-    const names = all
-      .map((p) => p.name)
-      .slice(0, 20)
-      .join(', ');
-    throw new UsageError(`--projects: no project matches "${glob}" on the controller${names ? ` (projects: ${names})` : ''}`);
-  }
-  return hits.map((p) => p.name);
 }
