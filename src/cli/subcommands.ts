@@ -242,7 +242,12 @@ export function addSubcommands(program: Command): void {
   }
   faultsSub('list', [], 'list the recorded faults: open, fixed (when) or restored, and the score');
   faultsSub('show', ['<id>'], 'one fault: what was applied, its restore, its repair check and every check run');
-  faultsSub('check', [], "run the open faults' repair checks: which are still present, when each was fixed; exit 7 while one is open");
+  faultsSub(
+    'check',
+    [],
+    "run the open faults' repair checks: which are still present, when each was fixed; exit 7 while one is open",
+    (c) => c.option('--watch [seconds]', 're-run every few seconds (default 5) until no fault is open, recording each fix when it happens'),
+  );
   faultsSub('restore', ['<id>'], "apply a fault's restore through the approval gate", (c) =>
     c.option('--yes', 'approve the restore (without it the plan is printed and the exit code is 6)'),
   );
