@@ -20,6 +20,7 @@ export const PEER_TESTS = [
   'test/mcp/http.test.ts', // lab + keychain
   'test/mcp/server.test.ts', // lab
   'test/agent/allowance-per-device-lab.test.ts', // VPCS lab
+  'test/agent/config-retry-lab.test.ts', // FRR lab
   'test/cli/auth.test.ts', // keychain
   'test/cli/config.test.ts', // root: a root-owned system config (locks)
   'test/cli/flags.test.ts', // root: a root-owned system config (mode lock)

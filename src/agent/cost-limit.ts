@@ -6,7 +6,7 @@
  * the limit is not made. Parallel sub-agents reserve against the same sum, so together
  * they cannot cross it either.
  */
-import { priceOf, type ModelPrice } from './pricing.js';
+import { priceOf, type ModelPrice } from '../core/pricing.js';
 import { UsageError } from '../errors.js';
 
 /**

@@ -22,7 +22,7 @@ import type { ProviderEndpoint } from './providers.js';
 import type { AgentNodeInfo } from './tree/node-info.js';
 import type { CallBudget } from './tree/call-budget.js';
 import type { RequestCounters } from './request-counters.js';
-import type { ModelPrice } from './pricing.js';
+import type { ModelPrice } from '../core/pricing.js';
 import type { LimitRaiser } from './limit-raise.js';
 
 /** The topology text the system prompt gets, and the names of its nodes. */

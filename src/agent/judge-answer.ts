@@ -10,7 +10,7 @@ import type { Caller } from '../core/caller.js';
 import type { AgentStateType } from './state.js';
 import type { GraphDeps, RunControl } from './graph-deps.js';
 import { enforcedLimits } from './limits.js';
-import { messageText } from './tokens.js';
+import { messageText } from '../sessions/message-text.js';
 import { reviewGateNote, rootValidationNote } from './tree/protocol-notes.js';
 import { rootFindings } from './tree/root-validator.js';
 

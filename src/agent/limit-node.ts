@@ -8,17 +8,11 @@ import { AIMessage } from '@langchain/core/messages';
 import type { StoppedReason, ToolStatus } from '../core/events.js';
 import type { AgentStateType, AgentStateUpdate } from './state.js';
 import { elapsedOut, runOf, stopReasonOf, type GraphDeps, type RunControl } from './graph-deps.js';
-import {
-  iterationLimitMessage,
-  limitDecision,
-  limitNote,
-  pendingNotExecutedMessage,
-  toolsNotOfferedMessage,
-  type LoopFacts,
-} from './limits.js';
+import { limitDecision, limitNote, type LoopFacts } from './limits.js';
+import { iterationLimitMessage, pendingNotExecutedMessage, toolsNotOfferedMessage } from '../tools/limit-wording.js';
 import { danglingToolCalls, toolMessage } from './history.js';
 import { isProtocolNote } from './tree/protocol-notes.js';
-import { messageText } from './tokens.js';
+import { messageText } from '../sessions/message-text.js';
 import { reportLimit } from './limit-report.js';
 import { resultJson, type ToolResult } from '../tools/registry.js';
 

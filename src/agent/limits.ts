@@ -6,7 +6,7 @@ import type { Settings } from '../config/schema.js';
 import type { RequestLimits } from '../core/api.js';
 import type { StoppedReason } from '../core/events.js';
 import type { BudgetKind } from './tree/budget.js';
-import type { LimitGroup } from '../tools/types.js';
+import { GROUP_CAPS } from '../tools/limit-wording.js';
 
 type LimitSettings = Pick<
   Settings,
@@ -33,7 +33,7 @@ const BUDGET_VARS: Record<BudgetKind, string> = {
 };
 
 /** What an absent optional field of RequestLimits means. */
-export const LIMIT_DEFAULTS = { max_parallel_tools: 5, max_retries_per_tool: 1, retry_on_tool_error: true } as const;
+export const LIMIT_DEFAULTS = { max_parallel_tools: 5, max_retries_per_tool: 1, retry_on_tool_error: false } as const;
 
 export function limitsFromSettings(
   s: Partial<LimitSettings> & Pick<LimitSettings, 'max_iterations' | 'tool_limits' | 'on_limit'>,
@@ -53,9 +53,12 @@ export function limitsFromSettings(
   };
 }
 
-/** Retries a transiently failing call gets: 0 when retry_on_tool_error is off. */
+/**
+ * Retries a transiently failing call may get. Which failures are retried is src/tools/retry.ts
+ * `mayRetry`: retry_on_tool_error adds those after which the target may have acted, never for configuration.
+ */
 export function toolRetries(l: RequestLimits): number {
-  return l.retry_on_tool_error === false ? 0 : (l.max_retries_per_tool ?? LIMIT_DEFAULTS.max_retries_per_tool);
+  return l.max_retries_per_tool ?? LIMIT_DEFAULTS.max_retries_per_tool;
 }
 
 /** What on_limit=continue may cross its limits up to: never more iterations or tool calls than this per run. */
@@ -163,51 +166,10 @@ export function describeLimits(l: RequestLimits): Record<string, unknown> {
     on_limit: l.on_limit,
     max_parallel_tools: l.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
     max_retries_per_tool: toolRetries(l),
+    retry_on_tool_error: l.retry_on_tool_error ?? LIMIT_DEFAULTS.retry_on_tool_error,
     max_device_config_calls: l.max_device_config_calls ?? 'unlimited',
     max_diagnostic_calls: l.max_diagnostic_calls ?? 'unlimited',
   };
-}
-
-const notRun = (name: string) => `${name} was not run. Answer with the results you have.`;
-
-/** The ToolMessage of a call refused by --max-tool-calls (the model reads it and answers). */
-export function toolCallLimitMessage(count: number, max: number, name: string): string {
-  return `Tool call limit reached (${count}/${max}): ${notRun(name)}`;
-}
-
-export function perToolLimitMessage(name: string, count: number, max: number): string {
-  return `Tool call limit reached for ${name} (${count}/${max}, --tool-limit ${name}=${max}): ${notRun(name)}`;
-}
-
-/** The last iteration's calls when --max-iterations is used up. */
-export function iterationLimitMessage(count: number, max: number, name: string): string {
-  return `Iteration limit reached (${count}/${max}): ${notRun(name)}`;
-}
-
-/** Named caps on limit groups (src/tools/types.ts LimitGroup): config-changing device tools and diagnostics. */
-const GROUP_CAPS = [
-  { key: 'max_device_config_calls', group: 'config', label: 'Device config call limit' },
-  { key: 'max_diagnostic_calls', group: 'diagnostic', label: 'Diagnostic call limit' },
-] as const;
-
-/**
- * The refusal message when a call of tool `name` (of limit group `group`) would go over
- * its group's cap, given the request's calls so far per tool; undefined when it may run.
- */
-export function groupCapRefusal(
-  name: string,
-  group: LimitGroup,
-  counts: Record<string, number>,
-  l: RequestLimits,
-  groupOf: (tool: string) => LimitGroup | undefined,
-): string | undefined {
-  for (const g of GROUP_CAPS) {
-    const max = l[g.key];
-    if (g.group !== group || max === undefined) continue;
-    const used = Object.entries(counts).reduce((n, [tool, c]) => n + (groupOf(tool) === group ? c : 0), 0);
-    if (used >= max) return `${g.label} reached (${used}/${max}, ${g.key}): ${notRun(name)}`;
-  }
-  return undefined;
 }
 
 /** What the user reads when the run stops at a limit (the final assistant message). */
@@ -244,11 +206,6 @@ export function limitNote(
   }
 }
 
-/** A call the model made in a response that offered it no tools (it is never run). */
-export function toolsNotOfferedMessage(name: string): string {
-  return `${name} was not run: this was the last call of the request and offered no tools. Answer with the results you have.`;
-}
-
 /** The `limit` event's words: what was reached and what the run does about it. */
 export function limitEventMessage(
   reason: StoppedReason,
@@ -277,15 +234,4 @@ export function limitEventMessage(
         ? 'reached; the model answers without tools'
         : 'reached; the run stops';
   return `${what} ${then}`;
-}
-
-export function pendingNotExecutedMessage(reason: StoppedReason): string {
-  switch (reason) {
-    case 'aborted':
-      return 'aborted: the user stopped the run before this tool call was executed';
-    case 'max_time':
-      return 'not executed: the time budget (--max-time) ran out';
-    default:
-      return `not executed: ${reason}`;
-  }
 }

@@ -14,7 +14,7 @@ import { streamTurn, type Turn } from './turn.js';
 import { judgeAnswer } from './judge-answer.js';
 import { reportLimit } from './limit-report.js';
 import { addUsage, isContextOverflow } from './completion.js';
-import { messageText } from './tokens.js';
+import { messageText } from '../sessions/message-text.js';
 import { errorMessage } from '../errors.js';
 
 export function llmCallNode(deps: GraphDeps, tokens: SchemaTokens) {

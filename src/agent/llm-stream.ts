@@ -10,7 +10,7 @@ import type { Logger } from '../log.js';
 import type { RunControl } from './graph-deps.js';
 import { isAbortErrorStrict, withProviderRetry, type ProviderEndpoint } from './providers.js';
 import { IdleWatchdog } from './stream-guard.js';
-import { messageText } from './tokens.js';
+import { messageText } from '../sessions/message-text.js';
 import { errorMessage } from '../errors.js';
 
 export type StreamingModel = Pick<Runnable<BaseLanguageModelInput, AIMessageChunk>, 'stream'>;

@@ -16,13 +16,13 @@
  */
 import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import type { StreamingModel } from './llm-stream.js';
-import type { ModelPrice } from './pricing.js';
+import type { ModelPrice } from '../core/pricing.js';
 import type { CallBudget } from './tree/call-budget.js';
 import type { Gate } from './tree/ledger.js';
 import { worstCaseUsd, type CostMeter, type CostReservation } from './cost-limit.js';
 import { agentKey, type CallKind, type RequestCounters } from './request-counters.js';
 import { completeText } from './completion.js';
-import { messageText } from './tokens.js';
+import { messageText } from '../sessions/message-text.js';
 
 export type { CallKind } from './request-counters.js';
 

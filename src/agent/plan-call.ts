@@ -19,7 +19,7 @@ import { askRaise, costRaiseTarget, iterationRaiseTarget } from './limit-raise.j
 import { reportLimit } from './limit-report.js';
 import { MeteredCall, runScope } from './metered-call.js';
 import { summarizerFor } from './summarizer.js';
-import { roundUsd } from './pricing.js';
+import { roundUsd } from '../core/pricing.js';
 import { errorMessage } from '../errors.js';
 
 /** One planned call: its metered call (reserved), whether it offers tools, the context it sends. */

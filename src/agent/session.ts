@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createLogger, type Logger } from '../log.js';
-import { assertNoRemovedAgentFlags } from '../core/agent-mode.js';
+import { assertNoRemovedAgentFlags } from '../config/agent-mode.js';
 import type { ToolDef } from '../tools/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { SessionStore } from '../sessions/store.js';

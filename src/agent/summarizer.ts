@@ -8,7 +8,7 @@ import type { Summarizer } from './context.js';
 import { chatModels, type GraphDeps, type RunControl } from './graph-deps.js';
 import { byteBoundTokens, MeteredCall, meteredCompletion, runScope } from './metered-call.js';
 import { SUMMARY_MAX_TOKENS } from './session/models.js';
-import { messageText } from './tokens.js';
+import { messageText } from '../sessions/message-text.js';
 
 export function summarizerFor(deps: Pick<GraphDeps, 'prompts' | 'models' | 'cost'>, run: RunControl): Summarizer {
   return async (dropped, previous) => {

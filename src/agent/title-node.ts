@@ -10,7 +10,7 @@ import { chatModels, runOf, type GraphDeps } from './graph-deps.js';
 import { MeteredCall, meteredCompletion, runScope } from './metered-call.js';
 import { TITLE_MAX_TOKENS } from './session/models.js';
 import { addUsage } from './completion.js';
-import { messageText } from './tokens.js';
+import { messageText } from '../sessions/message-text.js';
 import { errorMessage } from '../errors.js';
 import { fallbackTitle } from '../sessions/store.js';
 

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { BaseMessage } from '@langchain/core/messages';
 import { CompactCounter, type CountingEncoder, type RankSource } from './bpe-count.js';
 import { readRankTable } from './bpe-table-file.js';
+import { messageText } from '../sessions/message-text.js';
 
 export type EncodingName = 'cl100k_base' | 'o200k_base';
 
@@ -84,16 +85,6 @@ export function getEncoder(name: EncodingName): Promise<Encoder> {
 
 /** Per-message overhead of the chat format (role, separators), as OpenAI documents it. */
 const MESSAGE_OVERHEAD = 4;
-
-export function messageText(m: BaseMessage): string {
-  const c = m.content as unknown;
-  let text = '';
-  if (typeof c === 'string') text = c;
-  else if (Array.isArray(c)) text = c.map((p: unknown) => (typeof p === 'string' ? p : ((p as { text?: string }).text ?? ''))).join('');
-  const calls = (m as { tool_calls?: { name: string; args: unknown }[] }).tool_calls;
-  if (calls?.length) text += calls.map((tc) => tc.name + JSON.stringify(tc.args)).join('');
-  return text;
-}
 
 /**
  * BPE merging is superlinear in the length of one unbroken run: 2 MB of one

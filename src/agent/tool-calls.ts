@@ -6,7 +6,7 @@
  */
 import type { AIMessageChunk } from '@langchain/core/messages';
 import { INVALID_ARGS_KEY } from '../tools/gate.js';
-import { boundToolArgs } from './input-limits.js';
+import { boundToolArgs } from '../tools/input-limits.js';
 import { DUP_MARK, type ToolCall } from './history.js';
 
 export function normaliseToolCalls(chunk: Pick<AIMessageChunk, 'tool_calls' | 'invalid_tool_calls'>, now = Date.now()): ToolCall[] {

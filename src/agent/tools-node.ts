@@ -8,7 +8,7 @@ import type { AgentStateType, AgentStateUpdate } from './state.js';
 import { executeTool } from '../tools/registry.js';
 import { dispatchCalls } from '../tools/dispatch.js';
 import { LIMIT_DEFAULTS, enforcedLimits, limitEventMessage, toolRetries } from './limits.js';
-import { runWithRetries } from '../tools/retry.js';
+import { mayRetry, runWithRetries, sendsConfiguration } from '../tools/retry.js';
 import { runOf, stopReasonOf, runCaller, type GraphDeps } from './graph-deps.js';
 import { danglingToolCalls, toolMessage } from './history.js';
 import { agentKey } from './request-counters.js';
@@ -65,6 +65,9 @@ export function toolsNode(deps: GraphDeps): (state: AgentStateType, config: Lang
       execute: (def, call) =>
         runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {
           retries: toolRetries(state.limits),
+          // a config push that may have reached its device is never sent again
+          retryable: (r) =>
+            mayRetry(r, { sendsConfig: sendsConfiguration(def, call.args), retryOnToolError: state.limits.retry_on_tool_error === true }),
           signal: run.signal,
           onRetry: (info) => {
             deps.log.warn('tool call failed transiently, retrying', { tool: call.name, ...info });

@@ -10,7 +10,7 @@ import type { RunControl } from './graph-deps.js';
 import type { ToolCall } from './history.js';
 import { streamAnswer, type StreamingModel, type StreamOptions } from './llm-stream.js';
 import { normaliseToolCalls } from './tool-calls.js';
-import { messageText } from './tokens.js';
+import { messageText } from '../sessions/message-text.js';
 
 export type Turn =
   | { ok: true; chunk: AIMessageChunk; message: AIMessage; calls: ToolCall[] }

@@ -5,7 +5,7 @@
  */
 import { Document, isMap, isSeq } from 'yaml';
 import { runDeviceJobs, type DeviceJob } from '../devices/engine.js';
-import { runLimited } from '../devices/runner.js';
+import { runLimited } from '../core/run-limited.js';
 import { resolveTarget } from '../devices/target.js';
 import type { PlatformName } from '../devices/drivers.js';
 import type { CommandResult } from '../devices/types.js';

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Settings } from '../config/schema.js';
 import { runDeviceJobs, type DeviceJob } from '../devices/engine.js';
 import type { DevicePool } from '../devices/pool.js';
-import { runLimited } from '../devices/runner.js';
+import { runLimited } from '../core/run-limited.js';
 import { findNode, resolveTarget, type DeviceTarget } from '../devices/target.js';
 import type { CommandResult, DeviceResult } from '../devices/types.js';
 import type { PlatformName } from '../devices/drivers.js';

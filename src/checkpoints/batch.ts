@@ -7,7 +7,7 @@
  * A capture that fails is reported, never thrown: the change still runs.
  */
 import type { Topology } from '../gns3/types.js';
-import type { ToolTargets } from '../tools/targets.js';
+import type { ToolTargets } from '../core/targets.js';
 import { errorMessage } from '../errors.js';
 import { captureDevices, type CaptureContext } from './capture.js';
 import type { CheckpointStore } from './store.js';

@@ -5,16 +5,27 @@
  * captured gets an `error`, never an exception: a failed capture must not stop
  * the change it precedes, only be reported.
  */
-import type { ToolContext } from '../tools/types.js';
+import type { Settings } from '../config/schema.js';
+import type { ProjectScope } from '../gns3/types.js';
+import type { Logger } from '../log.js';
 import { DRIVERS } from '../devices/drivers.js';
 import { poolFor } from '../devices/engine.js';
-import { runLimited } from '../devices/runner.js';
+import { runLimited } from '../core/run-limited.js';
 import { resolveTarget } from '../devices/target.js';
 import { errorMessage } from '../errors.js';
 import type { Capture } from './types.js';
 import { vpcsConfigOf } from './vpcs.js';
 
-export type CaptureContext = Pick<ToolContext, 'settings' | 'signal' | 'log' | 'project' | 'services'>;
+/** What a capture needs of the call it precedes (a tool's ToolContext is one). */
+export interface CaptureContext {
+  settings: Settings;
+  signal: AbortSignal;
+  log: Logger;
+  /** the session's GNS3 project */
+  project(): Promise<ProjectScope>;
+  /** the session's long-lived services: the device pool is one */
+  services: Map<string, unknown>;
+}
 
 /** The configuration text a checkpoint keeps for a device's capture output. */
 export function configOf(platform: string, output: string): string {

@@ -5,8 +5,8 @@
  * long command list or diff is cut with a line saying how much was left out, long lines
  * are shortened, and past a total budget the remaining devices are only counted.
  */
-import type { TargetDevice } from '../tools/targets.js';
-import type { DevicePreview } from './types.js';
+import type { TargetDevice } from '../core/targets.js';
+import type { DevicePreview } from '../core/preview.js';
 
 export interface PreviewTextLimits {
   /** command lines shown per device */

@@ -8,11 +8,12 @@
  * against the capture. A preview is an estimate of a device's parser, never a
  * promise: the checkpoint taken after the approval is what a rewind restores.
  */
-import type { TargetDevice } from '../tools/targets.js';
+import type { TargetDevice } from '../core/targets.js';
 import { errorMessage } from '../errors.js';
 import { captureDevices, type CaptureContext } from './capture.js';
 import { parseConfig, settingKey, type ConfigNode } from './hier-diff.js';
-import type { Capture, DevicePreview } from './types.js';
+import type { DevicePreview } from '../core/preview.js';
+import type { Capture } from './types.js';
 import { unifiedDiff } from './unified-diff.js';
 import { commandLines, controlCharRefusal } from '../devices/filter.js';
 

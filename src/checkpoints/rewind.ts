@@ -12,9 +12,8 @@
  */
 import type { Approver } from '../core/api.js';
 import type { CopilotMode } from '../core/modes.js';
-import { toolAllowed } from '../core/modes.js';
 import { CLI_CALLER } from '../core/caller.js';
-import { assessCall, type ApprovePolicy } from '../tools/gate.js';
+import { assessCall, type ApprovalRules, type ApprovePolicy } from '../tools/gate.js';
 import { askApproval } from '../tools/approval.js';
 import { CLI_LIMITS, cliApproval, cliRefusalText, dispatchFromCli } from '../tools/cli-dispatch.js';
 import type { DispatchCall } from '../tools/dispatch.js';
@@ -74,11 +73,17 @@ export interface RewindReport {
   devices: DeviceReport[];
   topology: TopologyReport;
   /** a call the gate refused: why (exit 6 when it needed an approval nobody gave) */
-  blocked?: { reason: string; needsApproval: boolean };
+  blocked?: RewindBlock;
   /** the session's faults (inject mode) this rewind undid, now marked restored in the ledger; absent for a diff, a dry run or a refused rewind */
   faults_restored?: number[];
   /** restored faults the rewind brought back (open again in the ledger); absent as faults_restored is */
   faults_reopened?: number[];
+}
+
+/** Why a rewind sent nothing: a call the gate refused, or the approval nobody gave. */
+export interface RewindBlock {
+  reason: string;
+  needsApproval: boolean;
 }
 
 export interface RewindDeps {
@@ -147,28 +152,8 @@ export async function diffSession(deps: RewindDeps, o: Pick<RewindOptions, 'sess
 /** A call refused for want of approval, in a rewind's words. */
 const refusalText = cliRefusalText('a rewind', 'rerun the rewind with --yes to apply this plan');
 
-export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<RewindReport> {
-  const { store, registry, ctx } = deps;
-  const unfinished = store.unfinishedRewind(o.sessionId);
-  const resumed = unfinished !== undefined && unfinished.to_request === o.to;
-  const { plans, topology, now } = await planRewind(deps, o);
-  const report: RewindReport = {
-    session_id: o.sessionId,
-    to: o.to,
-    devices: plans.map((p) => reportOf(p, p.status === 'restore' ? 'planned' : p.status)),
-    topology: { ...topology, status: topologyPlanEmpty(topology) ? 'unchanged' : 'planned', errors: [] },
-    ...(resumed ? { resumed } : {}),
-  };
-  const toRestore = plans.filter((p) => p.status === 'restore');
-  o.onPlan?.(structuredClone(report));
-  if (o.dryRun) return report;
-  if (toRestore.length === 0 && topologyPlanEmpty(topology)) {
-    ledgerAfter(report, markFaultsUndone(store, o, report));
-    if (resumed) store.finishRewind(o.sessionId, unfinished.request_no);
-    return report;
-  }
-
-  // The calls the rewind makes, each judged by the gate as if the agent asked for it.
+/** The calls a restore sends, in the order it sends them (devices last), each judged by the gate as if the agent asked for it. */
+function restoreCalls(toRestore: DevicePlan[], topology: TopologyPlan): DispatchCall[] {
   const calls: DispatchCall[] = [];
   const routers = toRestore.filter((p) => p.platform !== 'vpcs');
   const pcs = toRestore.filter((p) => p.platform === 'vpcs');
@@ -200,28 +185,59 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
   }
   for (const f of topology.filters)
     calls.push({ id: `rewind-filter-${f.link_id}`, name: 'manage_gns3_packet_filter', args: { link: f.link_id, action: 'clear' } });
-  const deleting = topology.delete_links.length + topology.delete_nodes.length > 0;
+  return calls;
+}
 
-  const approval = cliApproval(o);
-  const refuse = (reason: string, needsApproval: boolean): RewindReport => {
-    for (const d of report.devices) if (d.status === 'planned') d.status = 'blocked';
-    if (report.topology.status === 'planned') report.topology.status = 'blocked';
-    return { ...report, blocked: { reason, needsApproval } };
-  };
-  if (deleting && !(toolAllowed(o.mode, 'create_gns3_node') || toolAllowed(o.mode, 'create_gns3_link')))
-    return refuse(`deleting the nodes and links the session created needs a mode that can create them; ${o.mode} cannot`, false);
-  // Nothing runs unless every call would: the gate's verdicts first (mode, policy), without asking anybody.
+/**
+ * The gate's verdicts on every call before anything runs, without asking anybody: the first
+ * call it would not let run, or nothing. The `cli` caller may send what a restore needs in any
+ * mode (ToolRegistry.visible); the approval policy and the limits still judge each call.
+ */
+function precheck(calls: DispatchCall[], o: RewindOptions, registry: ToolRegistry, approval: ApprovalRules): RewindBlock | undefined {
   for (const call of calls) {
     const v = assessCall(
       call,
       { mode: o.mode, caller: CLI_CALLER, limits: CLI_LIMITS, count: 0, counts: {} },
       { tools: registry, approval },
     );
-    if (v.kind === 'blocked' || v.kind === 'limit') return refuse(v.reason, false);
-    if (v.kind === 'refused') return refuse(refusalText(v.refusal), true);
+    if (v.kind === 'blocked' || v.kind === 'limit') return { reason: v.reason, needsApproval: false };
+    if (v.kind === 'refused') return { reason: refusalText(v.refusal), needsApproval: true };
   }
+  return undefined;
+}
+
+export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<RewindReport> {
+  const { store, registry, ctx } = deps;
+  const unfinished = store.unfinishedRewind(o.sessionId);
+  const resumed = unfinished !== undefined && unfinished.to_request === o.to;
+  const { plans, topology, now } = await planRewind(deps, o);
+  const report: RewindReport = {
+    session_id: o.sessionId,
+    to: o.to,
+    devices: plans.map((p) => reportOf(p, p.status === 'restore' ? 'planned' : p.status)),
+    topology: { ...topology, status: topologyPlanEmpty(topology) ? 'unchanged' : 'planned', errors: [] },
+    ...(resumed ? { resumed } : {}),
+  };
+  const toRestore = plans.filter((p) => p.status === 'restore');
+  o.onPlan?.(structuredClone(report));
+  const calls = restoreCalls(toRestore, topology);
+  const approval = cliApproval(o);
+  const refuse = ({ reason, needsApproval }: RewindBlock): RewindReport => {
+    for (const d of report.devices) if (d.status === 'planned') d.status = 'blocked';
+    if (report.topology.status === 'planned') report.topology.status = 'blocked';
+    return { ...report, blocked: { reason, needsApproval } };
+  };
+  const gate = precheck(calls, o, registry, approval);
+  // a dry run promises nothing the gate would refuse whoever approved it
+  if (o.dryRun) return gate && !gate.needsApproval ? refuse(gate) : report;
+  if (toRestore.length === 0 && topologyPlanEmpty(topology)) {
+    ledgerAfter(report, markFaultsUndone(store, o, report));
+    if (resumed) store.finishRewind(o.sessionId, unfinished.request_no);
+    return report;
+  }
+  if (gate) return refuse(gate);
   // A rewind changes the lab as a whole: it needs the approval even where each call alone would not.
-  if (!o.approver) return refuse('a rewind needs approval, which nobody gave', true);
+  if (!o.approver) return refuse({ reason: 'a rewind needs approval, which nobody gave', needsApproval: true });
   if (!topologyPlanEmpty(topology)) {
     // The topology is restored as a whole (deleting has no tool of its own, renames and power
     // need no approval alone): one question for all of it, and its calls are not asked about again.
@@ -231,7 +247,7 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
       ctx.signal,
       undefined,
     );
-    if (a.kind !== 'allowed') return refuse(a.reason, true);
+    if (a.kind !== 'allowed') return refuse({ reason: a.reason, needsApproval: true });
     // each topology call allowed on exactly the targets the user just saw, nothing wider
     for (const c of calls)
       if (c.id !== 'rewind-config' && c.id !== 'rewind-vpcs') approval.allowances.allow(c.name, registry.get(c.name)?.targets?.(c.args));

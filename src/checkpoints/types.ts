@@ -50,11 +50,3 @@ export interface SessionRequest {
   text: string;
   created_at: string;
 }
-
-/** One device of an approval: the diff its commands would make (src/checkpoints/preview.ts), or why there is none. */
-export interface DevicePreview {
-  device: string;
-  /** unified diff, configuration now → after the commands ('' when they change nothing) */
-  diff?: string;
-  error?: string;
-}

@@ -2,19 +2,21 @@
  * `gns3-copilot diff [SESSION] [--to N] [--device NAME…] [--json]` and
  * `gns3-copilot rewind [SESSION] [--to N] [--device NAME…] [--dry-run] [--yes] [--json]`:
  * what a session changed in the lab since just before request N, and undoing it
- * (src/checkpoints/rewind.ts). A rewind applies through the tool gate in the
- * mode the session ran in; `--yes` is its one approval, without it the plan is
- * printed and the exit code is 6.
+ * (src/checkpoints/rewind.ts). A rewind applies through the tool gate as the `cli`
+ * caller, which may send what a restore needs in any mode (RESTORE_TOOLS, src/core/modes.ts);
+ * `--yes` is its one approval, without it the plan is
+ * printed and the exit code is 6. The command line's rewind holds the session's lease
+ * (the TUI's /rewind rewinds the session the TUI itself holds).
  */
 import type { Settings } from '../config/schema.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { sanitizeText } from '../security/sanitize.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
+import { SessionLease } from '../sessions/lease.js';
 import { CheckpointStore } from '../checkpoints/store.js';
 import type { RewindReport } from '../checkpoints/rewind.js';
 import { reportText } from '../checkpoints/report.js';
-import { MODE_SHORT_NAME, toolAllowed, type CopilotMode } from '../core/modes.js';
 import type { Approver } from '../core/api.js';
 import type { SessionRequest } from '../checkpoints/types.js';
 
@@ -43,24 +45,6 @@ function findSession(store: SessionStore, id: string | undefined, settings: Sett
   const row = store.latest(settings.project ? { project: settings.project } : {});
   if (!row) throw new UsageError('no sessions yet (see `gns3-copilot sessions list`)');
   return row;
-}
-
-/** The mode the session ran in; a classroom lock on `mode` wins, with a notice. */
-async function sessionMode(row: SessionRow): Promise<{ mode: CopilotMode; notice?: string }> {
-  const { lockedSetting, describeLock } = await import('../config/locks.js');
-  const lock = lockedSetting('mode');
-  if (lock && lock.value !== row.copilot_mode)
-    return {
-      mode: lock.value,
-      notice: `the session ran in ${MODE_SHORT_NAME[row.copilot_mode]} mode, but ${describeLock(lock)}: using it`,
-    };
-  return { mode: row.copilot_mode };
-}
-
-/** Refuses a rewind in a mode that cannot send a restore (teaching). */
-function assertCanRewind(mode: CopilotMode): void {
-  if (!toolAllowed(mode, 'execute_multiple_device_config_commands') && !toolAllowed(mode, 'manage_gns3_packet_filter'))
-    throw new UsageError(`rewind: ${MODE_SHORT_NAME[mode]} mode has no configuration tools, so it cannot rewind; nothing was changed`);
 }
 
 async function withLab<T>(
@@ -146,10 +130,23 @@ export async function diffCommand(sessionArg: string | undefined, opts: Opts, se
   }
 }
 
+/**
+ * The session's lease for the whole rewind, as a resume takes it: a request another process is
+ * running would otherwise be the rewind's target while unfinished and change the lab after it.
+ */
+function leaseForRewind(store: SessionStore, row: SessionRow): SessionLease {
+  return SessionLease.acquire(store.db, row.id, {
+    hint: `a request of session ${row.id.slice(0, 8)} is running there; rewind once it has ended (nothing was changed)`,
+    exitCode: ExitCode.Usage,
+  });
+}
+
 export async function rewindCommand(sessionArg: string | undefined, opts: Opts, settings: Settings, signal: AbortSignal): Promise<number> {
   const store = await SessionStore.open(settings.data_dir);
+  let lease: SessionLease | undefined;
   try {
     const row = findSession(store, sessionArg, settings);
+    lease = leaseForRewind(store, row);
     const cp = new CheckpointStore(store.db);
     const last = cp.currentRequestNo(row.id);
     const unfinished = cp.unfinishedRewind(row.id);
@@ -157,9 +154,7 @@ export async function rewindCommand(sessionArg: string | undefined, opts: Opts, 
     const to = toOpt(opts.to, last) ?? unfinished?.to_request ?? last;
     if (to < 1) throw new UsageError(`session ${row.id.slice(0, 8)} has no requests to rewind`);
     if (unfinished && unfinished.to_request === to) process.stderr.write(`resuming the unfinished rewind to before request ${to}\n`);
-    const { mode, notice } = await sessionMode(row);
-    if (notice) process.stderr.write(`notice: ${notice}\n`);
-    assertCanRewind(mode);
+    const mode = row.copilot_mode;
     const devices = deviceOpt(opts.device);
     const { runRewind } = await import('../checkpoints/rewind.js');
     const report = await withLab(
@@ -196,6 +191,7 @@ export async function rewindCommand(sessionArg: string | undefined, opts: Opts, 
     }
     return 0;
   } finally {
+    lease?.release();
     store.close();
   }
 }
@@ -214,16 +210,14 @@ export interface TuiRewindOptions {
   signal: AbortSignal;
   /** the plan (per device the commands and the diff they undo), before anything is asked */
   onPlan: (plan: RewindReport) => void;
-  /** a classroom lock that changed the mode, a rewind being resumed */
+  /** a rewind being resumed */
   notice: (text: string) => void;
 }
 
 /** The TUI's /rewind: the rewind of the command line, approved call by call in the TUI's approval box. */
 export async function rewindFromTui(settings: Settings, store: SessionStore, o: TuiRewindOptions): Promise<RewindReport> {
   const row = findSession(store, o.sessionId, settings);
-  const { mode, notice } = await sessionMode(row);
-  if (notice) o.notice(notice);
-  assertCanRewind(mode);
+  const mode = row.copilot_mode;
   const unfinished = new CheckpointStore(store.db).unfinishedRewind(row.id);
   if (unfinished && unfinished.to_request === o.to) o.notice(`resuming the unfinished rewind to before request ${o.to}`);
   const { runRewind } = await import('../checkpoints/rewind.js');

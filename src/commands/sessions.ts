@@ -5,13 +5,13 @@ import type { Settings } from '../config/schema.js';
 import { UsageError } from '../errors.js';
 import { parseMode, MODE_CHOICES_TEXT, MODE_SHORT_NAME } from '../core/modes.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
-import { roundUsd } from '../agent/pricing.js';
+import { roundUsd } from '../core/pricing.js';
 import { formatUsd } from '../core/usd.js';
 import { sessionCost, usageByModel } from '../sessions/request-usage.js';
 import { transcriptMarkdown } from '../sessions/transcript.js';
 import { sanitizeLine, sanitizeText } from '../security/sanitize.js';
 import { jsonText } from '../output/json-text.js';
-import { storedTree, treeMarkdown } from '../sessions/tree-export.js';
+import { storedTree, treeMarkdown } from '../agent/tree/stored-tree.js';
 import { TreeStore } from '../sessions/tree-store.js';
 import { runningAgent } from '../agent/tree/stop-requests.js';
 

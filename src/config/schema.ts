@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { COPILOT_MODES, parseMode } from '../core/modes.js';
-import { AGENT_MODES, parseAgentMode } from '../core/agent-mode.js';
+import { AGENT_MODES, parseAgentMode } from './agent-mode.js';
 import { mcpServerSchema } from '../mcp/client/config.js';
 
 const httpUrl = z
@@ -83,11 +83,15 @@ export const settingsSchema = z.object({
   on_limit: z.enum(['fail', 'warn', 'continue']).default('warn'),
   /** tool calls of one LLM response that run at the same time */
   max_parallel_tools: intIn(1, 20).default(5),
-  /** retries of a call that failed transiently (connection refused/reset, timeout, controller 5xx) */
+  /** retries of a call that failed transiently (connection refused/reset, timeout, controller 5xx; src/tools/retry.ts says which) */
   max_retries_per_tool: intIn(0, 5).default(1),
   /** retries of an LLM request that failed transiently (429, 5xx, connection drop); 0 = one attempt */
   llm_retries: intIn(0, 10).default(2),
-  retry_on_tool_error: z.coerce.boolean().default(true),
+  /**
+   * also retry a call that failed after it may have reached its target (a timeout, a dropped
+   * connection, a 5xx) — only calls that send no configuration; off as the runtime-limits design has it
+   */
+  retry_on_tool_error: z.coerce.boolean().default(false),
   /** named caps on tool groups per request: config-changing tools / read-only (diagnostic) tools */
   max_device_config_calls: intIn(1, 1000).optional(),
   max_diagnostic_calls: intIn(1, 1000).optional(),

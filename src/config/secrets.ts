@@ -5,7 +5,7 @@
  * with one clear line: we never write a plaintext file instead.
  */
 import { CopilotError, ExitCode, errorMessage } from '../errors.js';
-import { registerSecret } from '../log.js';
+import { registerSecret } from '../security/redact.js';
 
 export const KEYCHAIN_SERVICE = 'gns3-copilot';
 

@@ -6,7 +6,7 @@
  */
 import { settingsSchema, type SettingKey } from './schema.js';
 import { MODE_CHOICES_TEXT } from '../core/modes.js';
-import { AGENT_MODES } from '../core/agent-mode.js';
+import { AGENT_MODES } from './agent-mode.js';
 import { UsageError } from '../errors.js';
 
 type AnySchema = { _zod: { def: Record<string, unknown> & { type: string } } } & Record<string, unknown>;

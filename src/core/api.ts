@@ -4,7 +4,7 @@
  */
 import type { AgentEvent, ApprovalWhy } from './events.js';
 import type { CopilotMode } from './modes.js';
-import type { DevicePreview } from '../checkpoints/types.js';
+import type { DevicePreview } from './preview.js';
 import { formatUsd } from './usd.js';
 
 export type ApprovalDecision =

@@ -4,9 +4,9 @@
  * Field names are part of the external contract: do not rename.
  */
 import type { CopilotMode } from './modes.js';
-import type { DevicePreview } from '../checkpoints/types.js';
+import type { DevicePreview } from './preview.js';
 
-/** How sub-agents run (docs/task-trees.md). Releases before `flat` called it `legacy`: src/core/agent-mode.ts reads that word. */
+/** How sub-agents run (docs/task-trees.md). Releases before `flat` called it `legacy`: src/config/agent-mode.ts reads that word. */
 export type AgentMode = 'flat' | 'recursive';
 /** `partial`: a batch where some items failed (docs/ARCHITECTURE.md, Tools); `error`: the call or every item failed. */
 export type ToolStatus = 'success' | 'partial' | 'error' | 'blocked' | 'limit' | 'aborted';

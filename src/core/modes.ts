@@ -95,6 +95,22 @@ export const MODE_TOOLS: Record<CopilotMode, readonly ToolName[]> = {
   ],
 };
 
+/**
+ * What undoing the session's own changes sends (a rewind, a fault restore): device configuration
+ * of routers and PCs, link filters, node power and names. The CLI's restores may send these in
+ * any mode — a VPCS fault inject mode applied is restored with the VPCS tool, which inject mode
+ * does not offer its model — and still go through the gate (approval policy, `--yes`).
+ */
+export const RESTORE_TOOLS: readonly ToolName[] = [
+  'execute_multiple_device_config_commands',
+  'execute_vpcs_commands',
+  'manage_gns3_packet_filter',
+  'start_gns3_node',
+  'stop_gns3_node',
+  'suspend_gns3_node',
+  'update_gns3_node_name',
+];
+
 export function toolAllowed(mode: CopilotMode, tool: string): boolean {
   return (MODE_TOOLS[mode] as readonly string[]).includes(tool);
 }

@@ -10,7 +10,8 @@ import { nullLogger } from '../log.js';
 import { errorMessage } from '../errors.js';
 import { commandLines, controlCharRefusal, forbiddenMatch, isReadOnly } from './filter.js';
 import { DevicePool, POOL_SERVICE_KEY } from './pool.js';
-import { runLimited } from './runner.js';
+import { ConnectError } from './transport.js';
+import { runLimited } from '../core/run-limited.js';
 import type { DeviceSession } from './session.js';
 import type { DeviceTarget, Resolved } from './target.js';
 import type { CommandResult, DeviceResult, DeviceStatus } from './types.js';
@@ -130,6 +131,8 @@ async function runOne(job: DeviceJob, opts: RunJobsOptions): Promise<DeviceResul
       results: merge(toSend.map((c) => notRun(c, 'not sent: no session'))),
       blocked,
       error: `${target.host}:${target.port}: ${errorMessage(err)}`,
+      // the connection itself failed: not one line reached the device, so the call may run again
+      ...(err instanceof ConnectError && err.transient ? { transient: true as const, unsent: true as const } : {}),
     });
   }
   const platform = session.platform;

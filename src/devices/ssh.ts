@@ -6,7 +6,7 @@
 // ssh2 loads on the first SSH connection: it instantiates a wasm module (16 MiB of memory)
 // and ~2.5 MB of heap that a session without SSH devices should not carry.
 import type { Client, ClientChannel } from 'ssh2';
-import { ConnectError, TransportBase, type Transport } from './transport.js';
+import { ConnectError, TransportBase, isConnectFailure, type Transport } from './transport.js';
 
 export interface SshOptions {
   host: string;
@@ -40,22 +40,23 @@ export class SshTransport extends TransportBase implements Transport {
     return new Promise((resolve, reject) => {
       const client = new Client();
       let settled = false;
-      const fail = (msg: string) => {
+      const fail = (msg: string, transient = false) => {
         if (settled) return;
         settled = true;
         cleanup();
         client.end();
-        reject(new ConnectError(msg));
+        reject(new ConnectError(msg, transient));
       };
       const onAbort = () => fail('aborted');
-      const timer = setTimeout(() => fail(`ssh to ${opts.host}:${opts.port} timed out after ${opts.timeoutMs} ms`), opts.timeoutMs);
+      const timer = setTimeout(() => fail(`ssh to ${opts.host}:${opts.port} timed out after ${opts.timeoutMs} ms`, true), opts.timeoutMs);
       const cleanup = () => {
         clearTimeout(timer);
         opts.signal?.removeEventListener('abort', onAbort);
       };
       if (opts.signal?.aborted) return onAbort();
       opts.signal?.addEventListener('abort', onAbort, { once: true });
-      client.on('error', (e) => fail(`ssh to ${opts.host}:${opts.port}: ${e.message}`));
+      // an authentication failure is not transient; a connection that could not be opened is
+      client.on('error', (e) => fail(`ssh to ${opts.host}:${opts.port}: ${e.message}`, isConnectFailure(e)));
       client.on('ready', () => {
         client.shell({ term: 'vt100', cols: 511, rows: 0 }, (err, channel) => {
           if (err) return fail(`ssh shell on ${opts.host}:${opts.port}: ${err.message}`);

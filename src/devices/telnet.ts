@@ -6,7 +6,7 @@
  * reach the session; CR NUL becomes CR.
  */
 import net from 'node:net';
-import { ConnectError, TransportBase, type Transport } from './transport.js';
+import { ConnectError, TransportBase, isConnectFailure, type Transport } from './transport.js';
 
 /** command bytes (RFC 854) */
 const { IAC, DONT, DO, WONT, WILL, SB, SE } = { IAC: 255, DONT: 254, DO: 253, WONT: 252, WILL: 251, SB: 250, SE: 240 } as const;
@@ -53,14 +53,18 @@ export class TelnetTransport extends TransportBase implements Transport {
   static connect(opts: TelnetOptions): Promise<TelnetTransport> {
     return new Promise((resolve, reject) => {
       const sock = net.connect({ host: opts.host, port: opts.port });
-      const fail = (msg: string) => {
+      const fail = (msg: string, transient = false) => {
         cleanup();
         sock.destroy();
-        reject(new ConnectError(msg));
+        reject(new ConnectError(msg, transient));
       };
-      const onError = (e: Error) => fail(`cannot connect to ${opts.host}:${opts.port}: ${(e as NodeJS.ErrnoException).code ?? e.message}`);
+      const onError = (e: Error) =>
+        fail(`cannot connect to ${opts.host}:${opts.port}: ${(e as NodeJS.ErrnoException).code ?? e.message}`, isConnectFailure(e));
       const onAbort = () => fail('aborted');
-      const timer = setTimeout(() => fail(`connect to ${opts.host}:${opts.port} timed out after ${opts.timeoutMs} ms`), opts.timeoutMs);
+      const timer = setTimeout(
+        () => fail(`connect to ${opts.host}:${opts.port} timed out after ${opts.timeoutMs} ms`, true),
+        opts.timeoutMs,
+      );
       const cleanup = () => {
         clearTimeout(timer);
         sock.removeListener('error', onError);

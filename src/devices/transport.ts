@@ -45,4 +45,20 @@ export abstract class TransportBase {
 }
 
 /** The console could not be reached (refused, timed out, auth failed). */
-export class ConnectError extends CopilotError {}
+export class ConnectError extends CopilotError {
+  constructor(
+    message: string,
+    /** the connection itself failed (refused, unreachable, timed out): trying again later may work; nothing was sent */
+    readonly transient = false,
+  ) {
+    super(message);
+  }
+}
+
+/** Socket errors of a connection that could not be opened (and that trying again later may open). */
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+
+export function isConnectFailure(e: Error): boolean {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code !== undefined && CONNECT_CODES.has(code);
+}

@@ -26,5 +26,9 @@ export interface DeviceResult {
   results: CommandResult[];
   blocked: string[];
   error?: string;
+  /** the console could not be connected to (refused, unreachable, timed out): nothing was sent, trying again may work */
+  transient?: true;
+  /** nothing was sent to the device (with `transient`: the connection failed before the first command) */
+  unsent?: true;
   duration_ms: number;
 }

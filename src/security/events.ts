@@ -7,7 +7,7 @@
  * is released at the end of the answer, or after HOLD_MS without a delta.
  */
 import type { AgentEvent } from '../core/events.js';
-import { EventQueue } from '../agent/queue.js';
+import { EventQueue } from '../core/queue.js';
 import { StreamRedactor, redactDeep } from './redact.js';
 
 /** A held word is released when no delta followed for this long (a stalled or aborted stream). */

@@ -25,8 +25,9 @@ export class SessionInUseError extends CopilotError {
   constructor(
     readonly pid: number,
     hint = 'use --fork to branch it',
+    exitCode: ExitCode = ExitCode.Internal,
   ) {
-    super(`session is in use by pid ${pid}; ${hint}`, ExitCode.Internal);
+    super(`session is in use by pid ${pid}; ${hint}`, exitCode);
   }
 }
 
@@ -39,6 +40,8 @@ export interface AcquireOptions {
   force?: boolean;
   /** what the refusal tells the user to do instead */
   hint?: string;
+  /** the refusal's exit code (default 1, what resume and `sessions delete` have always exited with) */
+  exitCode?: ExitCode;
 }
 
 interface LeaseRow {
@@ -69,7 +72,7 @@ export class SessionLease {
         // this process may take over its own lease: the TUI opens a session again before closing the old handle
         const here = r.host === host;
         const stale = now() - r.heartbeat_at > STALE_MS || (here && (r.pid === process.pid || !processAlive(r.pid)));
-        if (!stale && !(o.force && !here)) throw new SessionInUseError(r.pid, o.hint);
+        if (!stale && !(o.force && !here)) throw new SessionInUseError(r.pid, o.hint, o.exitCode);
       }
       db.prepare('INSERT OR REPLACE INTO session_leases (session_id, pid, host, token, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(
         sessionId,

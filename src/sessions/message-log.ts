@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import { AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { toTranscript, type TranscriptEntry } from './transcript.js';
 import { redact } from '../security/redact.js';
-import { PROTOCOL_NAME } from '../agent/tree/protocol-notes.js';
+import { PROTOCOL_NAME } from './message-text.js';
 
 export const MESSAGES_SCHEMA = `
 CREATE TABLE IF NOT EXISTS messages (

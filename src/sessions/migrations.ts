@@ -10,9 +10,9 @@ import type Database from 'better-sqlite3';
 import type { BaseMessage } from '@langchain/core/messages';
 import { CopilotError } from '../errors.js';
 import { MESSAGES_SCHEMA, MessageLog } from './message-log.js';
-import { CHECKPOINT_SCHEMA } from '../checkpoints/schema.js';
+import { CHECKPOINT_SCHEMA } from './checkpoint-schema.js';
 import { REQUEST_USAGE_SCHEMA } from './request-usage.js';
-import { FAULT_SCHEMA } from '../faults/schema.js';
+import { FAULT_SCHEMA } from './fault-schema.js';
 
 export const SCHEMA_VERSION = 5;
 
@@ -52,7 +52,7 @@ const messagesTable: Migration<{ thread: string; messages: BaseMessage[] }[]> = 
   },
 };
 
-/** 2 → 3: device and topology checkpoints and the rewinds (src/checkpoints/schema.ts). */
+/** 2 → 3: device and topology checkpoints and the rewinds (./checkpoint-schema.ts). */
 const checkpointTables: Migration<void> = {
   to: 3,
   prepare: () => Promise.resolve(),
@@ -75,7 +75,7 @@ const requestModels: Migration<void> = {
   },
 };
 
-/** 4 → 5: the fault ledger of inject mode (src/faults/schema.ts). */
+/** 4 → 5: the fault ledger of inject mode (./fault-schema.ts). */
 const faultTables: Migration<void> = {
   to: 5,
   prepare: () => Promise.resolve(),

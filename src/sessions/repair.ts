@@ -4,7 +4,7 @@
  * first turn, a title from the first words of the question.
  */
 import type { BaseMessage } from '@langchain/core/messages';
-import { messageText } from '../agent/tokens.js';
+import { messageText } from './message-text.js';
 import { fallbackTitle, type SessionStore } from './store.js';
 
 export function recordRepair(store: SessionStore, sessionId: string, messages: BaseMessage[]): void {

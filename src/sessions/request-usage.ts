@@ -4,7 +4,7 @@
  * Rows migrated from before the model was stored have model NULL.
  */
 import type Database from 'better-sqlite3';
-import { costUsd, type ModelPrice } from '../agent/pricing.js';
+import { costUsd, type ModelPrice } from '../core/pricing.js';
 
 export const REQUEST_USAGE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS request_usage (

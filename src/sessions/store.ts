@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import type { DeltaSaver } from './delta-saver.js';
 import type { CopilotMode } from '../core/modes.js';
 import type { AgentMode } from '../core/events.js';
-import { storedAgentMode } from '../core/agent-mode.js';
+import { storedAgentMode } from '../config/agent-mode.js';
 import { sessionsDbFile } from '../config/paths.js';
 import { UsageError } from '../errors.js';
 import { SessionLease } from './lease.js';

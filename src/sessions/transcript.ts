@@ -1,9 +1,9 @@
 /** Session transcripts for `sessions show` and `sessions export` (Markdown or JSON). */
 import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { SessionRow } from './types.js';
-import { messageText } from '../agent/tokens.js';
+import { messageText } from './message-text.js';
 import { toolResultMarkdown } from './tool-result-md.js';
-import { PROTOCOL_NAME } from '../agent/tree/protocol-notes.js';
+import { PROTOCOL_NAME } from './message-text.js';
 
 export interface TranscriptEntry {
   role: 'user' | 'assistant' | 'tool' | 'system';

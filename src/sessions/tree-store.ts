@@ -7,7 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { AgentMode } from '../core/events.js';
-import { storedAgentMode } from '../core/agent-mode.js';
+import { storedAgentMode } from '../config/agent-mode.js';
 import { redact } from '../security/redact.js';
 import { createRequestTimeTable } from './tree-request-time.js';
 

@@ -6,7 +6,7 @@
  * is allowed as a whole. The one rule for every place that remembers such an answer:
  * the gate (the core's session), the TUI's approver and a rewind's topology question.
  */
-import type { ToolTargets } from './targets.js';
+import type { ToolTargets } from '../core/targets.js';
 
 /** What one call may be allowed for: the tool as a whole, or these targets of it. */
 export type AllowanceScope =

@@ -7,7 +7,7 @@ import type { Approver, ApprovalDecision, ApprovalRequest } from '../core/api.js
 import { errorMessage } from '../errors.js';
 import type { ApprovalRules } from './gate.js';
 import type { SessionAllowances } from './allowances.js';
-import type { ToolTargets } from './targets.js';
+import type { ToolTargets } from '../core/targets.js';
 
 export interface ApprovalContext extends ApprovalRules {
   approver?: Approver;

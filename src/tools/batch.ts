@@ -16,9 +16,9 @@ export function batchStatus(items: readonly { status: OutcomeStatus }[]): Outcom
 /**
  * `data` plus a display line (`2 of 3 devices failed: R2: connection refused`).
  * `errorOf` names an item's failure (default: its `error`). When every item failed
- * transiently nothing happened, so the whole call may run again.
+ * transiently nothing happened, so the whole call may run again (./retry.ts decides).
  */
-export function batchOutcome<T extends { status: OutcomeStatus; error?: unknown; transient?: unknown }>(
+export function batchOutcome<T extends { status: OutcomeStatus; error?: unknown; transient?: unknown; unsent?: unknown }>(
   items: T[],
   data: Record<string, unknown>,
   opts: { noun: string; errorOf?: (item: T) => string | undefined },
@@ -35,5 +35,13 @@ export function batchOutcome<T extends { status: OutcomeStatus; error?: unknown;
       ? `${count(n, one, opts.noun)} ok`
       : `${status === 'error' ? (n === 1 ? '' : `all ${n} `) : `${bad.length} of ${n} `}${noun(n, one, opts.noun)} failed${first ? `: ${first}` : ''}`;
   const transient = status === 'error' && items.every((i) => i.transient === true);
-  return { status, data: { ...data, ...(transient ? { transient } : {}) }, display, ...(transient ? { transient } : {}) };
+  // and when none of them reached its target, running the call again repeats nothing
+  const unsent = transient && items.every((i) => i.unsent === true);
+  return {
+    status,
+    data: { ...data, ...(transient ? { transient } : {}) },
+    display,
+    ...(transient ? { transient } : {}),
+    ...(unsent ? { unsent } : {}),
+  };
 }

@@ -9,14 +9,15 @@ import type { RequestLimits } from '../core/api.js';
 import type { StoppedReason } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
 import { errorMessage } from '../errors.js';
-import { runLimited } from '../devices/runner.js';
+import { runLimited } from '../core/run-limited.js';
 import { assessCall, type ApprovalNeed, type ApprovalRefusal, type GateTools, type GateVerdict, type LimitStop } from './gate.js';
 import { askApproval, type ApprovalContext } from './approval.js';
 import { resultJson } from './registry.js';
 import { limitGroupOf, type ToolDef, type ToolResult } from './types.js';
 import type { Checkpointer, DeviceCheckpointReport } from '../checkpoints/batch.js';
 import type { ApprovalPreviewer } from '../checkpoints/preview.js';
-import type { Capture, DevicePreview } from '../checkpoints/types.js';
+import type { DevicePreview } from '../core/preview.js';
+import type { Capture } from '../checkpoints/types.js';
 
 export interface DispatchCall {
   id: string;

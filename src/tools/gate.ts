@@ -16,8 +16,8 @@ import type { RequestLimits } from '../core/api.js';
 import type { Caller } from '../core/caller.js';
 import type { ApprovalWhy, StoppedReason, ToolStatus } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
-import { groupCapRefusal, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from '../agent/limits.js';
-import { OVERSIZED_ARGS_KEY, oversizedArgsMessage } from '../agent/input-limits.js';
+import { groupCapRefusal, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from './limit-wording.js';
+import { OVERSIZED_ARGS_KEY, oversizedArgsMessage } from './input-limits.js';
 import { limitGroupOf, type LimitGroup, type ToolDef, type ToolRisk } from './types.js';
 import type { AllowanceCheck } from './allowances.js';
 

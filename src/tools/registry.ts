@@ -7,14 +7,14 @@
  */
 import { z } from 'zod';
 import type { ToolStatus } from '../core/events.js';
-import { MODE_TOOLS, type CopilotMode } from '../core/modes.js';
+import { MODE_TOOLS, RESTORE_TOOLS, type CopilotMode } from '../core/modes.js';
 import type { Caller } from '../core/caller.js';
 import { failure, limitGroupOf, type ToolContext, type ToolDef, type ToolOutcome } from './types.js';
 
 /** The review gate's tool (recursive trees): shown only while reports await the caller's review. */
 const REVIEW_TOOL = 'review_task';
 import { errorMessage } from '../errors.js';
-import { isTransientError } from './retry.js';
+import { isTransientError, isUnsentError } from './retry.js';
 import { capOutput } from './cap.js';
 
 export type { ToolResult } from './types.js';
@@ -39,13 +39,14 @@ export function outcomeText(o: ToolOutcome): string {
   return JSON.stringify({ status: o.status, ...data });
 }
 
-/** Serialises and caps an outcome (once, here) and carries its status, display line and transient flag. */
+/** Serialises and caps an outcome (once, here) and carries its status, display line and transient/unsent flags. */
 export function toolResultOf(o: ToolOutcome, maxChars: number): ToolResult {
   return {
     status: o.status,
     output: capOutput(outcomeText(o), maxChars),
     ...(o.display ? { display: o.display } : {}),
     ...(o.status === 'error' && o.transient ? { transient: true } : {}),
+    ...(o.status === 'error' && o.transient && o.unsent ? { unsent: true } : {}),
   };
 }
 
@@ -71,7 +72,8 @@ export class ToolRegistry {
   /**
    * The tools a caller may use in a mode: the mode's set, narrowed to a sub-agent's
    * frozen set, to a Validator's read-only part, and while reports await the caller's
-   * review (the review gate) to `review_task` and its read-only tools. The one answer for both the schemas the model is shown and what the
+   * review (the review gate) to `review_task` and its read-only tools; the CLI's restores get the
+   * mode's set and RESTORE_TOOLS. The one answer for both the schemas the model is shown and what the
    * gate lets run, so the two cannot disagree.
    */
   visible(mode: CopilotMode, caller: Caller): ToolDef[] {
@@ -83,7 +85,14 @@ export class ToolRegistry {
     // the review gate: reports await this agent's review, so it reviews or observes, nothing else
     if (caller.pendingReviews?.length)
       return mine.filter((t) => t.name === REVIEW_TOOL || (t.risk === 'read' && limitGroupOf(t) !== 'delegation'));
+    // the CLI's own calls are restores (rewind, faults restore): what a restore sends, in any mode
+    if (caller.kind === 'cli')
+      return [...mine, ...this.restoreTools().filter((t) => !mine.includes(t))].filter((t) => t.name !== REVIEW_TOOL);
     return mine.filter((t) => t.name !== REVIEW_TOOL);
+  }
+
+  private restoreTools(): ToolDef[] {
+    return RESTORE_TOOLS.map((n) => this.byName.get(n)).filter((t): t is ToolDef => t !== undefined);
   }
 
   /** Built-in tools that are made after the registry (the session's task tree, whose engine runs the graph built over this registry). */
@@ -146,7 +155,8 @@ export async function executeTool(def: ToolDef, args: unknown, ctx: ToolContext,
     } catch (err) {
       if (ctx.signal.aborted)
         return { status: 'aborted', output: resultJson('aborted', `${def.name} was cancelled: ${abortReason(ctx.signal)}`) };
-      return toolResultOf(failure(errorMessage(err).split('\n')[0] ?? 'error', {}, isTransientError(err)), maxOutputChars);
+      const failed = failure(errorMessage(err).split('\n')[0] ?? 'error', {}, isTransientError(err));
+      return toolResultOf(isUnsentError(err) ? { ...failed, unsent: true } : failed, maxOutputChars);
     }
   })();
   try {

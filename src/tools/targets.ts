@@ -1,45 +1,13 @@
 /**
- * What a tool call touches, declared by the tool (`ToolDef.targets`): the devices whose
- * consoles it uses (with the lines it sends), the nodes and links it acts on, and
- * whether it changes device configuration or the topology. The dispatch checkpoints
- * what a change touches before it runs; the TUI and the approval prompt show the
- * same targets. Pure and free of zod, so the UI can import it: the arguments are the
- * model's, not yet validated, and anything malformed is left out.
+ * What each built-in tool call touches (`ToolDef.targets`, the shapes in
+ * src/core/targets.ts): the devices whose consoles it uses (with the lines it sends),
+ * the nodes and links it acts on, and whether it changes device configuration or the
+ * topology. The dispatch checkpoints what a change touches before it runs; the TUI and
+ * the approval prompt show the same targets. Pure and free of zod, so the UI can import
+ * it: the arguments are the model's, not yet validated, and anything malformed is left out.
  */
 import type { ToolName } from '../core/modes.js';
-
-export interface TargetDevice {
-  name: string;
-  /** the lines the call sends to it (may be empty: a node that is stopped) */
-  commands: string[];
-}
-
-export interface TargetNode {
-  /** current name or id; absent for a node to be created without a name */
-  name?: string;
-  /** create: the template */
-  template?: string;
-  /** rename: the new name */
-  newName?: string;
-}
-
-export interface TargetLink {
-  /** `R1 e0` (a node and port), or the link as the model named it (an id, `R1:e0 R2:e0`) */
-  a: string;
-  b?: string;
-}
-
-export interface ToolTargets {
-  devices?: TargetDevice[];
-  nodes?: TargetNode[];
-  links?: TargetLink[];
-  /** device configuration: the devices are checkpointed before the call runs */
-  changesConfig?: boolean;
-  /** the topology (nodes, links, their status and filters): their before-state is recorded */
-  changesTopology?: boolean;
-}
-
-export type TargetsFn = (args: Record<string, unknown>) => ToolTargets;
+import type { TargetsFn, ToolTargets } from '../core/targets.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);

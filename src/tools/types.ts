@@ -11,7 +11,7 @@ import type { FaultLedger } from '../faults/store.js';
 import type { Logger } from '../log.js';
 import type { ToolStatus } from '../core/events.js';
 import type { Caller } from '../core/caller.js';
-import type { ToolTargets } from './targets.js';
+import type { ToolTargets } from '../core/targets.js';
 
 /**
  * read   – observes only (show commands, topology, templates, skills)
@@ -99,6 +99,8 @@ export interface ToolOutcome {
   display?: string;
   /** the failure may go away on its own, so the call may run again (./retry.ts) */
   transient?: boolean;
+  /** nothing of the call reached its target (the connection failed before anything was sent): running it again repeats nothing */
+  unsent?: boolean;
 }
 
 /** An error outcome: `{"status":"error","error":message,…extra}` for the model, the message for a person. */
@@ -120,4 +122,6 @@ export interface ToolResult {
   display?: string;
   /** the failure may go away on its own (see ./retry.ts) */
   transient?: boolean;
+  /** nothing reached the call's target (ToolOutcome.unsent) */
+  unsent?: boolean;
 }

@@ -7,10 +7,11 @@
  */
 import { truncate } from './format.js';
 import type { DeviceResult } from '../devices/types.js';
-import { targetsOf, type TargetDevice, type TargetLink, type TargetNode } from '../tools/targets.js';
+import { targetsOf } from '../tools/targets.js';
+import type { TargetDevice, TargetLink, TargetNode } from '../core/targets.js';
 import { sanitizeDeep, sanitizeText } from '../security/sanitize.js';
 import type { ApprovalRequest } from '../core/api.js';
-import type { DevicePreview } from '../checkpoints/types.js';
+import type { DevicePreview } from '../core/preview.js';
 import { PREVIEW_HEADING, PREVIEW_NO_CHANGE, previewDiffBody } from '../checkpoints/preview-text.js';
 
 type Obj = Record<string, unknown>;

@@ -6,18 +6,20 @@
 import { describe, expect, it } from 'vitest';
 import {
   describeLimits,
-  groupCapRefusal,
-  iterationLimitMessage,
   limitEventMessage,
   limitNote,
   limitsFromSettings,
+  toolRetries,
+  wrapUpInstruction,
+} from '../../src/agent/limits.js';
+import {
+  groupCapRefusal,
+  iterationLimitMessage,
   pendingNotExecutedMessage,
   perToolLimitMessage,
   toolCallLimitMessage,
-  toolRetries,
   toolsNotOfferedMessage,
-  wrapUpInstruction,
-} from '../../src/agent/limits.js';
+} from '../../src/tools/limit-wording.js';
 import type { RequestLimits } from '../../src/core/api.js';
 import type { LimitGroup } from '../../src/tools/types.js';
 
@@ -32,7 +34,7 @@ describe('limitsFromSettings', () => {
       on_limit: 'fail',
       max_parallel_tools: 5,
       max_retries_per_tool: 1,
-      retry_on_tool_error: true,
+      retry_on_tool_error: false,
     });
   });
 
@@ -71,9 +73,10 @@ describe('limitsFromSettings', () => {
 describe('toolRetries', () => {
   const rows: [string, Partial<RequestLimits>, number][] = [
     ['the default: one retry', {}, 1],
-    ['max_retries_per_tool when retrying is on', { retry_on_tool_error: true, max_retries_per_tool: 3 }, 3],
+    ['max_retries_per_tool when retrying after a reached target is on', { retry_on_tool_error: true, max_retries_per_tool: 3 }, 3],
     ['max_retries_per_tool when retrying is not said', { max_retries_per_tool: 2 }, 2],
-    ['none when retrying is off, whatever the count', { retry_on_tool_error: false, max_retries_per_tool: 3 }, 0],
+    // retry_on_tool_error off still retries what reached nothing (src/tools/retry.ts mayRetry decides which failures)
+    ['max_retries_per_tool when retrying after a reached target is off', { retry_on_tool_error: false, max_retries_per_tool: 3 }, 3],
     ['zero retries stays zero', { max_retries_per_tool: 0 }, 0],
   ];
   for (const [name, l, want] of rows) it(name, () => expect(toolRetries(L(l))).toBe(want));
@@ -90,6 +93,7 @@ describe('describeLimits', () => {
       on_limit: 'warn',
       max_parallel_tools: 5,
       max_retries_per_tool: 1,
+      retry_on_tool_error: false,
       max_device_config_calls: 'unlimited',
       max_diagnostic_calls: 'unlimited',
     });
@@ -103,7 +107,7 @@ describe('describeLimits', () => {
       on_limit: 'fail',
       max_parallel_tools: 2,
       max_retries_per_tool: 4,
-      retry_on_tool_error: false,
+      retry_on_tool_error: true,
       max_device_config_calls: 1,
       max_diagnostic_calls: 6,
     });
@@ -115,7 +119,8 @@ describe('describeLimits', () => {
       tool_limits: { ping: 3 },
       on_limit: 'fail',
       max_parallel_tools: 2,
-      max_retries_per_tool: 0,
+      max_retries_per_tool: 4,
+      retry_on_tool_error: true,
       max_device_config_calls: 1,
       max_diagnostic_calls: 6,
     });

@@ -34,7 +34,7 @@ describe('limits', () => {
       on_limit: 'warn',
       max_parallel_tools: 5,
       max_retries_per_tool: 1,
-      retry_on_tool_error: true,
+      retry_on_tool_error: false,
     });
     await s.close();
   });
@@ -369,6 +369,7 @@ describe('tool execution', () => {
       on_limit: 'warn',
       max_parallel_tools: 5,
       max_retries_per_tool: 1,
+      retry_on_tool_error: false,
       max_device_config_calls: 'unlimited',
       max_diagnostic_calls: 'unlimited',
     });

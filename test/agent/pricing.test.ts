@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costUsd, priceOf } from '../../src/agent/pricing.js';
+import { costUsd, priceOf } from '../../src/core/pricing.js';
 import { validateSetting } from '../../src/config/validate.js';
 
 describe('model prices', () => {

@@ -10,7 +10,7 @@ import { sessionsCommand } from '../../src/commands/sessions.js';
 import { z } from 'zod';
 import { defineTool } from '../../src/tools/types.js';
 import { batchOutcome } from '../../src/tools/batch.js';
-import { assertNoRemovedAgentFlags, parseAgentMode, storedAgentMode } from '../../src/core/agent-mode.js';
+import { assertNoRemovedAgentFlags, parseAgentMode, storedAgentMode } from '../../src/config/agent-mode.js';
 import { UsageError } from '../../src/errors.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-sessions-');

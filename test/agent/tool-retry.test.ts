@@ -1,13 +1,16 @@
 /**
  * Transient tool failures are retried (max_retries_per_tool, retry_on_tool_error):
- * the real graph, the fake LLM over HTTP, the real start_gns3_node tool against the
- * fake GNS3 controller, which drops connections or answers 5xx on demand.
+ * the real graph, the fake LLM over HTTP, the real start_gns3_node and
+ * manage_gns3_packet_filter tools against the fake GNS3 controller, which drops
+ * connections or answers 5xx on demand. A failure after which the controller may have
+ * acted is retried only with retry_on_tool_error on, and never for a config call.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
 import { collect, ofType, session, tempDir, testSettings } from './helpers.js';
 import { startGns3Node } from '../../src/tools/gns3/node-power.js';
+import { manageGns3PacketFilter } from '../../src/tools/gns3/packet-filter.js';
 import type { ToolDef } from '../../src/tools/types.js';
 import type { AgentEvent } from '../../src/core/events.js';
 import { TextPrinter } from '../../src/output/text.js';
@@ -44,7 +47,10 @@ describe('tool retries', () => {
   it('the controller drops the first connection: one tool_retry, the retry succeeds, nothing else is counted', async () => {
     gns3.inject({ method: 'POST', path: START, destroy: true });
     llm = await startFakeLlm([{ tool_calls: [startCall('R1')] }, { text: 'R1 is up.' }]);
-    const s = await session(testSettings(llm.url, tmp.dir, { server: gns3.url, project: 'lab', max_tool_calls: 1 }), tools);
+    const s = await session(
+      testSettings(llm.url, tmp.dir, { server: gns3.url, project: 'lab', max_tool_calls: 1, retry_on_tool_error: true }),
+      tools,
+    );
     const ev = await collect(s.send('start R1'));
     const retries = ofType(ev, 'tool_retry');
     expect(retries).toHaveLength(1);
@@ -65,7 +71,10 @@ describe('tool retries', () => {
   it('5xx from the controller is retried max_retries_per_tool times, then reported', async () => {
     gns3.inject({ method: 'POST', path: START, status: 503, body: '{"message":"busy","status":503}', times: 10 });
     llm = await startFakeLlm([{ tool_calls: [startCall('R1')] }, { text: 'The controller keeps failing.' }]);
-    const s = await session(testSettings(llm.url, tmp.dir, { server: gns3.url, project: 'lab', max_retries_per_tool: 2 }), tools);
+    const s = await session(
+      testSettings(llm.url, tmp.dir, { server: gns3.url, project: 'lab', max_retries_per_tool: 2, retry_on_tool_error: true }),
+      tools,
+    );
     const ev = await collect(s.send('start R1'));
     expect(ofType(ev, 'tool_retry').map((r) => r.attempt)).toEqual([1, 2]);
     expect(starts()).toHaveLength(3);
@@ -74,14 +83,43 @@ describe('tool retries', () => {
     await s.close();
   });
 
-  it('retry_on_tool_error=false: a dropped connection is reported at once', async () => {
+  it('retry_on_tool_error off (the default): a connection dropped after the request is reported at once', async () => {
     gns3.inject({ method: 'POST', path: START, destroy: true });
     llm = await startFakeLlm([{ tool_calls: [startCall('R1')] }, { text: 'failed' }]);
-    const s = await session(testSettings(llm.url, tmp.dir, { server: gns3.url, project: 'lab', retry_on_tool_error: false }), tools);
+    const s = await session(testSettings(llm.url, tmp.dir, { server: gns3.url, project: 'lab' }), tools);
     const ev = await collect(s.send('start R1'));
     expect(ofType(ev, 'tool_retry')).toHaveLength(0);
     expect(starts()).toHaveLength(1);
     expect(ofType(ev, 'tool_end')[0]!.status).toBe('error');
+    await s.close();
+  });
+
+  it('a config call the controller may have applied (connection dropped after the request) is never sent again, even with retry_on_tool_error', async () => {
+    gns3.addNode({ name: 'R2', node_type: 'vpcs', status: 'stopped' });
+    gns3.addLink({ a: 'R1:e0', b: 'R2:e0', project: 'lab' });
+    const PUT_LINK = /\/links\/[^/]+$/;
+    gns3.inject({ method: 'PUT', path: PUT_LINK, destroy: true });
+    const set = {
+      id: 'f1',
+      name: 'manage_gns3_packet_filter',
+      args: { link: 'R1 R2', action: 'set', filters: { packet_loss: [30] }, fault: { scenario: 'link_packet_loss_30' } },
+    };
+    llm = await startFakeLlm([{ tool_calls: [set] }, { text: 'the controller dropped the connection' }]);
+    const s = await session(
+      testSettings(llm.url, tmp.dir, {
+        server: gns3.url,
+        project: 'lab',
+        mode: 'inject',
+        approve: 'config',
+        retry_on_tool_error: true,
+        max_retries_per_tool: 3,
+      }),
+      [manageGns3PacketFilter] as ToolDef[],
+    );
+    const ev = await collect(s.send('drop 30% on R1–R2'));
+    expect(ofType(ev, 'tool_retry')).toHaveLength(0);
+    expect(ofType(ev, 'tool_end')[0]!.status).toBe('error');
+    expect(gns3.requests.filter((r) => r.method === 'PUT' && PUT_LINK.test(r.path))).toHaveLength(1);
     await s.close();
   });
 

@@ -9,7 +9,9 @@ import { ToolRegistry } from '../../src/tools/registry.js';
 import { defineTool, type ToolDef } from '../../src/tools/types.js';
 import { dispatchCalls, type DispatchCall, type DispatchRequest } from '../../src/tools/dispatch.js';
 import { cliRefusalText } from '../../src/agent/refusal-text.js';
-import { ROOT_AGENT } from '../../src/core/caller.js';
+import { CLI_CALLER, ROOT_AGENT } from '../../src/core/caller.js';
+import { COPILOT_MODES, RESTORE_TOOLS } from '../../src/core/modes.js';
+import { allTools } from '../../src/tools/index.js';
 import type { ApprovalContext } from '../../src/tools/approval.js';
 import { SessionAllowances } from '../../src/tools/allowances.js';
 
@@ -88,5 +90,38 @@ describe('dispatchCalls', () => {
     const out = await dispatchCalls([call('a', 'get_gns3_templates'), call('b', 'gns3_topology_reader')], request(registry, { caller }));
     expect(out.results.map((r) => r.status)).toEqual(['blocked', 'success']);
     expect(out.results[0]!.output).toContain("not in this sub-agent's tool set");
+  });
+
+  it("the CLI's restores may send what a restore needs in every mode, the mode's model may not; the approval policy still judges them", async () => {
+    const registry = new ToolRegistry(allTools());
+    for (const mode of COPILOT_MODES) {
+      const cli = registry.visible(mode, CLI_CALLER).map((t) => t.name);
+      expect(cli, mode).toEqual(expect.arrayContaining([...RESTORE_TOOLS, ...registry.forMode(mode).map((t) => t.name)]));
+      expect(new Set(cli).size, mode).toBe(cli.length);
+    }
+    expect(registry.visible('troubleshooting_injection', ROOT_AGENT).map((t) => t.name)).not.toContain('execute_vpcs_commands');
+    const vpcs: DispatchCall = {
+      id: 'r',
+      name: 'execute_vpcs_commands',
+      args: { device_configs: [{ device_name: 'PC1', commands: ['ip dhcp'] }] },
+    };
+    const ran: string[] = [];
+    const execute: DispatchRequest['execute'] = async (def) => (ran.push(def.name), { status: 'success', output: 'ok' });
+    const refused = await dispatchCalls(
+      [vpcs],
+      request(registry, { mode: 'troubleshooting_injection', caller: CLI_CALLER, execute, approval: { policy: 'never' } }),
+    );
+    expect(refused).toMatchObject({ admitted: 0, approvalBlocked: 1 });
+    const allowed = await dispatchCalls(
+      [vpcs],
+      request(registry, {
+        mode: 'troubleshooting_injection',
+        caller: CLI_CALLER,
+        execute,
+        approval: { policy: 'ask', canAsk: true, approver: async () => ({ kind: 'allow_once' }) },
+      }),
+    );
+    expect(allowed.results.map((r) => r.status)).toEqual(['success']);
+    expect(ran).toEqual(['execute_vpcs_commands']);
   });
 });

@@ -19,7 +19,7 @@ import { mcpRefusalText } from '../../src/mcp/server/refusal-text.js';
 import { ROOT_AGENT } from '../../src/core/caller.js';
 import { defineTool } from '../../src/tools/types.js';
 import { z } from 'zod';
-import { OVERSIZED_ARGS_KEY } from '../../src/agent/input-limits.js';
+import { OVERSIZED_ARGS_KEY } from '../../src/tools/input-limits.js';
 import type { RequestLimits } from '../../src/core/api.js';
 import { SessionAllowances } from '../../src/tools/allowances.js';
 import { targetsOf } from '../../src/tools/targets.js';

@@ -15,11 +15,11 @@ import type { AgentGraph } from '../graph.js';
 import type { AgentStateType } from '../state.js';
 import type { InjectedTopology } from '../graph-deps.js';
 import type { TokenCounter } from '../tokens.js';
-import type { ModelPrice } from '../pricing.js';
+import type { ModelPrice } from '../../core/pricing.js';
 import { PromptLibrary } from '../prompts.js';
 import { prepareContext, STRATEGY_RATIO, toolSchemaTokens, type ContextStrategy } from '../context.js';
 import { enforcedLimits } from '../limits.js';
-import { roundUsd } from '../pricing.js';
+import { roundUsd } from '../../core/pricing.js';
 import { worstCaseUsd } from '../cost-limit.js';
 
 export interface RequestEstimate {

@@ -4,7 +4,7 @@ import { ProviderError } from '../../errors.js';
 import { DEFAULT_MAX_OUTPUT_CHARS } from '../../tools/registry.js';
 import type { ChatModels } from '../graph-deps.js';
 import { COST_OUTPUT_CAP } from '../cost-limit.js';
-import { priceOf } from '../pricing.js';
+import { priceOf } from '../../core/pricing.js';
 import {
   encodingForModel,
   KEYLESS_PROVIDERS,

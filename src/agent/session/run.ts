@@ -10,14 +10,14 @@ import type { AgentEvent, AgentMode, RunStats, StoppedReason } from '../../core/
 import type { CopilotMode } from '../../core/modes.js';
 import type { Logger } from '../../log.js';
 import type { ProjectScope } from '../../gns3/types.js';
-import type { EventQueue } from '../queue.js';
+import type { EventQueue } from '../../core/queue.js';
 import type { SessionStore } from '../../sessions/store.js';
 import type { AgentGraph } from '../graph.js';
 import { danglingToolCalls, toolMessage } from '../history.js';
 import { runConfig, stopReasonOf, type RunControl } from '../graph-deps.js';
 import { requestInput, type AgentStateType } from '../state.js';
 import { describeLimits, recursionLimitFor } from '../limits.js';
-import { costUsd, roundUsd } from '../pricing.js';
+import { costUsd, roundUsd } from '../../core/pricing.js';
 import { RequestCounters } from '../request-counters.js';
 import { CostMeter } from '../cost-limit.js';
 import { abortable } from '../stream-guard.js';

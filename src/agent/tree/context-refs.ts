@@ -5,7 +5,7 @@
  */
 import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { TreeStore } from '../../sessions/tree-store.js';
-import { messageText } from '../tokens.js';
+import { messageText } from '../../sessions/message-text.js';
 import { refListing, type ContextRef } from './brief.js';
 import type { AgentNodeInfo } from './node-info.js';
 import { DelegationRefused } from './refused.js';

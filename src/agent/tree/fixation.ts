@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { UsageError } from '../../errors.js';
 import type { AgentMode } from '../../core/events.js';
-import { DEFAULT_AGENT_MODE } from '../../core/agent-mode.js';
+import { DEFAULT_AGENT_MODE } from '../../config/agent-mode.js';
 import { budgetFromSettings, parseBudgetSnapshot, type BudgetSnapshot } from './budget.js';
 import { AGENT_MODE_REVISION, type TreeRow, type TreeStore } from '../../sessions/tree-store.js';
 import { BudgetLedger } from './ledger.js';

@@ -5,8 +5,8 @@
  * `copilot_protocol`, so transcripts show them as the protocol's, not the user's.
  */
 import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { PROTOCOL_NAME } from '../../sessions/message-text.js';
 
-export const PROTOCOL_NAME = 'task_protocol';
 export type ProtocolNoteKind = 'review_gate' | 'root_validation';
 
 export function protocolNote(kind: ProtocolNoteKind, text: string): HumanMessage {

@@ -6,7 +6,7 @@
  */
 import type { BaseMessage } from '@langchain/core/messages';
 import type { StoppedReason } from '../../core/events.js';
-import { messageText } from '../tokens.js';
+import { messageText } from '../../sessions/message-text.js';
 import type { NodeStatus } from '../../sessions/tree-store.js';
 import { trajectoryOf, type Renamed } from './trajectory.js';
 import type { ValidationResult } from './validation-result.js';

@@ -8,7 +8,7 @@
  */
 import { HumanMessage, SystemMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatOpenAICompletions } from '@langchain/openai';
-import { messageText } from '../tokens.js';
+import { messageText } from '../../sessions/message-text.js';
 import { errorMessage } from '../../errors.js';
 import { VALIDATOR_MAX_TOKENS } from '../cost-limit.js';
 import { byteBoundTokens, meteredCompletion, type MeteredCall } from '../metered-call.js';

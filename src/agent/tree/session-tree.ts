@@ -25,14 +25,14 @@ import { validateRootAnswer, type AcceptedReport, type RootValidatorHost } from 
 import { isProtocolNote } from './protocol-notes.js';
 import type { TaskReport } from './report.js';
 import type { ValidationResult } from './validation-result.js';
-import { messageText } from '../tokens.js';
+import { messageText } from '../../sessions/message-text.js';
 import { trajectoryOf } from './trajectory.js';
 import { DEFAULT_REPORT } from './brief.js';
 import { MessageLog } from '../../sessions/message-log.js';
 import { readContextRefTool, reviewTaskTool } from './protocol-tools.js';
 import { BudgetLedger, type TreeUsage } from './ledger.js';
 import { callBudget, type CallBudget } from './call-budget.js';
-import { costUsd, priceOf, type ModelPrice } from '../pricing.js';
+import { costUsd, priceOf, type ModelPrice } from '../../core/pricing.js';
 import { MeteredCall, runScope } from '../metered-call.js';
 
 export interface SessionTreeDeps {

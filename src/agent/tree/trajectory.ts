@@ -6,7 +6,7 @@
  * node other than asked: `requested_name` ≠ `name`).
  */
 import type { AIMessage, BaseMessage, ToolMessage } from '@langchain/core/messages';
-import { messageText } from '../tokens.js';
+import { messageText } from '../../sessions/message-text.js';
 
 export interface Renamed {
   requested: string;

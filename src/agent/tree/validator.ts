@@ -15,7 +15,7 @@ import type { AgentEvent } from '../../core/events.js';
 import type { ToolContext, ToolDef } from '../../tools/types.js';
 import type { Caller } from '../../core/caller.js';
 import { executeTool, resultJson, type ToolSchema } from '../../tools/registry.js';
-import { messageText } from '../tokens.js';
+import { messageText } from '../../sessions/message-text.js';
 import { errorMessage } from '../../errors.js';
 import { VALIDATOR_MAX_TOKENS } from '../cost-limit.js';
 import { byteBoundTokens, meteredCompletion, type MeteredCall } from '../metered-call.js';

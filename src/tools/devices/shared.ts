@@ -7,7 +7,10 @@ import type { DeviceJob, JobMode } from '../../devices/engine.js';
 import { poolFor, runDeviceJobs } from '../../devices/engine.js';
 import { resolveTarget } from '../../devices/target.js';
 import type { DeviceResult } from '../../devices/types.js';
-import type { ToolContext, ToolOutcome } from '../types.js';
+import { failure, type ToolContext, type ToolOutcome } from '../types.js';
+import type { Topology } from '../../gns3/types.js';
+import { isTransientError } from '../retry.js';
+import { errorMessage } from '../../errors.js';
 import { batchOutcome } from '../batch.js';
 import { capOutput } from '../cap.js';
 import { noun } from '../../core/plural.js';
@@ -26,8 +29,14 @@ export async function runBatch(
   ctx: ToolContext,
   opts: { continueOnError?: boolean } = {},
 ): Promise<ToolOutcome> {
-  const project = await ctx.project();
-  const topology = await project.getTopology(ctx.signal);
+  let topology: Topology;
+  try {
+    topology = await (await ctx.project()).getTopology(ctx.signal);
+  } catch (err) {
+    // the controller failed before any device was reached: nothing was sent (./retry.ts may run the call again)
+    if (!isTransientError(err)) throw err;
+    return { ...failure(errorMessage(err).split('\n')[0] ?? 'error', {}, true), unsent: true };
+  }
   const jobs: DeviceJob[] = batches.map((b) => ({
     device_name: b.device_name,
     commands: b.commands,

@@ -7,7 +7,7 @@ import { Gns3Project } from '../../gns3/project.js';
 import { Gns3ApiError } from '../../gns3/errors.js';
 import type { ProjectScope } from '../../gns3/types.js';
 import { failure, type ToolContext, type ToolOutcome } from '../types.js';
-import { isTransientError } from '../retry.js';
+import { isTransientError, isUnsentError } from '../retry.js';
 import type { ItemResult } from '../batch.js';
 
 export function asGns3Project(scope: ProjectScope): Gns3Project {
@@ -45,7 +45,12 @@ export async function runItems<T>(
       try {
         results[i] = { ...(await worker(item, i)), status: 'success' };
       } catch (err) {
-        results[i] = { ...describe(item), status: 'error', error: toolError(err), ...(isTransientError(err) ? { transient: true } : {}) };
+        results[i] = {
+          ...describe(item),
+          status: 'error',
+          error: toolError(err),
+          ...(isTransientError(err) ? { transient: true, ...(isUnsentError(err) ? { unsent: true } : {}) } : {}),
+        };
       }
     }
   };
@@ -58,6 +63,7 @@ export async function guarded(body: () => Promise<ToolOutcome>): Promise<ToolOut
   try {
     return await body();
   } catch (err) {
-    return failure(toolError(err), {}, isTransientError(err));
+    const failed = failure(toolError(err), {}, isTransientError(err));
+    return isUnsentError(err) ? { ...failed, unsent: true } : failed;
   }
 }

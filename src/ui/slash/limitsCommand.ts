@@ -135,10 +135,7 @@ export function applyLimitsCommand(l: RequestLimits, c: LimitsCommand): RequestL
   }
   if (c.onLimit) next.on_limit = c.onLimit;
   if (c.parallel !== undefined) next.max_parallel_tools = c.parallel;
-  if (c.retries !== undefined) {
-    next.max_retries_per_tool = c.retries;
-    next.retry_on_tool_error = c.retries > 0;
-  }
+  if (c.retries !== undefined) next.max_retries_per_tool = c.retries;
   return next;
 }
 

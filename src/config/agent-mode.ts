@@ -9,7 +9,7 @@
  * printed.
  */
 import { UsageError } from '../errors.js';
-import type { AgentMode } from './events.js';
+import type { AgentMode } from '../core/events.js';
 
 export const AGENT_MODES = ['flat', 'recursive'] as const satisfies readonly AgentMode[];
 

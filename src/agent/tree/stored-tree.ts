@@ -1,10 +1,10 @@
 /** The stored task tree of a session for `sessions show` / `sessions export`. */
 import type Database from 'better-sqlite3';
-import { TreeStore } from './tree-store.js';
-import { BudgetLedger } from '../agent/tree/ledger.js';
-import { parseBudgetSnapshot } from '../agent/tree/budget.js';
-import { agentViews, parseJson, renderTree, resourceUsage, type AgentView, type ResourceUsage } from '../agent/tree/view.js';
-import type { ValidationResult } from '../agent/tree/validation-result.js';
+import { TreeStore } from '../../sessions/tree-store.js';
+import { BudgetLedger } from './ledger.js';
+import { parseBudgetSnapshot } from './budget.js';
+import { agentViews, parseJson, renderTree, resourceUsage, type AgentView, type ResourceUsage } from './view.js';
+import type { ValidationResult } from './validation-result.js';
 
 export interface StoredTree {
   agent_mode: string;
