@@ -5,22 +5,13 @@
  * transaction, so of two MCP servers (or two `faults restore`) racing for one slot exactly
  * one wins. A claim whose process is gone (kill -9, a crash) is stale and taken over: on
  * this host when its pid no longer runs, from another host after STALE_CLAIM_MS. The
- * table is made on first use, as the session leases are (src/sessions/lease.ts), so files
- * of any schema version take it.
+ * table (src/sessions/fault-schema.ts) is made on first use, as the session leases are.
  */
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import { processAlive } from '../config/store.js';
-
-const SCHEMA = `CREATE TABLE IF NOT EXISTS fault_claims (
-  claim TEXT PRIMARY KEY,
-  holder TEXT NOT NULL,
-  pid INTEGER NOT NULL,
-  host TEXT NOT NULL,
-  token TEXT NOT NULL,
-  claimed_at TEXT NOT NULL
-)`;
+import { FAULT_CLAIMS_SCHEMA } from '../sessions/fault-schema.js';
 
 /** No apply or restore call runs this long: a claim from another host older than this is stale. */
 export const STALE_CLAIM_MS = 10 * 60_000;
@@ -50,7 +41,7 @@ export const slotKey = (projectId: string, target: string, category: string) =>
 export const restoreKey = (faultId: number) => `restore\u0000${faultId}`;
 
 export function ensureClaimsTable(db: Database.Database): void {
-  db.exec(SCHEMA);
+  db.exec(FAULT_CLAIMS_SCHEMA);
 }
 
 /**

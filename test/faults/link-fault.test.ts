@@ -109,7 +109,7 @@ describe('a link fault in the ledger', () => {
 
     const done = await restoreFault(store.get(1)!, deps, { ...opts, approver: () => Promise.resolve({ kind: 'allow_once' as const }) });
     expect(done.status).toBe('restored');
-    expect(store.get(1)!.state).toBe('restored');
+    expect(store.get(1)!.state).toBe('restored_unfixed');
     expect((await runTool(manageGns3PacketFilter, { link: 'R1:e0 R2:e0', action: 'get' }, ctx)).filters).toEqual({});
     // a restored fault no longer blocks its category
     const again = await runTool(
