@@ -6,6 +6,7 @@
 import { redact } from '../security/redact.js';
 import { dropFirstFrame } from '../ui/first-frame.js';
 import { sanitizeLine, sanitizeText } from '../security/sanitize.js';
+import { requestRunning } from '../output/reader-gone.js';
 
 export const EXIT_USAGE = 2;
 const EXIT_INTERNAL = 1;
@@ -64,10 +65,12 @@ function onSignal(signal: NodeJS.Signals): void {
 export function installProcessHandlers(): void {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // `gns3-copilot --help | head`: a closed pipe is the reader's choice, not our error.
+  // `gns3-copilot --help | head`: a closed pipe is the reader's choice, not our error. The stream
+  // is destroyed, so later writes go nowhere; a running request still ends and is stored, and
+  // its exit code is the process's (src/output/reader-gone.ts).
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      if (err.code === 'EPIPE' && !requestRunning()) process.exit(process.exitCode ?? 0);
     });
   }
   process.on('unhandledRejection', (err) => void exit(reportError(err)));

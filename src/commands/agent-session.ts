@@ -4,6 +4,7 @@
  * from mcp/; the TUI and the one-shot run open their sessions here.
  */
 import type { CopilotSession, CreateAgentSessionOptions, ToolAttacher } from '../agent/session.js';
+import type { SessionOpener } from '../ui/services.js';
 
 /** Loads the MCP client only when a session has mcp_servers to connect. */
 const attachMcpTools: ToolAttacher = async (target) => {
@@ -23,3 +24,6 @@ export async function openAgentSession(opts: CreateAgentSessionOptions): Promise
 export async function loadAgentCore(): Promise<void> {
   await Promise.all([import('../agent/session.js'), import('../tools/index.js')]);
 }
+
+/** What the TUI opens its sessions with (src/ui/services.ts): it does not import this layer. */
+export const sessionOpener: SessionOpener = { open: openAgentSession, warmUp: loadAgentCore };

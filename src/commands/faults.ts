@@ -191,7 +191,7 @@ async function restoreClaimed(f: Fault, store: FaultStore, opts: Opts, settings:
   const log = createLogger(settings.log_level);
   const mode = await restoreMode();
   const [{ restoreFault, restoreCall }, { ToolRegistry }, { allTools }] = await Promise.all([
-    import('../faults/restore.js'),
+    import('../undo/fault-restore.js'),
     import('../tools/registry.js'),
     import('../tools/index.js'),
   ]);

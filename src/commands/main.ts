@@ -77,8 +77,8 @@ export function applyApprovalPolicy(settings: Settings, invocation: InvocationOp
 
 export async function runMain(settings: Settings, invocation: InvocationOptions): Promise<number> {
   if (invocation.interactive) {
-    const { startTui } = await import('../ui/start.js');
-    return startTui(settings, invocation);
+    const [{ startTui }, { sessionOpener }] = await Promise.all([import('../ui/start.js'), import('./agent-session.js')]);
+    return startTui(settings, invocation, { opener: sessionOpener });
   }
   if (invocation.estimate) {
     const { runEstimate } = await import('./estimate.js');

@@ -2,7 +2,8 @@
  * One-shot mode: run one request and exit with its documented code (src/errors.ts). stdout carries
  * only the output (answer text, the --json object or the --stream-json lines);
  * diagnostics go to stderr. SIGINT/SIGTERM abort the run cleanly (pending tool
- * calls are recorded as aborted, so `--continue` works) and exit 130.
+ * calls are recorded as aborted, so `--continue` works) and exit 130. A closed stdout
+ * (`… | head`) stops the output only: the request ends and is stored, with its own exit code.
  */
 import type { InvocationOptions, Settings } from '../config/schema.js';
 import type { AgentEvent } from '../core/events.js';
@@ -13,8 +14,14 @@ import { StreamJsonPrinter } from '../output/stream-json.js';
 import { printJsonResult } from '../output/json.js';
 import { redact } from '../security/redact.js';
 import { sanitizeLine } from '../security/sanitize.js';
+import { whileRequestRuns } from '../output/reader-gone.js';
 
-export async function runOneShot(settings: Settings, invocation: InvocationOptions): Promise<number> {
+/** One request; a reader that closes our stdout stops the printing, never the request (src/output/reader-gone.ts). */
+export function runOneShot(settings: Settings, invocation: InvocationOptions): Promise<number> {
+  return whileRequestRuns(() => oneShot(settings, invocation));
+}
+
+async function oneShot(settings: Settings, invocation: InvocationOptions): Promise<number> {
   const prompt = invocation.prompt?.trim();
   if (!prompt) throw new UsageError('no prompt: pass -p "<prompt>" or pipe one on stdin');
   if (settings.approve === 'ask') throw new UsageError('--approve: "ask" needs the interactive TUI; in one-shot use never|config|all');

@@ -2,7 +2,7 @@
  * `gns3-copilot diff [SESSION] [--to N] [--device NAME…] [--json]` and
  * `gns3-copilot rewind [SESSION] [--to N] [--device NAME…] [--dry-run] [--yes] [--json]`:
  * what a session changed in the lab since just before request N, and undoing it
- * (src/checkpoints/rewind.ts). A rewind applies through the tool gate as the `cli`
+ * (src/undo/rewind.ts). A rewind applies through the tool gate as the `cli`
  * caller, which may send what a restore needs in any mode (RESTORE_TOOLS, src/core/modes.ts);
  * `--yes` is its one approval, without it the plan is
  * printed and the exit code is 6. The command line's rewind holds the session's lease
@@ -10,15 +10,13 @@
  */
 import type { Settings } from '../config/schema.js';
 import { ExitCode, UsageError } from '../errors.js';
-import { createLogger } from '../log.js';
 import { sanitizeText } from '../security/sanitize.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
 import { SessionLease } from '../sessions/lease.js';
 import { CheckpointStore } from '../checkpoints/store.js';
-import type { RewindReport } from '../checkpoints/rewind.js';
-import { reportText } from '../checkpoints/report.js';
-import type { Approver } from '../core/api.js';
-import type { SessionRequest } from '../checkpoints/types.js';
+import type { RewindReport } from '../undo/rewind.js';
+import { reportText } from '../undo/rewind-report.js';
+import { findSession, withLab } from '../undo/rewind-lab.js';
 
 type Opts = Record<string, unknown>;
 
@@ -39,45 +37,6 @@ const deviceOpt = (v: unknown): string[] | undefined =>
         .map((d) => d.trim())
         .filter(Boolean)
     : undefined;
-
-function findSession(store: SessionStore, id: string | undefined, settings: Settings): SessionRow {
-  if (id) return store.named(id);
-  const row = store.latest(settings.project ? { project: settings.project } : {});
-  if (!row) throw new UsageError('no sessions yet (see `gns3-copilot sessions list`)');
-  return row;
-}
-
-async function withLab<T>(
-  settings: Settings,
-  row: SessionRow,
-  body: (deps: {
-    store: CheckpointStore;
-    ctx: import('../tools/types.js').ToolContext;
-    registry: import('../tools/registry.js').ToolRegistry;
-  }) => Promise<T>,
-  store: SessionStore,
-  signal: AbortSignal,
-): Promise<T> {
-  const project = settings.project ?? row.project_id ?? row.project_name;
-  if (!project) throw new UsageError(`session ${row.id.slice(0, 8)} has no GNS3 project; pass --project <name|id>`);
-  const log = createLogger(settings.log_level);
-  const [{ createKeychainGns3Client }, { openProjectScope }, { ToolRegistry }, { allTools }] = await Promise.all([
-    import('../gns3/keychain-client.js'),
-    import('../gns3/client.js'),
-    import('../tools/registry.js'),
-    import('../tools/index.js'),
-  ]);
-  const client = createKeychainGns3Client(settings, log);
-  const services = new Map<string, unknown>();
-  try {
-    const scope = await openProjectScope(client, project, signal);
-    const ctx = { settings, signal, log, project: () => Promise.resolve(scope), services };
-    return await body({ store: new CheckpointStore(store.db), ctx, registry: new ToolRegistry(allTools()) });
-  } finally {
-    for (const s of services.values()) (s as { close?: () => void }).close?.();
-    await client.close();
-  }
-}
 
 function print(report: RewindReport, opts: Opts, kind: 'diff' | 'rewind'): void {
   if (opts.json) process.stdout.write(JSON.stringify(jsonOf(report)) + '\n');
@@ -114,7 +73,7 @@ export async function diffCommand(sessionArg: string | undefined, opts: Opts, se
     const row = findSession(store, sessionArg, settings);
     const cp = new CheckpointStore(store.db);
     const to = toOpt(opts.to, cp.currentRequestNo(row.id)) ?? 1;
-    const { diffSession } = await import('../checkpoints/rewind.js');
+    const { diffSession } = await import('../undo/rewind.js');
     const devices = deviceOpt(opts.device);
     const report = await withLab(
       settings,
@@ -156,7 +115,7 @@ export async function rewindCommand(sessionArg: string | undefined, opts: Opts, 
     if (unfinished && unfinished.to_request === to) process.stderr.write(`resuming the unfinished rewind to before request ${to}\n`);
     const mode = row.copilot_mode;
     const devices = deviceOpt(opts.device);
-    const { runRewind } = await import('../checkpoints/rewind.js');
+    const { runRewind } = await import('../undo/rewind.js');
     const report = await withLab(
       settings,
       row,
@@ -194,48 +153,4 @@ export async function rewindCommand(sessionArg: string | undefined, opts: Opts, 
     lease?.release();
     store.close();
   }
-}
-
-/** The session's requests (prompts and rewinds), oldest first: what the TUI's /rewind offers. */
-export function sessionRequests(store: SessionStore, sessionId: string): SessionRequest[] {
-  return new CheckpointStore(store.db).requests(sessionId);
-}
-
-export interface TuiRewindOptions {
-  sessionId: string;
-  /** the lab as it was just before this request */
-  to: number;
-  /** the TUI's approval box: every call of the restore is asked for there */
-  approver: Approver;
-  signal: AbortSignal;
-  /** the plan (per device the commands and the diff they undo), before anything is asked */
-  onPlan: (plan: RewindReport) => void;
-  /** a rewind being resumed */
-  notice: (text: string) => void;
-}
-
-/** The TUI's /rewind: the rewind of the command line, approved call by call in the TUI's approval box. */
-export async function rewindFromTui(settings: Settings, store: SessionStore, o: TuiRewindOptions): Promise<RewindReport> {
-  const row = findSession(store, o.sessionId, settings);
-  const mode = row.copilot_mode;
-  const unfinished = new CheckpointStore(store.db).unfinishedRewind(row.id);
-  if (unfinished && unfinished.to_request === o.to) o.notice(`resuming the unfinished rewind to before request ${o.to}`);
-  const { runRewind } = await import('../checkpoints/rewind.js');
-  return withLab(
-    settings,
-    row,
-    (deps) =>
-      runRewind(deps, {
-        sessionId: row.id,
-        to: o.to,
-        mode,
-        policy: settings.approve === 'never' ? 'never' : 'ask',
-        approvalTools: settings.approval_tools,
-        approver: o.approver,
-        interactive: true,
-        onPlan: o.onPlan,
-      }),
-    store,
-    o.signal,
-  );
 }

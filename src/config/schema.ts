@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { COPILOT_MODES, parseMode } from '../core/modes.js';
 import { AGENT_MODES, parseAgentMode } from './agent-mode.js';
-import { mcpServerSchema } from '../mcp/client/config.js';
+import { mcpServerSchema } from './mcp-servers.js';
 
 const httpUrl = z
   .string()

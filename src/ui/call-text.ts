@@ -8,6 +8,7 @@
 import { truncate } from './format.js';
 import type { DeviceResult } from '../devices/types.js';
 import { targetsOf } from '../tools/targets.js';
+import { packetFilterSummary } from '../tools/filter-summary.js';
 import type { TargetDevice, TargetLink, TargetNode } from '../core/targets.js';
 import { sanitizeDeep, sanitizeText } from '../security/sanitize.js';
 import type { ApprovalRequest } from '../core/api.js';
@@ -142,7 +143,10 @@ export function approvalLines(name: string, args: Record<string, unknown>): { ta
   if (t?.devices?.length && !t.nodes) return t.devices.map((d) => ({ target: d.name, lines: d.commands }));
   if (t?.nodes?.length) return [{ target: name, lines: t.nodes.map(nodeText) }];
   if (t?.links?.length && name !== 'manage_gns3_packet_filter') return [{ target: name, lines: t.links.map(linkText) }];
-  return [{ target: name, lines: JSON.stringify(args, null, 2).split('\n') }];
+  const json = JSON.stringify(args, null, 2).split('\n');
+  // a link filter's arguments are a dozen lines of JSON: what the call does comes first, in words
+  const summary = name === 'manage_gns3_packet_filter' ? packetFilterSummary(args) : undefined;
+  return [{ target: name, lines: summary ? [summary, ...json] : json }];
 }
 
 /** A line of the approval box and how it is coloured. */

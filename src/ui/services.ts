@@ -11,8 +11,9 @@ import type { Logger } from '../log.js';
 import type { CopilotMode } from '../core/modes.js';
 import { sanitizeDeep } from '../security/sanitize.js';
 import type { SessionRequest } from '../checkpoints/types.js';
-import type { RewindReport } from '../checkpoints/rewind.js';
-import type { TuiRewindOptions } from '../commands/rewind.js';
+import type { RewindReport } from '../undo/rewind.js';
+import type { TuiRewindOptions } from '../undo/tui-rewind.js';
+import type { CreateAgentSessionOptions } from '../agent/session.js';
 
 export interface ProjectInfo {
   id: string;
@@ -70,10 +71,20 @@ export interface UiServices {
   close(): Promise<void>;
 }
 
+/**
+ * How the TUI opens agent sessions: the composition root's (src/commands/agent-session.ts,
+ * the core plus the user's MCP servers), handed in by the command that starts the TUI.
+ */
+export interface SessionOpener {
+  open(opts: CreateAgentSessionOptions): Promise<AgentSession>;
+  /** loads the agent core's modules without opening anything */
+  warmUp(): Promise<void>;
+}
+
 /** Providers that run locally and need no API key. */
 const KEYLESS = new Set(['ollama', 'lmstudio', 'vllm']);
 
-export function createRealServices(log: Logger): UiServices {
+export function createRealServices(log: Logger, opener: SessionOpener): UiServices {
   // One client per server URL, reused for the project list and /topology.
   const clients = new Map<string, Promise<import('../gns3/client.js').Gns3Client>>();
   let store: Promise<import('../sessions/store.js').SessionStore> | undefined;
@@ -130,11 +141,10 @@ export function createRealServices(log: Logger): UiServices {
       return sanitizeDeep(await scope.getTopology(signal));
     },
     warmUp() {
-      void import('../commands/agent-session.js').then((m) => m.loadAgentCore()).catch(() => undefined);
+      void opener.warmUp().catch(() => undefined);
     },
     async createSession(opts) {
-      const { openAgentSession } = await import('../commands/agent-session.js');
-      return openAgentSession({
+      return opener.open({
         settings: opts.settings,
         invocation: opts.invocation,
         approver: opts.approver,
@@ -173,11 +183,11 @@ export function createRealServices(log: Logger): UiServices {
       return (await sessions(settings)).delete(id);
     },
     async sessionRequests(settings, sessionId) {
-      const { sessionRequests } = await import('../commands/rewind.js');
+      const { sessionRequests } = await import('../undo/tui-rewind.js');
       return sanitizeDeep(sessionRequests(await sessions(settings), sessionId));
     },
     async rewind(settings, o) {
-      const { rewindFromTui } = await import('../commands/rewind.js');
+      const { rewindFromTui } = await import('../undo/tui-rewind.js');
       return rewindFromTui(settings, await sessions(settings), o);
     },
     async hasApiKey(settings) {

@@ -1,5 +1,5 @@
 /**
- * `startTui(settings, invocation)`: the interactive entry point called by
+ * `startTui(settings, invocation, {opener})`: the interactive entry point called by
  * runMain. Loads Ink lazily, renders the App, resolves with the exit code.
  */
 import { setFlagsFromString } from 'node:v8';
@@ -7,16 +7,18 @@ import type { InvocationOptions, Settings } from '../config/schema.js';
 import { createLogger } from '../log.js';
 import { colorEnabled } from './style.js';
 import { dropFirstFrame, takeFirstFrame } from './first-frame.js';
-import type { UiServices } from './services.js';
+import type { SessionOpener, UiServices } from './services.js';
 
 export interface StartTuiOptions {
+  /** opens the agent sessions (the composition root's, src/commands/agent-session.ts) */
+  opener: SessionOpener;
   /** test seam: replaces the real adapters */
   services?: UiServices;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
 }
 
-export async function startTui(settings: Settings, invocation: InvocationOptions, opts: StartTuiOptions = {}): Promise<number> {
+export async function startTui(settings: Settings, invocation: InvocationOptions, opts: StartTuiOptions): Promise<number> {
   const stdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
   if (!stdin.isTTY) {
@@ -42,7 +44,7 @@ export async function startTui(settings: Settings, invocation: InvocationOptions
     import('./services.js'),
   ]);
   const log = createLogger(settings.log_level);
-  const services = opts.services ?? createRealServices(log);
+  const services = opts.services ?? createRealServices(log, opts.opener);
   let code = 0;
   // Ink's first frame replaces the one src/cli.ts drew, with what was typed on it.
   const early = takeFirstFrame();

@@ -77,6 +77,22 @@ describe('the MCP approval message', () => {
     expect(m.endsWith('\nAllow it?')).toBe(true);
   });
 
+  it('says what a link filter does in one line before its arguments', () => {
+    const args = {
+      link: 'PC1:e0 SW1:e1',
+      action: 'set',
+      filters: { bpf: ['icmp'] },
+      fault: { scenario: 'link_drop_icmp', parameters: {} },
+    };
+    const lines = approvalMessage({ name: 'manage_gns3_packet_filter', args }).split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'gns3-copilot wants to run manage_gns3_packet_filter, which changes the lab:',
+      'PC1:e0 ↔ SW1:e1: drop icmp (fault link_drop_icmp)',
+      '{',
+    ]);
+    expect(lines).toContain('  "link": "PC1:e0 SW1:e1",');
+  });
+
   it('shows the arguments of a call without devices, bounded', () => {
     const m = approvalMessage({ name: 'create_gns3_node', args: { nodes: Array.from({ length: 100 }, (_, i) => `n${i}`) } });
     expect(m).toContain('"nodes": [');

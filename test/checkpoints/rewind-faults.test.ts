@@ -1,5 +1,5 @@
 /**
- * Which open faults of an inject session a rewind undid (src/checkpoints/rewind-faults.ts):
+ * Which open faults of an inject session a rewind undid (src/undo/rewind-faults.ts):
  * the choice per device and link status and checkpoint time, then the marking on a real
  * sessions.db (only that session's open faults, marked restored).
  */
@@ -11,10 +11,10 @@ import { HumanMessage } from '@langchain/core/messages';
 import { SessionStore } from '../../src/sessions/store.js';
 import { CheckpointStore } from '../../src/checkpoints/store.js';
 import { FaultStore, type Fault, type NewFault } from '../../src/faults/store.js';
-import { faultsBroughtBack, faultsUndone, markFaultsUndone, type RewindOutcome } from '../../src/checkpoints/rewind-faults.js';
+import { faultsBroughtBack, faultsUndone, markFaultsUndone, type RewindOutcome } from '../../src/undo/rewind-faults.js';
 import type { DeviceCheckpoint, TopologyCheckpoint } from '../../src/checkpoints/types.js';
-import { reportText, rewindSummary } from '../../src/checkpoints/report.js';
-import type { RewindReport } from '../../src/checkpoints/rewind.js';
+import { reportText, rewindSummary } from '../../src/undo/rewind-report.js';
+import type { RewindReport } from '../../src/undo/rewind.js';
 
 const T = (s: number) => new Date(Date.UTC(2026, 11, 5, 6, 0, s)).toISOString();
 

@@ -30,7 +30,7 @@ import { mount } from '../ui/harness.js';
 import { testSettings } from '../ui/helpers/fake-services.js';
 import { until as untilFrame } from '../ui/helpers/scripted-session.js';
 import { stripAnsi } from '../../src/ui/style.js';
-import { rewindFromTui, sessionRequests, type TuiRewindOptions } from '../../src/commands/rewind.js';
+import { rewindFromTui, sessionRequests, type TuiRewindOptions } from '../../src/undo/tui-rewind.js';
 import type { Settings } from '../../src/config/schema.js';
 
 const ROUTERS = ['r1', 'r2'];

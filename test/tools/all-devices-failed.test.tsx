@@ -13,6 +13,7 @@ import { createRealServices } from '../../src/ui/services.js';
 import { stripAnsi } from '../../src/ui/style.js';
 import { nullLogger } from '../../src/log.js';
 import { runOneShot } from '../../src/commands/oneshot.js';
+import { sessionOpener } from '../../src/commands/agent-session.js';
 import type { FakeLlm } from '../fakes/llm/server.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
 import { telnetNode } from '../fakes/gns3/nodes.js';
@@ -118,7 +119,7 @@ describe('a device batch where every device fails', () => {
       <App
         settings={settingsFor(llm)}
         invocation={tuiInvocation()}
-        services={createRealServices(nullLogger)}
+        services={createRealServices(nullLogger, sessionOpener)}
         color={false}
         onExit={() => undefined}
         retryMs={150}

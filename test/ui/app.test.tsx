@@ -801,14 +801,18 @@ describe('terminal without raw mode', () => {
 
   it('startTui refuses a non-TTY stdin with one line and exit code 2', async () => {
     const { startTui } = await import('../../src/ui/start.js');
+    const { sessionOpener } = await import('../../src/commands/agent-session.js');
     const { tuiInvocation } = await import('./helpers/fake-services.js');
     const { PassThrough } = await import('node:stream');
     const errs: string[] = [];
     const orig = process.stderr.write.bind(process.stderr);
     process.stderr.write = (s: string) => (errs.push(String(s)), true);
     try {
-      // eslint-disable-next-line no-restricted-syntax -- a test double standing in for a Node stream: only the members Ink uses exist
-      const code = await startTui(testSettings(), tuiInvocation(), { stdin: new PassThrough() as unknown as NodeJS.ReadStream });
+      const code = await startTui(testSettings(), tuiInvocation(), {
+        opener: sessionOpener,
+        // eslint-disable-next-line no-restricted-syntax -- a test double standing in for a Node stream: only the members Ink uses exist
+        stdin: new PassThrough() as unknown as NodeJS.ReadStream,
+      });
       expect(code).toBe(2);
     } finally {
       process.stderr.write = orig;

@@ -19,7 +19,7 @@ import { stripAnsi } from '../../src/ui/style.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
 import { SessionStore } from '../../src/sessions/store.js';
 import { CheckpointStore } from '../../src/checkpoints/store.js';
-import { rewindFromTui, sessionRequests, type TuiRewindOptions } from '../../src/commands/rewind.js';
+import { rewindFromTui, sessionRequests, type TuiRewindOptions } from '../../src/undo/tui-rewind.js';
 import type { Settings } from '../../src/config/schema.js';
 
 process.env.GNS3_COPILOT_KEYCHAIN = 'off';

@@ -100,7 +100,6 @@ export class BudgetLedger {
 
   /** The running request ended: its row keeps the time it ran, and the clock stops. */
   endRequest(): void {
-    if (!this.running) return;
     this.storeRunningTime();
     this.running = undefined;
   }

@@ -7,7 +7,8 @@
 import type { Logger } from '../../log.js';
 import { errorMessage } from '../../errors.js';
 import type { ToolRegistry } from '../../tools/registry.js';
-import { expandConfig, mcpServerSchema, TOOL_SEPARATOR, type McpServerConfig } from './config.js';
+import { mcpServerSchema, type McpServerConfig } from '../../config/mcp-servers.js';
+import { expandConfig, TOOL_SEPARATOR } from './config.js';
 import { McpConnection } from './connection.js';
 
 export const MCP_SERVICE_KEY = 'mcp.clients';

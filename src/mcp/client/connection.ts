@@ -10,7 +10,8 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../log.js';
 import { errorMessage } from '../../errors.js';
 import { failure, type OutcomeStatus, type ToolDef, type ToolOutcome } from '../../tools/types.js';
-import { prefixedName, toolIncluded, type McpServerConfig } from './config.js';
+import type { McpServerConfig } from '../../config/mcp-servers.js';
+import { prefixedName, toolIncluded } from './config.js';
 import pkg from '../../../package.json' with { type: 'json' };
 
 /** Any JSON object: the server validates arguments against its own inputSchema. */

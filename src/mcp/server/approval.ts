@@ -5,6 +5,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ApprovalRequest, Approver } from '../../core/api.js';
 import { targetsOf } from '../../tools/targets.js';
+import { packetFilterSummary } from '../../tools/filter-summary.js';
 import { previewText } from '../../checkpoints/preview-text.js';
 import { sanitizeText } from '../../security/sanitize.js';
 
@@ -27,6 +28,9 @@ export function approvalMessage(req: Pick<ApprovalRequest, 'name' | 'args' | 'pr
     const lines = JSON.stringify(req.args, null, 2).split('\n');
     const left = lines.length - MAX_ARG_LINES;
     body = left > 0 ? [...lines.slice(0, MAX_ARG_LINES), `… ${left} more lines not shown`].join('\n') : lines.join('\n');
+    // a link filter says what it does in words first (`PC1:e0 ↔ SW1:e1: drop icmp`), then its arguments
+    const summary = req.name === 'manage_gns3_packet_filter' ? packetFilterSummary(req.args) : undefined;
+    if (summary) body = `${summary}\n${body}`;
   }
   return sanitizeText(`gns3-copilot wants to run ${req.name}, which changes the lab:\n${body}\nAllow it?`);
 }

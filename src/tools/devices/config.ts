@@ -5,7 +5,7 @@ import { runBatch } from './shared.js';
 import { TOOL_TARGETS } from '../targets.js';
 import { resolveTarget } from '../../devices/target.js';
 import { faultArgSchema, type FaultArg } from '../../faults/spec.js';
-import { admitFault, faultNote, ledgerOf, recordFault } from '../../faults/ledger.js';
+import { admitFault, faultNote, ledgerOf, recordFault } from '../fault-ledger.js';
 import type { FaultLedger } from '../../faults/store.js';
 
 const schema = z.object({

@@ -10,7 +10,7 @@ import { defineTool, failure } from '../types.js';
 import { guarded, projectOf } from './common.js';
 import { TOOL_TARGETS } from '../targets.js';
 import { faultArgSchema } from '../../faults/spec.js';
-import { admitFault, faultNote, ledgerOf, recordFault, type AdmittedFault } from '../../faults/ledger.js';
+import { admitFault, faultNote, ledgerOf, recordFault, type AdmittedFault } from '../fault-ledger.js';
 
 const filterValue = z.union([z.array(z.union([z.number(), z.string()])), z.number(), z.string()]);
 

@@ -2,7 +2,7 @@ import { useCallback, useRef } from 'react';
 import type { AgentSession, Approver } from '../../core/api.js';
 import type { Settings } from '../../config/schema.js';
 import { errorMessage } from '../../errors.js';
-import { reportText, rewindSummary } from '../../checkpoints/report.js';
+import { reportText, rewindSummary } from '../../undo/rewind-report.js';
 import type { UiServices } from '../services.js';
 import type { NoticeTone, UiAction } from '../state.js';
 import { useEvent } from './useEvent.js';

@@ -7,8 +7,8 @@ import { settingsSchema } from '../../../src/config/schema.js';
 import { ScriptedSession, type ScriptStep } from './scripted-session.js';
 import { ControllerError } from '../../../src/errors.js';
 import type { SessionRequest } from '../../../src/checkpoints/types.js';
-import type { RewindReport } from '../../../src/checkpoints/rewind.js';
-import type { TuiRewindOptions } from '../../../src/commands/rewind.js';
+import type { RewindReport } from '../../../src/undo/rewind.js';
+import type { TuiRewindOptions } from '../../../src/undo/tui-rewind.js';
 
 export interface FakeServicesOptions {
   scripts?: ScriptStep[][];

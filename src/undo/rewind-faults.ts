@@ -22,8 +22,8 @@
  * open again.
  */
 import { FaultStore, type Fault } from '../faults/store.js';
-import type { CheckpointStore } from './store.js';
-import type { DeviceCheckpoint, TopologyCheckpoint } from './types.js';
+import type { CheckpointStore } from '../checkpoints/store.js';
+import type { DeviceCheckpoint, TopologyCheckpoint } from '../checkpoints/types.js';
 
 /** What a rewind reported (./rewind.ts RewindReport): per device its status, the topology's status and the filters it set back. */
 export interface RewindOutcome {

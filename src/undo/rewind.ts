@@ -21,11 +21,11 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
 import { asGns3Project } from '../tools/gns3/common.js';
 import { errorMessage } from '../errors.js';
-import { captureDevices } from './capture.js';
-import { capturePreviewer } from './preview.js';
-import type { CheckpointStore } from './store.js';
-import type { TopologyBefore } from './types.js';
-import { planDevice, planTopology, topologyPlanEmpty, type DevicePlan, type TopologyNow, type TopologyPlan } from './plan.js';
+import { captureDevices } from '../checkpoints/capture.js';
+import { capturePreviewer } from '../checkpoints/preview.js';
+import type { CheckpointStore } from '../checkpoints/store.js';
+import type { TopologyBefore } from '../checkpoints/types.js';
+import { planDevice, planTopology, topologyPlanEmpty, type DevicePlan, type TopologyNow, type TopologyPlan } from '../checkpoints/plan.js';
 import { markFaultsUndone } from './rewind-faults.js';
 
 export interface RewindOptions {

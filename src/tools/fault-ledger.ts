@@ -1,17 +1,17 @@
 /**
  * The fault ledger as the injection tools use it in inject mode: before a fault is
- * applied, resolve and validate it (./spec.ts) and refuse a second open fault of
+ * applied, resolve and validate it (src/faults/spec.ts) and refuse a second open fault of
  * the same category on the same device or link; after it was applied, record it.
  * Refusals are tool outcomes the model reads, never exceptions.
  */
 import type { ProjectScope } from '../gns3/types.js';
 import { poolFor } from '../devices/engine.js';
-import { failure, type ToolContext, type ToolOutcome } from '../tools/types.js';
-import { toolLibrary } from '../tools/skills/library.js';
-import { runRepairChecks } from './check.js';
-import { resolveFault, type FaultArg, type FaultTarget, type ResolvedFault } from './spec.js';
-import type { Claim, ClaimHolder } from './claims.js';
-import type { Fault, FaultLedger } from './store.js';
+import { failure, type ToolContext, type ToolOutcome } from './types.js';
+import { toolLibrary } from './skills/library.js';
+import { runRepairChecks } from '../faults/check.js';
+import { resolveFault, type FaultArg, type FaultTarget, type ResolvedFault } from '../faults/spec.js';
+import type { Claim, ClaimHolder } from '../faults/claims.js';
+import type { Fault, FaultLedger } from '../faults/store.js';
 
 /** The ledger a call records into: only in inject mode, only where the front end keeps one (the agent's sessions). */
 export function ledgerOf(ctx: ToolContext): FaultLedger | undefined {

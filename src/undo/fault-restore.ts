@@ -11,7 +11,7 @@ import type { DispatchCall } from '../tools/dispatch.js';
 import type { ApprovePolicy } from '../tools/gate.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolContext, ToolResult } from '../tools/types.js';
-import type { Fault, FaultStore } from './store.js';
+import type { Fault, FaultStore } from '../faults/store.js';
 
 export interface RestoreOptions {
   mode: CopilotMode;
