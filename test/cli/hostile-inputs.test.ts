@@ -9,8 +9,7 @@
  *   before the run instead of after it.
  * - the fault ledger across processes: two `faults restore N` at once restore once (the
  *   loser exits 2); two `mcp --mode inject` servers, one client each, applying a fault of one
- *   category on one link at once apply one (the slot is reserved in sessions.db), and a fault
- *   just applied by one server is never judged fixed by the other's read from before it.
+ *   category on one link at once apply one (the slot is reserved in sessions.db).
  *
  * The controller is a fake GNS3 (test/fakes/gns3) that records every request: "before the lab
  * is read" means it saw none. Fault-ledger cases use link faults, whose repair check reads
@@ -255,35 +254,6 @@ describe('the fault ledger holds across processes', () => {
         expect(filtersOf(link.id)).toEqual(structured(won[0]).filters);
         const faults = (await ledger(dataDir)).filter((f) => f.target === link.label);
         expect(faults.map((f) => f.state)).toEqual(['open']);
-      } finally {
-        gns3.clearInjections();
-      }
-    }, 120_000);
-
-    it('a fault one server just applied is not judged fixed by a read the other made before it', async () => {
-      const [a, b] = await Promise.all([server(), server()]);
-      const link = newLink();
-      // a's filter change reaches the controller, which applies it 1.5 s later; meanwhile b reads
-      // the link (still clean); as soon as a's fault is recorded, b tries one of the same category
-      gns3.inject({ method: 'PUT', path: new RegExp(`/links/${link.id}$`), delayMs: 1500 });
-      try {
-        const applying = setFault(a, link.ref, { packet_loss: [30] }, 'link_packet_loss_30');
-        while (filterPuts(link.id) === 0) await new Promise((r) => setTimeout(r, 20));
-        await new Promise((r) => setTimeout(r, 900));
-        const read = await b.callTool({ name: 'manage_gns3_packet_filter', arguments: { link: link.ref, action: 'get' } });
-        expect(structured(read).filters).toEqual({});
-        const applied = await applying;
-        expect(applied.isError, text(applied)).toBeFalsy();
-        const id = structured(applied).fault.id as number;
-        const second = await setFault(b, link.ref, { delay: [500] }, 'link_high_delay');
-        expect(second.isError).toBe(true);
-        expect(structured(second).error).toContain(
-          `fault refused, nothing was applied: fault #${id} (link_packet_loss_30, category link, on ${link.label}`,
-        );
-        expect(structured(second).error).toContain(`is still open (its repair check: ${link.label} filters {"packet_loss":[30]})`);
-        expect(filtersOf(link.id)).toEqual({ packet_loss: [30] });
-        const faults = (await ledger(dataDir)).filter((f) => f.target === link.label);
-        expect(faults.map((f) => [f.id, f.state, f.fixed_at])).toEqual([[id, 'open', null]]);
       } finally {
         gns3.clearInjections();
       }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionStore } from '../../src/sessions/store.js';
 import { FaultStore, type NewFault } from '../../src/faults/store.js';
-import { admitFault, faultNote, ledgerOf, recordFault } from '../../src/faults/ledger.js';
+import { admitFault, faultNote, ledgerOf, recordFault } from '../../src/tools/fault-ledger.js';
 import { scoreOf, pointsOf, runRepairChecks } from '../../src/faults/check.js';
 import { slotKey, restoreKey, STALE_CLAIM_MS } from '../../src/faults/claims.js';
 import type { FaultTarget } from '../../src/faults/spec.js';
