@@ -29,6 +29,8 @@ import type { LimitRaiser } from './limit-raise.js';
 export interface InjectedTopology {
   text: string;
   nodes: string[];
+  /** what the user should be told about where it came from (the notification stream fell back to REST), each once */
+  notices?: string[];
 }
 
 export interface ChatModels {

@@ -149,7 +149,9 @@ function crossedIterations(deps: GraphDeps, state: AgentStateType, run: RunContr
 
 async function topologyOf(deps: GraphDeps, run: RunControl): Promise<InjectedTopology | undefined> {
   try {
-    return await deps.topology(run.signal);
+    const topo = await deps.topology(run.signal);
+    for (const message of topo?.notices ?? []) run.emit({ type: 'notice', message });
+    return topo;
   } catch (err) {
     deps.log.warn('topology refresh failed', { error: errorMessage(err) });
     return undefined;

@@ -43,10 +43,10 @@ export const AgentState = Annotation.Root({
 export type AgentStateType = typeof AgentState.State;
 export type AgentStateUpdate = typeof AgentState.Update;
 
-/** The input that starts one request on a thread: the user's prompt, or a sub-agent's brief. */
-export function requestInput(message: BaseMessage, limits: RequestLimits, mode: CopilotMode) {
+/** The input that starts one request on a thread: the user's prompt, or a sub-agent's brief (after `notes` the protocol puts first: drift). */
+export function requestInput(message: BaseMessage, limits: RequestLimits, mode: CopilotMode, notes: BaseMessage[] = []) {
   return {
-    messages: [message],
+    messages: [...notes, message],
     llm_calls: 0,
     limits,
     mode,

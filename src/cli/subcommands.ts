@@ -1,5 +1,5 @@
 /**
- * The subcommands that are not a run: sessions, skills, auth, config, doctor, check, faults, diff, rewind, mcp. Each
+ * The subcommands that are not a run: sessions, skills, auth, config, doctor, map, check, faults, diff, rewind, mcp. Each
  * loads its module under src/commands/ (or src/mcp/server/) with import() when it runs.
  */
 import type { Command } from 'commander';
@@ -159,6 +159,14 @@ export function addSubcommands(program: Command): void {
   addSettingsOptions(doctor);
   doctor.option('--json', 'JSON output');
   doctor.action(act(async (opts: Opts, cmd: Command) => (await import('../commands/doctor.js')).runDoctor(await settingsFlags(cmd), opts)));
+
+  // map (src/commands/map.ts): the lab drawn once as text
+  const map = program
+    .command('map')
+    .description('draw the lab once as text: nodes as boxes with their status, links with their ports (reads only)')
+    .option('--width <columns>', 'lay the map out for this many columns (default: the terminal, else 120)');
+  addSettingsOptions(map);
+  map.action(withSettings(async (_positional, opts, settings) => (await import('../commands/map.js')).mapCommand(settings, opts)));
 
   // diff and rewind (src/commands/rewind.ts): what a session changed in the lab, and undoing it
   const collect = (v: string, prev: string[] = []) => [...prev, v];

@@ -72,6 +72,13 @@ export const settingsSchema = z.object({
   insecure: z.coerce.boolean().default(false),
   connect_timeout_ms: intIn(100, 120_000).default(5_000),
   request_timeout_ms: intIn(100, 600_000).default(30_000),
+  /**
+   * The project's notification stream (live topology, drift): `auto` listens only to a project
+   * whose auto_close is off, `always` listens to any (the controller then closes an auto_close
+   * project, stopping its nodes, 5 s after the copilot leaves unless another client listens),
+   * `never` reads the topology over REST before every LLM call.
+   */
+  notifications: z.enum(['auto', 'always', 'never']).default('auto'),
 
   mode: mode.default('teaching_assistant'),
   max_iterations: intIn(1, 100).default(20),

@@ -65,6 +65,19 @@ export interface RequestLimits {
   max_diagnostic_calls?: number;
 }
 
+/**
+ * The lab as a session sees it (the TUI's /map): live from the controller's notification
+ * stream where the session listens. `T` is the topology (src/gns3/types.ts `Topology`; the
+ * core names no layer above it).
+ */
+export interface LabView<T = unknown> {
+  topology(signal?: AbortSignal): Promise<T>;
+  /** called with the topology after every change the stream brings (never without a stream); returns the unsubscribe */
+  onChange(fn: (t: T) => void): () => void;
+  /** live from the stream now, or why not (one line) */
+  status(): { live: boolean; reason: string };
+}
+
 /** What `stopAgent` did: the full id of the sub-agent stopped, or why nothing was. */
 export type StopOutcome = { stopped: string } | { refused: string };
 
@@ -86,5 +99,7 @@ export interface AgentSession {
   stopAgent?(agentId: string): StopOutcome;
   /** the tree budget for the status bar (`agents 3/50 · llm 12/150 · $0.04/15`), recursive trees only */
   budgetLine?(): string | undefined;
+  /** the session's lab (opens its project); undefined without a project */
+  lab?(): Promise<LabView | undefined>;
   close(): Promise<void>;
 }

@@ -118,6 +118,13 @@ export type AgentEvent = AgentTag &
     | { type: 'limit'; reason: StoppedReason; action: 'stop' | 'wrap_up' | 'continue'; message: string }
     /** something the user should know that does not fail the request (e.g. an MCP server died) */
     | { type: 'notice'; message: string }
+    /**
+     * At the start of a request: the lab changed since the session's last request, by someone
+     * other than the copilot (the GNS3 GUI, another client). `changes` names the first 20
+     * ("R3 stopped", "link R1:e0–R2:e0 deleted", "node PC5 added"), `total` counts them all;
+     * the model is told the same in a protocol note.
+     */
+    | { type: 'drift'; changes: string[]; total: number }
     /** a sub-agent's report was validated (AGENT_MODE=recursive); agent_id names the sub-agent, absent for the root Validator's verdict on the root's answer */
     | { type: 'validation'; verdict: 'pass' | 'fail' | 'uncertain'; summary: string; checks: ValidationCheckEvent[] }
     /** a parent decided on a sub-agent's report (`review_task`); agent_id names the sub-agent */

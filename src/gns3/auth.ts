@@ -53,6 +53,12 @@ export class Gns3Auth {
     return { authorization: `Bearer ${token}` };
   }
 
+  /** Logs in again (v3): the notification stream's token was refused. */
+  async relogin(signal?: AbortSignal): Promise<void> {
+    this.token = undefined;
+    await this.login(signal);
+  }
+
   /** True when a fresh login was done and the request is worth one retry. */
   async handleUnauthorized(api: 'v2' | 'v3', serverMessage: string, signal?: AbortSignal): Promise<boolean> {
     if (api === 'v2') {

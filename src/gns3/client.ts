@@ -3,6 +3,7 @@
  * calls with typed errors, projects and templates. Project-level operations
  * live in ./project.ts (Gns3Project, the ProjectScope implementation).
  */
+import type { Dispatcher } from 'undici';
 import type { Settings } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { Gns3Auth, type Gns3Credentials, type TokenStore } from './auth.js';
@@ -123,6 +124,25 @@ export class Gns3Client implements ControllerApi {
       }
       return { ...res, path: full };
     }
+  }
+
+  /**
+   * A notification WebSocket: 2.2 takes the HTTP basic auth header; 3.x reads the JWT
+   * only from the `token` query parameter (an Authorization header alone is refused).
+   */
+  async wsTarget(path: string, signal?: AbortSignal): Promise<{ url: string; headers: Record<string, string>; dispatcher: Dispatcher }> {
+    const api = await this.api(signal);
+    const url = new URL(`${this.baseUrl.replace(/^http/, 'ws')}/${api}${path}`);
+    const headers = await this.auth.headers(api, signal);
+    if (api === 'v3') {
+      url.searchParams.set('token', (headers.authorization ?? '').replace(/^Bearer /, ''));
+      return { url: url.toString(), headers: {}, dispatcher: this.http.dispatcher };
+    }
+    return { url: url.toString(), headers, dispatcher: this.http.dispatcher };
+  }
+
+  async reauthenticate(signal?: AbortSignal): Promise<void> {
+    if ((await this.api(signal)) === 'v3') await this.auth.relogin(signal);
   }
 
   async listProjects(signal?: AbortSignal): Promise<RawProject[]> {

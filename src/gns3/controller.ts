@@ -6,6 +6,7 @@
 import type { Logger } from '../log.js';
 import type { RequestOptions, StreamResponse } from './http.js';
 import type { RawCompute, RawTemplate } from './raw.js';
+import type { NotificationEndpoint } from './notification-channel.js';
 
 export type ApiVersion = 'v2' | 'v3';
 
@@ -14,7 +15,8 @@ export interface CallOptions extends Omit<RequestOptions, 'headers'> {
   okStatuses?: number[];
 }
 
-export interface ControllerApi {
+/** The client also opens the controller's notification streams (./notification-channel.ts). */
+export interface ControllerApi extends NotificationEndpoint {
   readonly baseUrl: string;
   readonly log: Logger;
   /** the detected (or configured) API version */

@@ -150,10 +150,15 @@ export class Gns3Http {
     });
   }
 
-  /** Sends one request and reads the whole body. Throws ControllerError on transport failure only. */
+  /** the connection pool (with the TLS settings): the notification WebSocket connects through it too */
+  get dispatcher(): Dispatcher {
+    return this.agent;
+  }
+
   /** requests sent and not answered yet (`GET /v2/projects`): what a run that gave up waiting names */
   readonly inFlight = new Set<string>();
 
+  /** Sends one request and reads the whole body. Throws ControllerError on transport failure only. */
   async send(method: string, path: string, opts: RequestOptions = {}): Promise<HttpResponse> {
     const call = `${method} ${path}`;
     this.inFlight.add(call);

@@ -13,3 +13,6 @@ declare module 'undici/lib/core/errors.js' {
   export default errors;
 }
 declare module 'undici/lib/global.js';
+declare module 'undici/lib/web/websocket/websocket.js' {
+  export const WebSocket: typeof import('undici').WebSocket;
+}

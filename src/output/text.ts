@@ -1,5 +1,6 @@
 /** Plain one-shot output: the answer streams to stdout, tool activity and errors to stderr. */
 import type { AgentEvent } from '../core/events.js';
+import { driftText } from '../core/drift-text.js';
 import { sanitizeLine, StreamSanitizer } from '../security/sanitize.js';
 
 export interface Sink {
@@ -70,6 +71,10 @@ export class TextPrinter {
       case 'notice':
         this.breakLine();
         this.err.write(`warning: ${e.message}\n`);
+        break;
+      case 'drift':
+        this.breakLine();
+        this.err.write(`lab changed since the last request: ${sanitizeLine(driftText(e))}\n`);
         break;
       // the task tree's verdicts and reviews (recursive): one line each; without agent_id, the root's answer
       case 'validation':

@@ -14,6 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { TreeStore } from './tree-store.js';
+import { SeenTopologyStore } from './seen-topology.js';
 
 function hasTable(db: Database.Database, name: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
@@ -55,6 +56,7 @@ export function forkSession(db: Database.Database, sourceId: string, newId: stri
     const children = trees.get(sourceId) ? trees.copyTree(sourceId, newId, randomUUID) : new Map<string, string>();
     const ids = new Map([[sourceId, newId], ...children]);
     copyThread(db, sourceId, newId, ids, checkpoints);
+    if (hasTable(db, 'seen_topology')) new SeenTopologyStore(db).copy(sourceId, newId);
     for (const [from, to] of children) copyThread(db, from, to, ids, checkpoints);
   }).immediate();
   return newId;

@@ -13,8 +13,9 @@ import { MESSAGES_SCHEMA, MessageLog } from './message-log.js';
 import { CHECKPOINT_SCHEMA } from './checkpoint-schema.js';
 import { REQUEST_USAGE_SCHEMA } from './request-usage.js';
 import { FAULT_SCHEMA } from './fault-schema.js';
+import { SEEN_TOPOLOGY_SCHEMA } from './seen-topology.js';
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 interface Migration<T> {
   to: number;
@@ -84,11 +85,21 @@ const faultTables: Migration<void> = {
   },
 };
 
+/** 5 → 6: the topology each session last saw, for the drift told at its next request (./seen-topology.ts). */
+const seenTopology: Migration<void> = {
+  to: 6,
+  prepare: () => Promise.resolve(),
+  apply(db) {
+    db.exec(SEEN_TOPOLOGY_SCHEMA);
+  },
+};
+
 const MIGRATIONS: Migration<never>[] = [
   messagesTable as Migration<never>,
   checkpointTables as Migration<never>,
   requestModels as Migration<never>,
   faultTables as Migration<never>,
+  seenTopology as Migration<never>,
 ];
 
 export function schemaVersion(db: Database.Database): number {

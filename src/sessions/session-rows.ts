@@ -29,6 +29,7 @@ const SESSION_TABLES = [
   ['tree_stop_requests', 'root_id'],
   ['session_leases', 'session_id'],
   ['request_usage', 'session_id'],
+  ['seen_topology', 'session_id'],
 ] as const;
 
 /** The tables are created lazily (the checkpoint saver, the tree store): only those present. */

@@ -6,6 +6,7 @@
 import type { AgentEvent, AgentMode, ErrorType, StoppedReason } from '../core/events.js';
 import type { ApprovalDecision, ApprovalRequest, LimitRaiseRequest, RequestLimits } from '../core/api.js';
 import type { CopilotMode } from '../core/modes.js';
+import { driftText } from '../core/drift-text.js';
 import { summarizeArgs } from './call-text.js';
 import { applyChildToolEvent, isChildToolEvent, type ChildToolEvent } from './tree.js';
 import type { ToolCallState, ToolCallView, TurnView } from './views.js';
@@ -267,6 +268,13 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
       return {
         ...s0,
         entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text: `⚠ ${e.message}`, tone: 'warn' }],
+        nextKey: s0.nextKey + 1,
+      };
+    // the lab changed under the session since its last request: one notice line
+    case 'drift':
+      return {
+        ...s0,
+        entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text: `⟳ lab changed: ${driftText(e)}`, tone: 'info' }],
         nextKey: s0.nextKey + 1,
       };
     // a sub-agent's verdict, its parent's review and the root answer's verdict: one line each in the transcript (✓ pass, ✗ fail, ? uncertain)

@@ -155,6 +155,12 @@ export const streamEventSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('error'), error, ...ts }),
   z.strictObject({ type: z.literal('notice'), message: z.string().min(1), ...ts }),
+  z.strictObject({
+    type: z.literal('drift'),
+    changes: z.array(z.string().min(1)).min(1).max(20),
+    total: z.number().int().positive(),
+    ...ts,
+  }),
   z.strictObject({ type: z.literal('validation'), verdict, summary: z.string(), checks: z.array(check), ...ts }),
   z.strictObject({ type: z.literal('review'), decision, note: z.string(), ...ts }),
   z.strictObject({

@@ -74,3 +74,12 @@ export function makePcap(n: number): Uint8Array {
   }
   return new Uint8Array(Buffer.concat([header, ...recs]));
 }
+
+/** Waits for a state (never a fixed sleep): polls every 5 ms, fails naming `what` after `timeoutMs`. */
+export async function until(cond: () => boolean | Promise<boolean>, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+  const start = Date.now();
+  while (!(await cond())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -111,6 +111,7 @@ export function sessionFacade(
       live.limits = { ...live.limits, ...l, tool_limits: { ...(l.tool_limits ?? live.limits.tool_limits) } };
     },
     send: requests.send,
+    lab: () => project.view(),
     async close() {
       closed = true;
       requests.idle.cancel();

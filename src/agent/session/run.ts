@@ -26,6 +26,7 @@ import { resultJson } from '../../tools/registry.js';
 import { recordRepair } from '../../sessions/repair.js';
 import { ControllerError, CopilotError, ExitCode, errorMessage, errorTypeOf } from '../../errors.js';
 import type { SessionProject } from './project.js';
+import { turnDrift } from './turn-drift.js';
 
 /** What a request needs from its session. */
 /** `GET /v2/projects ` (with its trailing space), or nothing when no call was sent yet */
@@ -140,6 +141,7 @@ export async function runRequest(
   let stopped: StoppedReason = 'done';
   let final: AgentStateType | undefined;
   let unwatch: (() => void) | undefined;
+  let opened = false;
   try {
     let projectId: string | null = store.get(sessionId)?.project_id ?? null;
     let project: ProjectScope | undefined;
@@ -154,6 +156,7 @@ export async function runRequest(
             : new CopilotError('aborted by the user', ExitCode.Aborted),
         );
         projectId = project.projectId;
+        opened = true;
       } catch (err) {
         // init still comes first, so stream consumers always see which session failed
         q.push(init(null));
@@ -178,7 +181,10 @@ export async function runRequest(
       provider: endpoint.provider,
     });
     await repair.run(run);
-    const input = requestInput(new HumanMessage(prompt), reqLimits, mode);
+    // the lab changed since the last request, not by the copilot: the model reads it first
+    const drift = project ? await turnDrift(host).start(ac.signal) : undefined;
+    if (drift) q.push(drift.event);
+    const input = requestInput(new HumanMessage(prompt), reqLimits, mode, drift ? [drift.note] : []);
     const stream = await graph.stream(input, { ...runConfig(sessionId, run, recursionLimitFor(reqLimits)), streamMode: 'values' });
     for await (const values of stream) final = values;
     stopped = final?.reached ?? 'done';
@@ -202,6 +208,8 @@ export async function runRequest(
     host.setCurrent(undefined);
     for (const message of mcp?.notices.splice(0) ?? []) q.push({ type: 'notice', message });
   }
+  // what the lab looks like after this request's own calls: the next request tells only the changes after it
+  if (opened && host.rowCreated()) await turnDrift(host).end();
   const stats = runStats(final, run.counters, performance.now() - t0, endpoint.model, host.modelPrices);
   recordUsage(host, final, stats);
   q.push({ type: 'done', stopped_reason: stopped, stats });

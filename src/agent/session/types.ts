@@ -1,8 +1,8 @@
 /** What createAgentSession (../session.ts) takes and gives: its options and the session it returns. */
 import type { InvocationOptions, Settings } from '../../config/schema.js';
-import type { AgentSession, Approver, LimitAsker, StopOutcome } from '../../core/api.js';
+import type { AgentSession, Approver, LabView, LimitAsker, StopOutcome } from '../../core/api.js';
 import type { AgentMode } from '../../core/events.js';
-import type { ProjectScope } from '../../gns3/types.js';
+import type { ProjectScope, Topology } from '../../gns3/types.js';
 import type { Logger } from '../../log.js';
 import type { AgentNodeRow, TreeRow } from '../../sessions/tree-store.js';
 import type { SessionRow } from '../../sessions/store.js';
@@ -62,6 +62,8 @@ export interface CopilotSession extends AgentSession {
   readonly agentMode: AgentMode;
   readonly resumed: boolean;
   readonly model: string;
+  /** the session's lab, live from the notification stream where it listens (opens the project); undefined without a project */
+  lab(): Promise<LabView<Topology> | undefined>;
   /** the session row (title, usage) as stored now */
   info(): SessionRow | undefined;
   /** the checkpointed conversation, e.g. to redraw a resumed session in the TUI */

@@ -7,7 +7,7 @@
 import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { PROTOCOL_NAME } from '../../sessions/message-text.js';
 
-export type ProtocolNoteKind = 'review_gate' | 'root_validation';
+export type ProtocolNoteKind = 'review_gate' | 'root_validation' | 'lab_drift';
 
 export function protocolNote(kind: ProtocolNoteKind, text: string): HumanMessage {
   return new HumanMessage({ content: text, name: PROTOCOL_NAME, additional_kwargs: { copilot_protocol: kind } });

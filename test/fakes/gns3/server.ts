@@ -19,6 +19,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { FakeNotifications } from './notifications.js';
 
 export type FakeApi = 'v2' | 'v3';
 
@@ -35,6 +36,10 @@ export interface FakeGns3Options {
    * real servers do). A node created on a compute gets that compute's host as console_host.
    */
   computes?: FakeCompute[];
+  /** the auto_close delay after the last project-stream listener left (the real 5 s by default) */
+  closeDelayMs?: number;
+  /** a notification stream's ping interval when nothing else happens (the real 5 s by default) */
+  pingMs?: number;
 }
 
 export interface FakeCompute {
@@ -231,6 +236,8 @@ export interface FakeGns3 {
   inject(rule: InjectRule): void;
   clearInjections(): void;
   revokeTokens(): void;
+  /** the notification streams: listener counts, drops, refusals, the auto_close rule (./notifications.ts) */
+  notifications: FakeNotifications;
   set statusDelayMs(ms: number);
   close(): Promise<void>;
 }
@@ -284,6 +291,38 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
   const streams = new Map<string, Set<ServerResponse>>();
   const sockets = new Set<Socket>();
   let nextConsole = v2 ? 5000 : 6000;
+  const notify = new FakeNotifications({
+    v2,
+    auth: (url, req) => {
+      if (v2) {
+        if (!opts.users) return 'ok';
+        const m = /^Basic (.+)$/i.exec(req.headers.authorization ?? '');
+        const [u, pw] = m ? Buffer.from(m[1]!, 'base64').toString().split(':') : [];
+        return u && opts.users[u] !== undefined && opts.users[u] === pw ? 'ok' : 'bad';
+      }
+      // 3.x reads the WebSocket's token from the query only
+      const token = url.searchParams.get('token');
+      return !token ? 'missing' : tokens.has(token) ? 'ok' : 'bad';
+    },
+    projectExists: (id) => projects.has(id),
+    autoClose: (id) => projects.get(id)?.data.auto_close === true,
+    closeProject: (id) => closeProject(projects.get(id)!),
+  });
+  if (opts.closeDelayMs !== undefined) notify.closeDelayMs = opts.closeDelayMs;
+  if (opts.pingMs !== undefined) notify.pingMs = opts.pingMs;
+  const emitNode = (action: string, n: Json) => notify.emitProject(String(n.project_id), action, n);
+  const emitLink = (p: Project, action: string, l: Link) => notify.emitProject(p.data.project_id, action, linkJson(l));
+  /** What POST /close does: every node stops (one node.updated each), then project.closed on the controller stream. */
+  const closeProject = (p: Project) => {
+    if (p.data.status === 'closed') return;
+    for (const n of p.nodes.values())
+      if (!ALWAYS_ON.has(n.node_type) && n.status !== 'stopped') {
+        n.status = 'stopped';
+        emitNode('node.updated', n);
+      }
+    p.data.status = 'closed';
+    notify.emitController('project.closed', p.data);
+  };
 
   // ---- helpers ----------------------------------------------------------
   const send = (res: ServerResponse, status: number, body?: unknown) => {
@@ -433,6 +472,7 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
     }
     if (t === 'ethernet_switch' && node.console === null) node.console = nextConsole++;
     p.nodes.set(node.node_id, node);
+    emitNode('node.created', node);
     return node;
   };
 
@@ -479,6 +519,7 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
       suspend: false,
     };
     p.links.set(link.link_id, link);
+    emitLink(p, 'link.created', link);
     return link;
   };
 
@@ -525,8 +566,10 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
     if (ALWAYS_ON.has(n.node_type)) return;
     if (target === 'suspended' && n.node_type === 'vpcs') return;
     const apply = () => {
+      if (n.status === target) return;
       n.status = target;
       if (target === 'started' && n.command_line === '') n.command_line = `/usr/bin/${n.node_type} -p ${String(n.console)}`;
+      emitNode('node.updated', n);
     };
     if (statusDelayMs > 0) setTimeout(apply, statusDelayMs).unref();
     else apply();
@@ -614,6 +657,11 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
         return t ? send(res, 200, t) : fail(404, v2 ? `Template ID ${b} doesn't exist` : `Template '${b}' not found`);
       }
     }
+    const stream = FakeNotifications.route(parts);
+    if (stream && !stream.ws && method === 'GET') {
+      if (stream.projectId !== null) getProject(stream.projectId);
+      return notify.httpStream(stream.projectId, res);
+    }
     if (a !== 'projects') return routeNotFound();
     if (parts.length === 1) {
       if (method === 'GET')
@@ -626,6 +674,7 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
         if (typeof body?.name !== 'string') return required('name', ['projects'], body);
         if ([...projects.values()].some((p) => p.data.name === body.name)) fail(409, `Project "${body.name}" already exists`);
         const id = api_addProject({ name: body.name });
+        notify.emitController('project.created', projects.get(id)!.data);
         return send(res, 201, projects.get(id)!.data);
       }
       return routeNotFound();
@@ -634,21 +683,26 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
     if (parts.length === 2) {
       if (method === 'GET') return send(res, 200, p.data);
       if (method === 'DELETE') {
+        closeProject(p);
         projects.delete(p.data.project_id);
+        notify.emitController('project.deleted', p.data);
         return send(res, 204);
       }
       if (method === 'PUT') {
         Object.assign(p.data, body ?? {});
+        notify.emitController('project.updated', p.data);
         return send(res, 200, p.data);
       }
     }
     if (parts.length === 3 && c === 'open' && method === 'POST') {
-      p.data.status = 'opened';
+      if (p.data.status !== 'opened') {
+        p.data.status = 'opened';
+        notify.emitController('project.opened', p.data);
+      }
       return send(res, 201, p.data);
     }
     if (parts.length === 3 && c === 'close' && method === 'POST') {
-      p.data.status = 'closed';
-      for (const n of p.nodes.values()) if (!ALWAYS_ON.has(n.node_type)) n.status = 'stopped';
+      closeProject(p);
       return send(res, 204);
     }
     if (c === 'templates' && parts.length === 4 && method === 'POST') {
@@ -689,8 +743,16 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
       if (parts.length === 4) {
         if (method === 'GET') return send(res, 200, n);
         if (method === 'DELETE') {
-          for (const [id, l] of p.links) if (l.nodes.some((x) => x.node_id === n.node_id)) p.links.delete(id);
+          for (const [id, l] of p.links)
+            if (l.nodes.some((x) => x.node_id === n.node_id)) {
+              p.links.delete(id);
+              emitLink(p, 'link.deleted', l);
+            }
           p.nodes.delete(n.node_id);
+          // the compute's short form first, then the controller's full node
+          const short = ['command_line', 'console', 'console_type', 'name', 'node_directory', 'node_id', 'project_id', 'status'];
+          emitNode('node.deleted', { ...Object.fromEntries(short.map((k) => [k, n[k]])), console: null });
+          emitNode('node.deleted', n);
           return send(res, 204);
         }
         if (method === 'PUT') {
@@ -708,6 +770,7 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
           }
           if (typeof upd.x === 'number') n.x = Math.trunc(upd.x);
           if (typeof upd.y === 'number') n.y = Math.trunc(upd.y);
+          emitNode('node.updated', n);
           return send(res, 200, n);
         }
       }
@@ -739,11 +802,17 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
         if (method === 'DELETE') {
           stopStreams(l.link_id);
           p.links.delete(l.link_id);
+          emitLink(p, 'link.deleted', l);
           return send(res, 204);
         }
         if (method === 'PUT') {
           if (body && 'suspend' in body) l.suspend = Boolean(body.suspend);
-          if (body && 'filters' in body) setFilters(p, l, body.filters);
+          try {
+            if (body && 'filters' in body) setFilters(p, l, body.filters);
+          } finally {
+            // a filter uBridge refused is still stored (and told)
+            emitLink(p, 'link.updated', l);
+          }
           return send(res, v2 ? 201 : 200, linkJson(l));
         }
       }
@@ -762,11 +831,13 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
         l.capturing = true;
         l.capture_file_name = typeof body?.capture_file_name === 'string' ? body.capture_file_name : `${names.join('_to_')}.pcap`;
         l.capture_file_path = `/opt/gns3/projects/${p.data.project_id}/project-files/captures/${String(l.capture_file_name)}`;
+        emitLink(p, 'link.updated', l);
         return send(res, 201, linkJson(l));
       }
       if (capture.stop && method === 'POST') {
         l.capturing = false;
         stopStreams(l.link_id);
+        emitLink(p, 'link.updated', l);
         return v2 ? send(res, 201, linkJson(l)) : send(res, 204);
       }
       if (capture.stream && method === 'GET') {
@@ -858,6 +929,7 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
       })();
     });
   });
+  notify.attach(server);
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -979,10 +1051,12 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
     revokeTokens() {
       tokens.clear();
     },
+    notifications: notify,
     set statusDelayMs(ms: number) {
       statusDelayMs = ms;
     },
     async close() {
+      notify.close();
       for (const set of streams.values()) for (const r of set) r.destroy();
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
