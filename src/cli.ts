@@ -105,7 +105,8 @@ const inject = program
   .command('inject')
   .description('one-shot or TUI in troubleshooting_injection mode (break the lab for students to fix)')
   .argument('[prompt]', 'request; without it: piped stdin, or the TUI on a terminal');
-addRunOptions(addSettingsOptions(inject));
+// its mode is the command's own: no --mode
+addRunOptions(addSettingsOptions(inject, ['controller', 'project', 'agent', 'llm', 'approve', 'output']));
 inject.option('--level <ccna|ccnp|ccie>', 'offer only fault scenarios of this exam level (setting inject_level; default ccie = all)');
 inject.action(
   act(async (prompt: string | undefined, _opts: Opts, cmd: Command) => mainAction(cmd, { mode: 'troubleshooting_injection', prompt })),

@@ -1,6 +1,6 @@
 /**
- * The command line's flags: the settings flags (program, `inject`, `doctor`, `mcp`), the run
- * flags, and turning the flags the user typed into settings (docs/ARCHITECTURE.md, Layers).
+ * The command line's flags: the settings flags (in groups: each command lists those it reads),
+ * the run flags, and turning the flags the user typed into settings (docs/ARCHITECTURE.md, Layers).
  */
 import type { Command } from 'commander';
 import { sanitizeLine } from '../security/sanitize.js';
@@ -24,36 +24,60 @@ export function typed(cmd: Command, key: string): { given: boolean; value?: unkn
   return { given: false };
 }
 
-/** The persistent-settings flags: on the program, `inject` and `doctor`. */
-export function addSettingsOptions(cmd: Command): Command {
+/**
+ * The settings flags in groups, so that each command lists the ones it reads: the program (and
+ * its one-shot) all of them, a subcommand its own (`check` the controller, project and output
+ * groups, `inject` everything but the mode it implies). A flag a subcommand does not list is still taken before
+ * the subcommand's name (`gns3-copilot --server URL check lab.yaml`), where the program reads it.
+ */
+const SETTING_GROUPS = {
+  /** the GNS3 controller and its TLS */
+  controller: (c: Command) =>
+    c
+      .option('-s, --server <url>', 'GNS3 controller URL (env GNS3_SERVER; default http://127.0.0.1:3080)')
+      .option('--insecure', 'skip TLS verification of the controller (warns)'),
+  project: (c: Command) => c.option('--project <name|id>', 'GNS3 project (env GNS3_PROJECT); the TUI offers a picker when absent'),
+  mode: (c: Command) => c.option('-m, --mode <mode>', 'teaching | lab | inject (env GNS3_COPILOT_MODE; default teaching)'),
+  /** a request's limits and the agent's run mode */
+  agent: (c: Command) =>
+    c
+      .option('--max-iterations <n>', 'LLM<->tool iterations per request, 1..100 (default 20)')
+      .option('--max-tool-calls <n>', 'tool calls per request, 1..50 (default unlimited)')
+      .option('--max-time <s>', 'wall-clock budget per request in seconds, 1..86400')
+      .option('--max-cost <usd>', 'USD one request may spend on LLM calls, 0.001..1000 (needs the model in model_prices)')
+      .option('--tool-limit <name=n>', 'per-tool cap, repeatable (e.g. execute_multiple_device_commands=3)', collect)
+      .option('--on-limit <fail|warn|continue>', 'what a reached limit does (default warn)')
+      .option('--max-parallel-tools <n>', 'tool calls of one response run at most n at a time, 1..20 (default 5)')
+      .option('--max-retries-per-tool <n>', 'retries of a transiently failing tool call, 0..5 (default 1)')
+      .option('--max-device-config-calls <n>', 'config-changing tool calls per request, 1..1000')
+      .option('--max-diagnostic-calls <n>', 'read-only tool calls per request, 1..1000')
+      .option('--agent-mode <mode>', 'sub-agents of a new session: flat (default) | recursive task trees (env AGENT_MODE)')
+      .option('--child-execution-mode <m>', 'agent mode recursive: sub-agents of one batch run sequential (default) | parallel')
+      .option('--max-parallel-children <n>', 'sub-agents running at once with --child-execution-mode parallel, 1..2 (default 2)'),
+  /** the model */
+  llm: (c: Command) =>
+    c
+      .option('--provider <name>', 'openai | deepseek | openrouter | ollama | lmstudio | vllm | custom')
+      .option('--model <name>', 'model name (env GNS3_COPILOT_MODEL)')
+      .option('--base-url <url>', 'OpenAI-compatible API base URL (env GNS3_COPILOT_BASE_URL)')
+      .option('--temperature <t>', 'sampling temperature, 0..2')
+      .option('--context-limit <k>', 'model context in thousands of tokens (positive integer)')
+      .option('--context-strategy <s>', 'conservative (60%) | balanced (75%) | aggressive (85%)'),
+  approve: (c: Command) =>
+    c.option('--approve <who>', 'who approves config-changing tools: never | ask | config | all (one-shot: not ask)'),
+  /** how the command talks to the user */
+  output: (c: Command) =>
+    c.option('--no-color', 'plain output (env NO_COLOR)').option('-v, --verbose', 'debug-level log file (env GNS3_COPILOT_LOG=debug)'),
+} satisfies Record<string, (c: Command) => Command>;
+
+export type SettingGroup = keyof typeof SETTING_GROUPS;
+const ALL_GROUPS: SettingGroup[] = ['controller', 'project', 'mode', 'agent', 'llm', 'approve', 'output'];
+
+/** The settings flags of these groups on a command (default: every group, as the program has them). */
+export function addSettingsOptions(cmd: Command, groups: readonly SettingGroup[] = ALL_GROUPS): Command {
   withSettings.add(cmd);
-  return cmd
-    .option('-s, --server <url>', 'GNS3 controller URL (env GNS3_SERVER; default http://127.0.0.1:3080)')
-    .option('--project <name|id>', 'GNS3 project (env GNS3_PROJECT); the TUI offers a picker when absent')
-    .option('-m, --mode <mode>', 'teaching | lab | inject (env GNS3_COPILOT_MODE; default teaching)')
-    .option('--max-iterations <n>', 'LLM<->tool iterations per request, 1..100 (default 20)')
-    .option('--max-tool-calls <n>', 'tool calls per request, 1..50 (default unlimited)')
-    .option('--max-time <s>', 'wall-clock budget per request in seconds, 1..86400')
-    .option('--max-cost <usd>', 'USD one request may spend on LLM calls, 0.001..1000 (needs the model in model_prices)')
-    .option('--tool-limit <name=n>', 'per-tool cap, repeatable (e.g. execute_multiple_device_commands=3)', collect)
-    .option('--on-limit <fail|warn|continue>', 'what a reached limit does (default warn)')
-    .option('--max-parallel-tools <n>', 'tool calls of one response run at most n at a time, 1..20 (default 5)')
-    .option('--max-retries-per-tool <n>', 'retries of a transiently failing tool call, 0..5 (default 1)')
-    .option('--max-device-config-calls <n>', 'config-changing tool calls per request, 1..1000')
-    .option('--max-diagnostic-calls <n>', 'read-only tool calls per request, 1..1000')
-    .option('--agent-mode <mode>', 'sub-agents of a new session: flat (default) | recursive task trees (env AGENT_MODE)')
-    .option('--child-execution-mode <m>', 'agent mode recursive: sub-agents of one batch run sequential (default) | parallel')
-    .option('--max-parallel-children <n>', 'sub-agents running at once with --child-execution-mode parallel, 1..2 (default 2)')
-    .option('--provider <name>', 'openai | deepseek | openrouter | ollama | lmstudio | vllm | custom')
-    .option('--model <name>', 'model name (env GNS3_COPILOT_MODEL)')
-    .option('--base-url <url>', 'OpenAI-compatible API base URL (env GNS3_COPILOT_BASE_URL)')
-    .option('--temperature <t>', 'sampling temperature, 0..2')
-    .option('--context-limit <k>', 'model context in thousands of tokens (positive integer)')
-    .option('--context-strategy <s>', 'conservative (60%) | balanced (75%) | aggressive (85%)')
-    .option('--approve <who>', 'who approves config-changing tools: never | ask | config | all (one-shot: not ask)')
-    .option('--insecure', 'skip TLS verification of the controller (warns)')
-    .option('--no-color', 'plain output (env NO_COLOR)')
-    .option('-v, --verbose', 'debug-level log file (env GNS3_COPILOT_LOG=debug)');
+  for (const g of ALL_GROUPS) if (groups.includes(g)) SETTING_GROUPS[g](cmd);
+  return cmd;
 }
 
 export function addRunOptions(cmd: Command): Command {

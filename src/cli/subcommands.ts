@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { act } from './process.js';
-import { addSettingsOptions, loadFor, settingsFlags } from './options.js';
+import { addSettingsOptions, loadFor, settingsFlags, type SettingGroup } from './options.js';
 import type { Settings } from '../config/schema.js';
 
 type Opts = Record<string, unknown>;
@@ -156,7 +156,7 @@ export function addSubcommands(program: Command): void {
 
   // doctor
   const doctor = program.command('doctor').description('check Node, config, keychain, controller, LLM endpoint and tools');
-  addSettingsOptions(doctor);
+  addSettingsOptions(doctor, ['controller', 'llm', 'output']);
   doctor.option('--json', 'JSON output');
   doctor.action(act(async (opts: Opts, cmd: Command) => (await import('../commands/doctor.js')).runDoctor(await settingsFlags(cmd), opts)));
 
@@ -177,7 +177,7 @@ export function addSubcommands(program: Command): void {
     .option('--to <request>', 'since just before this request (default: the first)')
     .option('--device <name>', 'only this device (repeatable)', collect)
     .option('--json', 'JSON output');
-  addSettingsOptions(diff);
+  addSettingsOptions(diff, ['controller', 'project', 'output']);
   diff.action(
     act(async (session: string | undefined, opts: Opts, cmd: Command) => {
       const { settings } = await loadFor(cmd);
@@ -194,7 +194,7 @@ export function addSubcommands(program: Command): void {
     .option('--dry-run', 'print the plan, change nothing')
     .option('--yes', 'approve the plan (without it a one-shot prints the plan and exits 6)')
     .option('--json', 'JSON output');
-  addSettingsOptions(rewind);
+  addSettingsOptions(rewind, ['controller', 'project', 'approve', 'output']);
   rewind.action(
     act(async (session: string | undefined, opts: Opts, cmd: Command) => {
       const { settings } = await loadFor(cmd);
@@ -213,7 +213,7 @@ export function addSubcommands(program: Command): void {
     .option('--junit <file>', 'also write a JUnit XML report (one testcase per check)')
     .option('--watch [seconds]', 're-run every few seconds (default 5) until every check passes')
     .option('--only <name...>', 'run only the checks with these names');
-  addSettingsOptions(check);
+  addSettingsOptions(check, ['controller', 'project', 'output']);
   check.action(
     act(async (file: string | undefined, opts: Opts, cmd: Command) => {
       const { settings, origins } = await loadFor(cmd);
@@ -235,12 +235,12 @@ export function addSubcommands(program: Command): void {
     .command('faults')
     .description('the faults inject mode applied: still present or fixed, a score, and restoring them');
   type FaultsAction = 'list' | 'show' | 'check' | 'restore';
-  function faultsSub(name: FaultsAction, args: string[], describe: string, setup?: (c: Command) => void) {
+  function faultsSub(name: FaultsAction, args: string[], describe: string, groups: SettingGroup[], setup?: (c: Command) => void) {
     const c = faults.command(name).description(describe);
     for (const a of args) c.argument(a);
     c.option('--session <id>', 'only the faults of this session (id or prefix)').option('--json', 'JSON output');
     setup?.(c);
-    addSettingsOptions(c);
+    addSettingsOptions(c, groups);
     c.action(
       withSettings(async (positional, opts, settings) => {
         const { faultsCommand } = await import('../commands/faults.js');
@@ -248,15 +248,21 @@ export function addSubcommands(program: Command): void {
       }),
     );
   }
-  faultsSub('list', [], 'list the recorded faults: open, fixed (when) or restored, and the score');
-  faultsSub('show', ['<id>'], 'one fault: what was applied, its restore, its repair check and every check run');
+  // every faults command takes the lab's options (a script passes the same ones to all of them); restore also --approve
+  faultsSub('list', [], 'list the recorded faults: open, fixed (when) or restored, and the score', ['controller', 'project', 'output']);
+  faultsSub('show', ['<id>'], 'one fault: what was applied, its restore, its repair check and every check run', [
+    'controller',
+    'project',
+    'output',
+  ]);
   faultsSub(
     'check',
     [],
     "run the open faults' repair checks: which are still present, when each was fixed; exit 7 while one is open",
+    ['controller', 'project', 'output'],
     (c) => c.option('--watch [seconds]', 're-run every few seconds (default 5) until no fault is open, recording each fix when it happens'),
   );
-  faultsSub('restore', ['<id>'], "apply a fault's restore through the approval gate", (c) =>
+  faultsSub('restore', ['<id>'], "apply a fault's restore through the approval gate", ['controller', 'project', 'approve', 'output'], (c) =>
     c.option('--yes', 'approve the restore (without it the plan is printed and the exit code is 6)'),
   );
 
@@ -266,7 +272,7 @@ export function addSubcommands(program: Command): void {
     .description('serve the lab tools, topology, skills and mode prompts over MCP (stdio, or --http)')
     .option('--http <host:port>', 'streamable HTTP on this address instead of stdio (loopback, e.g. 127.0.0.1:8765)')
     .option('--listen', 'allow a non-loopback --http address (needs GNS3_COPILOT_MCP_TOKEN or mcp_token in the keychain)');
-  addSettingsOptions(mcp);
+  addSettingsOptions(mcp, ['controller', 'project', 'mode', 'approve', 'output']);
   mcp.action(
     act(async (opts: Opts, cmd: Command) => {
       const { settings } = await loadFor(cmd);

@@ -239,9 +239,9 @@ describe('mcp_servers in the agent', () => {
 
   it('--tool-limit accepts server__tool names on the command line', async () => {
     const env = isolatedEnv({ GNS3_COPILOT_KEYCHAIN: 'off' });
-    const ok = await runCli(['mcp', '--tool-limit', 'netbox__query=3', '--http', 'nonsense'], { env });
+    const ok = await runCli(['--tool-limit', 'netbox__query=3', 'mcp', '--http', 'nonsense'], { env });
     expect(ok.stderr).toContain('--http: expected HOST:PORT'); // got past --tool-limit
-    const bad = await runCli(['mcp', '--tool-limit', 'netbox=3', '--http', 'nonsense'], { env });
+    const bad = await runCli(['--tool-limit', 'netbox=3', 'mcp', '--http', 'nonsense'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--tool-limit: unknown tool "netbox"');
   });
