@@ -195,11 +195,12 @@ describe('markFaultsUndone on sessions.db', () => {
     const later = new Date(saved + 60_000);
     const mine = faults.record({ ...base, session_id: 'S1', target: 'R1' }, later);
     const fixed = faults.record({ ...base, session_id: 'S1', target: 'R1', category: 'ospf' }, later);
-    faults.recordCheck(fixed.id, { status: 'pass', evidence: 'ok' });
+    // its repair check ran after it was applied (a check that started before that fixes nothing)
+    faults.recordCheck(fixed.id, { status: 'pass', evidence: 'ok' }, new Date(later.getTime() + 1000));
     const other = faults.record({ ...base, session_id: 'S2', target: 'R1' }, later);
     const got = markFaultsUndone(cps, { sessionId: 'S1', to: 1 }, outcome({ R1: 'restored' }));
     expect(got).toEqual({ restored: [mine.id], reopened: [] });
-    expect(faults.get(mine.id)!.state).toBe('restored');
+    expect(faults.get(mine.id)!.state).toBe('restored_unfixed');
     expect(faults.get(fixed.id)!.state).toBe('fixed');
     expect(faults.get(other.id)!.state).toBe('open');
     // a second run finds nothing open to undo, and brings back nothing restored after its checkpoint's faults
