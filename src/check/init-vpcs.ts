@@ -15,7 +15,10 @@ const LAYER2 = new Set(['ethernet_switch', 'ethernet_hub']);
 export function vpcsAddressCheck(device: string, showIp: string | undefined): { check: CheckInput; address: string } | undefined {
   const ip = showIp === undefined ? undefined : parseVpcsShowIp(showIp);
   if (!ip) return undefined;
-  return { check: { name: `${device} has ${ip.address}`, command: { device, run: 'show ip', expect: { contains: ip.line } } }, address: ip.address };
+  return {
+    check: { name: `${device} has ${ip.address}`, command: { device, run: 'show ip', expect: { contains: ip.line } } },
+    address: ip.address,
+  };
 }
 
 const toInt = (ip: string) => ip.split('.').reduce((n, o) => n * 256 + Number(o), 0);

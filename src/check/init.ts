@@ -110,7 +110,10 @@ export async function describeLab(opts: RunChecksOptions): Promise<{ project: st
     const platform = job.resolved.ok ? (job.resolved.target.platform ?? 'frr') : 'frr';
     if (platform === 'vpcs') {
       const pc = vpcsAddressCheck(job.device_name, out('show ip'));
-      if (pc) [checks.push(pc.check), pcAddresses.set(job.device_name, pc.address)];
+      if (pc) {
+        checks.push(pc.check);
+        pcAddresses.set(job.device_name, pc.address);
+      }
     } else checks.push(...deviceChecks(job.device_name, platform, out));
   }
   checks.push(...pcPings(topology, pcAddresses));

@@ -69,7 +69,11 @@ beforeAll(async () => {
   gns3.addLink({ a: 'PC2:e0', b: 'SW1:e1' });
   gns3.addLink({ a: 'SW1:e2', b: 'R1:e0' });
   gns3.addLink({ a: 'PC3:e0', b: 'R1:e1' });
-  await address({ PC1: 'ip 192.168.1.10/24 192.168.1.1', PC2: 'ip 192.168.1.11/24 192.168.1.1', PC3: `ip ${lab.pcs[2]!.address} ${lab.pcs[2]!.gateway}` });
+  await address({
+    PC1: 'ip 192.168.1.10/24 192.168.1.1',
+    PC2: 'ip 192.168.1.11/24 192.168.1.1',
+    PC3: `ip ${lab.pcs[2]!.address} ${lab.pcs[2]!.gateway}`,
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -89,7 +93,9 @@ describe('check --init on a VPCS lab', () => {
       ['PC2', '192.168.1.11/24'],
       ['PC3', lab.pcs[2]!.address],
     ])
-      expect(text).toContain(`- name: ${pc} has ${ip}\n    command: { device: ${pc}, run: show ip, expect: { contains: "IP/MASK     : ${ip}" } }\n`);
+      expect(text).toContain(
+        `- name: ${pc} has ${ip}\n    command: { device: ${pc}, run: show ip, expect: { contains: "IP/MASK     : ${ip}" } }\n`,
+      );
     expect(text).toContain('- ping: { from: PC1, to: 192.168.1.11 }\n');
     expect(text.match(/- ping:/g)).toHaveLength(1); // PC3: another link and network
     expect(text).toContain('- link: { a: PC1:e0, b: SW1:e0, clean: true }\n');

@@ -31,7 +31,10 @@ describe('VPCS addresses', () => {
     expect(parseVpcsShowIp('')).toBeUndefined();
     expect(vpcsAddressCheck('PC1', SHOW_IP('192.168.1.10/24'))).toEqual({
       address: '192.168.1.10/24',
-      check: { name: 'PC1 has 192.168.1.10/24', command: { device: 'PC1', run: 'show ip', expect: { contains: 'IP/MASK     : 192.168.1.10/24' } } },
+      check: {
+        name: 'PC1 has 192.168.1.10/24',
+        command: { device: 'PC1', run: 'show ip', expect: { contains: 'IP/MASK     : 192.168.1.10/24' } },
+      },
     });
     expect(vpcsAddressCheck('PC1', undefined)).toBeUndefined();
     expect(vpcsAddressCheck('PC1', SHOW_IP('0.0.0.0/0'))).toBeUndefined();

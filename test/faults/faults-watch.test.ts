@@ -85,8 +85,7 @@ function watch() {
     exited,
     out: () => stdout,
     err: () => stderr,
-    printed: (text: string) =>
-      new Promise<void>((resolve) => (stdout.includes(text) ? resolve() : waiters.push({ text, resolve }))),
+    printed: (text: string) => new Promise<void>((resolve) => (stdout.includes(text) ? resolve() : waiters.push({ text, resolve }))),
   };
 }
 
@@ -95,13 +94,20 @@ describe('faults check --watch', () => {
     const { linkId, fault } = await linkFault('e1');
     const w = watch();
     await w.printed('still present');
-    expect(w.out()).toContain(`✗ #${fault.id} R1:e1 <-> R2:e1 link_packet_loss_30  still present (fail)  R1:e1 <-> R2:e1 filters {"packet_loss":[30]}`);
+    expect(w.out()).toContain(
+      `✗ #${fault.id} R1:e1 <-> R2:e1 link_packet_loss_30  still present (fail)  R1:e1 <-> R2:e1 filters {"packet_loss":[30]}`,
+    );
 
     // a student clears the link while the watch runs
     const fixedAt = Date.now();
     gns3.project('watch-lab').links.get(linkId)!.filters = {};
     expect(await w.exited, w.err()).toBe(0);
-    expect(w.out()).toMatch(new RegExp(`^\\d\\d:\\d\\d:\\d\\d ✓ #${fault.id} R1:e1 <-> R2:e1 link_packet_loss_30 fixed \\S+ \\S+  R1:e1 <-> R2:e1 \\(no filters\\)$`, 'm'));
+    expect(w.out()).toMatch(
+      new RegExp(
+        `^\\d\\d:\\d\\d:\\d\\d ✓ #${fault.id} R1:e1 <-> R2:e1 link_packet_loss_30 fixed \\S+ \\S+  R1:e1 <-> R2:e1 \\(no filters\\)$`,
+        'm',
+      ),
+    );
     expect(w.out().trimEnd().split('\n').at(-1)).toBe('no fault is open · 0 open, 1 fixed, 0 restored unfixed · score 2/2');
 
     const stored = await withLedger((store) => store.get(fault.id)!);

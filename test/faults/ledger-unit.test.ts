@@ -43,7 +43,13 @@ const topology = (filters: Record<string, unknown[]>): Topology => ({
   nodes: [topologyNode('R1'), topologyNode('R2')],
   links: [{ link_id: 'L1', link_type: 'ethernet', ends: [end('R1', 'e0'), end('R2', 'e0')], filters, suspend: false, capturing: false }],
 });
-const linkTarget: FaultTarget = { kind: 'link', label: 'R1:e0 <-> R2:e0', linkId: 'L1', ends: ['R1:e0', 'R2:e0'], filters: { packet_loss: [30] } };
+const linkTarget: FaultTarget = {
+  kind: 'link',
+  label: 'R1:e0 <-> R2:e0',
+  linkId: 'L1',
+  ends: ['R1:e0', 'R2:e0'],
+  filters: { packet_loss: [30] },
+};
 
 /** An inject-mode tool context whose project's only link carries `lab.filters`. */
 function injectCtx(lab: { filters: Record<string, unknown[]> }, callId?: string): ToolContext {
@@ -124,7 +130,9 @@ describe('admitFault', () => {
     expect(ledgerOf(ctx)).toBe(ctx.faults);
     expect(ledgerOf({ ...ctx, mode: 'lab_automation_assistant' })).toBeUndefined();
     const missing = await admitFault(ctx, ctx.faults!, undefined, linkTarget);
-    expect(!missing.ok && missing.outcome.display).toMatch(/^inject mode: every change is a fault recorded in the fault ledger: pass fault \{scenario/);
+    expect(!missing.ok && missing.outcome.display).toMatch(
+      /^inject mode: every change is a fault recorded in the fault ledger: pass fault \{scenario/,
+    );
     const bad = await admitFault(ctx, ctx.faults!, { scenario: 'no_such_scenario' }, linkTarget);
     expect(!bad.ok && bad.outcome.display).toMatch(/^fault refused, nothing was applied: .*no_such_scenario/);
     expect(claimRows()).toEqual([]);
@@ -212,12 +220,22 @@ describe('repair checks and the score', () => {
 
   it('a pass fixes a fault only when the check started after its application ended', () => {
     const f = store.record(fault(), new Date('2026-01-01T00:00:10Z'));
-    const early = store.recordCheck(f.id, { status: 'pass', evidence: 'clean' }, new Date('2026-01-01T00:00:11Z'), new Date('2026-01-01T00:00:09Z'));
+    const early = store.recordCheck(
+      f.id,
+      { status: 'pass', evidence: 'clean' },
+      new Date('2026-01-01T00:00:11Z'),
+      new Date('2026-01-01T00:00:09Z'),
+    );
     expect(early).toMatchObject({ state: 'open', fixed_at: null });
     expect(store.checks(f.id)).toEqual([{ checked_at: '2026-01-01T00:00:11.000Z', status: 'pass', evidence: 'clean' }]);
     const fail = store.recordCheck(f.id, { status: 'fail', evidence: 'loss' }, new Date('2026-01-01T00:00:12Z'));
     expect(fail.state).toBe('open');
-    const onTime = store.recordCheck(f.id, { status: 'pass', evidence: 'clean' }, new Date('2026-01-01T00:00:13Z'), new Date('2026-01-01T00:00:10Z'));
+    const onTime = store.recordCheck(
+      f.id,
+      { status: 'pass', evidence: 'clean' },
+      new Date('2026-01-01T00:00:13Z'),
+      new Date('2026-01-01T00:00:10Z'),
+    );
     expect(onTime).toMatchObject({ state: 'fixed', fixed_at: '2026-01-01T00:00:13.000Z' });
   });
 
