@@ -21,7 +21,7 @@ const link = (id: string, a: [string, string], b: [string, string]): TopologyLin
   capturing: false,
 });
 
-const topology = {
+const topology: Topology = {
   project_id: 'p1',
   project_name: 'lab',
   nodes: [],
@@ -31,7 +31,7 @@ const topology = {
     link('cccccccc-3333', ['R1', 'e2'], ['R3', 'e1']),
     link('dddddddd-4444', ['core-1', 'Gi0/0'], ['edge-2', 'Gi0/1']),
   ],
-} as unknown as Topology;
+};
 const found = (ref: string) => findLink(topology, ref)?.link_id;
 
 describe('--link', () => {
