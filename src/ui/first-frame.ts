@@ -22,6 +22,7 @@ export const SUBCOMMANDS: ReadonlySet<string> = new Set([
   'faults',
   'diff',
   'rewind',
+  'checkpoint',
   'mcp',
   'help',
 ]);

@@ -6,9 +6,10 @@ import type { Key } from 'ink';
 import { MODE_SHORT_NAME } from '../core/modes.js';
 import type { SessionInfo } from './services.js';
 import type { SessionRequest } from '../checkpoints/types.js';
+import type { LabCheckpointSummary } from '../checkpoints/named-types.js';
 import { filterItems, type PickerItem } from './components/Picker.js';
 
-export type PickerPurpose = 'project_start' | 'project_switch' | 'sessions' | 'rewind';
+export type PickerPurpose = 'project_start' | 'project_switch' | 'sessions' | 'rewind' | 'checkpoint';
 
 export interface PickerState {
   purpose: PickerPurpose;
@@ -26,6 +27,7 @@ const PICKER_TEXT: Record<PickerPurpose, { title: string; empty: string }> = {
   project_switch: { title: 'GNS3 projects', empty: 'no projects on this controller' },
   sessions: { title: 'Sessions', empty: 'no sessions yet' },
   rewind: { title: 'Rewind the lab to just before request…', empty: 'this session has no requests yet' },
+  checkpoint: { title: 'Restore the lab to checkpoint…', empty: 'this project has no checkpoints yet (/checkpoint save NAME)' },
 };
 
 export function openingPicker(purpose: PickerPurpose, query: string): PickerState {
@@ -72,5 +74,14 @@ export function requestItem(r: SessionRequest): PickerItem {
     id: String(r.no),
     label: `${r.no}. ${r.text}`,
     detail: [r.kind === 'rewind' ? 'rewind' : '', relativeTime(r.created_at)].filter(Boolean).join(' · '),
+  };
+}
+
+/** A named checkpoint of the project, for /checkpoint restore's picker (newest first): choosing it restores the lab to it. */
+export function checkpointItem(c: LabCheckpointSummary): PickerItem {
+  return {
+    id: c.name,
+    label: `${c.name}${c.note ? ` — ${c.note}` : ''}`,
+    detail: [`${c.saved} saved${c.not_saved ? `, ${c.not_saved} not saved` : ''}`, relativeTime(c.created_at)].join(' · '),
   };
 }

@@ -13,6 +13,10 @@ import { sanitizeDeep } from '../security/sanitize.js';
 import type { SessionRequest } from '../checkpoints/types.js';
 import type { RewindReport } from '../undo/rewind.js';
 import type { TuiRewindOptions } from '../undo/tui-rewind.js';
+import type { TuiCheckpointRestoreOptions } from '../undo/tui-checkpoint.js';
+import type { NamedRestoreReport } from '../undo/named-restore.js';
+import type { LabCheckpointSummary } from '../checkpoints/named-types.js';
+import type { SaveReport } from '../checkpoints/named-save.js';
 import type { CreateAgentSessionOptions } from '../agent/session.js';
 
 export interface ProjectInfo {
@@ -64,6 +68,12 @@ export interface UiServices {
   sessionRequests(settings: Settings, sessionId: string): Promise<SessionRequest[]>;
   /** /rewind: restores the lab to just before request `to`, each call asked for through `approver`; the report says what is back */
   rewind(settings: Settings, o: TuiRewindOptions): Promise<RewindReport>;
+  /** the project's named lab checkpoints, oldest first: what /checkpoint restore offers */
+  labCheckpoints(settings: Settings): Promise<LabCheckpointSummary[]>;
+  /** /checkpoint save: every device's configuration and the topology under the name */
+  saveCheckpoint(settings: Settings, o: { name: string; note?: string }): Promise<SaveReport>;
+  /** /checkpoint restore: each call asked for through `approver`; the report says what is back */
+  restoreCheckpoint(settings: Settings, o: TuiCheckpointRestoreOptions): Promise<NamedRestoreReport>;
   /** false when neither the keychain nor GNS3_COPILOT_API_KEY / OPENAI_API_KEY hold a key */
   hasApiKey(settings: Settings): Promise<boolean>;
   /** starts loading what opening a session needs (the agent core), so it is there when the controller has answered */
@@ -189,6 +199,18 @@ export function createRealServices(log: Logger, opener: SessionOpener): UiServic
     async rewind(settings, o) {
       const { rewindFromTui } = await import('../undo/tui-rewind.js');
       return rewindFromTui(settings, await sessions(settings), o);
+    },
+    async labCheckpoints(settings) {
+      const { labCheckpoints } = await import('../undo/tui-checkpoint.js');
+      return sanitizeDeep(await labCheckpoints(settings, await sessions(settings), AbortSignal.timeout(60_000)));
+    },
+    async saveCheckpoint(settings, o) {
+      const { saveFromTui } = await import('../undo/tui-checkpoint.js');
+      return sanitizeDeep(await saveFromTui(settings, await sessions(settings), { ...o, signal: new AbortController().signal }));
+    },
+    async restoreCheckpoint(settings, o) {
+      const { restoreFromTui } = await import('../undo/tui-checkpoint.js');
+      return restoreFromTui(settings, await sessions(settings), o);
     },
     async hasApiKey(settings) {
       if (KEYLESS.has(settings.provider)) return true;

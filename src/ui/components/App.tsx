@@ -37,6 +37,7 @@ import { useAgentSession } from '../hooks/useAgentSession.js';
 import { useAgentTurn } from '../hooks/useAgentTurn.js';
 import { usePicker } from '../hooks/usePicker.js';
 import { useRewind } from '../hooks/useRewind.js';
+import { useLabCheckpoint } from '../hooks/useLabCheckpoint.js';
 import { useBoot } from '../hooks/useBoot.js';
 import { useExit } from '../hooks/useExit.js';
 import { useLineEditor } from '../hooks/useLineEditor.js';
@@ -128,7 +129,9 @@ export function App(props: AppProps) {
     notice,
     dispatch,
   });
+  const labCheckpoint = useLabCheckpoint({ services, settings: sessions.settings, approver: approvals.approver, notice, dispatch });
   const choose = useEvent(async (purpose: PickerPurpose, item: PickerItem | undefined) => {
+    if (purpose === 'checkpoint') return item ? labCheckpoint.restoreCheckpoint(item.id) : undefined;
     if (purpose === 'sessions') return item ? sessions.openSession({ sessionId: item.id, announce: 'resumed' }) : undefined;
     if (purpose === 'rewind') return item ? rewind.rewindTo(Number(item.id)) : undefined;
     if (purpose === 'project_start') return sessions.startIn(item && { id: item.id, name: item.label });
@@ -182,6 +185,7 @@ export function App(props: AppProps) {
     openSession: sessions.openSession,
     openPicker: pickers.openPicker,
     openMap: maps.openMap,
+    restoreCheckpoint: labCheckpoint.restoreCheckpoint,
     switchProject: sessions.switchProject,
     clearScreen: () => stdout.write(CLEAR_SCREEN),
     exit,
@@ -197,6 +201,7 @@ export function App(props: AppProps) {
     if (isCommand(line)) void runCommand(line);
     else if (turn.turnRunning()) notice('A turn is running: wait, or Esc to abort it', 'warn');
     else if (rewind.rewindRunning()) notice('A rewind is running: wait, or Esc to abort it', 'warn');
+    else if (labCheckpoint.restoreRunning()) notice('A checkpoint restore is running: wait, or Esc to abort it', 'warn');
     else void turn.runTurn(line);
     return true;
   });
@@ -221,7 +226,7 @@ export function App(props: AppProps) {
     enabled: isRawModeSupported,
     exiting: isExiting,
     exit,
-    abortTurn: () => turn.abortTurn() || rewind.abortRewind(),
+    abortTurn: () => turn.abortTurn() || rewind.abortRewind() || labCheckpoint.abortRestore(),
     flashHint,
     phase: phase.current,
     retry: boot.retry,

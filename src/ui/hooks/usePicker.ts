@@ -3,7 +3,7 @@ import type { Key } from 'ink';
 import type { Settings } from '../../config/schema.js';
 import { errorMessage } from '../../errors.js';
 import type { PickerItem } from '../components/Picker.js';
-import { openingPicker, pickerKey, requestItem, sessionItem, type PickerPurpose, type PickerState } from '../picker.js';
+import { checkpointItem, openingPicker, pickerKey, requestItem, sessionItem, type PickerPurpose, type PickerState } from '../picker.js';
 import type { UiServices } from '../services.js';
 import type { NoticeTone } from '../state.js';
 import { useRefState } from './useRefState.js';
@@ -66,6 +66,7 @@ async function loadItems(
   sessionId: string | undefined,
 ): Promise<PickerItem[]> {
   if (purpose === 'sessions') return (await services.listSessions(settings)).map(sessionItem);
+  if (purpose === 'checkpoint') return (await services.labCheckpoints(settings)).reverse().map(checkpointItem);
   if (purpose === 'rewind') return sessionId ? (await services.sessionRequests(settings, sessionId)).reverse().map(requestItem) : [];
   return (await services.listProjects(settings)).map((p) => ({ id: p.id, label: p.name, detail: p.status ?? '' }));
 }

@@ -15,6 +15,7 @@ import { projectCommand } from './projectCommand.js';
 import { quitCommand } from './quitCommand.js';
 import { renameCommand } from './renameCommand.js';
 import { rewindCommand } from './rewindCommand.js';
+import { checkpointCommand } from './checkpointCommand.js';
 import { sessionsCommand } from './sessionsCommand.js';
 import { topologyCommand } from './topologyCommand.js';
 import { mapCommand } from './mapCommand.js';
@@ -38,6 +39,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   topologyCommand,
   mapCommand,
   rewindCommand,
+  checkpointCommand,
   contextCommand,
   treeCommand,
   clearCommand,

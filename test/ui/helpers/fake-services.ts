@@ -9,6 +9,9 @@ import { ControllerError } from '../../../src/errors.js';
 import type { SessionRequest } from '../../../src/checkpoints/types.js';
 import type { RewindReport } from '../../../src/undo/rewind.js';
 import type { TuiRewindOptions } from '../../../src/undo/tui-rewind.js';
+import type { LabCheckpointSummary } from '../../../src/checkpoints/named-types.js';
+import type { SaveReport } from '../../../src/checkpoints/named-save.js';
+import type { NamedRestoreReport } from '../../../src/undo/named-restore.js';
 
 export interface FakeServicesOptions {
   scripts?: ScriptStep[][];
@@ -117,6 +120,16 @@ export class FakeServices implements UiServices {
   /** a rewind needs a lab: tests of /rewind give one (test/ui/rewind.test.tsx) */
   async rewind(_s: Settings, _o: TuiRewindOptions): Promise<RewindReport> {
     throw new Error('this test has no lab to rewind');
+  }
+  /** named checkpoints need a lab: the TUI's /checkpoint is tested on one (test/checkpoints/named-checkpoint-lab.test.ts) */
+  async labCheckpoints(): Promise<LabCheckpointSummary[]> {
+    return [];
+  }
+  async saveCheckpoint(): Promise<SaveReport> {
+    throw new Error('this test has no lab to save');
+  }
+  async restoreCheckpoint(): Promise<NamedRestoreReport> {
+    throw new Error('this test has no lab to restore');
   }
   async hasApiKey(): Promise<boolean> {
     return this.o.hasApiKey ?? true;
