@@ -38,12 +38,11 @@ export function labCheckpoints(settings: Settings, store: SessionStore, signal: 
 /** /checkpoint save NAME [note]: every node captured, the topology, stored under the name. */
 export async function saveFromTui(settings: Settings, store: SessionStore, o: { name: string; note?: string; signal: AbortSignal }) {
   const { saveLabCheckpoint } = await import('../checkpoints/named-save.js');
-  return withTuiLab(
-    settings,
-    store,
-    o.signal,
-    (lab): Promise<SaveReport> =>
-      saveLabCheckpoint({ ctx: lab.ctx, store: lab.store, controller: lab.controller }, { name: o.name, ...(o.note ? { note: o.note } : {}) }),
+  return withTuiLab(settings, store, o.signal, (lab): Promise<SaveReport> =>
+    saveLabCheckpoint(
+      { ctx: lab.ctx, store: lab.store, controller: lab.controller },
+      { name: o.name, ...(o.note ? { note: o.note } : {}) },
+    ),
   );
 }
 

@@ -3,7 +3,8 @@
  * controller (r3's console through a forwarder that can freeze it), a docker node whose
  * platform has no capture command and a built-in switch, and the built CLI. `checkpoint
  * save stage1`, two routers changed out of band, `diff`, a restore of r2 alone (r3's change
- * stays), a restore killed with SIGKILL half way and the restore that finishes it.
+ * stays), a restore killed with SIGKILL half way and the restore that finishes it, and the
+ * TUI's /checkpoint (ink-testing-library, the real save and restore behind it).
  * Needs root + frr (fails, never skips, when missing).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,13 @@ import { startHoldProxy, type HoldProxy } from '../helpers/hold-proxy.js';
 import { cliEnv, runCli } from '../e2e/oneshot-cli.js';
 import { SessionStore } from '../../src/sessions/store.js';
 import { NamedCheckpointStore, controllerKey } from '../../src/checkpoints/named-store.js';
+import { labCheckpoints, restoreFromTui, saveFromTui } from '../../src/undo/tui-checkpoint.js';
+import type { Settings } from '../../src/config/schema.js';
+import { cleanup } from 'ink-testing-library';
+import { mount } from '../ui/harness.js';
+import { testSettings } from '../ui/helpers/fake-services.js';
+import { until as untilFrame } from '../ui/helpers/scripted-session.js';
+import { stripAnsi } from '../../src/ui/style.js';
 
 const ROUTERS = ['r1', 'r2', 'r3'];
 let lab: Lab;
@@ -179,9 +187,43 @@ describe('named lab checkpoints on real FRR: save, diff, restore one device, a k
     ]);
   }, 300_000);
 
+  it("the TUI's /checkpoint saves the lab and restores it from the picker, each call asked for in the approval box", async () => {
+    // the TUI talks to the controller in process: credentials from the env, as a user without a keychain has them
+    process.env.GNS3_COPILOT_KEYCHAIN = 'off';
+    process.env.GNS3_USER = 'admin';
+    process.env.GNS3_PASSWORD = 'admin-pass';
+    const store = await SessionStore.open(`${env.home}/data`);
+    const settings = testSettings({ project: 'class', server: gns3.url, data_dir: `${env.home}/data`, connect_timeout_ms: 15_000 });
+    const t = mount({ settings, rows: 80, columns: 120 });
+    t.services.labCheckpoints = (st: Settings) => labCheckpoints(st, store, AbortSignal.timeout(60_000));
+    t.services.saveCheckpoint = (st: Settings, o) => saveFromTui(st, store, { ...o, signal: new AbortController().signal });
+    t.services.restoreCheckpoint = (st: Settings, o) => restoreFromTui(st, store, o);
+    const seen = (text: string) => t.frames.some((f) => stripAnsi(f).includes(text));
+    try {
+      await t.ready();
+      await t.type('/checkpoint save tui1 before the exercise');
+      await untilFrame(() => seen('✓ checkpoint tui1 of project class: 3 of 5 node(s) saved'), 120_000, `the save\n${t.frame()}`);
+      describeLo('r2', 'changed under the TUI');
+      await t.type('/checkpoint restore');
+      // newest first: Enter picks tui1
+      await t.waitFor('tui1 — before the exercise', 60_000);
+      await t.press('\r');
+      await t.waitFor('Approve execute_multiple_device_config_commands?', 120_000);
+      expect(t.frame()).toMatch(/-\s*description changed under the TUI/);
+      await t.press('y');
+      await untilFrame(() => seen('✓ restore of checkpoint tui1: restored'), 120_000, `the outcome\n${t.frame()}`);
+      expect(running('r2')).toBe(atStage1.get('r2'));
+    } finally {
+      cleanup();
+      store.close();
+    }
+  }, 300_000);
+
   it('delete removes it; the name is free again', async () => {
-    const r = await cli(['checkpoint', 'delete', 'stage1']);
-    expect(r.code, r.stderr).toBe(0);
+    for (const name of ['stage1', 'tui1']) {
+      const r = await cli(['checkpoint', 'delete', name]);
+      expect(r.code, r.stderr).toBe(0);
+    }
     const list = await cli(['checkpoint', 'list', '--json']);
     expect(JSON.parse(list.stdout).checkpoints).toEqual([]);
     expect(await named((s) => s.db.prepare('SELECT COUNT(*) FROM lab_checkpoint_devices').pluck().get())).toBe(0);

@@ -12,6 +12,7 @@ import type { TuiRewindOptions } from '../../../src/undo/tui-rewind.js';
 import type { LabCheckpointSummary } from '../../../src/checkpoints/named-types.js';
 import type { SaveReport } from '../../../src/checkpoints/named-save.js';
 import type { NamedRestoreReport } from '../../../src/undo/named-restore.js';
+import type { TuiCheckpointRestoreOptions } from '../../../src/undo/tui-checkpoint.js';
 
 export interface FakeServicesOptions {
   scripts?: ScriptStep[][];
@@ -122,13 +123,13 @@ export class FakeServices implements UiServices {
     throw new Error('this test has no lab to rewind');
   }
   /** named checkpoints need a lab: the TUI's /checkpoint is tested on one (test/checkpoints/named-checkpoint-lab.test.ts) */
-  async labCheckpoints(): Promise<LabCheckpointSummary[]> {
+  async labCheckpoints(_s: Settings): Promise<LabCheckpointSummary[]> {
     return [];
   }
-  async saveCheckpoint(): Promise<SaveReport> {
+  async saveCheckpoint(_s: Settings, _o: { name: string; note?: string }): Promise<SaveReport> {
     throw new Error('this test has no lab to save');
   }
-  async restoreCheckpoint(): Promise<NamedRestoreReport> {
+  async restoreCheckpoint(_s: Settings, _o: TuiCheckpointRestoreOptions): Promise<NamedRestoreReport> {
     throw new Error('this test has no lab to restore');
   }
   async hasApiKey(): Promise<boolean> {
