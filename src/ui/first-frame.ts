@@ -23,6 +23,7 @@ export const SUBCOMMANDS: ReadonlySet<string> = new Set([
   'diff',
   'rewind',
   'checkpoint',
+  'map',
   'mcp',
   'help',
 ]);
