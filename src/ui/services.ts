@@ -94,6 +94,34 @@ export interface SessionOpener {
 /** Providers that run locally and need no API key. */
 const KEYLESS = new Set(['ollama', 'lmstudio', 'vllm']);
 
+/** /rewind's and /checkpoint's services over the TUI's sessions.db (src/undo/tui-rewind.ts, tui-checkpoint.ts). */
+function undoServices(
+  sessions: (settings: Settings) => Promise<import('../sessions/store.js').SessionStore>,
+): Pick<UiServices, 'sessionRequests' | 'rewind' | 'labCheckpoints' | 'saveCheckpoint' | 'restoreCheckpoint'> {
+  return {
+    async sessionRequests(settings, sessionId) {
+      const { sessionRequests } = await import('../undo/tui-rewind.js');
+      return sanitizeDeep(sessionRequests(await sessions(settings), sessionId));
+    },
+    async rewind(settings, o) {
+      const { rewindFromTui } = await import('../undo/tui-rewind.js');
+      return rewindFromTui(settings, await sessions(settings), o);
+    },
+    async labCheckpoints(settings) {
+      const { labCheckpoints } = await import('../undo/tui-checkpoint.js');
+      return sanitizeDeep(await labCheckpoints(settings, await sessions(settings), AbortSignal.timeout(60_000)));
+    },
+    async saveCheckpoint(settings, o) {
+      const { saveFromTui } = await import('../undo/tui-checkpoint.js');
+      return sanitizeDeep(await saveFromTui(settings, await sessions(settings), { ...o, signal: new AbortController().signal }));
+    },
+    async restoreCheckpoint(settings, o) {
+      const { restoreFromTui } = await import('../undo/tui-checkpoint.js');
+      return restoreFromTui(settings, await sessions(settings), o);
+    },
+  };
+}
+
 export function createRealServices(log: Logger, opener: SessionOpener): UiServices {
   // One client per server URL, reused for the project list and /topology.
   const clients = new Map<string, Promise<import('../gns3/client.js').Gns3Client>>();
@@ -192,26 +220,7 @@ export function createRealServices(log: Logger, opener: SessionOpener): UiServic
     async deleteSession(settings, id) {
       return (await sessions(settings)).delete(id);
     },
-    async sessionRequests(settings, sessionId) {
-      const { sessionRequests } = await import('../undo/tui-rewind.js');
-      return sanitizeDeep(sessionRequests(await sessions(settings), sessionId));
-    },
-    async rewind(settings, o) {
-      const { rewindFromTui } = await import('../undo/tui-rewind.js');
-      return rewindFromTui(settings, await sessions(settings), o);
-    },
-    async labCheckpoints(settings) {
-      const { labCheckpoints } = await import('../undo/tui-checkpoint.js');
-      return sanitizeDeep(await labCheckpoints(settings, await sessions(settings), AbortSignal.timeout(60_000)));
-    },
-    async saveCheckpoint(settings, o) {
-      const { saveFromTui } = await import('../undo/tui-checkpoint.js');
-      return sanitizeDeep(await saveFromTui(settings, await sessions(settings), { ...o, signal: new AbortController().signal }));
-    },
-    async restoreCheckpoint(settings, o) {
-      const { restoreFromTui } = await import('../undo/tui-checkpoint.js');
-      return restoreFromTui(settings, await sessions(settings), o);
-    },
+    ...undoServices(sessions),
     async hasApiKey(settings) {
       if (KEYLESS.has(settings.provider)) return true;
       const secrets = await import('../config/secrets.js');

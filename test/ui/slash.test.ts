@@ -56,7 +56,8 @@ describe('slash commands', () => {
     expect(completeCommand(COMMANDS, '/top').line).toBe('/topology ');
     expect(completeCommand(COMMANDS, '/mode l').line).toBe('/mode lab');
     expect(completeCommand(COMMANDS, '/p')).toEqual({ line: '/p', candidates: ['project', 'pin'] });
-    expect(completeCommand(COMMANDS, '/c').candidates).toEqual(['context', 'clear']);
+    expect(completeCommand(COMMANDS, '/c').candidates).toEqual(['checkpoint', 'context', 'clear']);
+    expect(completeCommand(COMMANDS, '/checkpoint r').line).toBe('/checkpoint restore');
     expect(completeCommand(COMMANDS, '/model g').line).toBe('/model g');
     expect(completeCommand(COMMANDS, 'hello').line).toBe('hello');
   });
