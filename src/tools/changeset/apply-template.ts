@@ -13,6 +13,8 @@ import { errorMessage } from '../../errors.js';
 import { defineTool, failure, type ToolContext, type ToolOutcome } from '../types.js';
 import { TOOL_TARGETS } from '../targets.js';
 import { formatResults } from '../devices/shared.js';
+import { linkedNeighbours } from '../../check/state.js';
+import { takeBaseline, verificationLine, verifyChange, type Baseline, type Verification } from './verify.js';
 import { prepareChangeSet, type RenderedDevice, type RenderedSet } from './prepare.js';
 
 const publicShape = {
@@ -74,26 +76,63 @@ function notApplied(d: RenderedDevice, why: string): DeviceResult {
   return { device_name: d.device_name, status: 'error', results: [], blocked: [], error: `not applied: ${why}`, duration_ms: 0 };
 }
 
-async function applySet(set: RenderedSet, ctx: ToolContext): Promise<ToolOutcome> {
+/** The part of a baseline about `devices` and their linked routers (a pilot's share). */
+function shareOf(base: Baseline, devices: readonly string[]): Baseline {
+  const keep = new Set([...devices, ...linkedNeighbours(base.topology, devices)].map((d) => d.toLowerCase()));
+  const idx = base.devices.flatMap((d, i) => (keep.has(d.toLowerCase()) ? [i] : []));
+  return { topology: base.topology, devices: idx.map((i) => base.devices[i]!), states: idx.map((i) => base.states[i]!) };
+}
+
+/** Applies a group, then verifies it against its share of the baseline (none: the apply's own status only). */
+async function applyAndVerify(group: RenderedDevice[], base: Baseline | undefined, ctx: ToolContext) {
+  const results = await applyDevices(group, ctx);
+  if (!base || group.length === 0) return { results };
+  const commands = new Map(group.map((d) => [d.device_name, d.commands]));
+  const verification = await verifyChange(shareOf(base, [...commands.keys()]), commands, ctx, {
+    timeoutMs: ctx.settings.verify_timeout * 1000,
+  });
+  return { results, verification };
+}
+
+async function applySet(set: RenderedSet, verify: boolean, ctx: ToolContext): Promise<ToolOutcome> {
   const pilot = set.devices.filter((d) => set.pilot.includes(d.device_name));
   const rest = set.devices.filter((d) => !set.pilot.includes(d.device_name));
-  const first = await applyDevices(pilot, ctx);
-  const failed = first.filter((r) => r.status !== 'success');
+  const base = verify ? await takeBaseline(set.devices.map((d) => d.device_name), ctx) : undefined;
+  const first = await applyAndVerify(pilot, base, ctx);
+  const failed = first.results.filter((r) => r.status !== 'success');
+  const pilotFailed = pilot.length > 0 && (failed.length > 0 || (first.verification !== undefined && first.verification.status !== 'pass'));
   let results: DeviceResult[];
+  let verification: Verification | undefined;
   let pilotNote: Record<string, unknown> | undefined;
-  if (pilot.length > 0 && failed.length > 0) {
-    const why = `the pilot did not succeed (${failed.map((r) => `${r.device_name}: ${r.error ?? r.status}`).join('; ')})`;
-    results = [...first, ...rest.map((d) => notApplied(d, why))];
+  if (pilotFailed) {
+    const why =
+      failed.length > 0
+        ? `the pilot did not succeed (${failed.map((r) => `${r.device_name}: ${r.error ?? r.status}`).join('; ')})`
+        : `the pilot did not verify (${verificationLine(first.verification!)})`;
+    results = [...first.results, ...rest.map((d) => notApplied(d, why))];
+    verification = first.verification;
     pilotNote = { devices: set.pilot, status: 'failed', stopped: `the set stopped: ${why}; the other devices were not touched` };
   } else {
-    results = [...first, ...(await applyDevices(rest, ctx))];
+    // the rest is verified with the whole set, so a regression the pilot caused late is still seen
+    const second = await applyAndVerify(rest, base && rest.length > 0 ? base : undefined, ctx);
+    results = [...first.results, ...second.results];
+    verification = second.verification ?? first.verification;
     if (pilot.length > 0) pilotNote = { devices: set.pilot, status: 'passed' };
   }
   const out = formatResults(results);
   const data = typeof out.data === 'string' ? { output: out.data } : out.data;
-  const extra = { expansion: set.expansion, ...(set.skipped.length ? { skipped: set.skipped } : {}), ...(pilotNote ? { pilot: pilotNote } : {}) };
-  const skipped = set.skipped.length ? ` · ${set.skipped.length} skipped (no lines)` : '';
-  return { ...out, data: { ...data, ...extra }, display: `${out.display ?? ''}${skipped}${pilotNote?.status === 'failed' ? ' · pilot failed, the rest untouched' : ''}` };
+  const extra = {
+    expansion: set.expansion,
+    ...(set.skipped.length ? { skipped: set.skipped } : {}),
+    ...(pilotNote ? { pilot: pilotNote } : {}),
+    ...(verification ? { verification } : {}),
+  };
+  const notes = [
+    set.skipped.length ? `${set.skipped.length} skipped (no lines)` : '',
+    pilotNote?.status === 'failed' ? 'pilot failed, the rest untouched' : '',
+    verification ? verificationLine(verification) : '',
+  ].filter(Boolean);
+  return { ...out, data: { ...data, ...extra }, display: [out.display ?? '', ...notes].join(' · ') };
 }
 
 export const applyConfigTemplate = defineTool({
@@ -115,7 +154,7 @@ export const applyConfigTemplate = defineTool({
   run: async (args, ctx) => {
     if (!isRenderedSet(args.rendered)) return failure('apply_config_template was not prepared (internal): nothing was sent');
     try {
-      return await applySet(args.rendered, ctx);
+      return await applySet(args.rendered, args.verify !== 'none', ctx);
     } catch (err) {
       return failure(errorMessage(err).split('\n')[0] ?? 'error');
     }

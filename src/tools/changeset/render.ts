@@ -44,7 +44,7 @@ const NO_FS: FS = {
     throw new Error(`templates cannot read files (${file})`);
   },
   resolve: (_root: string, file: string) => file,
-  contains: () => false,
+  contains: () => Promise.resolve(false),
   sep: '/',
 };
 
