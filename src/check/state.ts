@@ -120,9 +120,12 @@ export function regressionsOf(before: DeviceState, after: DeviceState): Regressi
   const device = before.device;
   for (const [name, b] of Object.entries(before.interfaces)) {
     const a = after.interfaces[name];
-    if (b.state === 'up' && a?.state !== 'up') out.push({ device, kind: 'interface', what: name, before: ifaceText(b), after: ifaceText(a) });
-    else for (const addr of b.addresses)
-      if (!a?.addresses.includes(addr)) out.push({ device, kind: 'address', what: `${name} ${addr}`, before: ifaceText(b), after: ifaceText(a) });
+    if (b.state === 'up' && a?.state !== 'up')
+      out.push({ device, kind: 'interface', what: name, before: ifaceText(b), after: ifaceText(a) });
+    else
+      for (const addr of b.addresses)
+        if (!a?.addresses.includes(addr))
+          out.push({ device, kind: 'address', what: `${name} ${addr}`, before: ifaceText(b), after: ifaceText(a) });
   }
   for (const [id, st] of Object.entries(before.ospf))
     if (/^full$/i.test(st) && !/^full$/i.test(after.ospf[id] ?? ''))

@@ -165,17 +165,7 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
       results[i] = settle('limit', verdict.reason);
       limitHit ??= verdict.stop;
     } else {
-      if (req.softLimits) {
-        const strict = assessCall(
-          call,
-          { mode: req.mode, caller: req.caller, limits: req.softLimits, count: counter.count, counts: counter.counts },
-          { tools: req.tools, approval: req.approval },
-        );
-        if (strict.kind === 'limit' && !crossed.includes(strict.stop)) {
-          crossed.push(strict.stop);
-          req.events?.crossed?.(call, strict.stop);
-        }
-      }
+      noteCrossing(call, req, crossed);
       // protocol tools (the task tree's own bookkeeping) do not count against the request's limits
       if (limitGroupOf(verdict.def) !== 'protocol') {
         counter.count++;
@@ -223,9 +213,25 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
   };
 }
 
+/** on_limit continue: a call that runs although it crosses one of the user's limits is said once per limit. */
+function noteCrossing(call: DispatchCall, req: DispatchRequest, crossed: LimitStop[]): void {
+  if (!req.softLimits) return;
+  const { counter } = req;
+  const strict = assessCall(
+    call,
+    { mode: req.mode, caller: req.caller, limits: req.softLimits, count: counter.count, counts: counter.counts },
+    { tools: req.tools, approval: req.approval },
+  );
+  if (strict.kind === 'limit' && !crossed.includes(strict.stop)) {
+    crossed.push(strict.stop);
+    req.events?.crossed?.(call, strict.stop);
+  }
+}
+
 /** A call's prepare step through the front end; without one a tool that needs it does not run. */
 async function prepareCall(def: ToolDef, call: DispatchCall, req: DispatchRequest): Promise<DispatchCall | ToolResult> {
-  if (!req.prepare) return settle('error', `${call.name} cannot run here (its arguments are prepared before approval); it was not executed`);
+  if (!req.prepare)
+    return settle('error', `${call.name} cannot run here (its arguments are prepared before approval); it was not executed`);
   try {
     return await req.prepare(def, call);
   } catch (err) {

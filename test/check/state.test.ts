@@ -58,14 +58,20 @@ describe('regressions against a baseline', () => {
 describe('linked neighbours', () => {
   it('are the devices one link away from the touched ones, each once, not the touched ones', () => {
     const end = (node_name: string) => ({ node_id: node_name, node_name, adapter_number: 0, port_number: 0, port_name: 'e0' });
-    const topology = {
-      links: [
-        { link_id: 'a', ends: [end('R1'), end('R2')] },
-        { link_id: 'b', ends: [end('R2'), end('R3')] },
-        { link_id: 'c', ends: [end('R3'), end('R4')] },
-        { link_id: 'd', ends: [end('R1'), end('PC1')] },
-      ],
-    } as unknown as Topology;
+    const link = (link_id: string, a: string, b: string) => ({
+      link_id,
+      link_type: 'ethernet',
+      ends: [end(a), end(b)],
+      filters: {},
+      suspend: false,
+      capturing: false,
+    });
+    const topology: Topology = {
+      project_id: 'p',
+      project_name: 'p',
+      nodes: [],
+      links: [link('a', 'R1', 'R2'), link('b', 'R2', 'R3'), link('c', 'R3', 'R4'), link('d', 'R1', 'PC1')],
+    };
     expect(linkedNeighbours(topology, ['R2'])).toEqual(['R1', 'R3']);
     expect(linkedNeighbours(topology, ['r1', 'R2'])).toEqual(['R3', 'PC1']);
   });

@@ -158,7 +158,11 @@ describe('gns3-copilot mcp over stdio', () => {
       arguments: { template: 'interface lo\n description {{ word }}-{{ device.index }}', devices: ['R*'], vars: { word: 'templated' } },
     });
     expect(r.isError).toBeFalsy();
-    expect(structured(r)).toMatchObject({ status: 'success', expansion: { 'R*': ['R1'] }, devices: [{ device_name: 'R1', status: 'success' }] });
+    expect(structured(r)).toMatchObject({
+      status: 'success',
+      expansion: { 'R*': ['R1'] },
+      devices: [{ device_name: 'R1', status: 'success' }],
+    });
     expect(asked).toHaveLength(1);
     expect(asked[0]!.split('\n').slice(0, 4)).toEqual([
       'gns3-copilot wants to run apply_config_template, which changes the lab:',

@@ -74,7 +74,11 @@ describe('rendering a change set template', () => {
   });
 
   it('turns rendered text into one command per line', () => {
-    expect(renderedLines('router ospf\r\n\t network 10.0.0.0/8 area 0  \n\n   \nexit\n')).toEqual(['router ospf', '  network 10.0.0.0/8 area 0', 'exit']);
+    expect(renderedLines('router ospf\r\n\t network 10.0.0.0/8 area 0  \n\n   \nexit\n')).toEqual([
+      'router ospf',
+      '  network 10.0.0.0/8 area 0',
+      'exit',
+    ]);
     // a variable holding a newline makes two commands, each judged on its own
     const r = renderFor(input('description {{ d }}', { d: 'x\nreload' }), r1);
     expect(r.ok && renderedLines(r.text)).toEqual(['description x', 'reload']);

@@ -109,7 +109,10 @@ export async function callTool(
     // read through the shared device pool only when the client is asked (the dispatch decides); the checkpoint reuses the reading
     previewer: capturePreviewer((signal) => rt.toolContext(signal)),
     maxParallel: 1,
-    prepare: preparer(async (def) => ({ ...(await rt.callContext(def, extra.signal)), caller: MCP_CLIENT, callId: call.id }), DEFAULT_MAX_OUTPUT_CHARS),
+    prepare: preparer(
+      async (def) => ({ ...(await rt.callContext(def, extra.signal)), caller: MCP_CLIENT, callId: call.id }),
+      DEFAULT_MAX_OUTPUT_CHARS,
+    ),
     // the prepared call's arguments (a change set's rendering), not the client's own
     execute: (def, prepared) =>
       withProgress(extra.progress, name, async (device) =>

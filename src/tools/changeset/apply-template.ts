@@ -59,7 +59,11 @@ async function applyDevices(devices: RenderedDevice[], ctx: ToolContext): Promis
   // the set is one tool call: its devices run within the same parallel budget as calls do
   const settings = { ...ctx.settings, device_concurrency: Math.min(ctx.settings.device_concurrency, ctx.settings.max_parallel_tools) };
   const pool = poolFor(ctx.services, ctx.settings, ctx.log);
-  const job = (d: RenderedDevice): DeviceJob => ({ device_name: d.device_name, commands: d.commands, resolved: resolveTarget(topology, d.device_name, ctx.settings) });
+  const job = (d: RenderedDevice): DeviceJob => ({
+    device_name: d.device_name,
+    commands: d.commands,
+    resolved: resolveTarget(topology, d.device_name, ctx.settings),
+  });
   const opts = { settings, pool, signal: ctx.signal, log: ctx.log };
   const pcs = devices.filter((d) => d.platform === 'vpcs');
   const others = devices.filter((d) => d.platform !== 'vpcs');
@@ -68,7 +72,10 @@ async function applyDevices(devices: RenderedDevice[], ctx: ToolContext): Promis
     runDeviceJobs(pcs.map(job), { ...opts, mode: 'vpcs' }),
     runDeviceJobs(others.map(job), { ...opts, mode: 'config' }),
   ]);
-  const byDevice = new Map<RenderedDevice, DeviceResult>([...pcs.map((d, i) => [d, vpcs[i]!] as const), ...others.map((d, i) => [d, config[i]!] as const)]);
+  const byDevice = new Map<RenderedDevice, DeviceResult>([
+    ...pcs.map((d, i) => [d, vpcs[i]!] as const),
+    ...others.map((d, i) => [d, config[i]!] as const),
+  ]);
   return devices.map((d) => byDevice.get(d)!);
 }
 
@@ -97,7 +104,12 @@ async function applyAndVerify(group: RenderedDevice[], base: Baseline | undefine
 async function applySet(set: RenderedSet, verify: boolean, ctx: ToolContext): Promise<ToolOutcome> {
   const pilot = set.devices.filter((d) => set.pilot.includes(d.device_name));
   const rest = set.devices.filter((d) => !set.pilot.includes(d.device_name));
-  const base = verify ? await takeBaseline(set.devices.map((d) => d.device_name), ctx) : undefined;
+  const base = verify
+    ? await takeBaseline(
+        set.devices.map((d) => d.device_name),
+        ctx,
+      )
+    : undefined;
   const first = await applyAndVerify(pilot, base, ctx);
   const failed = first.results.filter((r) => r.status !== 'success');
   const pilotFailed = pilot.length > 0 && (failed.length > 0 || (first.verification !== undefined && first.verification.status !== 'pass'));
@@ -144,7 +156,7 @@ export const applyConfigTemplate = defineTool({
     'the devices are applied in parallel, one result per device. Prefer it over per-device config commands when devices get similar configuration.',
   risk: 'config',
   schema,
-  jsonSchema: z.toJSONSchema(publicSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+  jsonSchema: z.toJSONSchema(publicSchema, { io: 'input', unrepresentable: 'any' }),
   targets: TOOL_TARGETS.apply_config_template,
   prepare: async (args: Args, ctx) => {
     const { rendered: _ignored, ...own } = args;

@@ -50,7 +50,10 @@ function matches(name: string, g: { re: RegExp; ranges: [number, number][] }): b
   });
 }
 
-export function expandDevices(patterns: readonly string[], nodeNames: readonly string[]): { ok: true; set: Expansion } | { ok: false; error: string } {
+export function expandDevices(
+  patterns: readonly string[],
+  nodeNames: readonly string[],
+): { ok: true; set: Expansion } | { ok: false; error: string } {
   const devices: string[] = [];
   const expansion: Record<string, string[]> = {};
   const add = (n: string) => {
@@ -66,10 +69,12 @@ export function expandDevices(patterns: readonly string[], nodeNames: readonly s
         return { ok: false, error: (err as Error).message };
       }
       named = nodeNames.filter((n) => matches(n, g)).sort(natural.compare);
-      if (named.length === 0) return { ok: false, error: `device pattern "${p}" matches no node (nodes: ${nodeNames.slice(0, 30).join(', ')})` };
+      if (named.length === 0)
+        return { ok: false, error: `device pattern "${p}" matches no node (nodes: ${nodeNames.slice(0, 30).join(', ')})` };
     } else {
       const exact = nodeNames.find((n) => n === p) ?? nodeNames.find((n) => n.toLowerCase() === p.toLowerCase());
-      if (exact === undefined) return { ok: false, error: `no node named "${p}" in the project (nodes: ${nodeNames.slice(0, 30).join(', ')})` };
+      if (exact === undefined)
+        return { ok: false, error: `no node named "${p}" in the project (nodes: ${nodeNames.slice(0, 30).join(', ')})` };
       named = [exact];
     }
     expansion[p] = named;

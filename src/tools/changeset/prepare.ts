@@ -57,10 +57,19 @@ function judgeLines(rendered: RenderedDevice[], forbidden: string[]): string | u
 
 async function factsOf(args: ChangeSetArgs, devices: string[], ctx: ToolContext, topology: Parameters<typeof plainFacts>[1]) {
   if (!needsConsoleFacts(args.template)) return { facts: plainFacts(devices, topology), errors: [] as string[] };
-  return readFacts(devices, { topology, settings: ctx.settings, pool: poolFor(ctx.services, ctx.settings, ctx.log), signal: ctx.signal, log: ctx.log });
+  return readFacts(devices, {
+    topology,
+    settings: ctx.settings,
+    pool: poolFor(ctx.services, ctx.settings, ctx.log),
+    signal: ctx.signal,
+    log: ctx.log,
+  });
 }
 
-function renderAll(args: ChangeSetArgs, facts: DeviceFacts[]): { ok: true; devices: RenderedDevice[] } | { ok: false; outcome: ToolOutcome } {
+function renderAll(
+  args: ChangeSetArgs,
+  facts: DeviceFacts[],
+): { ok: true; devices: RenderedDevice[] } | { ok: false; outcome: ToolOutcome } {
   const input = { template: args.template, vars: args.vars ?? {}, device_vars: args.device_vars ?? {} };
   const devices: RenderedDevice[] = [];
   const errors: { device: string; error: string; variable?: string }[] = [];
@@ -72,7 +81,10 @@ function renderAll(args: ChangeSetArgs, facts: DeviceFacts[]): { ok: true; devic
   if (errors.length === 0) return { ok: true, devices };
   const shown = errors.slice(0, 5).map((e) => `${e.device}: ${e.error}`);
   const more = errors.length > 5 ? ` (and ${errors.length - 5} more)` : '';
-  return { ok: false, outcome: failure(`template failed to render, ${NOTHING_SENT}: ${shown.join('; ')}${more}`, { render_errors: errors }) };
+  return {
+    ok: false,
+    outcome: failure(`template failed to render, ${NOTHING_SENT}: ${shown.join('; ')}${more}`, { render_errors: errors }),
+  };
 }
 
 export async function prepareChangeSet(args: ChangeSetArgs, ctx: ToolContext): Promise<{ set: RenderedSet } | { error: ToolOutcome }> {
@@ -89,7 +101,8 @@ export async function prepareChangeSet(args: ChangeSetArgs, ctx: ToolContext): P
   if (!expanded.ok) return { error: failure(`${expanded.error}; ${NOTHING_SENT}`) };
   const { devices, expansion } = expanded.set;
   const pilotSet = args.pilot?.length ? expandDevices(args.pilot, devices) : undefined;
-  if (pilotSet && !pilotSet.ok) return { error: failure(`pilot: ${pilotSet.error.replace('in the project', 'in the set')}; ${NOTHING_SENT}`) };
+  if (pilotSet && !pilotSet.ok)
+    return { error: failure(`pilot: ${pilotSet.error.replace('in the project', 'in the set')}; ${NOTHING_SENT}`) };
   const { facts, errors } = await factsOf(args, devices, ctx, topology);
   if (errors.length > 0) return { error: failure(`cannot read the facts the template uses, ${NOTHING_SENT}: ${errors.join('; ')}`) };
   const rendered = renderAll(args, facts);

@@ -10,7 +10,15 @@
 import { poolFor } from '../../devices/engine.js';
 import { findNode, platformHint } from '../../devices/target.js';
 import type { Topology } from '../../gns3/types.js';
-import { intendedBy, linkedNeighbours, readStates, regressionsOf, sameStates, type DeviceState, type Regression } from '../../check/state.js';
+import {
+  intendedBy,
+  linkedNeighbours,
+  readStates,
+  regressionsOf,
+  sameStates,
+  type DeviceState,
+  type Regression,
+} from '../../check/state.js';
 import type { ToolContext } from '../types.js';
 
 export interface Verification {
@@ -66,7 +74,8 @@ export async function verifyChange(
 ): Promise<Verification> {
   const t0 = performance.now();
   const cannot = base.states.find((s) => s.error !== undefined);
-  if (cannot) return { status: 'error', regressions: [], intended: [], settle_ms: 0, reason: `no baseline for ${cannot.device}: ${cannot.error}` };
+  if (cannot)
+    return { status: 'error', regressions: [], intended: [], settle_ms: 0, reason: `no baseline for ${cannot.device}: ${cannot.error}` };
   const c = stateContext(base.topology, ctx);
   let last = await readStates(base.devices, c);
   for (;;) {
@@ -81,7 +90,14 @@ export async function verifyChange(
   }
   const settle_ms = Math.round(performance.now() - t0);
   const lost = last.find((s) => s.error !== undefined);
-  if (lost) return { status: 'error', regressions: [], intended: [], settle_ms, reason: `cannot read ${lost.device} after the change: ${lost.error}` };
+  if (lost)
+    return {
+      status: 'error',
+      regressions: [],
+      intended: [],
+      settle_ms,
+      reason: `cannot read ${lost.device} after the change: ${lost.error}`,
+    };
   const regressions: Regression[] = [];
   const intended: Regression[] = [];
   base.states.forEach((before, i) => {
