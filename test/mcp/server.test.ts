@@ -173,7 +173,7 @@ describe('gns3-copilot mcp over stdio', () => {
     const running = lab.vtysh('R1', 'show running-config');
     expect(running).toContain('description templated-1');
     expect(running).not.toContain('forged-template');
-  });
+  }, 90_000);
 
   it('asks with per-device commands and a preview of the diff; a declined call changes and stores nothing, an approved one keeps the reading', async () => {
     const e = mcpEnv();
