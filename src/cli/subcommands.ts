@@ -155,8 +155,10 @@ export function addSubcommands(program: Command): void {
     .action(act(async () => (await import('../commands/config.js')).configPath()));
 
   // doctor
-  const doctor = program.command('doctor').description('check Node, config, keychain, controller, LLM endpoint and tools');
-  addSettingsOptions(doctor, ['controller', 'llm', 'output']);
+  const doctor = program
+    .command('doctor')
+    .description("check Node, config, keychain, controller, LLM endpoint, tools and where the project's topology comes from");
+  addSettingsOptions(doctor, ['controller', 'project', 'llm', 'output']);
   doctor.option('--json', 'JSON output');
   doctor.action(act(async (opts: Opts, cmd: Command) => (await import('../commands/doctor.js')).runDoctor(await settingsFlags(cmd), opts)));
 
