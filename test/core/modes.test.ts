@@ -1,7 +1,7 @@
 /** Copilot modes and approvals: what the model sees, what dispatch allows. */
 import { describe, expect, it } from 'vitest';
 import type { FakeLlm } from '../fakes/llm/server.js';
-import { collect, ofType, session, testSettings, testTools, type ToolLog, useFakeLlm } from './helpers.js';
+import { collect, ofType, session, testSettings, testTools, type ToolLog, useFakeLlm } from '../agent/helpers.js';
 import { ResultBuilder, exitCodeOf } from '../../src/output/summary.js';
 import { MODE_TOOLS } from '../../src/core/modes.js';
 import type { ApprovalDecision } from '../../src/core/api.js';
