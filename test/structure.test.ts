@@ -142,8 +142,6 @@ const LONG_FILES_BEING_SPLIT = new Set(['devices/session.ts', 'sessions/tree-sto
 const LONG_FUNCTIONS_BEING_SPLIT = new Set([
   'agent/context.ts:prepareContext',
   'agent/session/run.ts:runRequest',
-  'agent/tools-node.ts:toolsNode',
-  'agent/tools-node.ts:toolsNode (inner)',
   'agent/tree/engine.ts:delegate',
   'undo/rewind.ts:runRewind',
   'devices/engine.ts:runOne',

@@ -70,7 +70,17 @@ export interface RunControl {
    * Recursive trees, the root's run: the root Validator's verdict on a candidate final answer
    * (undefined: nothing to validate — the request delegated nothing)
    */
-  validateAnswer?(a: { messages: BaseMessage[]; answer: string; run: RunControl }): Promise<ValidationResult | undefined>;
+  validateAnswer?(a: RootAnswer): Promise<ValidationResult | undefined>;
+}
+
+/** A candidate final answer of the root, for its Validator. */
+export interface RootAnswer {
+  /** the root's history with the answer last */
+  messages: BaseMessage[];
+  answer: string;
+  run: RunControl;
+  /** no validation can run: say so (`budget`: the tree budget ended the tree, its reserved call went to the answer) */
+  skipped?: 'budget';
 }
 
 export interface GraphDeps {

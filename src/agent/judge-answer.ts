@@ -3,7 +3,9 @@
  * answer given while reports await the agent's review is held (the review gate), and the
  * root's candidate final answer is judged by the root Validator, going back to the root
  * with the findings while a round and an iteration are left. Only an answer of a call that
- * offered tools and stayed within the tree budget is a candidate.
+ * offered tools and stayed within the tree budget is a candidate; the root's answer the tree
+ * budget ended (its reserved final call, or a call that crossed the budget) is not validated,
+ * and the root Validator says so (`skipped`, reason `budget`) instead of saying nothing.
  */
 import type { AIMessage, BaseMessage } from '@langchain/core/messages';
 import type { Caller } from '../core/caller.js';
@@ -13,6 +15,7 @@ import { enforcedLimits } from './limits.js';
 import { messageText } from '../sessions/message-text.js';
 import { reviewGateNote, rootValidationNote } from './tree/protocol-notes.js';
 import { rootFindings } from './tree/root-validator.js';
+import type { ValidationResult } from './tree/validation-result.js';
 
 export interface AnswerToJudge {
   message: AIMessage;
@@ -20,6 +23,8 @@ export interface AnswerToJudge {
   tools: boolean;
   /** the call stayed within the tree budget */
   within: boolean;
+  /** the tree budget ended the run at this call: its reserved final call, or one that crossed the budget */
+  budgetEnded: boolean;
   caller: Caller;
 }
 
@@ -35,7 +40,11 @@ export async function judgeAnswer(
   run: RunControl,
   a: AnswerToJudge,
 ): Promise<Judged | undefined> {
-  if (!a.tools || !a.within || (a.message.tool_calls?.length ?? 0) > 0) return undefined;
+  if ((a.message.tool_calls?.length ?? 0) > 0) return undefined;
+  if (!a.tools || !a.within) {
+    if (a.budgetEnded) await sayValidationSkipped(state, run, a.message);
+    return undefined;
+  }
   const iterationLeft = state.llm_calls + 1 < enforcedLimits(state.limits).max_iterations;
   // the review gate: an answer while reports await this agent's review is held while an iteration is left
   const held = a.caller.pendingReviews?.length && iterationLeft ? a.caller.pendingReviews : undefined;
@@ -48,11 +57,22 @@ export async function judgeAnswer(
   if (run.agent || !run.validateAnswer || run.signal.aborted) return undefined;
   const v = await run.validateAnswer({ messages: [...state.messages, a.message], answer: messageText(a.message), run });
   if (!v) return undefined;
-  run.emit({ type: 'validation', verdict: v.verdict, summary: v.summary, checks: v.checks });
+  emitValidation(run, v);
   const rounds = deps.rootValidationRounds ?? 0;
   if (v.verdict !== 'fail' || state.root_validations >= rounds || !iterationLeft || run.signal.aborted) return undefined;
   return {
     messages: [a.message, rootValidationNote(rootFindings(v, state.root_validations + 1, rounds))],
     root_validations: state.root_validations + 1,
   };
+}
+
+/** The root's answer the tree budget ended: no root Validator can run, which it says (when the request delegated). */
+async function sayValidationSkipped(state: AgentStateType, run: RunControl, message: AIMessage): Promise<void> {
+  if (run.agent || !run.validateAnswer || run.signal.aborted) return;
+  const v = await run.validateAnswer({ messages: [...state.messages, message], answer: messageText(message), run, skipped: 'budget' });
+  if (v) emitValidation(run, v);
+}
+
+function emitValidation(run: RunControl, v: ValidationResult): void {
+  run.emit({ type: 'validation', verdict: v.verdict, ...(v.reason ? { reason: v.reason } : {}), summary: v.summary, checks: v.checks });
 }

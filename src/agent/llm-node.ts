@@ -59,7 +59,13 @@ export function llmCallNode(deps: GraphDeps, tokens: SchemaTokens) {
       final_pass: !p.tools,
     });
     const usage = addUsage(state.usage, turn.chunk);
-    const judged = await judgeAnswer(deps, state, run, { message: turn.message, tools: p.tools, within, caller: p.caller });
+    const judged = await judgeAnswer(deps, state, run, {
+      message: turn.message,
+      tools: p.tools,
+      within,
+      budgetEnded: p.limit === 'budget' || !within,
+      caller: p.caller,
+    });
     if (judged) return { ...common, ...judged, usage };
     // a crossed tree budget: no tool call of this response runs (limitDecision)
     const crossed = !within && !p.limit;

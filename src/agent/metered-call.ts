@@ -20,11 +20,12 @@ import type { ModelPrice } from '../core/pricing.js';
 import type { CallBudget } from './tree/call-budget.js';
 import type { Gate } from './tree/ledger.js';
 import { worstCaseUsd, type CostMeter, type CostReservation } from './cost-limit.js';
-import { agentKey, type CallKind, type RequestCounters } from './request-counters.js';
+import type { CallKind } from '../core/events.js';
+import { agentKey, type RequestCounters } from './request-counters.js';
 import { completeText } from './completion.js';
 import { messageText } from '../sessions/message-text.js';
 
-export type { CallKind } from './request-counters.js';
+export type { CallKind } from '../core/events.js';
 
 export interface TokenUsage {
   input_tokens?: number;

@@ -24,7 +24,15 @@ import { sessionProject } from './session/project.js';
 import { questionQueue } from './session/questions.js';
 import { liveState } from './session/live.js';
 import { resolveProvider } from './session/provider.js';
-import { approvalContext, attachTools, limitRaiser, sessionGraph, sessionTree, type SessionParts } from './session/wiring.js';
+import {
+  approvalContext,
+  attachTools,
+  limitRaiser,
+  sessionGraph,
+  sessionToolRunner,
+  sessionTree,
+  type SessionParts,
+} from './session/wiring.js';
 import { requestHost, sessionFacade } from './session/facade.js';
 import type { CopilotSession, CreateAgentSessionOptions } from './session/types.js';
 
@@ -55,8 +63,9 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   };
   const questions = questionQueue();
   const raiser = opts.limitAsker ? limitRaiser(opts.limitAsker, live, questions) : undefined;
-  const graph = sessionGraph(parts, approvalContext(settings, opts, questions), raiser);
-  const tree = sessionTree(parts, resume, graph);
+  const toolRunner = sessionToolRunner(parts, approvalContext(settings, opts, questions), raiser);
+  const graph = sessionGraph(parts, toolRunner);
+  const tree = sessionTree(parts, resume, graph, toolRunner);
   const tools = attachTools(parts, opts.attachTools);
   const host = requestHost(parts, { resume, opts, graph, tree, tools });
   return sessionFacade(parts, { resume, tree, host, tools });

@@ -41,7 +41,13 @@ export interface AgentStats {
   output_tokens: number;
 }
 
-/** A request's totals over the root and every sub-agent; `iterations` is the root's own loop. */
+/** What a call of a request is for (`stats.by_kind`): the agents' own loops, or one of the calls around them. */
+export type CallKind = 'agent' | 'title' | 'summary' | 'validator' | 'root_validator';
+
+/**
+ * A request's totals over the root and every sub-agent, every call of the request counted
+ * (the agents' own, the title, summaries, the Validators); `iterations` is the root's own loop.
+ */
 export interface RunStats {
   iterations: number;
   llm_calls: number;
@@ -51,8 +57,10 @@ export interface RunStats {
   duration_ms: number;
   /** USD at the model's price (src/agent/pricing.ts, model_prices); null when the price is unknown */
   cost_usd?: number | null;
-  /** each agent's share, keyed `root` or by sub-agent id; adds up to the totals (absent: nothing ran) */
+  /** each agent's share, keyed `root` or by sub-agent id (a Validator's calls are its sub-agent's); adds up to the totals (absent: nothing ran) */
   by_agent?: Record<string, AgentStats>;
+  /** the same totals split by what the calls were for; adds up to the totals (absent: nothing ran) */
+  by_kind?: Record<CallKind, AgentStats>;
 }
 
 /** Which node of the sub-agent tree an event comes from (absent: the root). */
@@ -126,7 +134,15 @@ export type AgentEvent = AgentTag &
      */
     | { type: 'drift'; changes: string[]; total: number }
     /** a sub-agent's report was validated (AGENT_MODE=recursive); agent_id names the sub-agent, absent for the root Validator's verdict on the root's answer */
-    | { type: 'validation'; verdict: 'pass' | 'fail' | 'uncertain'; summary: string; checks: ValidationCheckEvent[] }
+    | {
+        type: 'validation';
+        /** `skipped` (the root answer only): no validation ran, `reason` says why */
+        verdict: 'pass' | 'fail' | 'uncertain' | 'skipped';
+        /** why a validation was skipped: `budget`, the tree budget ended the tree and its reserved call went to the answer */
+        reason?: 'budget';
+        summary: string;
+        checks: ValidationCheckEvent[];
+      }
     /** a parent decided on a sub-agent's report (`review_task`); agent_id names the sub-agent */
     | { type: 'review'; decision: 'accept' | 'revise' | 'replan' | 'split'; note: string }
     | { type: 'done'; stopped_reason: StoppedReason; stats: RunStats }

@@ -3,7 +3,7 @@
  * exit code (docs/ARCHITECTURE.md, Errors and exit codes). Text and stream-json printers use the same fold so all
  * three formats agree on the outcome.
  */
-import type { AgentEvent, ErrorType, RunStats, StoppedReason, ToolStatus, ValidationCheckEvent } from '../core/events.js';
+import type { AgentEvent, ErrorType, EventOf, RunStats, StoppedReason, ToolStatus, ValidationCheckEvent } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
 import { EXIT_CODE_OF_TYPE, ExitCode } from '../errors.js';
 import type { AgentView, ResourceUsage } from '../agent/tree/view.js';
@@ -38,7 +38,7 @@ export interface OneShotResult {
   agents?: AgentView[];
   resource_usage?: ResourceUsage | null;
   /** the root Validator's verdict on this request's answer (recursive, when the request delegated) */
-  validation?: { verdict: 'pass' | 'fail' | 'uncertain'; summary: string; checks: ValidationCheckEvent[] };
+  validation?: { verdict: EventOf<'validation'>['verdict']; reason?: 'budget'; summary: string; checks: ValidationCheckEvent[] };
 }
 
 const ZERO: RunStats = { iterations: 0, llm_calls: 0, tool_calls: 0, input_tokens: 0, output_tokens: 0, duration_ms: 0, cost_usd: null };
@@ -116,7 +116,8 @@ export class ResultBuilder {
         break;
       // the root's answer (a sub-agent's validation is under `agents`); the last round's verdict
       case 'validation':
-        if (!e.agent_id) this.r.validation = { verdict: e.verdict, summary: e.summary, checks: e.checks };
+        if (!e.agent_id)
+          this.r.validation = { verdict: e.verdict, ...(e.reason ? { reason: e.reason } : {}), summary: e.summary, checks: e.checks };
         break;
       case 'done':
         this.r.stats = e.stats;

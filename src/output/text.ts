@@ -2,6 +2,7 @@
 import type { AgentEvent } from '../core/events.js';
 import { driftText } from '../core/drift-text.js';
 import { sanitizeLine, StreamSanitizer } from '../security/sanitize.js';
+import { verdictWords } from '../core/verdict.js';
 
 export interface Sink {
   write(s: string): unknown;
@@ -79,9 +80,7 @@ export class TextPrinter {
       // the task tree's verdicts and reviews (recursive): one line each; without agent_id, the root's answer
       case 'validation':
         this.breakLine();
-        this.err.write(
-          this.dim(`${VERDICT_MARK[e.verdict]} ${whoOf(e.agent_id)} validation ${e.verdict}: ${truncate(e.summary, 200)}`) + '\n',
-        );
+        this.err.write(this.dim(`${verdictWords(e, whoOf(e.agent_id))}: ${truncate(e.summary, 200)}`) + '\n');
         break;
       case 'review':
         this.breakLine();
@@ -110,7 +109,6 @@ export class TextPrinter {
   }
 }
 
-const VERDICT_MARK = { pass: '✓', fail: '✗', uncertain: '?' } as const;
 const whoOf = (agentId: string | undefined) => (agentId ? `sub-agent ${sanitizeLine(agentId).slice(0, 8)}` : 'answer');
 
 /** After the status: the tool's display line, else (not success) the start of its output. */

@@ -10,6 +10,7 @@ import { driftText } from '../core/drift-text.js';
 import { summarizeArgs } from './call-text.js';
 import { applyChildToolEvent, isChildToolEvent, type ChildToolEvent } from './tree.js';
 import type { ToolCallState, ToolCallView, TurnView } from './views.js';
+import { verdictWords } from '../core/verdict.js';
 
 export type { ToolCallState, ToolCallView, TurnItem, TurnView, ChildCallView } from './views.js';
 
@@ -208,8 +209,6 @@ function finishLive(s: UiState): UiState {
   };
 }
 
-const VERDICT_MARK = { pass: '✓', fail: '✗', uncertain: '?' } as const;
-
 function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
   if (isChildToolEvent(e)) {
     const s = ensureLive(s0, at);
@@ -277,15 +276,13 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
         entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text: `⟳ lab changed: ${driftText(e)}`, tone: 'info' }],
         nextKey: s0.nextKey + 1,
       };
-    // a sub-agent's verdict, its parent's review and the root answer's verdict: one line each in the transcript (✓ pass, ✗ fail, ? uncertain)
+    // a sub-agent's verdict, its parent's review and the root answer's verdict: one line each in the transcript (✓ pass, ✗ fail, ? uncertain, – skipped)
     case 'validation':
     case 'review': {
       // a validation without agent_id is the root Validator's, on the answer
       const who = e.agent_id ? `sub-agent ${e.agent_id.slice(0, 8)}` : 'root answer';
       const text =
-        e.type === 'validation'
-          ? `${VERDICT_MARK[e.verdict]} ${who} validation ${e.verdict}: ${e.summary}`
-          : `${who} review: ${e.decision}${e.note ? ` — ${e.note}` : ''}`;
+        e.type === 'validation' ? `${verdictWords(e, who)}: ${e.summary}` : `${who} review: ${e.decision}${e.note ? ` — ${e.note}` : ''}`;
       const tone: NoticeTone = e.type === 'validation' && e.verdict !== 'pass' ? 'warn' : 'info';
       return { ...s0, entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text, tone }], nextKey: s0.nextKey + 1 };
     }

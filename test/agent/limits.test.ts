@@ -53,7 +53,8 @@ describe('limits', () => {
     expect(ofType(ev, 'tool_end')[0]!.output).toContain('Iteration limit reached (1/1)');
     const done = ofType(ev, 'done')[0]!;
     expect(done.stopped_reason).toBe('max_iterations');
-    expect(done.stats.llm_calls).toBe(1);
+    expect(done.stats.by_kind!.agent.llm_calls).toBe(1);
+    expect(done.stats.llm_calls).toBe(2); // and the title: every call of the request counts
     expect(text(ev)).toContain('R1 could not be checked');
     expect(text(ev)).not.toContain('⚠ Stopped');
     expect(ofType(ev, 'limit')).toEqual([expect.objectContaining({ reason: 'max_iterations', action: 'wrap_up' })]);
@@ -268,7 +269,9 @@ describe('limits', () => {
       const done = ofType(ev, 'done')[0]!;
       expect(done.stopped_reason).toBe('max_iterations');
       // two iterations with tools, the third and last without
-      expect(done.stats.llm_calls).toBe(3);
+      expect(done.stats.by_kind!.agent.llm_calls).toBe(3);
+      // the first request's stats count its title call too
+      expect(done.stats.llm_calls).toBe(prompt === 'first' ? 4 : 3);
       expect(text(ev)).toContain(`${prompt} answer`);
     }
     expect(log.calls).toHaveLength(4);

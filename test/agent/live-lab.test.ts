@@ -72,7 +72,7 @@ describe.each(['v2', 'v3'] as const)('a session on a live lab (%s)', (api) => {
     const llm = await startLlm([...turn(1, 'first'), ...turn(10, 'second')]);
     const s = await liveSession(llm);
     await collect(s.send('look at the lab'));
-    const view = (await s.lab!())!;
+    const view = (await s.lab())!;
     await until(() => view.status().live, 5_000, 'the stream');
     // another client (the GUI, an instructor) changes the lab between the two requests
     await other.call('POST', `/projects/${pid}/templates/${VPCS[api]}`, { body: { x: 0, y: 0, compute_id: 'local' } });
@@ -102,7 +102,7 @@ describe.each(['v2', 'v3'] as const)('a session on a live lab (%s)', (api) => {
     const llm = await startLlm([...turn(1, 'warm'), ...turn(3, 'down'), ...turn(3, 'back')]);
     const s = await liveSession(llm);
     await collect(s.send('warm up'));
-    const view = (await s.lab!())!;
+    const view = (await s.lab())!;
     await until(() => view.status().live, 5_000, 'the stream');
     gns3.notifications.refusing = true;
     gns3.notifications.dropAll();
@@ -127,7 +127,7 @@ describe.each(['v2', 'v3'] as const)('a session on a live lab (%s)', (api) => {
     const llm = await startLlm([...turn(1, 'one'), ...turn(2, 'two')]);
     const s = await liveSession(llm);
     await collect(s.send('hello'));
-    const view = (await s.lab!())!;
+    const view = (await s.lab())!;
     await until(() => view.status().live, 5_000, 'the stream');
     await other.call('POST', `/projects/${pid}/close`, { body: {} });
     await until(() => gns3.notifications.count(pid) === 0, 2_000, 'the copilot leaving the project stream');

@@ -93,7 +93,9 @@ describe('one-shot e2e: configure OSPF on R1–R3 and verify', () => {
       ['cfg', 'execute_multiple_device_config_commands', 'success'],
       ['verify', 'execute_multiple_device_commands', 'success'],
     ]);
-    expect(j.stats).toMatchObject({ llm_calls: 4, tool_calls: 3 });
+    // four answers and the title: every call of the request counts
+    expect(j.stats).toMatchObject({ llm_calls: 5, tool_calls: 3 });
+    expect(j.stats.by_kind!.agent.llm_calls).toBe(4);
     expect(j.response).toContain('Full');
     // the model was shown the topology of the fake controller
     expect(String(llm.requests[0]!.body.messages[0]!.content)).toContain('R1');

@@ -10,6 +10,7 @@ const toolStatus = z.enum(['success', 'partial', 'error', 'blocked', 'limit', 'a
 const stopped = z.enum(['done', 'max_iterations', 'max_tool_calls', 'max_time', 'tool_limit', 'max_cost', 'aborted', 'error', 'budget']);
 const errorType = z.enum(['controller', 'provider', 'limit', 'approval', 'aborted', 'usage', 'internal']);
 const nonNegInt = z.number().int().nonnegative();
+const share = z.strictObject({ llm_calls: nonNegInt, tool_calls: nonNegInt, input_tokens: nonNegInt, output_tokens: nonNegInt });
 const stats = z.strictObject({
   iterations: nonNegInt,
   llm_calls: nonNegInt,
@@ -18,15 +19,17 @@ const stats = z.strictObject({
   output_tokens: nonNegInt,
   duration_ms: nonNegInt,
   cost_usd: z.number().nonnegative().nullable(),
-  by_agent: z
-    .record(z.string(), z.strictObject({ llm_calls: nonNegInt, tool_calls: nonNegInt, input_tokens: nonNegInt, output_tokens: nonNegInt }))
-    .optional(),
+  by_agent: z.record(z.string(), share).optional(),
+  by_kind: z.strictObject({ agent: share, title: share, summary: share, validator: share, root_validator: share }).optional(),
 });
 const error = z.strictObject({ type: errorType, message: z.string().min(1) });
 const verdict = z.enum(['pass', 'fail', 'uncertain']);
 const decision = z.enum(['accept', 'revise', 'replan', 'split']);
 const check = z.strictObject({ claim: z.string(), ok: z.boolean(), evidence: z.string(), note: z.string().optional() });
 const validation = z.strictObject({ verdict, checks: z.array(check), summary: z.string(), deterministic: z.boolean().optional() });
+/** the root answer's: also `skipped` when no validation could run, with the reason */
+const rootVerdict = z.enum(['pass', 'fail', 'uncertain', 'skipped']);
+const rootValidation = validation.extend({ verdict: rootVerdict, reason: z.literal('budget').optional() });
 
 export const jsonResultSchema = z.strictObject({
   session_id: z.string().min(1).nullable(),
@@ -77,7 +80,7 @@ export const jsonResultSchema = z.strictObject({
     })
     .nullable()
     .optional(),
-  validation: validation.optional(),
+  validation: rootValidation.optional(),
 });
 
 const ts = {
@@ -161,7 +164,14 @@ export const streamEventSchema = z.discriminatedUnion('type', [
     total: z.number().int().positive(),
     ...ts,
   }),
-  z.strictObject({ type: z.literal('validation'), verdict, summary: z.string(), checks: z.array(check), ...ts }),
+  z.strictObject({
+    type: z.literal('validation'),
+    verdict: rootVerdict,
+    reason: z.literal('budget').optional(),
+    summary: z.string(),
+    checks: z.array(check),
+    ...ts,
+  }),
   z.strictObject({ type: z.literal('review'), decision, note: z.string(), ...ts }),
   z.strictObject({
     type: z.literal('limit'),

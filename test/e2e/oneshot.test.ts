@@ -39,7 +39,9 @@ describe('one-shot output', () => {
       name: 'execute_multiple_device_commands',
       args: { device_configs: [{ device_name: 'R1', commands: ['show version'] }] },
     });
-    expect(j.stats).toMatchObject({ llm_calls: 2, iterations: 2 });
+    // the two answers and the title: every call of the request counts
+    expect(j.stats).toMatchObject({ llm_calls: 3, iterations: 2 });
+    expect(j.stats.by_kind).toMatchObject({ agent: { llm_calls: 2, tool_calls: 1 }, title: { llm_calls: 1, tool_calls: 0 } });
     expect(j.stopped_reason).toBe('done');
     expect(j.error).toBeNull();
     expect(j.mode).toBe('teaching_assistant');
@@ -175,7 +177,7 @@ describe('one-shot exit codes', () => {
     expect(r.code).toBe(0);
     const j = parseJsonResult(r.stdout);
     expect(j.stopped_reason).toBe('max_iterations');
-    expect(j.stats.llm_calls).toBe(1);
+    expect(j.stats.by_kind!.agent.llm_calls).toBe(1);
     const chats = llm.requests.filter((q) => q.purpose === null);
     expect(chats).toHaveLength(1);
     expect(chats[0]!.body.tools).toBeUndefined();

@@ -64,7 +64,7 @@ describe('session store', () => {
     let row = s.info()!;
     expect(row.title!.length).toBeLessThanOrEqual(40);
     expect(row.title).toMatch(/^OSPF adjacency check/);
-    expect(row.llm_calls).toBe(2);
+    expect(row.llm_calls).toBe(3); // two answers and the title
     expect(row.input_tokens).toBeGreaterThanOrEqual(250);
     expect(row.output_tokens).toBeGreaterThanOrEqual(30);
     expect(row.total_tokens).toBe(row.input_tokens + row.output_tokens);
@@ -72,7 +72,7 @@ describe('session store', () => {
     await collect(s.send('and now?'));
     row = s.info()!;
     expect(llm.requests.filter((r) => r.purpose === 'title')).toHaveLength(1); // only after the first turn
-    expect(row.llm_calls).toBe(3);
+    expect(row.llm_calls).toBe(4);
     expect(row.message_count).toBe(6);
     await s.close();
   });

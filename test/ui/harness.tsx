@@ -121,10 +121,10 @@ export function mountReal(settings: Settings, open: (o: CreateSessionOptions) =>
 }
 
 /** The App over a real recursive session (AGENT_MODE=recursive) on the fake project, with `tools`. */
-export function mountRecursive(settings: Settings, tools: ToolDef[]) {
+export function mountRecursive(settings: Settings, tools: ToolDef[], env: Record<string, string> = {}) {
   return mountReal(settings, (o) =>
     session(settings, tools, {
-      env: { AGENT_MODE: 'recursive' },
+      env: { AGENT_MODE: 'recursive', ...env },
       approver: o.approver,
       ...(o.limitAsker ? { limitAsker: o.limitAsker } : {}),
       projectScope: async () => fakeProject(),

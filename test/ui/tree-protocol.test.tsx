@@ -2,7 +2,8 @@
  * The task protocol in the TUI (ink-testing-library) over a real recursive session: real
  * graph, real SQLite, fake LLM over HTTP. The transcript says each verdict and review as it
  * happens; `/tree` lists each child with its verdict (✓ pass, ✗ fail, ? uncertain) and review,
- * and the root answer's validation on its last line.
+ * and the root answer's validation on its last line — `– skipped (budget)` when the tree
+ * budget ended the tree and its reserved call went to the answer.
  */
 import { describe, expect, it } from 'vitest';
 import { until } from './helpers/scripted-session.js';
@@ -69,6 +70,30 @@ describe('/tree and the task protocol', () => {
         new RegExp(`${bad} completed — BAD part[\\s\\S]*✗ validation fail: nothing shows R2[\\s\\S]*review: replan — no evidence`),
       );
       expect(tree).toMatch(/✓ root answer validation pass/);
+    } finally {
+      await m.close();
+    }
+  }, 60_000);
+
+  it('says the root answer was not validated when the tree budget ended the tree (– skipped (budget))', async () => {
+    // root delegate, child answer, child Validator, root review = 4 of 5, the last reserved: the answer is the reserved final call
+    const llm = await startLlm([
+      { tool_calls: [{ id: 'a', name: 'agent', args: { task_brief: { goal: 'ONE part' } } }] },
+      { when: 'ONE part', text: 'R1 is fine' },
+      { tool_calls: [{ id: 'rv', name: 'review_task', args: { agent_id: '{{agent_id:a}}', decision: 'accept', note: '' } }] },
+      { text: 'BUDGET ANSWER: R1 is fine.' },
+    ]);
+    const settings = testSettings(llm.url, tmp.dir, { project: 'lab1' });
+    const m = mountRecursive(settings, testTools({ calls: [] }), { AGENT_MAX_LLM_CALLS: '5', AGENT_RESERVED_FINAL_CALLS: '1' });
+    try {
+      await m.ready();
+      await m.type('check R1');
+      await until(() => m.frame().includes('BUDGET ANSWER: R1 is fine.'), 20_000, `the root's answer\n${m.frame()}`);
+      await until(() => m.frame().includes('– root answer validation skipped (budget)'), 10_000, `the skipped validation\n${m.frame()}`);
+      await m.type('/tree');
+      await until(() => m.frame().includes('task tree (recursive)'), 5_000, `the tree\n${m.frame()}`);
+      expect(m.frame()).toMatch(/– root answer validation skipped \(budget\): the tree budget ran out/);
+      expect(llm.requests.filter((r) => r.purpose === 'root_validator')).toHaveLength(0);
     } finally {
       await m.close();
     }

@@ -250,7 +250,7 @@ function runStats(
     output_tokens: t.output_tokens,
     duration_ms: Math.round(durationMs),
     cost_usd: roundUsd(costUsd(model, t, prices)),
-    ...(Object.keys(byAgent).length ? { by_agent: byAgent } : {}),
+    ...(Object.keys(byAgent).length ? { by_agent: byAgent, by_kind: counters.byKind() } : {}),
   };
 }
 

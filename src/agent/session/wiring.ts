@@ -21,6 +21,7 @@ import { FaultStore } from '../../faults/store.js';
 import { redact } from '../../security/redact.js';
 import { sanitizeLine } from '../../security/sanitize.js';
 import { buildGraph, type AgentGraph } from '../graph.js';
+import { runToolCalls, type ToolRunDeps } from '../tools-node.js';
 import type { LimitRaiser } from '../limit-raise.js';
 import { PromptLibrary } from '../prompts.js';
 import { SessionTree } from '../tree/session-tree.js';
@@ -48,36 +49,44 @@ export interface SessionParts {
   live: LiveState;
 }
 
-/** The LangGraph graph over the registry, checkpointed in the store. */
-export function sessionGraph(p: SessionParts, approval: ApprovalContext, limitRaiser: LimitRaiser | undefined): AgentGraph {
-  const { provider, settings, log, registry, services, project, store, sessionId } = p;
-  const { limitK } = provider;
+/** How the session runs tool calls (the gate's registry and approvals, checkpoints, previews): the agents' and the Validators'. */
+export function sessionToolRunner(p: SessionParts, approval: ApprovalContext, limitRaiser: LimitRaiser | undefined): ToolRunDeps {
+  const { settings, log, registry, services, project, store, sessionId } = p;
   const checkpointStore = new CheckpointStore(store.db);
   const faults = { sessionId, store: new FaultStore(store.db) };
   const toolContext = (signal: AbortSignal): ToolContext => ({ settings, signal, log, project: () => project.open(), services });
+  return {
+    registry,
+    approval,
+    ...(limitRaiser ? { limitRaiser } : {}),
+    log,
+    maxOutputChars: maxOutputCharsFor(p.provider.limitK),
+    toolContext: (signal) => ({ ...toolContext(signal), faults }),
+    checkpoints: sessionCheckpointer({
+      store: checkpointStore,
+      sessionId,
+      requestNo: () => checkpointStore.currentRequestNo(sessionId),
+      context: toolContext,
+    }),
+    previewer: capturePreviewer(toolContext),
+  };
+}
+
+/** The LangGraph graph over the registry, checkpointed in the store. */
+export function sessionGraph(p: SessionParts, tools: ToolRunDeps): AgentGraph {
+  const { provider, settings, project, store, sessionId } = p;
+  const { limitK } = provider;
   return buildGraph(
     {
-      registry,
+      ...tools,
       prompts: new PromptLibrary(),
       counter: provider.counter,
       context: { limitK, strategy: settings.context_strategy, summarize: settings.context_summarize },
       models: provider.models,
       endpoint: provider.endpoint,
       cost: chatCost(provider.endpoint.model, settings),
-      ...(limitRaiser ? { limitRaiser } : {}),
       idleTimeoutMs: settings.llm_idle_timeout_ms,
-      log,
-      approval,
-      maxOutputChars: maxOutputCharsFor(limitK),
       topology: (signal) => project.topology(signal),
-      toolContext: (signal) => ({ ...toolContext(signal), faults }),
-      checkpoints: sessionCheckpointer({
-        store: checkpointStore,
-        sessionId,
-        requestNo: () => checkpointStore.currentRequestNo(sessionId),
-        context: toolContext,
-      }),
-      previewer: capturePreviewer(toolContext),
       rootValidationRounds: settings.root_validation_rounds,
       needsTitle: () => !store.get(sessionId)?.title,
       saveTitle: (t) => store.setTitle(sessionId, sanitizeLine(redact(t))),
@@ -87,7 +96,7 @@ export function sessionGraph(p: SessionParts, approval: ApprovalContext, limitRa
 }
 
 /** The sub-agent tree under the agent mode fixed for this session; its own tools join the registry. */
-export function sessionTree(p: SessionParts, resume: Resumed, graph: AgentGraph): SessionTree {
+export function sessionTree(p: SessionParts, resume: Resumed, graph: AgentGraph, tools: ToolRunDeps): SessionTree {
   const { fixation, trees, agentMode } = resume;
   const tree = new SessionTree({
     mode: agentMode,
@@ -95,7 +104,7 @@ export function sessionTree(p: SessionParts, resume: Resumed, graph: AgentGraph)
     trees,
     registry: p.registry,
     graph,
-    validator: validatorHost(p),
+    validator: validatorHost(p, tools),
     rootValidator: rootValidatorHost(p.provider),
     rootId: p.sessionId,
     session: p.live,
@@ -108,9 +117,9 @@ export function sessionTree(p: SessionParts, resume: Resumed, graph: AgentGraph)
   return tree;
 }
 
-/** What the recursive tree's Validator runs with: its model and prompt, the registry's read-only tools, the tool context. */
-function validatorHost(p: SessionParts): ValidatorHost {
-  const { settings, log, registry, services, project, live } = p;
+/** What the recursive tree's Validator runs with: its model and prompt, the registry's read-only tools, the session's dispatch. */
+function validatorHost(p: SessionParts, tools: ToolRunDeps): ValidatorHost {
+  const { settings, registry, project, live } = p;
   const prompts = new PromptLibrary();
   const models = p.provider.models;
   return {
@@ -119,8 +128,9 @@ function validatorHost(p: SessionParts): ValidatorHost {
     visible: (childTools) => registry.visible(live.mode, { kind: 'validator', depth: 0, tools: new Set(childTools) }).map((t) => t.name),
     tool: (name) => registry.get(name),
     schema: (name) => registry.schemas(live.mode, ROOT_AGENT).find((s) => s.function.name === name),
-    toolContext: (signal, caller) => ({ settings, signal, log, project: () => project.open(), services, caller }),
-    maxOutputChars: maxOutputCharsFor(p.provider.limitK),
+    // under the limits of the request (the session's, with the raises its runs got)
+    runTools: (calls, run, caller) =>
+      runToolCalls(tools, run, calls, { caller, mode: live.mode, limits: { ...live.limits, ...run.counters.raised }, exceeded: [] }),
     maxToolCalls: settings.validator_tool_calls,
     projectNodes: async (signal) => (await project.topology(signal))?.nodes,
   };

@@ -125,15 +125,23 @@ export async function validateRootAnswer(i: RootValidateInput, host: RootValidat
       maxOutputTokens: VALIDATOR_MAX_TOKENS,
     });
     if (!call.made)
-      return uncertain(
-        call.why === 'budget'
-          ? 'the tree budget ran out before the root Validator could decide'
-          : "the request's cost limit (--max-cost) leaves no room for the root Validator",
-      );
+      return call.why === 'budget'
+        ? skippedForBudget('the root Validator')
+        : uncertain("the request's cost limit (--max-cost) leaves no room for the root Validator");
     return parseValidation(messageText(call.res));
   } catch (err) {
     return uncertain(`the root Validator could not decide: ${errorMessage(err).split('\n')[0]}`);
   }
+}
+
+/** No validation ran: the tree budget was gone (the reserved final call went to the answer, or none was left for the Validator). */
+export function skippedForBudget(who: string): ValidationResult {
+  return {
+    verdict: 'skipped',
+    reason: 'budget',
+    checks: [],
+    summary: `the tree budget ran out: no LLM call was left for ${who}, so the answer was not validated`,
+  };
 }
 
 /** What the root reads when its answer failed validation and it has a round left. */

@@ -9,7 +9,7 @@ import type { AgentMode } from '../../core/events.js';
 import type { CopilotMode } from '../../core/modes.js';
 import type { RequestLimits } from '../../core/api.js';
 import type { AgentGraph } from '../graph.js';
-import { runConfig, type RunControl } from '../graph-deps.js';
+import { runConfig, type RootAnswer, type RunControl } from '../graph-deps.js';
 import { requestInput, type AgentStateType } from '../state.js';
 import type { ToolDef } from '../../tools/types.js';
 import type { ToolRegistry } from '../../tools/registry.js';
@@ -21,7 +21,7 @@ import { policyFor } from './policy.js';
 import { TreeEngine, type ValidateRequest } from './engine.js';
 import { agentTool } from './agent-tool.js';
 import { validateReport, type ValidatorHost } from './validator.js';
-import { validateRootAnswer, type AcceptedReport, type RootValidatorHost } from './root-validator.js';
+import { skippedForBudget, validateRootAnswer, type AcceptedReport, type RootValidatorHost } from './root-validator.js';
 import { isProtocolNote } from './protocol-notes.js';
 import type { TaskReport } from './report.js';
 import type { ValidationResult } from './validation-result.js';
@@ -156,7 +156,7 @@ export class SessionTree {
       ...(this.d.mode === 'recursive'
         ? {
             pendingReviews: () => this.engine.pendingReviews(this.d.rootId),
-            validateAnswer: (a: { messages: BaseMessage[]; answer: string; run: RunControl }) => this.validateRootAnswer(a),
+            validateAnswer: (a: RootAnswer) => this.validateRootAnswer(a),
           }
         : {}),
     };
@@ -166,9 +166,10 @@ export class SessionTree {
    * The root Validator on a candidate final answer of the root (recursive trees): the
    * RootTaskAnchor, the root's accepted reports with their validations and the root's own
    * calls of this request. Undefined when there is nothing to validate: a flat tree, or a
-   * request in which the root delegated nothing. The verdict is stored with the tree.
+   * request in which the root delegated nothing. The verdict is stored with the tree; a
+   * validation that cannot run (`skipped`) is stored and said as such.
    */
-  async validateRootAnswer(a: { messages: BaseMessage[]; answer: string; run: RunControl }): Promise<ValidationResult | undefined> {
+  async validateRootAnswer(a: RootAnswer): Promise<ValidationResult | undefined> {
     if (this.d.mode !== 'recursive') return undefined;
     // this request: from the user's message (not a protocol note) on
     let start = a.messages.length - 1;
@@ -177,6 +178,11 @@ export class SessionTree {
     const trajectory = trajectoryOf(mine);
     if (!trajectory.some((c) => c.tool === 'agent')) return undefined;
     const rootId = this.d.rootId;
+    if (a.skipped) {
+      const skipped = skippedForBudget('the root Validator');
+      this.d.trees.setRootValidation(rootId, JSON.stringify(skipped));
+      return skipped;
+    }
     const notes = this.d.trees.reviewNotes(rootId);
     const reports: AcceptedReport[] = this.d.trees
       .nodes(rootId)

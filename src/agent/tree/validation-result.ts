@@ -1,5 +1,9 @@
-/** What the Validator says about a sub-agent's report (stored with the node, shown by every surface). */
-export type Verdict = 'pass' | 'fail' | 'uncertain';
+/**
+ * What the Validator says about a sub-agent's report or the root's answer (stored with the
+ * node or the tree, shown by every surface); `skipped` is the root answer's when no
+ * validation could run (`reason`).
+ */
+export type Verdict = 'pass' | 'fail' | 'uncertain' | 'skipped';
 
 export interface ValidationCheck {
   claim: string;
@@ -14,4 +18,6 @@ export interface ValidationResult {
   summary: string;
   /** decided by the pre-checks alone (no Validator LLM call) */
   deterministic?: boolean;
+  /** why the validation was skipped: the tree budget was gone */
+  reason?: 'budget';
 }

@@ -12,9 +12,11 @@ import { z } from 'zod';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { AgentEvent } from '../../core/events.js';
-import type { ToolContext, ToolDef } from '../../tools/types.js';
+import type { ToolDef } from '../../tools/types.js';
 import type { Caller } from '../../core/caller.js';
-import { executeTool, resultJson, type ToolSchema } from '../../tools/registry.js';
+import { resultJson, type ToolSchema } from '../../tools/registry.js';
+import type { DispatchCall, DispatchOutcome } from '../../tools/dispatch.js';
+import type { RunControl } from '../graph-deps.js';
 import { messageText } from '../../sessions/message-text.js';
 import { errorMessage } from '../../errors.js';
 import { VALIDATOR_MAX_TOKENS } from '../cost-limit.js';
@@ -32,8 +34,8 @@ export interface ValidatorHost {
   visible(childTools: readonly string[]): string[];
   tool(name: string): ToolDef | undefined;
   schema(name: string): ToolSchema | undefined;
-  toolContext(signal: AbortSignal, caller: Caller): ToolContext;
-  maxOutputChars: number;
+  /** runs calls through the request's dispatch (its gate, limits and counts, as an agent's calls run); events on `run.emit` */
+  runTools(calls: DispatchCall[], run: RunControl, caller: Caller): Promise<DispatchOutcome>;
   /** validator_tool_calls */
   maxToolCalls: number;
   /** the names of the session project's nodes now (undefined without a project) */
@@ -41,6 +43,8 @@ export interface ValidatorHost {
 }
 
 export interface ValidateInput {
+  /** the run the sub-agent was started from: the Validator's calls are its request's */
+  run: RunControl;
   /** the sub-agent whose report this is */
   agentId: string;
   depth: number;
@@ -195,7 +199,9 @@ export async function validateReport(i: ValidateInput, host: ValidatorHost): Pro
 /**
  * One tool call of the Validator. Only the read-only tools of the child's frozen set
  * run; anything else (a config tool, forged or not) is refused here, before any
- * execution, as is a call past the allowance.
+ * execution, as is a call past the allowance. A call that may run goes through the
+ * request's dispatch like an agent's: it counts in the request's tool-call limits
+ * and stats (by_kind `validator`, by_agent its sub-agent) and may be refused by them.
  */
 async function runValidatorTool(
   c: { id: string; name: string; args: Record<string, unknown> },
@@ -215,10 +221,9 @@ async function runValidatorTool(
       `the Validator may run only read-only tools of the sub-agent's tool set (${readOnly.join(', ') || 'none'}); ${c.name} was not executed`,
     );
   if (!allowed) return refuse(`the Validator's tool calls (validator_tool_calls) are used up; ${c.name} was not executed`);
-  const t0 = performance.now();
-  i.emit({ type: 'tool_start', id: c.id, name: c.name });
   const caller: Caller = { kind: 'validator', agentId: i.agentId, depth: i.depth, tools: new Set(readOnly) };
-  const r = await executeTool(def, c.args, { ...host.toolContext(i.signal, caller), callId: c.id }, host.maxOutputChars);
-  i.emit({ type: 'tool_end', id: c.id, name: c.name, status: r.status, duration_ms: Math.round(performance.now() - t0), output: r.output });
-  return r.output;
+  const out = await host.runTools([c], { ...i.run, emit: (e) => i.emit(e) }, caller);
+  i.run.counters.toolCalls(i.agentId, out.admitted, 'validator');
+  i.run.approvalBlocked += out.approvalBlocked;
+  return out.results[0]!.output;
 }

@@ -8,6 +8,7 @@ import type { TreeUsage } from './ledger.js';
 import { parseBudgetSnapshot, type BudgetSnapshot } from './budget.js';
 import type { TaskReport } from './report.js';
 import type { ValidationResult } from './validation.js';
+import { verdictWords } from '../../core/verdict.js';
 
 export interface AgentView {
   id: string;
@@ -71,8 +72,6 @@ export function resourceUsage(root: TreeRow | undefined, u: TreeUsage | undefine
   };
 }
 
-const VERDICT_MARK = { pass: '✓', fail: '✗', uncertain: '?' } as const;
-
 /** `agents 3/50 · llm 12/150 · $0.04/15` for the status bar. */
 export function budgetLine(r: ResourceUsage | null): string | undefined {
   if (!r || !r.limits) return undefined;
@@ -99,10 +98,7 @@ export function renderTree(
         `${indent}└ [${a.depth}] ${a.id.slice(0, 8)} ${a.status} — ${a.goal} (llm ${a.usage.llm_calls}, tokens ${a.usage.input_tokens + a.usage.output_tokens})`,
       );
       if (a.report?.result) lines.push(`${indent}   report: ${a.report.result.replace(/\s+/g, ' ').slice(0, 160)}`);
-      if (a.validation)
-        lines.push(
-          `${indent}   ${VERDICT_MARK[a.validation.verdict]} validation ${a.validation.verdict}: ${a.validation.summary.replace(/\s+/g, ' ').slice(0, 160)}`,
-        );
+      if (a.validation) lines.push(`${indent}   ${verdictWords(a.validation)}: ${a.validation.summary.replace(/\s+/g, ' ').slice(0, 160)}`);
       if (a.review) lines.push(`${indent}   review: ${a.review.decision}${a.review.note ? ` — ${a.review.note.slice(0, 120)}` : ''}`);
       walk(a.id, `${indent}  `);
     }
@@ -110,8 +106,6 @@ export function renderTree(
   walk(rootId, '  ');
   if (agents.length === 0) lines.push('  (no sub-agents)');
   if (rootValidation)
-    lines.push(
-      `  ${VERDICT_MARK[rootValidation.verdict]} root answer validation ${rootValidation.verdict}: ${rootValidation.summary.replace(/\s+/g, ' ').slice(0, 160)}`,
-    );
+    lines.push(`  ${verdictWords(rootValidation, 'root answer')}: ${rootValidation.summary.replace(/\s+/g, ' ').slice(0, 160)}`);
   return lines;
 }

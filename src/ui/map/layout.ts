@@ -4,8 +4,22 @@
  * each is laid from the busier end to the quieter one (switches and core routers above
  * their PCs); both orientations are tried and the one that fits the screen better wins.
  */
-import { graphlib, layout } from '@dagrejs/dagre';
+import dagreModule from '@dagrejs/dagre';
 import type { Topology, TopologyLink, TopologyNode } from '../../gns3/types.js';
+
+/** The part of dagre's graph (graphlib's Graph) the map uses. */
+interface LayoutGraph {
+  setGraph(label: Record<string, unknown>): unknown;
+  setDefaultEdgeLabel(fn: () => Record<string, unknown>): unknown;
+  setNode(id: string, label: { width: number; height: number }): unknown;
+  setEdge(v: string, w: string, label: Record<string, unknown>, name: string): unknown;
+  node(id: string): { x: number; y: number; width: number; height: number };
+  edge(v: string, w: string, name: string): { points?: { x: number; y: number }[] };
+}
+
+// dagre's .d.ts imports its own parts without file extensions, which NodeNext resolution
+// cannot follow, so its exports arrive untyped: these are the types they have.
+const dagre: { graphlib: { Graph: new (o: { multigraph: boolean }) => LayoutGraph }; layout(g: LayoutGraph): void } = dagreModule;
 
 export interface MapBox {
   node: TopologyNode;
@@ -51,7 +65,7 @@ function boxLabel(n: TopologyNode): string {
 }
 
 function layoutOnce(t: Topology, rankdir: 'TB' | 'LR'): MapLayout {
-  const g = new graphlib.Graph({ multigraph: true });
+  const g = new dagre.graphlib.Graph({ multigraph: true });
   g.setGraph(rankdir === 'TB' ? { rankdir, nodesep: 2, ranksep: 3, edgesep: 1 } : { rankdir, nodesep: 1, ranksep: 8, edgesep: 1 });
   g.setDefaultEdgeLabel(() => ({}));
   const degree = new Map<string, number>();
@@ -70,10 +84,10 @@ function layoutOnce(t: Topology, rankdir: 'TB' | 'LR'): MapLayout {
     g.setEdge(f.node_id, s.node_id, {}, l.link_id);
     links.push({ link: l, from: f.node_id, to: s.node_id, fromPort: cellText(f.port_name), toPort: cellText(s.port_name) });
   }
-  layout(g);
+  dagre.layout(g);
   const boxes = new Map<string, MapBox>();
   for (const n of t.nodes) {
-    const d = g.node(n.node_id) as { x: number; y: number; width: number; height: number };
+    const d = g.node(n.node_id);
     boxes.set(n.node_id, {
       node: n,
       label: boxLabel(n),
@@ -84,11 +98,18 @@ function layoutOnce(t: Topology, rankdir: 'TB' | 'LR'): MapLayout {
     });
   }
   const edges: MapEdge[] = links.map((l) => {
-    const pts = ((g.edge(l.from, l.to, l.link.link_id) as { points?: { x: number; y: number }[] }).points ?? []).map((p) => ({
+    const pts = (g.edge(l.from, l.to, l.link.link_id).points ?? []).map((p) => ({
       x: Math.round(p.x) + MARGIN,
       y: Math.round(p.y) + MARGIN,
     }));
-    return { link: l.link, from: boxes.get(l.from)!, to: boxes.get(l.to)!, fromPort: l.fromPort, toPort: l.toPort, bends: pts.slice(1, -1) };
+    return {
+      link: l.link,
+      from: boxes.get(l.from)!,
+      to: boxes.get(l.to)!,
+      fromPort: l.fromPort,
+      toPort: l.toPort,
+      bends: pts.slice(1, -1),
+    };
   });
   const all = [...boxes.values()];
   const width = Math.max(0, ...all.map((b) => b.left + b.width), ...edges.flatMap((e) => e.bends.map((p) => p.x + 1))) + MARGIN;

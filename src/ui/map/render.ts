@@ -58,7 +58,10 @@ function route(a: Pt, b: Pt, vertical: boolean): Pt[] {
   const go = (to: Pt) => {
     let p = cells[cells.length - 1]!;
     while (p.x !== to.x || p.y !== to.y) {
-      p = p.x !== to.x && (p.y === to.y || !vertical) ? { x: p.x + Math.sign(to.x - p.x), y: p.y } : { x: p.x, y: p.y + Math.sign(to.y - p.y) };
+      p =
+        p.x !== to.x && (p.y === to.y || !vertical)
+          ? { x: p.x + Math.sign(to.x - p.x), y: p.y }
+          : { x: p.x, y: p.y + Math.sign(to.y - p.y) };
       cells.push(p);
     }
   };
@@ -118,7 +121,11 @@ function drawEdge(c: Canvas, e: MapEdge, vertical: boolean, marker: string | und
 }
 
 function noteOf(e: MapEdge): string | undefined {
-  const parts = [e.link.suspend ? 'suspended' : '', filtersLine(e.link.filters) ? `filters ${filtersLine(e.link.filters)}` : '', e.link.capturing ? 'capturing' : ''];
+  const parts = [
+    e.link.suspend ? 'suspended' : '',
+    filtersLine(e.link.filters) ? `filters ${filtersLine(e.link.filters)}` : '',
+    e.link.capturing ? 'capturing' : '',
+  ];
   const said = parts.filter(Boolean).join('; ');
   return said || undefined;
 }
@@ -132,7 +139,10 @@ export function renderMap(t: Topology, o: { color: boolean; fit: { width: number
   for (const e of l.edges) {
     const note = noteOf(e);
     const marker = note ? `~${legend.length + 1}` : undefined;
-    if (marker) legend.push(cellText(`${marker} ${e.link.ends.map((x) => `${x.node_name}:${x.port_name}`).join(' - ')} ${note!}`).replace(' - ', '–'));
+    if (marker)
+      legend.push(
+        cellText(`${marker} ${e.link.ends.map((x) => `${x.node_name}:${x.port_name}`).join(' - ')} ${note!}`).replace(' - ', '–'),
+      );
     labels.push(drawEdge(c, e, l.rankdir === 'TB', marker));
   }
   for (const label of labels) label();

@@ -205,8 +205,10 @@ describe('a tree whose budget runs out ends cleanly (stopped_reason budget, exit
     const done = ofType(ev, 'done')[0]!;
     expect(done.stopped_reason).toBe('budget');
     expect(done.stats.iterations).toBeLessThanOrEqual(20);
-    expect(done.stats.llm_calls).toBe(reqs.length);
+    expect(done.stats.by_kind!.agent.llm_calls).toBe(reqs.length);
     expect(reqs.length + validator.length).toBeLessThanOrEqual(45);
+    // every call the tree booked is one of the request's: the Validators' too
+    expect(done.stats.llm_calls).toBe(s.usage()!.llm_calls);
     // every call is booked, the Validators' too
     expect(s.usage()).toMatchObject({ llm_calls: reqs.length + validator.length });
     for (const a of s.tree().agents) expect(a.llm_calls).toBeLessThanOrEqual(20);

@@ -113,4 +113,28 @@ describe('root Validator', () => {
     expect(llm.requests.length).toBe(6);
     await s.close();
   });
+
+  it('the budget ends the tree and its reserved call goes to the answer: validation "skipped", reason "budget", said everywhere', async () => {
+    // root delegate, child answer, child Validator, root review = 4 = max - reserved: the root's answer is the reserved final call
+    const llm = await startLlm([delegate('a', 'check R1'), { text: 'R1: Full' }, review('a'), { text: 'R1 is Full' }]);
+    const settings = testSettings(llm.url, tmp.dir);
+    const s = await session(settings, testTools({ calls: [] }), {
+      env: { ...env, AGENT_MAX_LLM_CALLS: '5', AGENT_RESERVED_FINAL_CALLS: '1' },
+    });
+    const ev = await collect(s.send('check R1'));
+    expect(rootValidations(llm)).toHaveLength(0);
+    expect(llm.requests.length).toBe(5);
+    expect(chat(llm).at(-1)!.body.tools ?? []).toEqual([]);
+    const v = ofType(ev, 'validation').filter((e) => !e.agent_id);
+    expect(v).toHaveLength(1);
+    expect(v[0]).toMatchObject({ verdict: 'skipped', reason: 'budget' });
+    const j = json(ev);
+    expect(j).toMatchObject({ response: 'R1 is Full', stopped_reason: 'budget' });
+    expect(j.validation).toMatchObject({ verdict: 'skipped', reason: 'budget' });
+    expect(v[0]!.summary).toMatch(/tree budget ran out/);
+    expect(s.treeText!().at(-1)).toMatch(/– root answer validation skipped \(budget\)/);
+    await s.close();
+    const show = await captureStdout(() => sessionsCommand('show', [s.id], {}, settings));
+    expect(show).toMatch(/– root answer validation skipped \(budget\)/);
+  });
 });

@@ -58,12 +58,18 @@ describe('limits shared by the whole request', () => {
       const reviews = mode === 'recursive' ? 3 : 0;
       expect(done.stats.tool_calls).toBe(2 + reviews);
       // the root: its call (its reviews) and its answer; each child: its call and its answer
-      expect(done.stats.llm_calls).toBe(chat(llm!).length);
-      expect(done.stats.llm_calls).toBe(8 + (reviews ? 1 : 0));
+      expect(done.stats.by_kind!.agent.llm_calls).toBe(chat(llm!).length);
+      expect(done.stats.by_kind!.agent.llm_calls).toBe(8 + (reviews ? 1 : 0));
+      // every call of the request counts: the title and the Validators too
+      expect(done.stats.llm_calls).toBe(llm!.requests.length);
       expect(done.stats.iterations).toBe(2 + (reviews ? 1 : 0));
       const by = done.stats.by_agent!;
       expect(Object.keys(by)).toHaveLength(4);
-      expect(by.root).toMatchObject({ llm_calls: 2 + (reviews ? 1 : 0), tool_calls: 1 + reviews });
+      const { title, root_validator } = done.stats.by_kind!;
+      expect(by.root).toMatchObject({
+        llm_calls: 2 + (reviews ? 1 : 0) + title.llm_calls + root_validator.llm_calls,
+        tool_calls: 1 + reviews,
+      });
       for (const k of ['llm_calls', 'tool_calls', 'input_tokens', 'output_tokens'] as const) expect(sum(by, k)).toBe(done.stats[k]);
       expect(
         Object.keys(by)
