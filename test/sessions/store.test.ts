@@ -39,10 +39,14 @@ function child(
   script: string,
   args: string[],
 ): { proc: ChildProcess; out: () => string; waitFor(text: string, ms?: number): Promise<void>; exit: Promise<number | null> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`../agent/fixtures/${script}`, import.meta.url)), ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    cwd: ROOT,
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL(`../agent/fixtures/${script}`, import.meta.url)), ...args],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: ROOT,
+    },
+  );
   let buf = '';
   proc.stdout.on('data', (d: Buffer) => (buf += d.toString()));
   const exit = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
@@ -166,7 +170,14 @@ describe('messages table and delta checkpoints', () => {
     llm = await startFakeLlm([{ text: 'Checking R1.', tool_calls: [showCall('R1', 'k1')] }]);
     const proc = spawn(
       process.execPath,
-      ['--import', 'tsx', fileURLToPath(new URL('../agent/fixtures/child-turn.ts', import.meta.url)), llm.url, dir, 'check R1 routes please'],
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('../agent/fixtures/child-turn.ts', import.meta.url)),
+        llm.url,
+        dir,
+        'check R1 routes please',
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT },
     );
     await new Promise<void>((resolve, reject) => {
