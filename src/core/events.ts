@@ -24,14 +24,7 @@ export type ToolStatus = 'success' | 'partial' | 'error' | 'blocked' | 'limit' |
  * failed            – the tool ran and failed (the default for an error outcome)
  */
 export type ToolErrorCode =
-  | 'not_available'
-  | 'invalid_arguments'
-  | 'approval_denied'
-  | 'approval_required'
-  | 'limit'
-  | 'stopped'
-  | 'unreachable'
-  | 'failed';
+  'not_available' | 'invalid_arguments' | 'approval_denied' | 'approval_required' | 'limit' | 'stopped' | 'unreachable' | 'failed';
 export type StoppedReason =
   | 'done'
   | 'max_iterations'

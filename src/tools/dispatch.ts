@@ -183,7 +183,11 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
   await runLimited(toRun, req.maxParallel, async ({ i, call, def }) => {
     // A user MCP server may have died while the approver was asked: its tools are gone.
     if (req.tools.get(call.name) !== def) {
-      const r = settle('error', `tool "${call.name}" is no longer available (its MCP server stopped); it was not executed`, 'not_available');
+      const r = settle(
+        'error',
+        `tool "${call.name}" is no longer available (its MCP server stopped); it was not executed`,
+        'not_available',
+      );
       results[i] = r;
       req.events?.settled?.(call, r);
       return;

@@ -159,10 +159,14 @@ export async function executeTool(def: ToolDef, args: unknown, ctx: ToolContext,
     } catch (err) {
       if (ctx.signal.aborted) return stoppedResult(`${def.name} was cancelled: ${abortReason(ctx.signal)}`);
       const unsent = isUnsentError(err);
-      const failed = failure(errorMessage(err).split('\n')[0] ?? 'error', {}, {
-        code: unsent ? 'unreachable' : 'failed',
-        transient: isTransientError(err),
-      });
+      const failed = failure(
+        errorMessage(err).split('\n')[0] ?? 'error',
+        {},
+        {
+          code: unsent ? 'unreachable' : 'failed',
+          transient: isTransientError(err),
+        },
+      );
       return toolResultOf(unsent ? { ...failed, unsent: true } : failed, maxOutputChars);
     }
   })();

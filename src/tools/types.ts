@@ -122,7 +122,11 @@ export interface ToolOutcome {
  * An error outcome: `{"status":"error","error":message,…extra}` for the model, the message for a
  * person, and `how`: a `code` for programs (default `failed`) and whether it may go away on its own.
  */
-export function failure(message: string, extra: Record<string, unknown> = {}, how: { code?: ToolErrorCode; transient?: boolean } = {}): ToolOutcome {
+export function failure(
+  message: string,
+  extra: Record<string, unknown> = {},
+  how: { code?: ToolErrorCode; transient?: boolean } = {},
+): ToolOutcome {
   return {
     status: 'error',
     data: { error: message, ...extra },

@@ -95,7 +95,10 @@ describe('dispatchCalls', () => {
       [call('a', 'execute_multiple_device_config_commands')],
       request(registry, { approval: { canAsk: true, approver: async () => ({ kind: 'deny' }) } }),
     );
-    const refused = await dispatchCalls([call('a', 'execute_multiple_device_config_commands')], request(registry, { approval: { policy: 'never' } }));
+    const refused = await dispatchCalls(
+      [call('a', 'execute_multiple_device_config_commands')],
+      request(registry, { approval: { policy: 'never' } }),
+    );
     const limited = await dispatchCalls(
       [call('a', 'gns3_topology_reader'), call('b', 'gns3_topology_reader')],
       request(registry, { limits: { max_iterations: 5, max_tool_calls: 1, tool_limits: {}, on_limit: 'fail' } }),
@@ -113,7 +116,12 @@ describe('dispatchCalls', () => {
   });
 
   it('a tool run says why it failed: arguments the schema refuses, a failure() without a code, a throw', async () => {
-    const ctx = { settings: settingsSchema.parse({}), signal: new AbortController().signal, log: createLogger('error'), services: new Map() };
+    const ctx = {
+      settings: settingsSchema.parse({}),
+      signal: new AbortController().signal,
+      log: createLogger('error'),
+      services: new Map(),
+    };
     const project = async () => Promise.reject(new Error('no project'));
     const strict = defineTool({
       name: 'gns3_topology_reader',

@@ -37,21 +37,21 @@ export type BulkToolSpec<S extends z.ZodType, I> = BulkToolBase<S, I> &
 
 export function bulkTool<S extends z.ZodType, I>(spec: BulkToolSpec<S, I>): ToolDef<S> {
   const run = (args: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome> =>
-      guarded(async () => {
-        const project = await projectOf(ctx);
-        const items = await spec.items(args, project, ctx);
-        const results = await runItems(
-          items,
-          async (item) => ({ ...(await spec.run(item, project, ctx)) }),
-          (item) => spec.describe(item),
-          spec.concurrency,
-        );
-        for (const r of results) {
-          const error = r.status === 'success' ? spec.failure?.(r) : undefined;
-          if (error) Object.assign(r, { status: 'error', error });
-        }
-        return batchOutcome(results, { results }, { noun: spec.noun });
-      });
+    guarded(async () => {
+      const project = await projectOf(ctx);
+      const items = await spec.items(args, project, ctx);
+      const results = await runItems(
+        items,
+        async (item) => ({ ...(await spec.run(item, project, ctx)) }),
+        (item) => spec.describe(item),
+        spec.concurrency,
+      );
+      for (const r of results) {
+        const error = r.status === 'success' ? spec.failure?.(r) : undefined;
+        if (error) Object.assign(r, { status: 'error', error });
+      }
+      return batchOutcome(results, { results }, { noun: spec.noun });
+    });
   const common = { name: spec.name, description: spec.description, schema: spec.schema, run };
   return spec.risk === 'read'
     ? defineTool({ ...common, risk: 'read', ...(spec.targets ? { targets: spec.targets } : {}) })
