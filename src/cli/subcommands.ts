@@ -155,8 +155,10 @@ export function addSubcommands(program: Command): void {
     .action(act(async () => (await import('../commands/config.js')).configPath()));
 
   // doctor
-  const doctor = program.command('doctor').description('check Node, config, keychain, controller, LLM endpoint and tools');
-  addSettingsOptions(doctor, ['controller', 'llm', 'output']);
+  const doctor = program
+    .command('doctor')
+    .description("check Node, config, keychain, controller, LLM endpoint, tools and where the project's topology comes from");
+  addSettingsOptions(doctor, ['controller', 'project', 'llm', 'output']);
   doctor.option('--json', 'JSON output');
   doctor.action(act(async (opts: Opts, cmd: Command) => (await import('../commands/doctor.js')).runDoctor(await settingsFlags(cmd), opts)));
 
@@ -255,11 +257,13 @@ export function addSubcommands(program: Command): void {
     'project',
     'output',
   ]);
-  faultsSub('check', [], "run the open faults' repair checks: which are still present, when each was fixed; exit 7 while one is open", [
-    'controller',
-    'project',
-    'output',
-  ]);
+  faultsSub(
+    'check',
+    [],
+    "run the open faults' repair checks: which are still present, when each was fixed; exit 7 while one is open",
+    ['controller', 'project', 'output'],
+    (c) => c.option('--watch [seconds]', 're-run every few seconds (default 5) until no fault is open, recording each fix when it happens'),
+  );
   faultsSub('restore', ['<id>'], "apply a fault's restore through the approval gate", ['controller', 'project', 'approve', 'output'], (c) =>
     c.option('--yes', 'approve the restore (without it the plan is printed and the exit code is 6)'),
   );

@@ -28,9 +28,9 @@ export interface InjectLab {
 const faultStores = new WeakMap<SessionStore, FaultStore>();
 
 /**
- * One FaultStore per sessions database in this process: the ledger holds the slots of
- * faults being applied per store, so the projects of a class run, injected in parallel,
- * must share it.
+ * One FaultStore per sessions database in this process, shared by the projects of a class
+ * run injected in parallel (the slots of faults being applied are claims in the database
+ * itself, so they hold across stores and processes as well).
  */
 export function faultStoreOf(sessions: SessionStore): FaultStore {
   let s = faultStores.get(sessions);

@@ -34,3 +34,15 @@ export function evalReadyCounts(scenarios: Iterable<InjectionScenario>): EvalRea
     }
   return [...rows.values()];
 }
+
+/** How eval scores the scenario, in one line (`skills show`): what it is scored on, or why it cannot be. */
+export function evalScoring(s: InjectionScenario): string {
+  if (!isEvalReady(s)) {
+    const missing = [s.ticket === undefined ? 'trouble ticket' : '', s.diagnosis === undefined ? 'diagnosis' : ''].filter(Boolean);
+    return `not scorable by eval (it has no ${missing.join(' and ')})`;
+  }
+  const words = s.diagnosis!.keywords.join(', ');
+  return s.diagnosis!.repair === 'none'
+    ? `scored on diagnosis only: no device configuration removes it (keywords: ${words})`
+    : `scored on diagnosis (keywords: ${words}) and repair (its repair check)`;
+}

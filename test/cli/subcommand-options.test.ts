@@ -72,7 +72,17 @@ describe('subcommand options', () => {
     [['mcp'], ['--http', '--listen', '--server', '--insecure', '--project', '--mode', '--approve', '--no-color', '--verbose', '--help']],
     [
       ['doctor'],
-      ['--server', '--insecure', ...LLM_AND_LIMITS.slice(0, 5), '--context-strategy', '--no-color', '--verbose', '--json', '--help'],
+      [
+        '--server',
+        '--insecure',
+        '--project',
+        ...LLM_AND_LIMITS.slice(0, 5),
+        '--context-strategy',
+        '--no-color',
+        '--verbose',
+        '--json',
+        '--help',
+      ],
     ],
   ])('%j --help lists only its own options', async (cmd, want) => {
     expect((await helpOptions(cmd)).sort()).toEqual([...want].sort());

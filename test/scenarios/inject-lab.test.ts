@@ -16,6 +16,20 @@ import { frrLabNode } from '../fakes/gns3/nodes.js';
 import { cliEnv, runCli, type CliEnv } from '../e2e/oneshot-cli.js';
 import { ROUTERS, ospfConfig, startOspfLab, waitForFullMesh, type OspfLab } from '../e2e/ospf-lab.js';
 import { cliSessionId } from '../../src/scenarios/cli-session.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { settingsSchema } from '../../src/config/schema.js';
+import { createGns3Client } from '../../src/gns3/client.js';
+import { nullLogger } from '../../src/log.js';
+import { SessionStore } from '../../src/sessions/store.js';
+import { FaultStore } from '../../src/faults/store.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import { allTools } from '../../src/tools/index.js';
+import { loadSkills } from '../../src/skills/loader.js';
+import { openInjectLab } from '../../src/scenarios/lab.js';
+import { applyScenario, drawScenarios } from '../../src/scenarios/api.js';
+import { YES } from '../../src/scenarios/run.js';
 
 const PROJECT = 'inject-lab';
 const STUDENTS = ['student-01', 'student-02', 'student-03'];
@@ -180,6 +194,79 @@ describe('inject --scenario on the real FRR lab', () => {
     expect(running('R2')).toBe(before);
     await waitForFullMesh(lab, 30_000);
   }, 180_000);
+});
+
+describe('the module API (what eval and the class commands call)', () => {
+  it('applyScenario: a scenario on a device is its ledger fault; refused without an approver, a missing parameter named, nothing sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gc-scenario-api-'));
+    const settings = settingsSchema.parse({ server: gns3.url, data_dir: dir });
+    const client = createGns3Client({
+      settings,
+      log: nullLogger,
+      credentials: async () => ({ username: 'admin', password: 'admin-pass' }),
+    });
+    const sessions = await SessionStore.open(dir);
+    const deps = {
+      settings,
+      client,
+      sessions,
+      registry: new ToolRegistry(allTools()),
+      lib: loadSkills(settings),
+      log: nullLogger,
+      signal: new AbortController().signal,
+    };
+    const r3Link = lab.links.find((l) => l.a === 'R3' || l.b === 'R3')!;
+    const iface = r3Link.a === 'R3' ? r3Link.aInterface : r3Link.bInterface;
+    const injectLab = await openInjectLab(deps, PROJECT);
+    try {
+      const before = running('R3');
+      await expect(applyScenario(injectLab, 'ospf_hello_interval_mismatch', { device: 'R3' })).rejects.toMatchObject({
+        exitCode: 6,
+        message: expect.stringMatching(/^ospf_hello_interval_mismatch: not applied: /),
+      });
+      await expect(applyScenario(injectLab, 'bgp_neighbor_shutdown', { device: 'R3' }, {}, { approver: YES })).rejects.toMatchObject({
+        exitCode: 2,
+        message: expect.stringMatching(/^bgp_neighbor_shutdown on R3: no value for local_as/),
+      });
+      expect(running('R3')).toBe(before);
+      const faults = new FaultStore(sessions.db);
+      expect(faults.list({ project: ospf!.projectId })).toEqual([]);
+
+      const { fault } = await applyScenario(
+        injectLab,
+        'ospf_hello_interval_mismatch',
+        { device: 'R3' },
+        { interface: iface },
+        { approver: YES },
+      );
+      expect(fault).toMatchObject({
+        state: 'open',
+        session_id: cliSessionId(gns3.url, ospf!.projectId),
+        scenario: 'ospf_hello_interval_mismatch',
+        target: 'R3',
+        applied: [`interface ${iface}`, 'ip ospf hello-interval 25'],
+      });
+      expect(faults.get(fault.id)).toMatchObject({ id: fault.id, state: 'open' });
+      expect(running('R3')).toMatch(new RegExp(`^interface ${iface}\\n( .*\\n)* ip ospf hello-interval 25$`, 'm'));
+      // the same slot again: the ledger refuses a second open ospf fault on R3 (exit 8), nothing recorded
+      await expect(applyScenario(injectLab, 'ospf_dead_interval_mismatch', { device: 'R3' }, {}, { approver: YES })).rejects.toMatchObject({
+        exitCode: 8,
+      });
+      expect(faults.list({ project: ospf!.projectId })).toHaveLength(1);
+
+      const drawn = await drawScenarios(injectLab, 2, { seed: '7', target: { device: 'R3' } });
+      expect(drawn.placements.map((p) => p.scenario.id)).not.toContain('ospf_hello_interval_mismatch');
+      expect(drawn.placements.every((p) => p.target.kind === 'device' && p.target.name === 'R3')).toBe(true);
+      expect((await drawScenarios(injectLab, 2, { seed: '7', target: { device: 'R3' } })).placements).toEqual(drawn.placements);
+    } finally {
+      await injectLab.close();
+      sessions.close();
+      await client.close();
+      rmSync(dir, { recursive: true, force: true });
+      lab.vtysh('R3', 'configure terminal', `interface ${iface}`, 'no ip ospf hello-interval', 'exit', ...ospfConfig(lab, 'R3'), 'end');
+    }
+    await waitForFullMesh(lab, 30_000);
+  }, 300_000);
 });
 
 describe('inject --random', () => {
