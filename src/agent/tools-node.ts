@@ -121,6 +121,7 @@ export async function runToolCalls(
           duration_ms: 0,
           output: r.output,
           display: r.display,
+          ...(r.code ? { code: r.code } : {}),
         }),
       checkpoint: (call, c) =>
         run.emit({ type: 'checkpoint', id: call.id, name: call.name, device: c.device, ...(c.error ? { error: c.error } : {}) }),
@@ -140,6 +141,7 @@ export async function runToolCalls(
           duration_ms: ms,
           output: r.output,
           display: r.display,
+          ...(r.code ? { code: r.code } : {}),
         });
       },
     },

@@ -6,7 +6,7 @@
  */
 import type { Caller } from '../core/caller.js';
 import type { RequestLimits } from '../core/api.js';
-import type { StoppedReason } from '../core/events.js';
+import type { StoppedReason, ToolErrorCode } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
 import { errorMessage } from '../errors.js';
 import { runLimited } from '../core/run-limited.js';
@@ -97,7 +97,11 @@ export interface DispatchOutcome {
   crossed: LimitStop[];
 }
 
-const settle = (status: ToolResult['status'], reason: string): ToolResult => ({ status, output: resultJson(status, reason) });
+const settle = (status: ToolResult['status'], reason: string, code: ToolErrorCode): ToolResult => ({
+  status,
+  output: resultJson(status, reason),
+  code,
+});
 
 export async function dispatchCalls(calls: readonly DispatchCall[], req: DispatchRequest): Promise<DispatchOutcome> {
   const results = new Array<ToolResult | undefined>(calls.length);
@@ -151,18 +155,18 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
       );
       if (answer.kind === 'denied') {
         approvalBlocked++;
-        results[i] = settle('blocked', answer.reason);
+        results[i] = settle('blocked', answer.reason, 'approval_denied');
         continue;
       }
       verdict = { kind: 'run', def: verdict.def };
     }
     if (verdict.kind === 'refused') {
       approvalBlocked++;
-      results[i] = settle('blocked', req.wordRefusal(verdict.refusal));
+      results[i] = settle('blocked', req.wordRefusal(verdict.refusal), 'approval_required');
     } else if (verdict.kind === 'blocked') {
-      results[i] = settle(verdict.status, verdict.reason);
+      results[i] = settle(verdict.status, verdict.reason, verdict.code);
     } else if (verdict.kind === 'limit') {
-      results[i] = settle('limit', verdict.reason);
+      results[i] = settle('limit', verdict.reason, 'limit');
       limitHit ??= verdict.stop;
     } else {
       noteCrossing(call, req, crossed);
@@ -186,7 +190,11 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
   await runLimited(toRun, req.maxParallel, async ({ i, call, def }) => {
     // A user MCP server may have died while the approver was asked: its tools are gone.
     if (req.tools.get(call.name) !== def) {
-      const r = settle('error', `tool "${call.name}" is no longer available (its MCP server stopped); it was not executed`);
+      const r = settle(
+        'error',
+        `tool "${call.name}" is no longer available (its MCP server stopped); it was not executed`,
+        'not_available',
+      );
       results[i] = r;
       req.events?.settled?.(call, r);
       return;
@@ -197,14 +205,14 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     try {
       r = await req.execute(def, call);
     } catch (err) {
-      r = settle('error', `${call.name} failed: ${errorMessage(err).split('\n')[0] ?? 'error'}`);
+      r = settle('error', `${call.name} failed: ${errorMessage(err).split('\n')[0] ?? 'error'}`, 'failed');
     }
     results[i] = r;
     req.events?.end?.(call, r, Math.round(performance.now() - t0));
   });
   await after?.().catch(() => undefined);
   return {
-    results: results.map((r) => r ?? settle('error', 'internal: the call got no result')),
+    results: results.map((r) => r ?? settle('error', 'internal: the call got no result', 'failed')),
     admitted,
     ...(limitHit ? { limitHit } : {}),
     ...(limits !== req.limits ? { limits } : {}),

@@ -97,7 +97,7 @@ const packetFilter: TargetsFn = (args) => {
 };
 
 /** The built-in tools' declarations; each tool's definition carries its own (ToolDef.targets). */
-export const TOOL_TARGETS: Partial<Record<ToolName, TargetsFn>> = {
+export const TOOL_TARGETS = {
   execute_multiple_device_commands: deviceConfigs('commands', false),
   execute_vpcs_commands: deviceConfigs('commands', true),
   execute_multiple_device_config_commands: deviceConfigs('config_commands', true),
@@ -109,7 +109,7 @@ export const TOOL_TARGETS: Partial<Record<ToolName, TargetsFn>> = {
   stop_gns3_node: power(true),
   suspend_gns3_node: power(true),
   manage_gns3_packet_filter: packetFilter,
-};
+} satisfies Partial<Record<ToolName, TargetsFn>>;
 
 /** A built-in tool's targets, for views that have only the name (the TUI, a resumed transcript). */
 export function targetsOf(name: string, args: Record<string, unknown>): ToolTargets | undefined {
