@@ -239,11 +239,15 @@ function noteCrossing(call: DispatchCall, req: DispatchRequest, crossed: LimitSt
 /** A call's prepare step through the front end; without one a tool that needs it does not run. */
 async function prepareCall(def: ToolDef, call: DispatchCall, req: DispatchRequest): Promise<DispatchCall | ToolResult> {
   if (!req.prepare)
-    return settle('error', `${call.name} cannot run here (its arguments are prepared before approval); it was not executed`);
+    return settle(
+      'error',
+      `${call.name} cannot run here (its arguments are prepared before approval); it was not executed`,
+      'not_available',
+    );
   try {
     return await req.prepare(def, call);
   } catch (err) {
-    return settle('error', `${call.name} failed before anything was sent: ${errorMessage(err).split('\n')[0] ?? 'error'}`);
+    return settle('error', `${call.name} failed before anything was sent: ${errorMessage(err).split('\n')[0] ?? 'error'}`, 'failed');
   }
 }
 
