@@ -69,6 +69,18 @@ describe('subcommand options', () => {
       ['faults', 'restore'],
       ['--session', '--json', '--yes', '--server', '--insecure', '--project', '--approve', '--no-color', '--verbose', '--help'],
     ],
+    [
+      ['checkpoint', 'save'],
+      ['--note', '--replace', '--json', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help'],
+    ],
+    [
+      ['checkpoint', 'diff'],
+      ['--device', '--json', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help'],
+    ],
+    [
+      ['checkpoint', 'restore'],
+      ['--device', '--dry-run', '--yes', '--json', '--server', '--insecure', '--project', '--approve', '--no-color', '--verbose', '--help'],
+    ],
     [['mcp'], ['--http', '--listen', '--server', '--insecure', '--project', '--mode', '--approve', '--no-color', '--verbose', '--help']],
     [
       ['doctor'],
