@@ -62,6 +62,12 @@ export interface DispatchRequest {
   wordRefusal(r: ApprovalRefusal): string;
   /** runs one approved call with the definition the gate judged (retries and progress are the front end's) */
   execute(def: ToolDef, call: DispatchCall): Promise<ToolResult>;
+  /**
+   * Runs a tool's prepare step (ToolDef.prepare: a change set rendered) with the front end's
+   * tool context: the prepared call, or the result that ends it (nothing sent). A tool with a
+   * prepare step does not run without it.
+   */
+  prepare?(def: ToolDef, call: DispatchCall): Promise<DispatchCall | ToolResult>;
   maxParallel: number;
   events?: DispatchEvents;
   /** takes the checkpoints of the approved calls that change devices or topology (absent: none are kept) */
@@ -110,7 +116,8 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
 
   // Sequential: each verdict counts the calls let through before it, and approvals are asked one at a time.
   let limits = req.limits;
-  for (const [i, call] of calls.entries()) {
+  for (const [i, asked] of calls.entries()) {
+    let call = asked;
     const stopped = req.stopped();
     const assess = (): GateVerdict =>
       assessCall(
@@ -124,6 +131,16 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
       const raised = await req.raise(call, verdict.stop, limits);
       if (!raised) break;
       limits = raised;
+      verdict = assess();
+    }
+    if ((verdict.kind === 'ask' || verdict.kind === 'run') && verdict.def.prepare) {
+      const prepared = await prepareCall(verdict.def, call, req);
+      if (!('id' in prepared)) {
+        results[i] = prepared;
+        continue;
+      }
+      // judged again on what it will send (an allowance covers targets, which the prepare step named)
+      call = prepared;
       verdict = assess();
     }
     if (verdict.kind === 'ask') {
@@ -152,17 +169,7 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
       results[i] = settle('limit', verdict.reason, 'limit');
       limitHit ??= verdict.stop;
     } else {
-      if (req.softLimits) {
-        const strict = assessCall(
-          call,
-          { mode: req.mode, caller: req.caller, limits: req.softLimits, count: counter.count, counts: counter.counts },
-          { tools: req.tools, approval: req.approval },
-        );
-        if (strict.kind === 'limit' && !crossed.includes(strict.stop)) {
-          crossed.push(strict.stop);
-          req.events?.crossed?.(call, strict.stop);
-        }
-      }
+      noteCrossing(call, req, crossed);
       // protocol tools (the task tree's own bookkeeping) do not count against the request's limits
       if (limitGroupOf(verdict.def) !== 'protocol') {
         counter.count++;
@@ -212,6 +219,36 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     approvalBlocked,
     crossed,
   };
+}
+
+/** on_limit continue: a call that runs although it crosses one of the user's limits is said once per limit. */
+function noteCrossing(call: DispatchCall, req: DispatchRequest, crossed: LimitStop[]): void {
+  if (!req.softLimits) return;
+  const { counter } = req;
+  const strict = assessCall(
+    call,
+    { mode: req.mode, caller: req.caller, limits: req.softLimits, count: counter.count, counts: counter.counts },
+    { tools: req.tools, approval: req.approval },
+  );
+  if (strict.kind === 'limit' && !crossed.includes(strict.stop)) {
+    crossed.push(strict.stop);
+    req.events?.crossed?.(call, strict.stop);
+  }
+}
+
+/** A call's prepare step through the front end; without one a tool that needs it does not run. */
+async function prepareCall(def: ToolDef, call: DispatchCall, req: DispatchRequest): Promise<DispatchCall | ToolResult> {
+  if (!req.prepare)
+    return settle(
+      'error',
+      `${call.name} cannot run here (its arguments are prepared before approval); it was not executed`,
+      'not_available',
+    );
+  try {
+    return await req.prepare(def, call);
+  } catch (err) {
+    return settle('error', `${call.name} failed before anything was sent: ${errorMessage(err).split('\n')[0] ?? 'error'}`, 'failed');
+  }
 }
 
 /** Checkpoints the approved calls that declare a change (ToolDef.targets); returns the step to run after the batch. */

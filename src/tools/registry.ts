@@ -140,6 +140,34 @@ export class ToolRegistry {
   }
 }
 
+/**
+ * A tool's prepare step (ToolDef.prepare) on validated arguments: the arguments it will run
+ * with, or the result that ends the call (invalid arguments, a template that does not render).
+ */
+export async function prepareTool(
+  def: ToolDef,
+  args: unknown,
+  ctx: ToolContext,
+  maxOutputChars: number,
+): Promise<{ args: Record<string, unknown> } | { result: ToolResult }> {
+  const parsed = def.schema.safeParse(args);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    return { result: toolResultOf(failure(`invalid arguments for ${def.name}: ${issues}`), maxOutputChars) };
+  }
+  if (!def.prepare) return { args: parsed.data as Record<string, unknown> };
+  const r = await def.prepare(parsed.data, ctx);
+  return 'error' in r ? { result: toolResultOf(r.error, maxOutputChars) } : r;
+}
+
+/** The dispatch's prepare hook for a front end whose tool context is `ctxOf(call)`. */
+export function preparer(ctxOf: (def: ToolDef, call: { id: string }) => ToolContext | Promise<ToolContext>, maxOutputChars: number) {
+  return async <C extends { id: string; args: Record<string, unknown> }>(def: ToolDef, call: C): Promise<C | ToolResult> => {
+    const r = await prepareTool(def, call.args, await ctxOf(def, call), maxOutputChars);
+    return 'result' in r ? r.result : { ...call, args: r.args };
+  };
+}
+
 /** Runs a validated, approved call; abort wins the race so a stuck device cannot hold the run. */
 export async function executeTool(def: ToolDef, args: unknown, ctx: ToolContext, maxOutputChars: number): Promise<ToolResult> {
   const parsed = def.schema.safeParse(args);

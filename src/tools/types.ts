@@ -74,6 +74,13 @@ interface ToolDefBase<S extends z.ZodType> {
    * becomes an error outcome in the registry.
    */
   run(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
+  /**
+   * Resolves what the call will send before the gate asks about it (a change set's template
+   * rendered for every device: src/tools/changeset/). The dispatch runs it after the mode and
+   * limit checks and before the approval, and goes on with `args` in place of the model's;
+   * `error` ends the call there, nothing sent. Absent: the arguments are what is sent.
+   */
+  prepare?(args: z.infer<S>, ctx: ToolContext): Promise<{ args: Record<string, unknown> } | { error: ToolOutcome }>;
 }
 
 /**
