@@ -16,6 +16,8 @@ import { batchOutcome } from '../batch.js';
 export interface BulkToolSpec<S extends z.ZodType, I> {
   name: ToolName;
   description: string;
+  /** the model's description (ToolDef.brief) */
+  brief: string;
   risk: ToolRisk;
   schema: S;
   /** the items of one call, in the order they run (may ask the project, e.g. for free spots) */
@@ -38,6 +40,7 @@ export function bulkTool<S extends z.ZodType, I>(spec: BulkToolSpec<S, I>): Tool
   return defineTool({
     name: spec.name,
     description: spec.description,
+    brief: spec.brief,
     risk: spec.risk,
     schema: spec.schema,
     ...(spec.targets ? { targets: spec.targets } : {}),

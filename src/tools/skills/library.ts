@@ -33,12 +33,14 @@ export function lookupName(max: number, what: string) {
 export function skillTool<S extends z.ZodType>(spec: {
   name: ToolName;
   description: string;
+  brief: string;
   schema: S;
   lookup(args: z.infer<S>, lib: SkillLibrary, settings: Settings): ToolOutcome;
 }): ToolDef<S> {
   return defineTool({
     name: spec.name,
     description: spec.description,
+    brief: spec.brief,
     schema: spec.schema,
     risk: 'read',
     group: 'knowledge',
