@@ -1,14 +1,14 @@
 /**
  * What the tool schemas cost on every LLM call: the tools of a real session as the fake
- * LLM receives them over HTTP (the exact bytes sent, names included), counted with the
- * session's own o200k counter. The table pins each tool's tokens per mode, so a tool
+ * LLM receives them over HTTP (the exact bytes sent, names included), counted exactly
+ * with the session's o200k encoder. The table pins each tool's tokens per mode, so a tool
  * that grows shows as a diff here; the totals hold the goals per mode.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect, session, testSettings, useFakeLlm } from '../agent/helpers.js';
 import type { FakeLlm } from '../fakes/llm/server.js';
 import { allTools } from '../../src/tools/index.js';
-import { TokenCounter } from '../../src/agent/tokens.js';
+import { getEncoder } from '../../src/agent/tokens.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { MCP_CLIENT } from '../../src/core/caller.js';
 import { executeMultipleDeviceConfigCommands } from '../../src/tools/devices/config.js';
@@ -34,11 +34,11 @@ async function sentTools(mode: string, agentMode: 'flat' | 'recursive'): Promise
   }
 }
 
-/** o200k tokens per tool (each tool's JSON as sent) and of the whole list. */
+/** o200k tokens per tool (each tool's JSON as sent) and of the whole list: exact counts (the encoder, not the bounded counter). */
 async function tokens(tools: Sent): Promise<{ total: number; each: Record<string, number> }> {
-  const counter = await TokenCounter.create('o200k_base');
-  const each = Object.fromEntries(tools.map((t) => [t.function.name, counter.text(JSON.stringify(t))]));
-  return { total: counter.text(JSON.stringify(tools)), each };
+  const enc = await getEncoder('o200k_base');
+  const each = Object.fromEntries(tools.map((t) => [t.function.name, enc.count(JSON.stringify(t))]));
+  return { total: enc.count(JSON.stringify(tools)), each };
 }
 
 const SHARED = {

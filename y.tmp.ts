@@ -1,0 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { settingsSchema } from './src/config/schema.js';
+import { createAgentSession } from './src/agent/session.js';
+import { startFakeLlm } from './test/fakes/llm/server.js';
+process.env.GNS3_COPILOT_KEYCHAIN = 'off';
+const llm = await startFakeLlm([{ text: 'ok' }]);
+const s = await createAgentSession({ settings: settingsSchema.parse({ provider: 'custom', base_url: llm.url, model: 'fake-model', context_limit: 200, data_dir: mkdtempSync(join(tmpdir(), 'x')), mode: 'lab' }) });
+for await (const _ of s.send('hi'));
+const { TokenCounter } = await import("./src/agent/tokens.js"); const c = await TokenCounter.create("o200k_base"); console.log(llm.requests[0]!.body.tools!.map((t) => t.function.name + "=" + c.text(JSON.stringify(t))).join(" ")); console.log(c.text(JSON.stringify(llm.requests[0]!.body.tools)));
+await s.close(); await llm.close();
