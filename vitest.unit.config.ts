@@ -31,6 +31,7 @@ export const PEER_TESTS = [
   'test/security/sanitize.test.ts', // tmux (the one-shot and sessions sinks are in sanitize-cli.test.ts)
   'test/skills/content.test.ts', // tshark
   'test/skills/injection-frr.test.ts', // FRR in a namespace
+  'test/scenarios/inject-lab.test.ts', // FRR lab
   'test/skills/packet-analysis.test.ts', // netns + tshark
   'test/skills/packet-analysis-gns3.test.ts', // netns + tshark
 ];

@@ -23,7 +23,13 @@ const [
   { act, exit, installProcessHandlers, failWith, onJsonFailure, EXIT_USAGE },
   { addRunOptions, addSettingsOptions, loadFor, typed },
   { addSubcommands },
-] = await Promise.all([import('./cli/process.js'), import('./cli/options.js'), import('./cli/subcommands.js')]);
+  { addScenarioOptions, isScenarioRun, runScenarioInject },
+] = await Promise.all([
+  import('./cli/process.js'),
+  import('./cli/options.js'),
+  import('./cli/subcommands.js'),
+  import('./cli/inject-options.js'),
+]);
 type Command = CommandT;
 
 type Opts = Record<string, unknown>;
@@ -64,6 +70,8 @@ Examples:
   $ gns3-copilot -p "configure OSPF area 0 on R1-R3" -m lab --approve config --max-tool-calls 20
   $ gns3-copilot -p "check every router's routes" --estimate --max-cost 0.50   tokens and worst-case cost, nothing sent
   $ gns3-copilot inject "break one OSPF adjacency for the students"
+  $ gns3-copilot inject --scenario ospf_hello_interval_mismatch --device R1 --yes   no LLM: the library's lines
+  $ gns3-copilot inject --random 3 --seed 1 --projects 'student-*' --yes            the same three faults for the class
   $ gns3-copilot auth login                        store the LLM API key in the OS keychain
   $ gns3-copilot config set server http://10.0.0.5:3080
   $ gns3-copilot config list --origin
@@ -74,7 +82,7 @@ Examples:
 Exit codes: 0 done, 1 internal error, 2 usage, 3 GNS3 controller unreachable/auth,
 4 LLM provider error/auth, 5 limit reached (--on-limit fail), 6 approval unavailable,
 7 check failed or a fault still present (faults check), 8 rewind or faults restore did
-not restore everything, 130 aborted.`;
+not restore everything (inject --scenario: not every fault was applied), 130 aborted.`;
 
 const program = new Command('gns3-copilot')
   .description('Terminal copilot for GNS3 network labs: an LLM agent that drives the GNS3 API and device consoles')
@@ -107,9 +115,15 @@ const inject = program
   .argument('[prompt]', 'request; without it: piped stdin, or the TUI on a terminal');
 // its mode is the command's own: no --mode
 addRunOptions(addSettingsOptions(inject, ['controller', 'project', 'agent', 'llm', 'approve', 'output']));
-inject.option('--level <ccna|ccnp|ccie>', 'offer only fault scenarios of this exam level (setting inject_level; default ccie = all)');
+inject.option(
+  '--level <level>',
+  'ccna|ccnp|ccie: offer only fault scenarios of this exam level (setting inject_level; default ccie = all); with --random: easy|medium|hard',
+);
+addScenarioOptions(inject);
 inject.action(
-  act(async (prompt: string | undefined, _opts: Opts, cmd: Command) => mainAction(cmd, { mode: 'troubleshooting_injection', prompt })),
+  act(async (prompt: string | undefined, _opts: Opts, cmd: Command) =>
+    (await isScenarioRun(cmd)) ? runScenarioInject(prompt, cmd) : mainAction(cmd, { mode: 'troubleshooting_injection', prompt }),
+  ),
 );
 
 addSubcommands(program);

@@ -1,7 +1,8 @@
 /**
  * `check --init`: a check file describing the lab as it is now (nodes and their
- * status, links, interface addresses, OSPF/BGP neighbours and the routers' routes),
- * the instructor's starting point to edit. Read-only, through the same engine.
+ * status, links without a filter, interface addresses, OSPF/BGP neighbours, the
+ * routers' routes, VPCS PCs' addresses and pings between linked PCs), the
+ * instructor's starting point to edit. Read-only, through the same engine.
  */
 import { Document, isMap, isSeq } from 'yaml';
 import { runDeviceJobs, type DeviceJob } from '../devices/engine.js';
@@ -23,8 +24,10 @@ import {
 } from './parse.js';
 import type { RunChecksOptions } from './run.js';
 import type { CheckInput } from './schema.js';
+import { pcPings, vpcsAddressCheck } from './init-vpcs.js';
 
 function commandsFor(p: PlatformName): string[] {
+  if (p === 'vpcs') return ['show ip'];
   if (p === 'linux') return ['ip -o link show', 'ip -o addr show', 'ip route show'];
   if (p === 'frr') return ['show interface brief', 'show ip ospf neighbor', 'show ip bgp summary', 'show ip route'];
   return ['show ip interface brief', 'show ip ospf neighbor', 'show ip bgp summary', 'show ip route'];
@@ -74,7 +77,8 @@ export async function describeLab(opts: RunChecksOptions): Promise<{ project: st
   }));
   for (const l of topology.links) {
     const [a, b] = l.ends;
-    if (a && b) checks.push({ link: { a: `${a.node_name}:${a.port_name}`, b: `${b.node_name}:${b.port_name}` } });
+    // clean: no filter and not suspended, as a lab is meant to be (a link fault breaks exactly that)
+    if (a && b) checks.push({ link: { a: `${a.node_name}:${a.port_name}`, b: `${b.node_name}:${b.port_name}`, clean: true } });
   }
   const devices = topology.nodes.filter((n) => n.status === 'started' && n.console_type === 'telnet' && n.console);
   const targets = devices.map((n) => resolveTarget(topology, n.name, opts.settings)).flatMap((r) => (r.ok ? [r.target] : []));
@@ -88,7 +92,7 @@ export async function describeLab(opts: RunChecksOptions): Promise<{ project: st
   const jobs: DeviceJob[] = [];
   targets.forEach((t, i) => {
     const p = platforms[i];
-    if (!p || (familyOf(p) !== 'ios' && p !== 'linux')) return;
+    if (!p || (familyOf(p) !== 'ios' && p !== 'linux' && p !== 'vpcs')) return;
     jobs.push({ device_name: t.name, resolved: { ok: true, target: { ...t, platform: p } }, commands: commandsFor(p) });
   });
   const results = await runDeviceJobs(jobs, {
@@ -98,11 +102,21 @@ export async function describeLab(opts: RunChecksOptions): Promise<{ project: st
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.log ? { log: opts.log } : {}),
   });
+  const pcAddresses = new Map<string, string>();
   for (const [i, r] of results.entries()) {
     const byCommand = new Map<string, CommandResult>(r.results.map((c) => [c.command, c]));
     const out = (c: string) => (byCommand.get(c)?.status === 'success' ? byCommand.get(c)!.output : undefined);
-    checks.push(...deviceChecks(jobs[i]!.device_name, jobs[i]!.resolved.ok ? (jobs[i]!.resolved.target.platform ?? 'frr') : 'frr', out));
+    const job = jobs[i]!;
+    const platform = job.resolved.ok ? (job.resolved.target.platform ?? 'frr') : 'frr';
+    if (platform === 'vpcs') {
+      const pc = vpcsAddressCheck(job.device_name, out('show ip'));
+      if (pc) {
+        checks.push(pc.check);
+        pcAddresses.set(job.device_name, pc.address);
+      }
+    } else checks.push(...deviceChecks(job.device_name, platform, out));
   }
+  checks.push(...pcPings(topology, pcAddresses));
   return { project: topology.project_name, checks };
 }
 

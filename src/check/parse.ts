@@ -271,3 +271,14 @@ export function parseVpcsPing(text: string, count: number): PingVerdict | undefi
   const decisive = replies.length === probes.length ? replies[replies.length - 1]! : probes.find((l) => !replies.includes(l))!;
   return { sent: Math.max(count, probes.length), received: replies.length, line: `${replies.length}/${count} replies: ${decisive.trim()}` };
 }
+
+// ---------------------------------------------------------------- VPCS addresses
+
+/** VPCS `show ip`: the address (`192.168.1.10/24`) and its `IP/MASK` line; undefined for a PC without one. */
+export function parseVpcsShowIp(text: string): { address: string; line: string } | undefined {
+  for (const l of lines(text)) {
+    const m = /^\s*IP\/MASK\s*:\s*(\d+\.\d+\.\d+\.\d+\/\d+)\s*$/.exec(l);
+    if (m && !m[1]!.startsWith('0.0.0.0/')) return { address: m[1]!, line: l.trim() };
+  }
+  return undefined;
+}

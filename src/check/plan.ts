@@ -24,6 +24,7 @@ import {
   type RouteRow,
 } from './parse.js';
 import { kindOf, type Check, type CheckKind } from './schema.js';
+import { nearestLine } from './nearest-line.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'error';
 export interface Verdict {
@@ -240,7 +241,8 @@ function commandPlan(c: Extract<Check, { command: unknown }>['command']): Plan {
       let evidence: string | undefined;
       if (e.contains !== undefined) {
         const hit = ls.find((l) => l.includes(e.contains!));
-        if (!hit) return fail(`"${e.contains}" not in the output (${firstLine(out)})`);
+        // the evidence is the line where the text was expected (the IP/MASK line of a changed address), not the first
+        if (!hit) return fail(`"${e.contains}" not in the output (nearest: ${nearestLine(ls, e.contains) ?? firstLine(out)})`);
         evidence = hit.trim();
       }
       if (e.regex !== undefined) {

@@ -40,7 +40,7 @@ export interface CheckReport {
 }
 
 export interface RunChecksOptions {
-  project: { projectName: string; getTopology(signal?: AbortSignal): Promise<Topology> };
+  project: { projectName: string; getTopology(signal?: AbortSignal, opts?: { fresh?: boolean }): Promise<Topology> };
   settings: Settings;
   pool: DevicePool;
   signal?: AbortSignal;
@@ -112,7 +112,8 @@ async function connect(work: DeviceWork[], opts: RunChecksOptions): Promise<void
 
 export async function runChecks(checks: Check[], opts: RunChecksOptions): Promise<CheckReport> {
   const t0 = performance.now();
-  const topology = await opts.project.getTopology(opts.signal);
+  // never a cached read: a verdict is on the lab as it is now (a repair check must not pass on a read from before its fault)
+  const topology = await opts.project.getTopology(opts.signal, { fresh: true });
   const topologyMs = round(performance.now() - t0);
   const verdicts = new Array<{ verdict: Verdict; ms: number } | undefined>(checks.length);
 

@@ -18,7 +18,9 @@ export function jsonFailureShape(argv: readonly string[], subcommands: readonly 
   const end = argv.indexOf('--');
   const args = end === -1 ? argv : argv.slice(0, end);
   const sub = args.find((a) => subcommands.includes(a));
-  const oneShot = sub === undefined || sub === 'inject';
+  // `inject --scenario|--random` is a command (its report or `{"error"}`), plain `inject` a one-shot
+  const scenarioRun = args.some((a) => /^--(scenario|random)(=|$)/.test(a));
+  const oneShot = sub === undefined || (sub === 'inject' && !scenarioRun);
   // both formats at once is itself the usage error: no format to answer in
   if (args.includes('--json') && args.includes('--stream-json')) return undefined;
   if (oneShot && args.includes('--stream-json')) return 'oneshot-stream-json';

@@ -255,11 +255,13 @@ export function addSubcommands(program: Command): void {
     'project',
     'output',
   ]);
-  faultsSub('check', [], "run the open faults' repair checks: which are still present, when each was fixed; exit 7 while one is open", [
-    'controller',
-    'project',
-    'output',
-  ]);
+  faultsSub(
+    'check',
+    [],
+    "run the open faults' repair checks: which are still present, when each was fixed; exit 7 while one is open",
+    ['controller', 'project', 'output'],
+    (c) => c.option('--watch [seconds]', 're-run every few seconds (default 5) until no fault is open, recording each fix when it happens'),
+  );
   faultsSub('restore', ['<id>'], "apply a fault's restore through the approval gate", ['controller', 'project', 'approve', 'output'], (c) =>
     c.option('--yes', 'approve the restore (without it the plan is printed and the exit code is 6)'),
   );

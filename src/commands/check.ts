@@ -38,7 +38,8 @@ export function newCheckPool(settings: Settings, log?: Logger): DevicePool {
   });
 }
 
-function watchSeconds(w: string | boolean | undefined): number | undefined {
+/** `--watch [seconds]` of check and faults check: undefined when absent, the default for a bare flag. */
+export function watchSeconds(w: string | boolean | undefined): number | undefined {
   if (w === undefined || w === false) return undefined;
   if (w === true) return DEFAULT_WATCH_S;
   const n = Number(w);

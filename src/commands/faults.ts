@@ -7,12 +7,13 @@
  * `--yes` is its approval, without it the plan is printed and the exit code is 6.
  */
 import type { Settings } from '../config/schema.js';
-import { ExitCode, UsageError } from '../errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AbortedError, ExitCode, UsageError } from '../errors.js';
 import { createLogger, type Logger } from '../log.js';
 import { SessionStore } from '../sessions/store.js';
 import { FaultStore, type Fault } from '../faults/store.js';
 import { scoreOf, type RepairResult } from '../faults/check.js';
-import { faultJson, formatCheck, formatList, formatShow, scoreLine } from '../faults/report.js';
+import { faultJson, formatCheck, formatFixed, formatList, formatShow, scoreLine } from '../faults/report.js';
 import { MODE_SHORT_NAME, type CopilotMode } from '../core/modes.js';
 
 export type FaultsAction = 'list' | 'show' | 'check' | 'restore';
@@ -89,12 +90,10 @@ async function withProject<T>(
   }
 }
 
-async function checkFaults(store: FaultStore, faults: () => Fault[], opts: Opts, settings: Settings, signal: AbortSignal): Promise<number> {
-  const log = createLogger(settings.log_level);
-  const open = faults().filter((f) => f.state === 'open');
+/** One run of the open faults' repair checks, per project they live in (a ledger may span several labs). */
+async function checkOpen(store: FaultStore, open: Fault[], settings: Settings, log: Logger, signal: AbortSignal): Promise<RepairResult[]> {
   const [{ runRepairChecks }, { poolFor }] = await Promise.all([import('../faults/check.js'), import('../devices/engine.js')]);
   const results: RepairResult[] = [];
-  // one run per project the open faults live in (a ledger may span several labs)
   for (const projectId of new Set(open.map((f) => f.project_id))) {
     const mine = open.filter((f) => f.project_id === projectId);
     results.push(
@@ -103,19 +102,61 @@ async function checkFaults(store: FaultStore, faults: () => Fault[], opts: Opts,
       )),
     );
   }
+  return results;
+}
+
+/**
+ * `faults check [--watch [S]]`: with --watch the open faults' checks run again every S seconds
+ * until none is open, so each fix is recorded within S seconds of when it happened, not when
+ * someone next ran `faults check` (the text output prints each fix as it is seen).
+ */
+async function checkFaults(store: FaultStore, faults: () => Fault[], opts: Opts, settings: Settings, signal: AbortSignal): Promise<number> {
+  const log = createLogger(settings.log_level);
+  const { watchSeconds } = await import('./check.js');
+  const interval = watchSeconds(opts.watch as string | boolean | undefined);
+  const latest = new Map<number, RepairResult>();
+  const round = async () => {
+    const results = await checkOpen(
+      store,
+      faults().filter((f) => f.state === 'open'),
+      settings,
+      log,
+      signal,
+    );
+    for (const r of results) latest.set(r.fault.id, { ...r, fixed_now: r.fixed_now || latest.get(r.fault.id)?.fixed_now === true });
+    return results;
+  };
+  const first = await round();
+  if (interval !== undefined) {
+    if (!opts.json) out(formatCheck(faults(), first, scoreOf(faults())));
+    while (faults().some((f) => f.state === 'open')) {
+      await sleep(interval * 1000, undefined, { signal }).catch(() => {
+        throw new AbortedError('faults check --watch interrupted');
+      });
+      const fixed = (await round()).filter((r) => r.fixed_now);
+      const stamp = new Date().toISOString().slice(11, 19);
+      const open = faults().filter((f) => f.state === 'open').length;
+      if (!opts.json)
+        out(
+          fixed.length > 0
+            ? fixed.map((r) => `${stamp} ${formatFixed(r)}\n`).join('')
+            : `${stamp} no change: ${open} ${open === 1 ? 'fault' : 'faults'} still present\n`,
+        );
+    }
+  }
   const all = faults();
   const score = scoreOf(all);
   if (opts.json) {
-    const now = new Map(results.map((r) => [r.fault.id, r]));
     const rows = all.map((f) => {
-      const r = now.get(f.id);
+      const r = latest.get(f.id);
       return {
         ...faultJson(f),
         ...(r ? { check: { kind: r.kind ?? null, status: r.status, evidence: r.evidence, fixed_now: r.fixed_now } } : {}),
       };
     });
     out(`${JSON.stringify({ ...score, faults: rows })}\n`);
-  } else out(formatCheck(all, results, score));
+  } else if (interval !== undefined) out(`no fault is open · ${scoreLine(score)}\n`);
+  else out(formatCheck(all, first, score));
   return score.open > 0 ? ExitCode.ChecksFailed : ExitCode.Ok;
 }
 
@@ -130,8 +171,23 @@ async function restoreMode(): Promise<CopilotMode> {
   return 'troubleshooting_injection';
 }
 
+/**
+ * The restore claims the fault first (open → restoring, one IMMEDIATE transaction in sessions.db): of two
+ * `faults restore N` at once one applies the restore, the other is exit 2 before anything is sent.
+ */
 async function restore(f: Fault, store: FaultStore, opts: Opts, settings: Settings, signal: AbortSignal): Promise<number> {
-  if (f.state === 'restored') throw new UsageError(`fault #${f.id} was restored already (${f.restored_at})`);
+  const claimed = store.claimRestore(f.id, 'faults restore');
+  if (!claimed) throw new UsageError(`no fault #${f.id} (see \`gns3-copilot faults list\`)`);
+  if ('restored' in claimed) throw new UsageError(`fault #${f.id} was restored already (${claimed.restored.restored_at})`);
+  if ('busy' in claimed) throw new UsageError(`fault #${f.id} is being restored already by process ${claimed.busy.pid}`);
+  try {
+    return await restoreClaimed(claimed.fault, store, opts, settings, signal);
+  } finally {
+    store.releaseClaim(claimed.claim); // a restore that did not complete leaves the fault as it was
+  }
+}
+
+async function restoreClaimed(f: Fault, store: FaultStore, opts: Opts, settings: Settings, signal: AbortSignal): Promise<number> {
   const log = createLogger(settings.log_level);
   const mode = await restoreMode();
   const [{ restoreFault, restoreCall }, { ToolRegistry }, { allTools }] = await Promise.all([

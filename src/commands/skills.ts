@@ -9,6 +9,7 @@ import { loadSkills, type SkillLibrary } from '../skills/loader.js';
 import { findPlatform, findProtocol, findScenario, suggest } from '../skills/lookup.js';
 import { SKILL_KINDS, type DeviceSkill, type InjectionScenario, type PacketSkill, type SkillKind } from '../skills/schema.js';
 import { scenarioSteps } from '../tools/skills/injection-skills.js';
+import { evalScoring } from '../skills/eval-ready.js';
 
 interface Io {
   out(line: string): void;
@@ -128,6 +129,8 @@ function renderScenario(s: InjectionScenario, io: Io): void {
   io.out('hints:');
   for (const x of s.hints) io.out(`  - ${x}`);
   if (s.verify?.length) io.out(`verify: ${s.verify.join('; ')}`);
+  if (s.ticket !== undefined) io.out(`ticket: ${s.ticket}`);
+  io.out(`eval: ${evalScoring(s)}`);
 }
 
 // ---------------------------------------------------------------- command

@@ -170,6 +170,11 @@ export const settingsSchema = z.object({
   data_dir: z.string().optional(),
   /** replaces the built-in skills directory (env GNS3_COPILOT_SKILLS_DIR); the user dir still merges over it */
   skills_dir: z.string().optional(),
+  /**
+   * `mcp --http`: an MCP session with no request in flight and no event stream open that no
+   * request reached for this long is released (its client went away without ending it)
+   */
+  mcp_session_idle_s: intIn(5, 86_400).default(300),
   /** the user's MCP servers whose tools join the agent (Gemini CLI's mcpServers shape); lock it in the system config for classrooms */
   mcp_servers: z.record(z.string().regex(/^[A-Za-z0-9-]+$/, 'server names: letters, digits and -'), mcpServerSchema).default({}),
 });

@@ -2,7 +2,24 @@
 import type { Driver } from './drivers.js';
 import { cleanText } from './text.js';
 
-/** The command's output in the console text: after its echo line, before the final prompt. */
+/**
+ * The host's prompt with something typed after it (`R1# show version`, `R1#show version`): on a
+ * console shared with other clients, the device's prompt that ended our command followed by the
+ * echo of another client's next command. Made from the host's prompt pattern (`^…$`) without its
+ * end; none for a pattern that would then match nearly any line (a shell prompt known only by its
+ * last `$` or `#`).
+ */
+export function promptWithInput(promptRe: RegExp): RegExp | undefined {
+  const src = promptRe.source;
+  if (!src.startsWith('^') || !src.endsWith('$') || src.startsWith('^[^')) return undefined;
+  return new RegExp(`${src.slice(0, -1)}\\S`);
+}
+
+/**
+ * The command's output in the console text: after its echo line, before the prompt that ended it —
+ * a bare prompt, or (a shared console whose next text arrived in the same read) the prompt with
+ * another client's command typed after it.
+ */
 export function extractOutput(buf: string, probe: string, promptRe: RegExp, paged: boolean, endsWithPrompt: boolean): string {
   let lines = cleanText(buf).split('\n');
   if (endsWithPrompt) lines = lines.slice(0, -1);
@@ -11,8 +28,10 @@ export function extractOutput(buf: string, probe: string, promptRe: RegExp, page
     if (at >= 0) lines = lines.slice(at + 1);
   }
   while (lines.length > 0 && (lines[0]!.trim() === '' || promptRe.test(lines[0]!))) lines.shift();
-  // A second Enter (CR LF counted twice) leaves an extra prompt: output ends at the first.
-  const end = lines.findIndex((l) => promptRe.test(l));
+  // A second Enter (CR LF counted twice) leaves an extra prompt: output ends at the first,
+  // and at another client's command typed at it.
+  const typed = promptWithInput(promptRe);
+  const end = lines.findIndex((l) => promptRe.test(l) || typed?.test(l) === true);
   if (end >= 0 && endsWithPrompt) lines = lines.slice(0, end);
   if (paged) lines = lines.map((l) => l.replace(/\s*(?:-{2,4} ?More ?-{2,4}|-{2,3}\(more(?: \d+%)?\)-{2,3}|<-+ More -+>)\s*/gi, ''));
   while (lines.length > 0 && (lines[0]!.trim() === '' || promptRe.test(lines[0]!))) lines.shift();

@@ -25,6 +25,8 @@ export const pointsOf = (f: Fault) => DIFFICULTY_POINTS[f.difficulty] ?? 1;
 export async function runRepairChecks(store: FaultStore, faults: Fault[], opts: RunChecksOptions): Promise<RepairResult[]> {
   const parsed = faults.map((f) => validateCheck({ ...f.repair_check, name: `fault #${f.id}` }));
   const checks: Check[] = parsed.flatMap((p) => (p.ok ? [p.check] : []));
+  // read the lab from here on (runChecks reads the topology fresh): a pass before a fault's application ended fixes nothing
+  const started = new Date();
   const report = checks.length > 0 ? await runChecks(checks, opts) : undefined;
   let k = 0;
   return faults.map((f, i) => {
@@ -33,7 +35,7 @@ export async function runRepairChecks(store: FaultStore, faults: Fault[], opts: 
     const r = p.ok
       ? report!.checks[k++]!
       : { kind: undefined, status: 'error' as const, evidence: `repair check does not validate: ${p.issue.message}` };
-    const after = store.recordCheck(f.id, { status: r.status, evidence: r.evidence });
+    const after = store.recordCheck(f.id, { status: r.status, evidence: r.evidence }, new Date(), started);
     return {
       fault: after,
       kind: r.kind,
@@ -49,17 +51,21 @@ export interface FaultScore {
   max_score: number;
   open: number;
   fixed: number;
+  /** restored before anyone fixed them (state restored_unfixed) */
   restored: number;
 }
 
-/** Fixed faults' points over all faults' points; a fault the instructor restored is out of the exercise. */
+/**
+ * Fixed faults' points over every fault's points. A fault undone before anyone fixed it
+ * (restored_unfixed) stays in the exercise, not fixed: resetting the lab after class must
+ * not turn every student's unfixed fault into a perfect score.
+ */
 export function scoreOf(faults: Fault[]): FaultScore {
-  const inPlay = faults.filter((f) => f.state !== 'restored');
   return {
-    score: inPlay.filter((f) => f.state === 'fixed').reduce((s, f) => s + pointsOf(f), 0),
-    max_score: inPlay.reduce((s, f) => s + pointsOf(f), 0),
+    score: faults.filter((f) => f.state === 'fixed').reduce((s, f) => s + pointsOf(f), 0),
+    max_score: faults.reduce((s, f) => s + pointsOf(f), 0),
     open: faults.filter((f) => f.state === 'open').length,
     fixed: faults.filter((f) => f.state === 'fixed').length,
-    restored: faults.filter((f) => f.state === 'restored').length,
+    restored: faults.filter((f) => f.state === 'restored_unfixed').length,
   };
 }

@@ -4,12 +4,12 @@ import { sanitizeLine } from '../security/sanitize.js';
 import type { FaultScore, RepairResult } from './check.js';
 import type { Fault, FaultCheckRow } from './store.js';
 
-const MARK = { open: '✗', fixed: '✓', restored: '↺' } as const;
+const MARK = { open: '✗', fixed: '✓', restored_unfixed: '↺' } as const;
 const when = (iso: string | null) => (iso ? iso.replace('T', ' ').slice(0, 19) : '—');
 const what = (f: Fault) => `${f.scenario ?? f.category} (${f.category}, ${f.difficulty})`;
 
 export function scoreLine(s: FaultScore): string {
-  return `${s.open} open, ${s.fixed} fixed, ${s.restored} restored · score ${s.score}/${s.max_score}`;
+  return `${s.open} open, ${s.fixed} fixed, ${s.restored} restored unfixed · score ${s.score}/${s.max_score}`;
 }
 
 /** One fault as --json prints it. */
@@ -39,7 +39,7 @@ export function formatList(faults: Fault[], s: FaultScore): string {
   const target = Math.max(6, ...faults.map((f) => f.target.length));
   const rows = faults.map(
     (f) =>
-      `${MARK[f.state]} #${String(f.id).padEnd(4)} ${f.state.padEnd(8)} ${sanitizeLine(f.target).padEnd(target)}  ${sanitizeLine(what(f))}  injected ${when(f.injected_at)}` +
+      `${MARK[f.state]} #${String(f.id).padEnd(4)} ${f.state.padEnd(16)} ${sanitizeLine(f.target).padEnd(target)}  ${sanitizeLine(what(f))}  injected ${when(f.injected_at)}` +
       (f.fixed_at ? `  fixed ${when(f.fixed_at)}` : f.restored_at ? `  restored ${when(f.restored_at)}` : ''),
   );
   return `${rows.join('\n')}\n${scoreLine(s)}\n`;
@@ -65,6 +65,12 @@ export function formatShow(f: Fault, checks: FaultCheckRow[]): string {
   return `${lines.map(sanitizeLine).join('\n')}\n`;
 }
 
+/** `faults check --watch`: a fault whose repair check passed for the first time in this round. */
+export function formatFixed(r: RepairResult): string {
+  const f = r.fault;
+  return sanitizeLine(`${MARK.fixed} #${f.id} ${f.target} ${f.scenario ?? f.category} fixed ${when(f.fixed_at)}  ${r.evidence}`);
+}
+
 /** `faults check`: every fault of the exercise, the open ones as their repair check says now. */
 export function formatCheck(faults: Fault[], results: RepairResult[], s: FaultScore): string {
   if (faults.length === 0) return 'no faults in the ledger\n';
@@ -72,7 +78,7 @@ export function formatCheck(faults: Fault[], results: RepairResult[], s: FaultSc
   const rows = faults.map((f) => {
     const r = now.get(f.id);
     const head = `${MARK[f.state]} #${f.id} ${f.target} ${f.scenario ?? f.category}`;
-    if (f.state === 'restored') return `${head}  restored ${when(f.restored_at)}`;
+    if (f.state === 'restored_unfixed') return `${head}  restored ${when(f.restored_at)}, never fixed`;
     if (f.state === 'fixed') return `${head}  fixed ${when(f.fixed_at)}${r ? `  ${r.evidence}` : ''}`;
     return `${head}  still present${r ? ` (${r.status})  ${r.evidence}` : ''}`;
   });

@@ -1,16 +1,20 @@
 /**
  * The fault ledger over sessions.db (tables in ./schema.ts): record a fault,
  * find the open one of a category on a target, keep every repair-check run and
- * the time of the first that passed, mark a fault restored.
+ * the time of the first that passed, mark a fault restored. The claims that must
+ * hold across processes (./claims.ts) are taken here, in the same IMMEDIATE
+ * transaction as what they guard.
  *
  * A fault is open until its repair check passes once (fixed) or `faults
- * restore` undoes it (restored).
+ * restore` (or a rewind) undoes it first (restored_unfixed: it stays in the
+ * score, not fixed — undoing a fault is not fixing it).
  */
 import type Database from 'better-sqlite3';
 import type { CheckInput } from '../check/schema.js';
+import { dropClaim, ensureClaimsTable, isClaim, restoreKey, slotKey, takeClaim, type Claim, type ClaimHolder } from './claims.js';
 
 export type FaultTargetKind = 'device' | 'link';
-export type FaultState = 'open' | 'fixed' | 'restored';
+export type FaultState = 'open' | 'fixed' | 'restored_unfixed';
 
 /** How a fault is undone: one call of an injection tool, applied through the tool dispatch. */
 export interface RestoreCall {
@@ -39,6 +43,7 @@ export interface Fault extends Omit<NewFault, 'call_id' | 'scenario'> {
   id: number;
   call_id: string | null;
   scenario: string | null;
+  /** when the fault's application ended (the row is written then) */
   injected_at: string;
   fixed_at: string | null;
   restored_at: string | null;
@@ -71,7 +76,13 @@ interface Row {
 }
 
 const stateOf = (r: { fixed_at: string | null; restored_at: string | null }): FaultState =>
-  r.fixed_at ? 'fixed' : r.restored_at ? 'restored' : 'open';
+  r.fixed_at ? 'fixed' : r.restored_at ? 'restored_unfixed' : 'open';
+
+/** A (project, target, category) slot reserved for one fault's application, and the open fault found in it at that instant. */
+export interface SlotReservation {
+  claim: Claim;
+  open: Fault | undefined;
+}
 
 function faultOf(r: Row): Fault {
   return {
@@ -84,9 +95,23 @@ function faultOf(r: Row): Fault {
 }
 
 export class FaultStore {
-  constructor(readonly db: Database.Database) {}
+  constructor(readonly db: Database.Database) {
+    ensureClaimsTable(db);
+  }
 
-  record(f: NewFault, at = new Date()): Fault {
+  /** Stores an applied fault; with the claim of its slot, given back in the same transaction (the slot is never free in between). */
+  record(f: NewFault, at = new Date(), claim?: Claim): Fault {
+    const id = this.db
+      .transaction(() => {
+        const row = this.insert(f, at);
+        if (claim) dropClaim(this.db, claim);
+        return row;
+      })
+      .immediate();
+    return this.get(id)!;
+  }
+
+  private insert(f: NewFault, at: Date): number {
     const info = this.db
       .prepare(
         `INSERT INTO faults (session_id, project_id, project_name, call_id, target_kind, target, scenario, category, difficulty,
@@ -108,7 +133,40 @@ export class FaultStore {
         JSON.stringify(f.repair_check),
         at.toISOString(),
       );
-    return this.get(Number(info.lastInsertRowid))!;
+    return Number(info.lastInsertRowid);
+  }
+
+  /**
+   * Reserves the (project, target, category) slot for one application before anything is sent, across calls,
+   * clients and processes; the open fault in it (if any) is read in the same transaction. A live holder is returned instead.
+   */
+  reserveSlot(projectId: string, target: string, category: string, holder: string): SlotReservation | ClaimHolder {
+    return this.db
+      .transaction((): SlotReservation | ClaimHolder => {
+        const claim = takeClaim(this.db, slotKey(projectId, target, category), holder);
+        return isClaim(claim) ? { claim, open: this.openOn(projectId, target, category) } : claim;
+      })
+      .immediate();
+  }
+
+  /**
+   * Claims a fault for its restore: the fault as it is now and the claim, or why not — restored already
+   * (the fault, restored_at set), or a live restore holds it. markRestored gives the claim back.
+   */
+  claimRestore(id: number, holder: string): { claim: Claim; fault: Fault } | { restored: Fault } | { busy: ClaimHolder } | undefined {
+    return this.db
+      .transaction(() => {
+        const fault = this.get(id);
+        if (!fault) return undefined;
+        if (fault.restored_at !== null) return { restored: fault };
+        const claim = takeClaim(this.db, restoreKey(id), holder);
+        return isClaim(claim) ? { claim, fault } : { busy: claim };
+      })
+      .immediate();
+  }
+
+  releaseClaim(claim: Claim): void {
+    dropClaim(this.db, claim);
   }
 
   get(id: number): Fault | undefined {
@@ -141,8 +199,12 @@ export class FaultStore {
     return r ? faultOf(r) : undefined;
   }
 
-  /** Keeps one repair-check run; the first pass sets fixed_at (later runs never move it). */
-  recordCheck(id: number, c: { status: FaultCheckRow['status']; evidence: string }, at = new Date()): Fault {
+  /**
+   * Keeps one repair-check run; the first pass sets fixed_at (later runs never move it). A run that
+   * started before the fault's application ended (`startedAt` before `injected_at`) read a lab the
+   * fault was not in yet: its pass fixes nothing.
+   */
+  recordCheck(id: number, c: { status: FaultCheckRow['status']; evidence: string }, at = new Date(), startedAt = at): Fault {
     const stamp = at.toISOString();
     this.db
       .transaction(() => {
@@ -150,7 +212,9 @@ export class FaultStore {
           .prepare('INSERT INTO fault_checks (fault_id, checked_at, status, evidence) VALUES (?, ?, ?, ?)')
           .run(id, stamp, c.status, c.evidence);
         if (c.status === 'pass')
-          this.db.prepare('UPDATE faults SET fixed_at = ? WHERE id = ? AND fixed_at IS NULL AND restored_at IS NULL').run(stamp, id);
+          this.db
+            .prepare('UPDATE faults SET fixed_at = ? WHERE id = ? AND fixed_at IS NULL AND restored_at IS NULL AND injected_at <= ?')
+            .run(stamp, id, startedAt.toISOString());
       })
       .immediate();
     return this.get(id)!;
@@ -162,8 +226,14 @@ export class FaultStore {
       .all(id) as FaultCheckRow[];
   }
 
+  /** Marks a fault restored (once) and ends any claim on its restore, in one transaction. */
   markRestored(id: number, at = new Date()): Fault {
-    this.db.prepare('UPDATE faults SET restored_at = ? WHERE id = ? AND restored_at IS NULL').run(at.toISOString(), id);
+    this.db
+      .transaction(() => {
+        this.db.prepare('UPDATE faults SET restored_at = ? WHERE id = ? AND restored_at IS NULL').run(at.toISOString(), id);
+        this.db.prepare('DELETE FROM fault_claims WHERE claim = ?').run(restoreKey(id));
+      })
+      .immediate();
     return this.get(id)!;
   }
 

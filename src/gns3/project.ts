@@ -110,8 +110,8 @@ export class Gns3Project implements ProjectScope {
   }
 
   /** Nodes and links as the server sends them (cached like the topology). */
-  async rawState(signal?: AbortSignal): Promise<{ nodes: RawNode[]; links: RawLink[] }> {
-    if (this.rawCache && Date.now() - this.rawCache.at < CACHE_MS) return this.rawCache.value;
+  async rawState(signal?: AbortSignal, opts: { fresh?: boolean } = {}): Promise<{ nodes: RawNode[]; links: RawLink[] }> {
+    if (!opts.fresh && this.rawCache && Date.now() - this.rawCache.at < CACHE_MS) return this.rawCache.value;
     const value = Promise.all([
       this.client.call('GET', this.p('/nodes'), { signal }) as Promise<RawNode[]>,
       this.client.call('GET', this.p('/links'), { signal }) as Promise<RawLink[]>,
@@ -124,11 +124,11 @@ export class Gns3Project implements ProjectScope {
     return value;
   }
 
-  async getTopology(signal?: AbortSignal): Promise<Topology> {
-    if (this.cache && Date.now() - this.cache.at < CACHE_MS) return this.cache.value;
+  async getTopology(signal?: AbortSignal, opts: { fresh?: boolean } = {}): Promise<Topology> {
+    if (!opts.fresh && this.cache && Date.now() - this.cache.at < CACHE_MS) return this.cache.value;
     const value = (async () => {
       const [{ nodes, links }, templates, computes] = await Promise.all([
-        this.rawState(signal),
+        this.rawState(signal, opts),
         this.client.listTemplates(signal).catch((): RawTemplate[] => []),
         this.client.listComputes(signal).catch((): RawCompute[] => []),
       ]);

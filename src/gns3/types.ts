@@ -83,7 +83,8 @@ export interface CaptureOptions {
 export interface ProjectScope {
   readonly projectId: string;
   readonly projectName: string;
-  getTopology(signal?: AbortSignal): Promise<Topology>;
+  /** The project's topology; reads are cached briefly unless `fresh` (a verdict on the lab as it is now). */
+  getTopology(signal?: AbortSignal, opts?: { fresh?: boolean }): Promise<Topology>;
   /** Start a capture on a link (by id, or "A:port<->B:port"/node pair), read the pcap
    *  stream for N seconds or N packets, stop the capture; returns the pcap bytes. */
   capture(link: string, opts: CaptureOptions): Promise<Uint8Array>;

@@ -35,3 +35,19 @@ CREATE TABLE IF NOT EXISTS fault_checks (
 );
 CREATE INDEX IF NOT EXISTS fault_checks_fault ON fault_checks(fault_id);
 `;
+
+/**
+ * Claims on the ledger that hold across processes (src/faults/claims.ts): a (project, target,
+ * category) slot while a fault is applied in it, a fault while it is restored. Made on first use
+ * (as the session leases are), so a file of any schema version takes it.
+ */
+export const FAULT_CLAIMS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS fault_claims (
+  claim TEXT PRIMARY KEY,
+  holder TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  host TEXT NOT NULL,
+  token TEXT NOT NULL,
+  claimed_at TEXT NOT NULL
+);
+`;

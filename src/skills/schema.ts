@@ -113,6 +113,25 @@ const commandsByPlatform = z.record(key, z.array(text).min(1));
 
 const PLACEHOLDER = /\{\{\s*([a-z][a-z0-9_]*)\s*\}\}/g;
 
+/**
+ * How a model's answer is scored against the scenario (gns3-copilot eval): an answer that
+ * localizes the fault names the device (from the injection) and one of these words or phrases.
+ */
+export const diagnosisSchema = z.strictObject({
+  keywords: z.array(z.string().trim().toLowerCase().min(2).max(40)).min(1).max(12),
+  /**
+   * `config`: a device change repairs it, and the repair check says when (scored on diagnosis
+   * and repair); `none`: no device configuration removes it (a link filter) — scored on diagnosis only.
+   */
+  repair: z.enum(['config', 'none']).default('config'),
+});
+
+/** The keywords a text contains as whole words or phrases (case-insensitive). */
+export function keywordsIn(text: string, keywords: readonly string[]): string[] {
+  const t = text.toLowerCase();
+  return keywords.filter((k) => new RegExp(`(^|[^a-z0-9])${k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^a-z0-9])`).test(t));
+}
+
 export const injectionScenarioSchema = z
   .strictObject({
     id: key,
@@ -138,8 +157,12 @@ export const injectionScenarioSchema = z
      * parameters. Link faults without one get "the link carries no filter".
      */
     repair_check: z.record(z.string(), z.unknown()).optional(),
+    /** the symptom in a user's words, with no hint of the cause: the trouble ticket an eval gives the agent */
+    ticket: text.optional(),
+    diagnosis: diagnosisSchema.optional(),
   })
   .superRefine((s, ctx) => {
+    scoringIssues(s, ctx);
     if (s.repair_check) {
       const declared = new Set(['device', ...s.parameters.map((p) => p.name)]);
       for (const m of JSON.stringify(s.repair_check).matchAll(PLACEHOLDER))
@@ -174,6 +197,33 @@ export const injectionScenarioSchema = z
         });
     }
   });
+
+/** A ticket that gives the cause away or a repair that cannot be checked is refused when the file loads. */
+function scoringIssues(
+  s: { target: 'device' | 'link'; ticket?: string | undefined; diagnosis?: z.infer<typeof diagnosisSchema> | undefined; repair_check?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  if (s.ticket !== undefined) {
+    if (new RegExp(PLACEHOLDER.source).test(s.ticket))
+      ctx.addIssue({ code: 'custom', path: ['ticket'], message: 'a ticket is plain text: no {{placeholders}}' });
+    const given = keywordsIn(s.ticket, s.diagnosis?.keywords ?? []);
+    if (given.length > 0)
+      ctx.addIssue({ code: 'custom', path: ['ticket'], message: `gives the cause away: it says ${given.map((k) => `"${k}"`).join(', ')} (a diagnosis keyword)` });
+  }
+  if (!s.diagnosis) return;
+  if (s.target === 'link' && s.diagnosis.repair !== 'none')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['diagnosis', 'repair'],
+      message: 'a link filter is not repaired by device configuration: say repair: none (scored on diagnosis only)',
+    });
+  if (s.diagnosis.repair === 'config' && !s.repair_check)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['diagnosis', 'repair'],
+      message: 'repair: config needs a repair_check that tells when the fault is gone (or repair: none, scored on diagnosis only)',
+    });
+}
 
 export const injectionFileSchema = z.strictObject({ scenarios: z.array(injectionScenarioSchema).min(1) });
 

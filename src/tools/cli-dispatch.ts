@@ -9,6 +9,7 @@ import { CLI_CALLER } from '../core/caller.js';
 import type { Approver } from '../core/api.js';
 import type { CopilotMode } from '../core/modes.js';
 import type { ApprovalPreviewer } from '../checkpoints/preview.js';
+import type { Checkpointer } from '../checkpoints/batch.js';
 import type { ApprovalContext } from './approval.js';
 import { SessionAllowances } from './allowances.js';
 import { dispatchCalls, type DispatchCall, type DispatchOutcome } from './dispatch.js';
@@ -55,6 +56,8 @@ export interface CliDispatch {
   wordRefusal: (r: ApprovalRefusal) => string;
   maxParallel: number;
   previewer?: ApprovalPreviewer;
+  /** checkpoints the approved changes under a session (inject --scenario: the project's CLI session) */
+  checkpoints?: Checkpointer;
 }
 
 export function dispatchFromCli(calls: readonly DispatchCall[], d: CliDispatch): Promise<DispatchOutcome> {
@@ -72,5 +75,6 @@ export function dispatchFromCli(calls: readonly DispatchCall[], d: CliDispatch):
     execute: (def, call) => executeTool(def, call.args, { ...ctx, callId: call.id }, DEFAULT_MAX_OUTPUT_CHARS),
     maxParallel: d.maxParallel,
     ...(d.previewer ? { previewer: d.previewer } : {}),
+    ...(d.checkpoints ? { checkpoints: d.checkpoints } : {}),
   });
 }

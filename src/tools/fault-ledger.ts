@@ -1,6 +1,6 @@
 /**
  * The fault ledger as the injection tools use it in inject mode: before a fault is
- * applied, resolve and validate it (./spec.ts) and refuse a second open fault of
+ * applied, resolve and validate it (src/faults/spec.ts) and refuse a second open fault of
  * the same category on the same device or link; after it was applied, record it.
  * Refusals are tool outcomes the model reads, never exceptions.
  */
@@ -10,7 +10,8 @@ import { failure, type ToolContext, type ToolOutcome } from './types.js';
 import { toolLibrary } from './skills/library.js';
 import { runRepairChecks } from '../faults/check.js';
 import { resolveFault, type FaultArg, type FaultTarget, type ResolvedFault } from '../faults/spec.js';
-import type { Fault, FaultLedger, FaultStore } from '../faults/store.js';
+import type { Claim, ClaimHolder } from '../faults/claims.js';
+import type { Fault, FaultLedger } from '../faults/store.js';
 
 /** The ledger a call records into: only in inject mode, only where the front end keeps one (the agent's sessions). */
 export function ledgerOf(ctx: ToolContext): FaultLedger | undefined {
@@ -21,23 +22,27 @@ export interface AdmittedFault {
   ledger: FaultLedger;
   project: ProjectScope;
   fault: ResolvedFault;
-  /** frees the fault's (target, category) for other calls; recordFault calls it, and so must a call that applied nothing */
+  /** the fault's (project, target, category) slot, reserved in sessions.db until it is recorded or released */
+  claim: Claim;
+  /** frees the slot for other calls; recordFault frees it with the record, and a call that applied nothing must call this */
   release(): void;
 }
-
-/**
- * Faults admitted and not yet recorded, per ledger: the calls of one model answer run in
- * parallel, so the second of two same-category faults on one device would otherwise pass
- * the ledger check before the first is recorded.
- */
-const inFlight = new WeakMap<FaultStore, Map<string, string>>();
-const slotOf = (projectId: string, f: ResolvedFault) => `${projectId}\u0000${f.target.toLowerCase()}\u0000${f.category}`;
 
 const MISSING =
   'inject mode: every change is a fault recorded in the fault ledger: pass fault {scenario, parameters} ' +
   '(an injection_skills scenario id), or fault {category, difficulty, restore_commands, repair_check} for one of your own';
 
-/** Checks a fault before anything is sent; the outcome to return when it is refused. */
+/** Who is applying a fault in the slot, as the refusal names them. */
+function applyingText(h: ClaimHolder, f: ResolvedFault): string {
+  const who = h.here ? `another call of this answer (${h.holder})` : `another call (${h.holder}, process ${h.pid})`;
+  return `fault refused, nothing was applied: ${who} is applying a ${f.category} fault on ${f.target}; one open fault per category on a ${f.target_kind}`;
+}
+
+/**
+ * Checks a fault before anything is sent; the outcome to return when it is refused. The slot is
+ * reserved in sessions.db first, in one IMMEDIATE transaction with the read of the open fault in
+ * it, so two calls — of one answer, of two MCP clients, of two server processes — never both pass.
+ */
 export async function admitFault(
   ctx: ToolContext,
   ledger: FaultLedger,
@@ -48,84 +53,69 @@ export async function admitFault(
   const r = resolveFault(arg, target, toolLibrary(ctx).lib, ctx.settings.inject_level);
   if (!r.ok) return { ok: false, outcome: failure(`fault refused, nothing was applied: ${r.error}`) };
   const project = await ctx.project();
-  const busy = inFlight.get(ledger.store) ?? new Map<string, string>();
-  inFlight.set(ledger.store, busy);
-  const slot = slotOf(project.projectId, r.fault);
-  const other = busy.get(slot);
-  if (other !== undefined)
-    return {
-      ok: false,
-      outcome: failure(
-        `fault refused, nothing was applied: another call of this answer (${other}) is applying a ${r.fault.category} fault on ${r.fault.target}; ` +
-          `one open fault per category on a ${r.fault.target_kind}`,
-      ),
-    };
-  busy.set(slot, ctx.callId ?? 'a parallel call');
-  const release = () => {
-    if (busy.get(slot) === (ctx.callId ?? 'a parallel call')) busy.delete(slot);
+  const slot = ledger.store.reserveSlot(project.projectId, r.fault.target, r.fault.category, ctx.callId ?? 'a parallel call');
+  if (!('claim' in slot)) return { ok: false, outcome: failure(applyingText(slot, r.fault)) };
+  const admitted: AdmittedFault = {
+    ledger,
+    project,
+    fault: r.fault,
+    claim: slot.claim,
+    release: () => ledger.store.releaseClaim(slot.claim),
   };
   try {
-    return await admitOpen(ctx, ledger, project, r.fault, release);
+    const refused = slot.open && (await stillOpen(ctx, admitted, slot.open));
+    if (!refused) return { ok: true, admitted };
+    admitted.release();
+    return { ok: false, outcome: refused };
   } catch (err) {
-    release();
+    admitted.release();
     throw err;
   }
 }
 
-async function admitOpen(
-  ctx: ToolContext,
-  ledger: FaultLedger,
-  project: ProjectScope,
-  fault: ResolvedFault,
-  release: () => void,
-): Promise<{ ok: true; admitted: AdmittedFault } | { ok: false; outcome: ToolOutcome }> {
-  const open = ledger.store.openOn(project.projectId, fault.target, fault.category);
-  if (open) {
-    // the ledger may be behind the lab: a student may have fixed it since the last check
-    const [now] = await runRepairChecks(ledger.store, [open], {
-      project,
-      settings: ctx.settings,
-      pool: poolFor(ctx.services, ctx.settings, ctx.log),
-      signal: ctx.signal,
-      log: ctx.log,
-    });
-    if (now && now.fault.state === 'open') {
-      release();
-      return {
-        ok: false,
-        outcome: failure(
-          `fault refused, nothing was applied: ${openText(open)} is still open (its repair check: ${now.evidence}); ` +
-            `one open fault per category on a ${open.target_kind}: choose another category or ${open.target_kind}`,
-          {
-            open_fault: {
-              id: open.id,
-              scenario: open.scenario,
-              category: open.category,
-              target: open.target,
-              injected_at: open.injected_at,
-            },
-          },
-        ),
-      };
-    }
-  }
-  return { ok: true, admitted: { ledger, project, fault, release } };
+/** The open fault in the slot, checked now: the ledger may be behind the lab (a student may have fixed it since the last check). */
+async function stillOpen(ctx: ToolContext, a: AdmittedFault, open: Fault): Promise<ToolOutcome | undefined> {
+  const [now] = await runRepairChecks(a.ledger.store, [open], {
+    project: a.project,
+    settings: ctx.settings,
+    pool: poolFor(ctx.services, ctx.settings, ctx.log),
+    signal: ctx.signal,
+    log: ctx.log,
+  });
+  if (!now || now.fault.state !== 'open') return undefined;
+  return failure(
+    `fault refused, nothing was applied: ${openText(open)} is still open (its repair check: ${now.evidence}); ` +
+      `one open fault per category on a ${open.target_kind}: choose another category or ${open.target_kind}`,
+    {
+      open_fault: {
+        id: open.id,
+        scenario: open.scenario,
+        category: open.category,
+        target: open.target,
+        injected_at: open.injected_at,
+      },
+    },
+  );
 }
 
 const openText = (f: Fault) =>
   `fault #${f.id} (${f.scenario ?? f.category}, category ${f.category}, on ${f.target}, injected ${f.injected_at})`;
 
-/** Records an applied fault; its id and repair check go back to the model. */
+/** Records an applied fault and frees its slot in the same transaction; its id and repair check go back to the model. */
 export function recordFault(a: AdmittedFault, applied: Fault['applied'], callId: string | undefined): Fault {
   try {
-    return a.ledger.store.record({
-      session_id: a.ledger.sessionId,
-      project_id: a.project.projectId,
-      project_name: a.project.projectName,
-      call_id: callId,
-      ...a.fault,
-      applied,
-    });
+    return a.ledger.store.record(
+      {
+        session_id: a.ledger.sessionId,
+        project_id: a.project.projectId,
+        project_name: a.project.projectName,
+        call_id: callId,
+        ...a.fault,
+        applied,
+      },
+      new Date(),
+      a.claim,
+    );
   } finally {
     a.release();
   }

@@ -11,13 +11,15 @@ export interface FrameLayout {
   panelRows: number;
   approvalMax: number;
   pickerRows: number;
+  /** the /map panel's rows (header, drawing, legend), 0 when it is closed */
+  mapRows: number;
   liveRowsMax: number;
 }
 
 export function frameLayout(
   state: UiState,
   size: { columns: number; rows: number },
-  o: { hint: boolean; candidates: number; picker: boolean },
+  o: { hint: boolean; candidates: number; picker: boolean; map?: boolean },
 ): FrameLayout {
   const width = Math.max(20, size.columns);
   const statusH = statusLines(statusSegments(state), width - 1).length + (o.hint ? 1 : 0);
@@ -32,7 +34,9 @@ export function frameLayout(
     below = statusH + approvalMax;
   }
   const pickerRows = o.picker ? Math.max(4, screen - statusH - 2) : 0;
+  // the map takes the whole screen above the status bar (it replaces the input line)
+  const mapRows = o.map && !o.picker ? Math.max(4, screen - statusH - 1) : 0;
   // One spare row: the cursor line Ink leaves below the frame.
-  const liveRowsMax = Math.max(2, screen - below - panelRows - pickerRows - 1);
-  return { width, expanded, panelRows, approvalMax, pickerRows, liveRowsMax };
+  const liveRowsMax = Math.max(2, screen - below - panelRows - pickerRows - mapRows - 1);
+  return { width, expanded, panelRows, approvalMax, pickerRows, mapRows, liveRowsMax };
 }

@@ -107,7 +107,7 @@ export function markFaultsUndone(
   // `session` matches by prefix: keep this session's faults only, then split by state
   const faults = ledger.list({ session: o.sessionId }).filter((f) => f.session_id === o.sessionId);
   const open = faults.filter((f) => f.state === 'open');
-  const restored = faults.filter((f) => f.state === 'restored');
+  const restored = faults.filter((f) => f.state === 'restored_unfixed');
   if (open.length === 0 && restored.length === 0) return { restored: [], reopened: [] };
   const at = {
     outcome,

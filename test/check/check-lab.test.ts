@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type Lab } from '../lab/lab.js';
-import { ospfAreaZero } from '../lab/ospf.js';
+import { ospfAreaZero, waitForOspfConverged } from '../lab/ospf.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
 import { frrLabNode, telnetNode } from '../fakes/gns3/nodes.js';
 import { BIN, cliEnv, runCli } from '../e2e/oneshot-cli.js';
@@ -43,33 +43,8 @@ checks:
     points: 2
 `;
 
-const fullNeighbours = (r: string) =>
-  lab
-    .vtysh(r, 'show ip ospf neighbor')
-    .split('\n')
-    .filter((l) => /Full/.test(l)).length;
-
-/** Every router has both neighbours Full and R3 has learnt PC1's LAN (the last route to arrive). */
-async function waitForFullMesh(timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  const converged = () =>
-    ROUTERS.every((r) => fullNeighbours(r) === 2) && /^O>\* 192\.168\.1\.0\/24/m.test(lab.vtysh('R3', 'show ip route'));
-  while (!converged() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 300));
-}
-
-/** Every loopback one hop away (cost 10) from every other router, and PC1's LAN two hops from R2 and R3. */
-async function waitForShortestPaths(timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  const shortest = () =>
-    ROUTERS.every((r, i) => {
-      const routes = lab.vtysh(r, 'show ip route');
-      const loopbacks = ROUTERS.every(
-        (_, j) => j === i || new RegExp(`^O>\\* 10\\.255\\.255\\.${j + 1}/32 \\[110/10\\]`, 'm').test(routes),
-      );
-      return loopbacks && (r === 'R1' || /^O>\* 192\.168\.1\.0\/24 \[110\/20\]/m.test(routes));
-    });
-  while (!shortest() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 300));
-}
+/** OSPF has converged on every shortest path, PC1's LAN included: what every check below reads stays true. */
+const converged = () => waitForOspfConverged(lab, ROUTERS, 90_000, { pcLans: true });
 
 const cli = (args: string[], timeoutMs = 60_000) => runCli([...args, '--server', gns3.url], env.env, { timeoutMs });
 
@@ -96,9 +71,9 @@ beforeAll(async () => {
   const pc = lab.pcs[0]!;
   await runTool(executeVpcsCommands, { device_configs: [{ device_name: 'PC1', commands: [`ip ${pc.address} ${pc.gateway}`] }] }, ctx);
   closePool(ctx); // VPCS serves one console client at a time: leave it to the checker
-  await waitForFullMesh(30_000);
+  await converged();
   writeFileSync(file('lab.yaml'), CHECKS);
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await gns3?.close();
@@ -240,10 +215,10 @@ describe('gns3-copilot check on the real FRR/VPCS lab', () => {
   }, 60_000);
 
   it('--init writes a check file from the live lab that passes right after', async () => {
-    await waitForFullMesh(30_000);
     // after the flap, SPF runs are held back (FRR's hold time grows to 5 s): wait for the
-    // shortest paths themselves, which no later SPF run changes, rather than for a fixed time
-    await waitForShortestPaths(60_000);
+    // shortest paths themselves, which no later SPF run changes, rather than for a fixed time;
+    // --init writes every route it sees with its next hop
+    await converged();
     const init = await cli(['check', '--init', file('init.yaml'), '--project', PROJECT]);
     expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
@@ -256,7 +231,7 @@ describe('gns3-copilot check on the real FRR/VPCS lab', () => {
     const r = await cli(['check', file('init.yaml'), '--project', PROJECT]);
     expect(r.stdout).toMatch(/ 0 failed, 0 errors/);
     expect(r.code).toBe(0);
-  }, 120_000);
+  }, 180_000);
 
   it('a bad file exits 2 naming the line and field; an unreachable controller exits 3', async () => {
     writeFileSync(

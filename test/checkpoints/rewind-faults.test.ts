@@ -78,11 +78,11 @@ const outcome = (
 describe('faultsBroughtBack', () => {
   it('a restored fault is back when its target returns to a checkpoint taken after it was applied and before it was restored', () => {
     // applied at 5, the checkpoint rewound to taken at 10 (it holds the fault), restored at 15
-    const back = fault('R1', T(5), { restored_at: T(15), state: 'restored' });
-    const restoredFirst = fault('R2', T(5), { restored_at: T(8), state: 'restored' }); // restored before the checkpoint
-    const later = fault('R3', T(12), { restored_at: T(15), state: 'restored' }); // applied after it: not in the state rewound to
-    const notBack = fault('R4', T(5), { restored_at: T(15), state: 'restored' }); // its device not verified back
-    const link = fault('R1<->R2', T(5), { restored_at: T(15), state: 'restored' });
+    const back = fault('R1', T(5), { restored_at: T(15), state: 'restored_unfixed' });
+    const restoredFirst = fault('R2', T(5), { restored_at: T(8), state: 'restored_unfixed' }); // restored before the checkpoint
+    const later = fault('R3', T(12), { restored_at: T(15), state: 'restored_unfixed' }); // applied after it: not in the state rewound to
+    const notBack = fault('R4', T(5), { restored_at: T(15), state: 'restored_unfixed' }); // its device not verified back
+    const link = fault('R1<->R2', T(5), { restored_at: T(15), state: 'restored_unfixed' });
     const found = faultsBroughtBack({
       restored: [back, restoredFirst, later, notBack, link],
       outcome: outcome({ R1: 'restored', R2: 'restored', R3: 'restored', R4: 'remaining' }, { status: 'restored', filters: ['L1'] }),
@@ -195,11 +195,12 @@ describe('markFaultsUndone on sessions.db', () => {
     const later = new Date(saved + 60_000);
     const mine = faults.record({ ...base, session_id: 'S1', target: 'R1' }, later);
     const fixed = faults.record({ ...base, session_id: 'S1', target: 'R1', category: 'ospf' }, later);
-    faults.recordCheck(fixed.id, { status: 'pass', evidence: 'ok' });
+    // its repair check ran after it was applied (a check that started before that fixes nothing)
+    faults.recordCheck(fixed.id, { status: 'pass', evidence: 'ok' }, new Date(later.getTime() + 1000));
     const other = faults.record({ ...base, session_id: 'S2', target: 'R1' }, later);
     const got = markFaultsUndone(cps, { sessionId: 'S1', to: 1 }, outcome({ R1: 'restored' }));
     expect(got).toEqual({ restored: [mine.id], reopened: [] });
-    expect(faults.get(mine.id)!.state).toBe('restored');
+    expect(faults.get(mine.id)!.state).toBe('restored_unfixed');
     expect(faults.get(fixed.id)!.state).toBe('fixed');
     expect(faults.get(other.id)!.state).toBe('open');
     // a second run finds nothing open to undo, and brings back nothing restored after its checkpoint's faults

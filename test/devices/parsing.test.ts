@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cleanText } from '../../src/devices/text.js';
 import { CONFIRMATIONS, DRIVERS, PAGER, detectPrompt, platformFromName } from '../../src/devices/drivers.js';
 import { commandLines, controlCharRefusal, forbiddenMatch, isReadOnly } from '../../src/devices/filter.js';
-import { findDeviceError } from '../../src/devices/output.js';
+import { extractOutput, findDeviceError, promptWithInput } from '../../src/devices/output.js';
 import { platformHint } from '../../src/devices/target.js';
 import { settingsSchema } from '../../src/config/schema.js';
 import { extraNode } from './helpers.js';
@@ -141,5 +141,32 @@ describe('device error lines', () => {
       "% Invalid input detected at '^' marker.",
     );
     expect(findDeviceError(frr, 'FRRouting 8.4.4 (r1)', false)).toBeUndefined();
+  });
+});
+
+describe("a command's output", () => {
+  it("ends at the prompt that ended it, also when another client's command was typed at that prompt (a shared console)", () => {
+    const ios = DRIVERS.cisco_ios.promptFor('R1', 'R1#');
+    const shared = 'show clock\r\n*10:00 UTC\r\nR1# show version\r\nCisco IOS Software\r\nR1# ';
+    expect(extractOutput(shared, 'show clock', ios, false, true)).toBe('*10:00 UTC');
+    // IOS echoes with no space after the prompt
+    expect(extractOutput('show clock\r\n*10:00 UTC\r\nR1#show version\r\nCisco IOS\r\nR1#', 'show clock', ios, false, true)).toBe(
+      '*10:00 UTC',
+    );
+    // an output line that merely mentions the host is output
+    expect(extractOutput('show run | i host\r\nhostname R1\r\nR1# ', 'show run | i host', ios, false, true)).toBe('hostname R1');
+    const vpcs = DRIVERS.vpcs.promptFor('PC1', 'PC1> ');
+    expect(extractOutput('show ip\r\nNAME : PC1[1]\r\nPC1> ping 10.0.0.1\r\n84 bytes\r\nPC1> ', 'show ip', vpcs, false, true)).toBe(
+      'NAME : PC1[1]',
+    );
+  });
+
+  it('knows a prompt with input typed at it only where the host fixes the prompt', () => {
+    expect(promptWithInput(DRIVERS.frr.promptFor('r1', 'r1# '))!.test('r1(config)# router ospf')).toBe(true);
+    expect(promptWithInput(DRIVERS.frr.promptFor('r1', 'r1# '))!.test('r1# ')).toBe(false);
+    expect(promptWithInput(DRIVERS.huawei.promptFor('HW1', '<HW1>'))!.test('<HW1>display version')).toBe(true);
+    expect(promptWithInput(DRIVERS.linux.promptFor('', 'lab@host:~$ '))!.test('lab@host:~$ ls')).toBe(true);
+    // a shell prompt known only by its last `$`: without the end anchor it would match any line with a `$`
+    expect(promptWithInput(DRIVERS.linux.promptFor('', '$ '))).toBeUndefined();
   });
 });

@@ -8,6 +8,11 @@
  * The order is forced, not raced: the console holds A's answer until B's command
  * arrives, prints it, and prints B's echo only once B's session has read that
  * prompt (a tap on B's transport says when).
+ *
+ * The other way round, on a busy machine A may read its answer, the prompt that ends
+ * it, B's command typed at that prompt and B's output in one read: A's output ends at
+ * that prompt. That order is forced too: the console hands A all of it in one write.
+ * The timeouts are bounds for a loaded machine, never waits: every step waits for text.
  */
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -36,24 +41,35 @@ afterEach(async () => {
  * at once but answered only when the next command arrives; that answer (with its prompt)
  * is printed first, then the new command's echo once `beforeEcho` resolves.
  */
-async function sharedConsole(beforeEcho: () => Promise<void>): Promise<number> {
-  const print = (text: string) => {
-    for (const s of sockets) s.write(text);
+async function sharedConsole(beforeEcho: () => Promise<void>, o: { coalesceFor?: () => net.Socket | undefined } = {}): Promise<number> {
+  // with coalesceFor: what that client is shown between the held answer and the next command's prompt goes in one write
+  let pending: string | undefined;
+  const print = (text: string, flush = false) => {
+    const slow = o.coalesceFor?.();
+    for (const s of sockets) {
+      if (s !== slow) s.write(text);
+      else if (!flush) pending = (pending ?? '') + text;
+      else {
+        s.write((pending ?? '') + text);
+        pending = undefined;
+      }
+    }
   };
   let held: string | undefined;
   let device = Promise.resolve(); // one CLI: lines are handled in the order they arrive
   const handle = async (line: string) => {
     if (line.startsWith('show clock')) {
-      print(line + '\r\n');
+      print(line + '\r\n', true);
       held = CLOCK + '\r\n' + PROMPT;
       return;
     }
+    const answering = held !== undefined;
     if (held !== undefined) {
       print(held);
       held = undefined;
       await beforeEcho();
     }
-    print(line + '\r\n' + (line.startsWith('show version') ? VERSION + '\r\n' : '') + PROMPT);
+    print(line + '\r\n' + (line.startsWith('show version') ? VERSION + '\r\n' : '') + PROMPT, answering || pending === undefined);
   };
   server = net.createServer((sock) => {
     sockets.add(sock);
@@ -107,11 +123,11 @@ function tapped(t: Transport, seen: (text: string) => void): Transport {
 }
 
 async function client(port: number, seen: (text: string) => void): Promise<DeviceSession> {
-  const t = await TelnetTransport.connect({ host: '127.0.0.1', port, timeoutMs: 2_000 });
+  const t = await TelnetTransport.connect({ host: '127.0.0.1', port, timeoutMs: 15_000 });
   const s = await DeviceSession.open(tapped(t, seen), {
     platform: 'cisco_ios',
-    openTimeoutMs: 3_000,
-    commandTimeoutMs: 5_000,
+    openTimeoutMs: 15_000,
+    commandTimeoutMs: 20_000,
     confirmAllow: [],
     disablePaging: false,
   });
@@ -139,5 +155,26 @@ describe('a telnet console shared by two clients', () => {
     expect(afterSend.indexOf(CLOCK + '\r\n' + PROMPT)).toBeGreaterThanOrEqual(0);
     expect(afterSend.indexOf(CLOCK)).toBeLessThan(afterSend.indexOf('show version'));
     expect(b.prompt).toBe(PROMPT);
+  });
+
+  it("our answer, the prompt ending it and another client's command typed at it, in one read, end our command at that prompt", async () => {
+    const seenByB = watcher();
+    let slow: net.Socket | undefined;
+    const port = await sharedConsole(() => seenByB.until(CLOCK + '\r\n' + PROMPT), { coalesceFor: () => slow });
+    const chunksOfA: string[] = [];
+    const a = await client(port, (t) => chunksOfA.push(t));
+    slow = [...sockets][0]; // A connected first
+    const b = await client(port, (t) => seenByB.see(t));
+
+    const clock = a.run('show clock');
+    await seenByB.until('show clock');
+    const version = await b.run('show version');
+    const mine = await clock;
+
+    expect(version).toMatchObject({ command: 'show version', status: 'success', output: VERSION });
+    expect(mine).toMatchObject({ command: 'show clock', status: 'success', output: CLOCK });
+    expect(a.prompt).toBe(PROMPT);
+    // the one read really happened: A's answer, its prompt, B's echo and B's output together
+    expect(chunksOfA).toContainEqual(expect.stringContaining(`${CLOCK}\r\n${PROMPT}show version\r\n${VERSION}\r\n${PROMPT}`));
   });
 });

@@ -148,7 +148,7 @@ describe('fault ledger on the real FRR lab', () => {
     const text = await cli(['faults', 'check']);
     expect(text.code).toBe(7);
     expect(text.stdout).toMatch(/^✗ #1 R1 ospf_hello_interval_mismatch {2}still present \(fail\) {2}ip ospf hello-interval 25$/m);
-    expect(text.stdout).toContain('1 open, 0 fixed, 0 restored · score 0/2');
+    expect(text.stdout).toContain('1 open, 0 fixed, 0 restored unfixed · score 0/2');
 
     // --session takes an id prefix as `sessions show` does; one that names no session is an error, not an empty ledger
     const [fault] = (JSON.parse((await cli(['faults', 'list', '--json'])).stdout) as { faults: { session_id: string }[] }).faults;
@@ -242,8 +242,9 @@ describe('fault ledger on the real FRR lab', () => {
     expect(done.code).toBe(0);
     expect(running('R1')).not.toContain('ip ospf cost 1000');
     const list = JSON.parse((await cli(['faults', 'list', '--json'])).stdout) as CheckJson;
-    expect(list).toMatchObject({ open: 0, fixed: 1, restored: 1, score: 2, max_score: 2 });
-    expect(list.faults[1]).toMatchObject({ id: 2, state: 'restored' });
+    // restored before anyone fixed it: still in the score (medium, 2 points), not fixed
+    expect(list).toMatchObject({ open: 0, fixed: 1, restored: 1, score: 2, max_score: 4 });
+    expect(list.faults[1]).toMatchObject({ id: 2, state: 'restored_unfixed' });
     expect(list.faults[1]!.restored_at).not.toBeNull();
     const twice = await cli(['faults', 'restore', '2', '--yes']);
     expect(twice.code).toBe(2);
@@ -319,7 +320,7 @@ describe('fault ledger on the real FRR lab', () => {
     expect(running('R3')).not.toMatch(/^ shutdown$/m);
     expect(running('R3')).toContain('ip ospf cost 1000');
     expect(gns3.project(PROJECT).links.get(link.link_id)!.filters).toEqual({});
-    expect(await states()).toEqual({ [early]: 'open', [shut]: 'restored', [loss]: 'restored' });
+    expect(await states()).toEqual({ [early]: 'open', [shut]: 'restored_unfixed', [loss]: 'restored_unfixed' });
 
     // rewinding that rewind (request 3) puts both faults back on the lab: open again in the ledger
     const undo = await cli(['rewind', S, '--to', '3', '--yes', '--json'], 120_000);
@@ -341,6 +342,6 @@ describe('fault ledger on the real FRR lab', () => {
         .join(', ')}`,
     );
     expect(running('R3')).not.toContain('ip ospf cost 1000');
-    expect(await states()).toEqual({ [early]: 'restored', [shut]: 'restored', [loss]: 'restored' });
+    expect(await states()).toEqual({ [early]: 'restored_unfixed', [shut]: 'restored_unfixed', [loss]: 'restored_unfixed' });
   }, 400_000);
 });

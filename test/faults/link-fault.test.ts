@@ -33,6 +33,7 @@ beforeAll(async () => {
   r.fake.addNode({ name: 'R2', node_type: 'qemu', template_name: 'FRR', x: 200, y: 0 });
   r.fake.addLink({ a: 'R1:e0', b: 'R2:e0' });
   r.fake.addLink({ a: 'R1:e1', b: 'R2:e1' });
+  r.fake.addLink({ a: 'R1:e2', b: 'R2:e2' });
   const project = await r.client.openProject('lab');
   sessions = await SessionStore.open(dir);
   store = new FaultStore(sessions.db);
@@ -109,7 +110,7 @@ describe('a link fault in the ledger', () => {
 
     const done = await restoreFault(store.get(1)!, deps, { ...opts, approver: () => Promise.resolve({ kind: 'allow_once' as const }) });
     expect(done.status).toBe('restored');
-    expect(store.get(1)!.state).toBe('restored');
+    expect(store.get(1)!.state).toBe('restored_unfixed');
     expect((await runTool(manageGns3PacketFilter, { link: 'R1:e0 R2:e0', action: 'get' }, ctx)).filters).toEqual({});
     // a restored fault no longer blocks its category
     const again = await runTool(
@@ -158,5 +159,39 @@ describe('a link fault in the ledger', () => {
     const third = await admitFault({ ...ctx, callId: 'three' }, ledger, { scenario: 'link_jitter' }, target);
     expect(third.ok).toBe(true);
     if (third.ok) third.admitted.release();
+  });
+
+  it('a fault another process just applied is not judged fixed by a read from before it (the project caches reads for a second)', async () => {
+    const project = await ctx.project();
+    // this process read the link (clean) a moment ago ...
+    const before = await runTool(manageGns3PacketFilter, { link: 'R1:e2 R2:e2', action: 'get' }, ctx);
+    expect(before.filters).toEqual({});
+    expect((await project.getTopology()).links.find((l) => l.link_id === before.link_id)!.filters).toEqual({});
+    // ... then another process applied a link fault on it and recorded it
+    r.fake.project('lab').links.get(before.link_id)!.filters = { packet_loss: [30] };
+    const other = store.record({
+      session_id: 's-other-process',
+      project_id: project.projectId,
+      project_name: 'lab',
+      target_kind: 'link',
+      target: 'R1:e2 <-> R2:e2',
+      scenario: 'link_packet_loss_30',
+      category: 'link',
+      difficulty: 'medium',
+      applied: { packet_loss: [30] },
+      restore: { tool: 'manage_gns3_packet_filter', args: { link: before.link_id, action: 'clear', filters: { packet_loss: [] } } },
+      repair_check: { link: { a: 'R1:e2', b: 'R2:e2', clean: true } },
+    });
+    // a fault of the same category from this process: the open one's repair check reads the link as it is now
+    const second = await runTool(
+      manageGns3PacketFilter,
+      { link: 'R1:e2 R2:e2', action: 'set', filters: { delay: [500] }, fault: { scenario: 'link_high_delay' } },
+      ctx,
+    );
+    expect(second.status).toBe('error');
+    expect(second.error).toContain(`fault #${other.id} (link_packet_loss_30, category link, on R1:e2 <-> R2:e2`);
+    expect(second.error).toContain('is still open (its repair check: R1:e2 <-> R2:e2 filters {"packet_loss":[30]})');
+    expect(store.get(other.id)).toMatchObject({ state: 'open', fixed_at: null });
+    expect(r.fake.project('lab').links.get(before.link_id)!.filters).toEqual({ packet_loss: [30] });
   });
 });

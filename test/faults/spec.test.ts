@@ -121,7 +121,7 @@ describe('FaultStore', () => {
         restore: { tool: 'execute_multiple_device_config_commands' as const, args: {} },
         repair_check: { command: { device: 'R1', run: 'show x', expect: { contains: 'y' } } },
       };
-      const a = store.record({ ...base, target: 'R1', category: 'ospf', difficulty: 'hard' });
+      const a = store.record({ ...base, target: 'R1', category: 'ospf', difficulty: 'hard' }, new Date('2025-12-31T00:00:00Z'));
       const b = store.record({ ...base, target: 'R2', category: 'ospf', difficulty: 'easy' });
       expect(store.openOn('p1', 'r1', 'ospf')?.id).toBe(a.id);
       expect(store.openOn('p1', 'R1', 'bgp')).toBeUndefined();
@@ -132,8 +132,9 @@ describe('FaultStore', () => {
       expect(store.openOn('p1', 'R1', 'ospf')).toBeUndefined();
       expect(store.checks(a.id).map((c) => c.status)).toEqual(['fail', 'pass', 'pass']);
       expect(scoreOf(store.list())).toEqual({ score: 3, max_score: 4, open: 1, fixed: 1, restored: 0 });
-      store.markRestored(b.id);
-      expect(scoreOf(store.list({ project: 'lab' }))).toEqual({ score: 3, max_score: 3, open: 0, fixed: 1, restored: 1 });
+      // undoing a fault nobody fixed is not fixing it: it stays in the score, not fixed
+      expect(store.markRestored(b.id).state).toBe('restored_unfixed');
+      expect(scoreOf(store.list({ project: 'lab' }))).toEqual({ score: 3, max_score: 4, open: 0, fixed: 1, restored: 1 });
       expect(store.list({ project: 'other' })).toEqual([]);
     } finally {
       sessions.close();

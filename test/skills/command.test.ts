@@ -57,6 +57,16 @@ describe('skillsCommand', () => {
     expect(j.skill.steps.inject.args.filters).toEqual({ bpf: ['tcp port 179'] });
   });
 
+  it('says how eval scores a scenario: diagnosis and repair, diagnosis only for a link filter, or not at all', async () => {
+    const cfg = (await cmd('show', ['bgp_remote_as_mismatch'])).out;
+    expect(cfg).toMatch(/^ticket: \S.+$/m);
+    expect(cfg).toMatch(/^eval: scored on diagnosis \(keywords: .+\) and repair \(its repair check\)$/m);
+    const link = (await cmd('show', ['link_block_bgp'])).out;
+    expect(link).toMatch(/^eval: scored on diagnosis only: no device configuration removes it \(keywords: .+\)$/m);
+    const mtu = (await cmd('show', ['mtu_mismatch'])).out;
+    expect(mtu).toMatch(/^eval: not scorable by eval \(it has no trouble ticket and diagnosis\)$/m);
+  });
+
   it('exits 2 with one line for an unknown name, a missing name or a bad --kind', async () => {
     const r = await cmd('show', ['ospff']);
     expect(r.code).toBe(2);

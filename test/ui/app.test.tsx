@@ -510,7 +510,6 @@ describe('App: slash commands', () => {
       on_limit: 'fail',
       max_parallel_tools: 2,
       max_retries_per_tool: 0,
-      retry_on_tool_error: false,
       max_device_config_calls: 2,
       max_diagnostic_calls: 9,
     });

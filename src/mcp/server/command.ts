@@ -84,7 +84,7 @@ export async function runMcpCommand(settings: Settings, opts: McpCommandOptions 
   try {
     if (listen) {
       const { startHttpServer } = await import('./http.js');
-      const http = await startHttpServer(rt, gate, listen);
+      const http = await startHttpServer(rt, gate, { ...listen, sessionIdleMs: settings.mcp_session_idle_s * 1000 });
       process.stderr.write(
         `gns3-copilot MCP server (${gate.mode} mode, --approve ${gate.policy}) on ${http.url}${listen.token ? ' (bearer token required)' : ''}\n`,
       );

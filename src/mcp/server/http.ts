@@ -1,6 +1,7 @@
 /**
  * Streamable HTTP for `gns3-copilot mcp --http HOST:PORT`: one SDK transport and
- * Server per MCP session (Mcp-Session-Id), all sharing the runtime (device pool).
+ * Server per MCP session (Mcp-Session-Id), all sharing the runtime (device pool); a
+ * session is released when its client ends it or goes away (./http-sessions.ts).
  * A bearer token, when configured, is checked before anything reaches the SDK; it is a
  * static token, so nothing here advertises OAuth (no WWW-Authenticate challenge, 404 on
  * the /.well-known paths).
@@ -10,20 +11,26 @@ import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { errorMessage } from '../../errors.js';
 import type { McpRuntime } from './runtime.js';
 import type { ToolGateOptions } from './tools.js';
 import { createMcpServer } from './server.js';
+import { HttpSessions } from './http-sessions.js';
 
 export interface HttpServerOptions {
   host: string;
   port: number;
   token?: string;
+  /** a session with nothing open that no request reached for this long is released (./http-sessions.ts) */
+  sessionIdleMs: number;
+  /** test seam: the clock the sessions' idle time is read on */
+  now?: () => number;
 }
 
 export interface RunningHttpServer {
   url: string;
+  /** MCP sessions held now (each one an SDK Server and transport) */
+  liveSessions(): number;
   close(): Promise<void>;
 }
 
@@ -57,7 +64,7 @@ async function readJson(req: http.IncomingMessage): Promise<unknown> {
 }
 
 export async function startHttpServer(rt: McpRuntime, gate: ToolGateOptions, opts: HttpServerOptions): Promise<RunningHttpServer> {
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  const sessions = new HttpSessions(opts.sessionIdleMs, rt.log, opts.now);
   const loopbackHosts = ['127.0.0.1', 'localhost', '[::1]'];
 
   const httpServer = http.createServer((req, res) => {
@@ -77,7 +84,6 @@ export async function startHttpServer(rt: McpRuntime, gate: ToolGateOptions, opt
         return;
       }
       const sid = req.headers['mcp-session-id'];
-      const existing = typeof sid === 'string' ? sessions.get(sid) : undefined;
       let body: unknown;
       if (req.method === 'POST') {
         try {
@@ -87,10 +93,7 @@ export async function startHttpServer(rt: McpRuntime, gate: ToolGateOptions, opt
           return;
         }
       }
-      if (existing) {
-        await existing.transport.handleRequest(req, res, body);
-        return;
-      }
+      if (typeof sid === 'string' && (await sessions.handle(sid, req, res, body))) return;
       if (sid !== undefined) {
         reply(res, 404, 'unknown or expired MCP session; initialize again');
         return;
@@ -102,14 +105,16 @@ export async function startHttpServer(rt: McpRuntime, gate: ToolGateOptions, opt
       const server = createMcpServer(rt, gate);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
+        onsessioninitialized: (id) => sessions.add(id, transport, server),
         enableDnsRebindingProtection: loopbackHosts.includes(opts.host),
         allowedHosts: loopbackHosts.flatMap((h) => [h, `${h}:${port()}`]),
       });
       transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
+        if (transport.sessionId) sessions.forget(transport.sessionId);
       };
       await server.connect(transport);
+      // the idle clock of a new session starts when its initialize is answered, not when it was made
+      res.once('close', () => sessions.touch(transport.sessionId));
       await transport.handleRequest(req, res, body);
     })().catch((err) => {
       rt.log.error('mcp http request failed', { error: errorMessage(err) });
@@ -127,9 +132,9 @@ export async function startHttpServer(rt: McpRuntime, gate: ToolGateOptions, opt
   const hostInUrl = opts.host.includes(':') && !opts.host.startsWith('[') ? `[${opts.host}]` : opts.host;
   return {
     url: `http://${hostInUrl}:${port()}/mcp`,
+    liveSessions: () => sessions.size,
     close: async () => {
-      for (const { server } of sessions.values()) await server.close().catch(() => undefined);
-      sessions.clear();
+      await sessions.closeAll();
       httpServer.closeAllConnections();
       await new Promise<void>((r) => httpServer.close(() => r()));
     },

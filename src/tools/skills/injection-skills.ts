@@ -6,6 +6,29 @@ import type { InjectionScenario } from '../../skills/schema.js';
 import { lookupName, skillTool } from './library.js';
 import { count } from '../../core/plural.js';
 import { LEVEL_DIFFICULTIES } from '../../faults/spec.js';
+import { ledgerOf } from '../fault-ledger.js';
+import type { ToolContext } from '../types.js';
+
+/**
+ * The scenarios the project's fault ledger has used (id → its fault ids), in inject mode:
+ * a class gets each scenario once per project unless the instructor asks for a repeat.
+ */
+async function usedInProject(ctx: ToolContext): Promise<Map<string, number[]>> {
+  const ledger = ledgerOf(ctx);
+  const used = new Map<string, number[]>();
+  if (!ledger) return used;
+  let projectId: string;
+  try {
+    projectId = (await ctx.project()).projectId;
+  } catch {
+    return used; // no project open: nothing to hold against the list
+  }
+  for (const f of ledger.store.list({ project: projectId }))
+    if (f.scenario) used.set(f.scenario, [...(used.get(f.scenario) ?? []), f.id]);
+  return used;
+}
+
+const usedNote = (ids: number[]) => `used in this project already (fault ${ids.map((i) => `#${i}`).join(', ')}): choose another scenario`;
 
 /** How to apply and undo a scenario, phrased as the tool calls that do it. */
 export function scenarioSteps(s: InjectionScenario): Record<string, unknown> {
@@ -45,8 +68,9 @@ export const injectionSkillsTool = skillTool({
     difficulty: z.enum(['easy', 'medium', 'hard']).optional(),
     platform: lookupName(40, 'only scenarios for this platform (link faults apply to any)'),
   }),
-  lookup(args, lib, settings) {
+  async lookup(args, lib, settings, ctx) {
     const level = settings.inject_level;
+    const used = await usedInProject(ctx);
     const offered = LEVEL_DIFFICULTIES[level];
     if (args.id) {
       const s = findScenario(lib, args.id);
@@ -54,13 +78,19 @@ export const injectionSkillsTool = skillTool({
       if (!offered.includes(s.difficulty))
         return failure(`scenario ${s.id} is ${s.difficulty}; inject_level ${level} offers ${offered.join(', ')} scenarios only`);
       const { inject: _i, restore: _r, link_filter: _l, ...rest } = s;
-      return { status: 'success', data: { ...rest, ...scenarioSteps(s) }, display: `${s.id}: ${s.title}` };
+      const again = used.get(s.id);
+      return {
+        status: 'success',
+        data: { ...rest, ...scenarioSteps(s), ...(again ? { used_in_project: usedNote(again) } : {}) },
+        display: `${s.id}: ${s.title}`,
+      };
     }
     const all = [...lib.injection.values()].filter((s) => offered.includes(s.difficulty));
     const category = args.category ? normalizeName(args.category) : undefined;
     const platform = args.platform ? normalizeName(args.platform) : undefined;
     const matches = all.filter(
       (s) =>
+        !used.has(s.id) &&
         (!category || s.category === category) &&
         (!args.difficulty || s.difficulty === args.difficulty) &&
         (!platform || s.platforms.includes(platform) || s.platforms.includes('any')),
@@ -73,6 +103,7 @@ export const injectionSkillsTool = skillTool({
         count: matches.length,
         ...(level !== 'ccie' ? { inject_level: level } : {}),
         scenarios: matches.map(summary),
+        ...(used.size > 0 ? { used_in_project: { scenarios: [...used.keys()], note: 'not listed: this project had them already; do not repeat them' } } : {}),
         ...(matches.length === 0 || !category ? { categories } : {}),
       },
       display: count(matches.length, 'scenario'),

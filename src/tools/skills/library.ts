@@ -35,7 +35,8 @@ export function skillTool<S extends z.ZodType>(spec: {
   description: string;
   brief: string;
   schema: S;
-  lookup(args: z.infer<S>, lib: SkillLibrary, settings: Settings): ToolOutcome;
+  /** `ctx`: for a lookup that also reads the session (injection_skills: the ledger's used scenarios) */
+  lookup(args: z.infer<S>, lib: SkillLibrary, settings: Settings, ctx: ToolContext): ToolOutcome | Promise<ToolOutcome>;
 }): ToolDef<S> {
   return defineTool({
     name: spec.name,
@@ -44,10 +45,10 @@ export function skillTool<S extends z.ZodType>(spec: {
     schema: spec.schema,
     risk: 'read',
     group: 'knowledge',
-    run: (args, ctx) => {
+    run: async (args, ctx) => {
       const { lib, w } = toolLibrary(ctx);
-      const o = spec.lookup(args, lib, ctx.settings);
-      return Promise.resolve(typeof o.data === 'string' || !w.warnings ? o : { ...o, data: { ...o.data, ...w } });
+      const o = await spec.lookup(args, lib, ctx.settings, ctx);
+      return typeof o.data === 'string' || !w.warnings ? o : { ...o, data: { ...o.data, ...w } };
     },
   });
 }

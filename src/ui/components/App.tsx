@@ -42,6 +42,9 @@ import { useExit } from '../hooks/useExit.js';
 import { useLineEditor } from '../hooks/useLineEditor.js';
 import { useSlashCommands } from '../hooks/useSlashCommands.js';
 import { useKeys } from '../hooks/useKeys.js';
+import { useMap, useMapPicture } from '../hooks/useMap.js';
+import { MapPanel, mapLegendRows } from './MapPanel.js';
+import { markedLinks } from '../map/marks.js';
 
 /** Every action (agent events, notices, history) is printable text before it reaches state: Ink writes strings raw. */
 const reduceSanitized = (s: UiState, a: Parameters<typeof reduce>[1]): UiState => reduce(s, sanitizeDeep(a));
@@ -165,6 +168,7 @@ export function App(props: AppProps) {
     closePicker: pickers.closePicker,
     runTurn: turn.runTurn,
   });
+  const maps = useMap({ session: sessions.session, notice });
   const runCommand = useSlashCommands({
     commands,
     state: () => stateRef.current,
@@ -177,6 +181,7 @@ export function App(props: AppProps) {
     turnRunning: turn.turnRunning,
     openSession: sessions.openSession,
     openPicker: pickers.openPicker,
+    openMap: maps.openMap,
     switchProject: sessions.switchProject,
     clearScreen: () => stdout.write(CLEAR_SCREEN),
     exit,
@@ -227,6 +232,8 @@ export function App(props: AppProps) {
     onApprovalKey: approvals.onApprovalKey,
     pickerOpen: pickers.pickerOpen,
     onPickerKey: pickers.onPickerKey,
+    mapOpen: maps.mapOpen,
+    onMapKey: (i, k) => maps.onMapKey(i, k, picture, mapRoom),
     outputShown: () => stateRef.current.expandedToolId !== null,
     dispatch,
     setPanelOffset,
@@ -238,8 +245,19 @@ export function App(props: AppProps) {
   const now = useNow(state.live !== null || phase.phase.kind === 'down');
   const { picker } = pickers;
   const busy = state.live !== null;
-  const layout = frameLayout(state, size, { hint: hint !== undefined, candidates: input.candidates.length, picker: picker !== null });
+  const layout = frameLayout(state, size, {
+    hint: hint !== undefined,
+    candidates: input.candidates.length,
+    picker: picker !== null,
+    map: maps.map !== null,
+  });
   const { width } = layout;
+  // the drawing gets the map's rows less its header and legend, one column spare (a full line would wrap)
+  const mapRoom = {
+    width: width - 1,
+    rows: Math.max(2, layout.mapRows - 1 - mapLegendRows(maps.map ? markedLinks(maps.map.topology) : 0)),
+  };
+  const picture = useMapPicture(maps.map?.topology, maps.render, props.color, mapRoom);
   const current = phase.phase;
   return (
     <ColorProvider color={props.color}>
@@ -269,6 +287,16 @@ export function App(props: AppProps) {
               width={width}
               empty={picker.empty}
               loading={picker.loading}
+            />
+          ) : maps.map && picture ? (
+            <MapPanel
+              picture={picture}
+              x={maps.map.x}
+              y={maps.map.y}
+              width={mapRoom.width}
+              rows={mapRoom.rows}
+              live={maps.map.live}
+              reason={maps.map.reason}
             />
           ) : state.limitPrompt ? (
             <LimitPrompt request={state.limitPrompt} />

@@ -25,6 +25,9 @@ export interface KeyRoutes {
   onApprovalKey: KeyHandler;
   pickerOpen: () => boolean;
   onPickerKey: KeyHandler;
+  /** /map is drawn: arrows pan, r re-reads, Esc / q close */
+  mapOpen: () => boolean;
+  onMapKey: KeyHandler;
   /** whether a tool's output panel is open now */
   outputShown: () => boolean;
   dispatch: (a: UiAction) => void;
@@ -35,7 +38,7 @@ export interface KeyRoutes {
 
 /**
  * Routes every key: Ctrl-C / Ctrl-D first, then the controller-down screen, an approval,
- * a limit prompt, the picker, the output panel keys, and the rest to the input line.
+ * a limit prompt, the picker, the map, the output panel keys, and the rest to the input line.
  */
 export function useKeys(r: KeyRoutes): void {
   const lastCtrlC = useRef(0);
@@ -64,6 +67,7 @@ export function useKeys(r: KeyRoutes): void {
       return r.onApprovalKey(input, key);
     }
     if (r.pickerOpen()) return r.onPickerKey(input, key);
+    if (r.mapOpen()) return r.onMapKey(input, key);
     if (key.escape) {
       if (r.abortTurn()) return r.flashHint('Aborted.');
       if (r.outputShown()) return r.dispatch({ type: 'toggle_output' });

@@ -52,6 +52,7 @@ export interface MapLayout {
 
 export const BOX_HEIGHT = 4;
 const NAME_MAX = 16;
+/** a blank column left and right of the drawing (the rows need none: a terminal has no frame above) */
 const MARGIN = 1;
 
 /** One cell per character: control characters and wide characters become '?', so boxes line up. */
@@ -92,7 +93,7 @@ function layoutOnce(t: Topology, rankdir: 'TB' | 'LR'): MapLayout {
       node: n,
       label: boxLabel(n),
       left: Math.round(d.x - d.width / 2) + MARGIN,
-      top: Math.round(d.y - d.height / 2) + MARGIN,
+      top: Math.round(d.y - d.height / 2),
       width: d.width,
       height: d.height,
     });
@@ -100,7 +101,7 @@ function layoutOnce(t: Topology, rankdir: 'TB' | 'LR'): MapLayout {
   const edges: MapEdge[] = links.map((l) => {
     const pts = (g.edge(l.from, l.to, l.link.link_id).points ?? []).map((p) => ({
       x: Math.round(p.x) + MARGIN,
-      y: Math.round(p.y) + MARGIN,
+      y: Math.round(p.y),
     }));
     return {
       link: l.link,
@@ -113,7 +114,7 @@ function layoutOnce(t: Topology, rankdir: 'TB' | 'LR'): MapLayout {
   });
   const all = [...boxes.values()];
   const width = Math.max(0, ...all.map((b) => b.left + b.width), ...edges.flatMap((e) => e.bends.map((p) => p.x + 1))) + MARGIN;
-  const height = Math.max(0, ...all.map((b) => b.top + b.height), ...edges.flatMap((e) => e.bends.map((p) => p.y + 1))) + MARGIN;
+  const height = Math.max(0, ...all.map((b) => b.top + b.height), ...edges.flatMap((e) => e.bends.map((p) => p.y + 1)));
   return { rankdir, width, height, boxes: all, edges };
 }
 

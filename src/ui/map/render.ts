@@ -6,7 +6,7 @@
  * The TUI's /map shows a window of it and pans; `gns3-copilot map` prints it whole.
  */
 import type { Topology } from '../../gns3/types.js';
-import { filtersLine } from '../../gns3/topology-diff.js';
+import { linkNote } from './marks.js';
 import { createStyle } from '../style.js';
 import { Canvas, painter, type CellStyle } from './canvas.js';
 import { cellText, layoutTopology, type MapBox, type MapEdge } from './layout.js';
@@ -120,16 +120,6 @@ function drawEdge(c: Canvas, e: MapEdge, vertical: boolean, marker: string | und
   };
 }
 
-function noteOf(e: MapEdge): string | undefined {
-  const parts = [
-    e.link.suspend ? 'suspended' : '',
-    filtersLine(e.link.filters) ? `filters ${filtersLine(e.link.filters)}` : '',
-    e.link.capturing ? 'capturing' : '',
-  ];
-  const said = parts.filter(Boolean).join('; ');
-  return said || undefined;
-}
-
 export function renderMap(t: Topology, o: { color: boolean; fit: { width: number; height: number } }): MapPicture {
   const l = layoutTopology(t, o.fit);
   const c = new Canvas(l.width, l.height);
@@ -137,7 +127,7 @@ export function renderMap(t: Topology, o: { color: boolean; fit: { width: number
   const legend: string[] = [];
   const labels: (() => void)[] = [];
   for (const e of l.edges) {
-    const note = noteOf(e);
+    const note = linkNote(e.link);
     const marker = note ? `~${legend.length + 1}` : undefined;
     if (marker)
       legend.push(

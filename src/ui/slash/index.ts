@@ -17,6 +17,7 @@ import { renameCommand } from './renameCommand.js';
 import { rewindCommand } from './rewindCommand.js';
 import { sessionsCommand } from './sessionsCommand.js';
 import { topologyCommand } from './topologyCommand.js';
+import { mapCommand } from './mapCommand.js';
 import { treeCommand } from './treeCommand.js';
 import { findCommand, splitCommandLine } from './registry.js';
 import type { CommandContext, SlashCommand } from './types.js';
@@ -35,6 +36,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   pinCommand,
   deleteCommand,
   topologyCommand,
+  mapCommand,
   rewindCommand,
   contextCommand,
   treeCommand,

@@ -35,6 +35,8 @@ export interface CommandContext {
   /** opens (or resumes) a session and makes it current; null when that failed (already reported) */
   openSession: (opts?: OpenSessionOptions) => Promise<AgentSession | null>;
   openPicker: (purpose: PickerPurpose, query?: string) => Promise<unknown>;
+  /** draws the session's lab (/map) until Esc */
+  openMap: () => Promise<void>;
   /** makes `project` current with a new session */
   switchProject: (project: string) => Promise<void>;
   clearScreen: () => void;

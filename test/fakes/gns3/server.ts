@@ -930,6 +930,10 @@ export async function startFakeGns3(opts: FakeGns3Options): Promise<FakeGns3> {
     });
   });
   notify.attach(server);
+  // The real controller (aiohttp) keeps an idle connection 75 s, far past the client's own 4 s;
+  // node's 5 s default let a loaded machine's client reuse a socket the fake was closing
+  // (a configuration PUT then fails 'closed the connection', and is rightly not retried).
+  server.keepAliveTimeout = 75_000;
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
