@@ -8,5 +8,5 @@ process.env.GNS3_COPILOT_KEYCHAIN = 'off';
 const llm = await startFakeLlm([{ text: 'ok' }]);
 const s = await createAgentSession({ settings: settingsSchema.parse({ provider: 'custom', base_url: llm.url, model: 'fake-model', context_limit: 200, data_dir: mkdtempSync(join(tmpdir(), 'x')), mode: 'lab' }) });
 for await (const _ of s.send('hi'));
-const { TokenCounter } = await import("./src/agent/tokens.js"); const c = await TokenCounter.create("o200k_base"); console.log(llm.requests[0]!.body.tools!.map((t) => t.function.name + "=" + c.text(JSON.stringify(t))).join(" ")); console.log(c.text(JSON.stringify(llm.requests[0]!.body.tools)));
+const { TokenCounter, getEncoder } = await import("./src/agent/tokens.js"); const c = await TokenCounter.create("o200k_base"); const e = await getEncoder("o200k_base"); console.log(JSON.stringify(llm.requests[0]!.body.tools![0]), e.count(JSON.stringify(llm.requests[0]!.body.tools![0]))); console.log(llm.requests[0]!.body.tools!.map((t) => t.function.name + "=" + c.text(JSON.stringify(t))).join(" ")); console.log(c.text(JSON.stringify(llm.requests[0]!.body.tools)));
 await s.close(); await llm.close();

@@ -281,7 +281,7 @@ describe('topology injection and prompts', () => {
     // the lab changes once the model has been called: the second call must see R9
     const project = {
       ...fakeProject(),
-      getTopology: async () => (llm.requests.some((r) => r.purpose === null) ? { ...topo, nodes: [{ ...node('R9') }] } : topo),
+      getTopology: async () => (llm!.requests.some((r) => r.purpose === null) ? { ...topo, nodes: [{ ...node('R9') }] } : topo),
     };
     const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }), { projectScope: async () => project });
     const ev = await collect(s.send('look'));
