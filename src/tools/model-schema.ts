@@ -61,7 +61,11 @@ function forMode(params: Json, def: Pick<ToolDef, 'argModes'>, mode: CopilotMode
 
 /** The full schema of the mode's arguments, descriptions and bounds kept (`brief` is the model's, dropped here). */
 export function fullParameters(def: Pick<ToolDef, 'schema' | 'jsonSchema' | 'argModes'>, mode: CopilotMode): Json {
-  return forMode(walk(derivedParameters(def), (node) => omit(node, 'brief')), def, mode);
+  return forMode(
+    walk(derivedParameters(def), (node) => omit(node, 'brief')),
+    def,
+    mode,
+  );
 }
 
 /** The compact schema the model is shown in a mode. */
@@ -99,7 +103,8 @@ function walk(node: unknown, f: (n: Json) => Json): Json {
   if (n.properties && typeof n.properties === 'object')
     out.properties = Object.fromEntries(Object.entries(n.properties as Json).map(([k, v]) => [k, walk(v, f)]));
   if (n.items && typeof n.items === 'object' && !Array.isArray(n.items)) out.items = walk(n.items, f);
-  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) if (Array.isArray(n[key])) out[key] = (n[key] as unknown[]).map((s) => walk(s, f));
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const)
+    if (Array.isArray(n[key])) out[key] = (n[key] as unknown[]).map((s) => walk(s, f));
   if (n.additionalProperties && typeof n.additionalProperties === 'object') out.additionalProperties = walk(n.additionalProperties, f);
   return f(out);
 }

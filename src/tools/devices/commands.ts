@@ -12,7 +12,12 @@ import { TOOL_TARGETS } from '../targets.js';
 
 type CommandToolName = 'execute_multiple_device_commands' | 'execute_vpcs_commands';
 
-function commandTool(name: CommandToolName, mode: JobMode, risk: ToolRisk, text: { tool: string; brief: string; device: string; commands: string; commandsBrief: string }) {
+function commandTool(
+  name: CommandToolName,
+  mode: JobMode,
+  risk: ToolRisk,
+  text: { tool: string; brief: string; device: string; commands: string; commandsBrief: string },
+) {
   const deviceConfig = z.object({
     device_name: z.string().min(1).describe(text.device),
     commands: z.array(z.string()).min(1).max(50).describe(text.commands).meta({ brief: text.commandsBrief }),
