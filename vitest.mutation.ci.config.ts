@@ -1,8 +1,9 @@
 // The CI mutation step (.ci/run, stryker.ci.config.json): only the in-process unit
 // tests of src/security/*, the approval gate, the limit decision and the tree budget's
 // settings (budget.ts: its unit tests and the stored snapshot's, on an in-memory SQLite;
-// agent-budget-env.ts: its env aliases),
-// so each mutant's run stays short (the ledger's graph tests are too slow for every CI
+// agent-budget-env.ts: its env aliases) and the fault ledger the injection tools use
+// (src/tools/fault-ledger.ts: its unit tests on a real sessions.db file, no device),
+// so each mutant's run stays short (the tree ledger's graph tests are too slow for every CI
 // run: npm run test:mutation).
 import { defineConfig } from 'vitest/config';
 
@@ -16,6 +17,7 @@ export const CI_MUTATION_TESTS = [
   'test/agent/tree/budget-unit.test.ts',
   'test/agent/tree/ledger-unit.test.ts',
   'test/config/agent-budget-env.test.ts',
+  'test/faults/ledger-unit.test.ts',
 ];
 
 export default defineConfig({ test: { include: CI_MUTATION_TESTS, testTimeout: 30_000, pool: 'forks' } });

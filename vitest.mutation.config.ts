@@ -15,6 +15,7 @@ export const MUTATION_TESTS = [
   'test/agent/tree/ledger-unit.test.ts',
   'test/agent/tree/mode.test.ts',
   'test/config/agent-budget-env.test.ts',
+  'test/faults/ledger-unit.test.ts',
 ];
 
 // no global setup: these tests do not run dist/, so the suite's tsup build is not needed

@@ -9,7 +9,7 @@ export const PEER_TESTS = [
   'test/lab/**', // network namespaces, FRR, VPCS, sshd
   'test/check/check-lab.test.ts', // lab (FRR, VPCS)
   'test/checkpoints/capture.test.ts', // FRR + VPCS lab
-  'test/checkpoints/rewind-lab.test.ts', // FRR + VPCS lab
+  'test/undo/rewind-lab.test.ts', // FRR + VPCS lab
   'test/devices/faults.test.ts', // FRR lab (the scripted-console faults are in console-faults.test.ts)
   'test/devices/frr-vpcs.test.ts',
   'test/devices/via-gns3.test.ts',
@@ -19,13 +19,13 @@ export const PEER_TESTS = [
   'test/e2e/tui.test.ts', // tmux + lab
   'test/mcp/http.test.ts', // lab + keychain
   'test/mcp/server.test.ts', // lab
-  'test/agent/allowance-per-device-lab.test.ts', // VPCS lab
-  'test/agent/config-retry-lab.test.ts', // FRR lab
-  'test/cli/auth.test.ts', // keychain
-  'test/cli/config.test.ts', // root: a root-owned system config (locks)
+  'test/tools/allowance-per-device-lab.test.ts', // VPCS lab
+  'test/tools/config-retry-lab.test.ts', // FRR lab
+  'test/commands/auth.test.ts', // keychain
+  'test/commands/config.test.ts', // root: a root-owned system config (locks)
   'test/cli/flags.test.ts', // root: a root-owned system config (mode lock)
   'test/security/locks.test.ts', // root: root-owned system configs
-  'test/cli/auth-prompt.test.ts', // keychain + tmux
+  'test/commands/auth-prompt.test.ts', // keychain + tmux
   'test/config/secrets.test.ts', // keychain
   'test/config/secrets-locked.test.ts', // keychain
   'test/security/sanitize.test.ts', // tmux (the one-shot and sessions sinks are in sanitize-cli.test.ts)

@@ -1,5 +1,5 @@
 /**
- * Session store benches (issue 10): how the cost of a turn and the bytes it adds
+ * Session store benches: how the cost of a turn and the bytes it adds
  * to sessions.db change as a session grows (turn 10 vs turn 1,000), resuming a
  * 1,000-turn session in the built binary (pty) to its first prompt, and
  * `sessions list` over 10,000 sessions.

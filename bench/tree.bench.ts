@@ -1,5 +1,5 @@
 /**
- * Sub-agent tree benches (issue 9):
+ * Sub-agent tree benches:
  * 1. overhead of one child spawn + report: the `agent` tool's duration through the
  *    real session (graph, SQLite, fake LLM over HTTP) minus the child's one LLM round
  *    trip measured alone — what is left is brief, registration, thread, report;

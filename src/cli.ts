@@ -78,11 +78,13 @@ Examples:
   $ gns3-copilot sessions list --json
   $ gns3-copilot doctor
   $ gns3-copilot faults check                      which injected faults the students have fixed
+  $ gns3-copilot checkpoint save stage1 --project ospf-lab   the whole lab under a name
 
 Exit codes: 0 done, 1 internal error, 2 usage, 3 GNS3 controller unreachable/auth,
 4 LLM provider error/auth, 5 limit reached (--on-limit fail), 6 approval unavailable,
-7 check failed or a fault still present (faults check), 8 rewind or faults restore did
-not restore everything (inject --scenario: not every fault was applied), 130 aborted.`;
+7 check failed or a fault still present (faults check), 8 rewind, checkpoint restore
+or faults restore did not restore everything (inject --scenario: not every fault was
+applied), 130 aborted.`;
 
 const program = new Command('gns3-copilot')
   .description('Terminal copilot for GNS3 network labs: an LLM agent that drives the GNS3 API and device consoles')

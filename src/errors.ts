@@ -17,7 +17,7 @@ export const ExitCode = {
   ApprovalUnavailable: 6,
   /** `check` / `faults check`: one or more checks failed or errored */
   ChecksFailed: 7,
-  /** `rewind`: a device or the topology is not back at its checkpoint after the restore; `faults restore`: the restore did not complete */
+  /** `rewind`, `checkpoint restore`: a device or the topology is not back at its checkpoint after the restore; `faults restore`: the restore did not complete */
   NotRestored: 8,
   Aborted: 130,
 } as const;

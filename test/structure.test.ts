@@ -143,7 +143,6 @@ const LONG_FUNCTIONS_BEING_SPLIT = new Set([
   'agent/context.ts:prepareContext',
   'agent/session/run.ts:runRequest',
   'agent/tree/engine.ts:delegate',
-  'undo/rewind.ts:runRewind',
   'devices/engine.ts:runOne',
   'ui/components/App.tsx:App',
   'cli/subcommands.ts:addSubcommands',

@@ -5,7 +5,7 @@
  */
 import type { LangGraphRunnableConfig } from '@langchain/langgraph';
 import { AIMessage } from '@langchain/core/messages';
-import type { StoppedReason, ToolStatus } from '../core/events.js';
+import type { StoppedReason, ToolErrorCode, ToolStatus } from '../core/events.js';
 import type { AgentStateType, AgentStateUpdate } from './state.js';
 import { elapsedOut, runOf, stopReasonOf, type GraphDeps, type RunControl } from './graph-deps.js';
 import { limitDecision, limitNote, type LoopFacts } from './limits.js';
@@ -46,8 +46,10 @@ export function limitNode(deps: Pick<GraphDeps, 'log'>) {
           : !state.tools_offered
             ? toolsNotOfferedMessage(c.name)
             : pendingNotExecutedMessage(reason);
-      const r: ToolResult = { status, output: resultJson(status, why) };
-      run.emit({ type: 'tool_end', id: c.id, name: c.name, status, duration_ms: 0, output: r.output });
+      const code: ToolErrorCode =
+        status === 'aborted' ? 'stopped' : reason !== 'max_iterations' && !state.tools_offered ? 'not_available' : 'limit';
+      const r: ToolResult = { status, output: resultJson(status, why), code };
+      run.emit({ type: 'tool_end', id: c.id, name: c.name, status, duration_ms: 0, output: r.output, code });
       return toolMessage(c, r);
     });
     if (d.kind !== 'end' || reason === 'aborted') return { messages: pending, ...(reason !== 'done' ? { reached: reason } : {}) };

@@ -11,7 +11,7 @@ import type { Caller } from '../core/caller.js';
 import type { StoppedReason } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
 import type { AgentStateType, AgentStateUpdate } from './state.js';
-import { executeTool } from '../tools/registry.js';
+import { executeTool, preparer } from '../tools/registry.js';
 import { dispatchCalls, type DispatchCall, type DispatchOutcome } from '../tools/dispatch.js';
 import { LIMIT_DEFAULTS, enforcedLimits, limitEventMessage, toolRetries } from './limits.js';
 import { mayRetry, runWithRetries, sendsConfiguration } from '../tools/retry.js';
@@ -96,6 +96,7 @@ export async function runToolCalls(
     ...(deps.checkpoints ? { checkpoints: deps.checkpoints } : {}),
     ...(deps.previewer ? { previewer: deps.previewer } : {}),
     maxParallel: b.limits.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
+    prepare: preparer((_def, call) => ({ ...ctx, callId: call.id }), deps.maxOutputChars),
     execute: (def, call) =>
       runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {
         retries: toolRetries(b.limits),
@@ -120,6 +121,7 @@ export async function runToolCalls(
           duration_ms: 0,
           output: r.output,
           display: r.display,
+          ...(r.code ? { code: r.code } : {}),
         }),
       checkpoint: (call, c) =>
         run.emit({ type: 'checkpoint', id: call.id, name: call.name, device: c.device, ...(c.error ? { error: c.error } : {}) }),
@@ -139,6 +141,7 @@ export async function runToolCalls(
           duration_ms: ms,
           output: r.output,
           display: r.display,
+          ...(r.code ? { code: r.code } : {}),
         });
       },
     },

@@ -26,7 +26,8 @@ import type { RunChecksOptions } from './run.js';
 import type { CheckInput } from './schema.js';
 import { pcPings, vpcsAddressCheck } from './init-vpcs.js';
 
-function commandsFor(p: PlatformName): string[] {
+/** What `check --init` (and a change's baseline, ./state.ts) reads from a device of this platform. */
+export function stateCommands(p: PlatformName): string[] {
   if (p === 'vpcs') return ['show ip'];
   if (p === 'linux') return ['ip -o link show', 'ip -o addr show', 'ip route show'];
   if (p === 'frr') return ['show interface brief', 'show ip ospf neighbor', 'show ip bgp summary', 'show ip route'];
@@ -93,7 +94,7 @@ export async function describeLab(opts: RunChecksOptions): Promise<{ project: st
   targets.forEach((t, i) => {
     const p = platforms[i];
     if (!p || (familyOf(p) !== 'ios' && p !== 'linux' && p !== 'vpcs')) return;
-    jobs.push({ device_name: t.name, resolved: { ok: true, target: { ...t, platform: p } }, commands: commandsFor(p) });
+    jobs.push({ device_name: t.name, resolved: { ok: true, target: { ...t, platform: p } }, commands: stateCommands(p) });
   });
   const results = await runDeviceJobs(jobs, {
     mode: 'read',

@@ -49,6 +49,9 @@ export async function captureDevices(names: string[], ctx: CaptureContext): Prom
   const results = await runLimited(unique, ctx.settings.device_concurrency, async (name): Promise<Capture> => {
     const resolved = resolveTarget(topology, name, ctx.settings);
     if (!resolved.ok) return { error: resolved.error };
+    // a platform known to have no capture command is said so without opening its console
+    const hinted = resolved.target.platform;
+    if (hinted && !DRIVERS[hinted].capture) return { platform: hinted, error: `no capture command for ${hinted} devices` };
     try {
       const session = await pool.acquire(resolved.target, ctx.signal);
       const command = DRIVERS[session.platform].capture;

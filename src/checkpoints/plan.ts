@@ -62,14 +62,21 @@ export function remainingLines(target: string, current: string): string[] {
   return [...want.filter((l) => !haveSet.has(l)).map((l) => `-${l}`), ...have.filter((l) => !wantSet.has(l)).map((l) => `+${l}`)];
 }
 
-export function planDevice(cp: DeviceCheckpoint, now: Capture): DevicePlan {
-  const base = { name: cp.device, request_no: cp.request_no, diff: '', commands: [], display: [], remaining: [] };
+/** What a device plan starts from: a session checkpoint, or a device of a named lab checkpoint (no request). */
+export type PlanSource = Pick<DeviceCheckpoint, 'device' | 'config' | 'error'> & { request_no?: number };
+
+/**
+ * The device's plan back to `cp` from its capture `now`. `label` names the checkpoint in the
+ * diff's header (`r1 before request 2`, `r1 at checkpoint stage1`).
+ */
+export function planDevice(cp: PlanSource, now: Capture, label = `before request ${cp.request_no ?? 0}`): DevicePlan {
+  const base = { name: cp.device, request_no: cp.request_no ?? 0, diff: '', commands: [], display: [], remaining: [] };
   if (cp.config === null)
     return { ...base, status: 'no_checkpoint', error: `no checkpoint for ${cp.device}: ${cp.error ?? 'not captured'}` };
   if (now.config === undefined) return { ...base, status: 'error', error: `cannot capture ${cp.device} now: ${now.error ?? 'no answer'}` };
   const platform = now.platform;
   const withPlatform = { ...(platform ? { platform } : {}), current: now.config };
-  const diff = unifiedDiff(cp.config, now.config, { from: `${cp.device} before request ${cp.request_no}`, to: `${cp.device} now` });
+  const diff = unifiedDiff(cp.config, now.config, { from: `${cp.device} ${label}`, to: `${cp.device} now` });
   const remaining = platform === 'vpcs' ? (diff ? [`-${cp.config}`, `+${now.config}`] : []) : remainingLines(cp.config, now.config);
   if (remaining.length === 0) return { ...base, ...withPlatform, status: 'unchanged', diff };
   if (platform === 'vpcs') {
@@ -137,6 +144,19 @@ export function planTopology(checkpoints: TopologyCheckpoint[], now: TopologyNow
     c.created.nodes.forEach((n) => created.nodes.add(n));
     c.created.links.forEach((l) => created.links.add(l));
   }
+  return planTopologyBack(first, created, now);
+}
+
+/**
+ * The topology plan from the state to go back to (`first`: the nodes and links as they were)
+ * and what was created since: created things that still exist are deleted, the others get
+ * their name, status and filters back. Shared by rewind and the named lab checkpoints.
+ */
+export function planTopologyBack(
+  first: TopologyBefore,
+  created: { nodes: ReadonlySet<string>; links: ReadonlySet<string> },
+  now: TopologyNow,
+): TopologyPlan {
   const nodeNow = new Map(now.nodes.map((n) => [n.node_id, n]));
   const linkNow = new Map(now.links.map((l) => [l.link_id, l]));
   const plan: TopologyPlan = { delete_links: [], delete_nodes: [], rename: [], power: [], filters: [] };

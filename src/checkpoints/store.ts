@@ -7,9 +7,8 @@
  * numbered 1, 2, … in the order they ran. `--to N` means the lab just before
  * request N: per device, the first checkpoint taken at or after N.
  */
-import { createHash } from 'node:crypto';
-import { deflateSync, inflateSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
+import { dropUnusedBlobs, putBlob, readBlob } from '../sessions/checkpoint-blobs.js';
 import type { DeviceCheckpoint, SessionRequest, TopologyBefore, TopologyCheckpoint, TopologyCreated } from './types.js';
 
 export interface RewindRow {
@@ -41,8 +40,6 @@ interface TopologyRow {
   created: string;
   created_at: string;
 }
-
-const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export class CheckpointStore {
   constructor(readonly db: Database.Database) {}
@@ -217,9 +214,7 @@ export class CheckpointStore {
       .transaction(() => {
         for (const t of ['device_checkpoints', 'topology_checkpoints', 'rewinds'])
           this.db.prepare(`DELETE FROM ${t} WHERE session_id = ?`).run(sessionId);
-        this.db
-          .prepare('DELETE FROM checkpoint_blobs WHERE hash NOT IN (SELECT hash FROM device_checkpoints WHERE hash IS NOT NULL)')
-          .run();
+        dropUnusedBlobs(this.db);
       })
       .immediate();
   }
@@ -230,14 +225,11 @@ export class CheckpointStore {
   }
 
   private putBlob(text: string): string {
-    const hash = hashOf(text);
-    this.db.prepare('INSERT OR IGNORE INTO checkpoint_blobs (hash, data) VALUES (?, ?)').run(hash, deflateSync(Buffer.from(text, 'utf8')));
-    return hash;
+    return putBlob(this.db, text);
   }
 
   private blob(hash: string): string {
-    const row = this.db.prepare('SELECT data FROM checkpoint_blobs WHERE hash = ?').pluck().get(hash) as Buffer | undefined;
-    return row ? inflateSync(row).toString('utf8') : '';
+    return readBlob(this.db, hash);
   }
 
   private deviceOf(r: DeviceRow): DeviceCheckpoint {

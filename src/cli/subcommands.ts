@@ -1,5 +1,5 @@
 /**
- * The subcommands that are not a run: sessions, skills, auth, config, doctor, map, check, faults, diff, rewind, mcp. Each
+ * The subcommands that are not a run: sessions, skills, auth, config, doctor, map, check, faults, checkpoint, diff, rewind, mcp. Each
  * loads its module under src/commands/ (or src/mcp/server/) with import() when it runs.
  */
 import type { Command } from 'commander';
@@ -155,8 +155,10 @@ export function addSubcommands(program: Command): void {
     .action(act(async () => (await import('../commands/config.js')).configPath()));
 
   // doctor
-  const doctor = program.command('doctor').description('check Node, config, keychain, controller, LLM endpoint and tools');
-  addSettingsOptions(doctor, ['controller', 'llm', 'output']);
+  const doctor = program
+    .command('doctor')
+    .description("check Node, config, keychain, controller, LLM endpoint, tools and where the project's topology comes from");
+  addSettingsOptions(doctor, ['controller', 'project', 'llm', 'output']);
   doctor.option('--json', 'JSON output');
   doctor.action(act(async (opts: Opts, cmd: Command) => (await import('../commands/doctor.js')).runDoctor(await settingsFlags(cmd), opts)));
 
@@ -201,6 +203,46 @@ export function addSubcommands(program: Command): void {
       const { rewindCommand } = await import('../commands/rewind.js');
       return rewindCommand(session, opts, settings, abortOnSignal());
     }),
+  );
+
+  // checkpoint (src/commands/checkpoint.ts): named lab checkpoints, no session needed
+  const checkpoint = program
+    .command('checkpoint')
+    .description("save the whole lab of a project under a name (every device's configuration and the topology), compare, restore");
+  type CheckpointAction = 'save' | 'list' | 'show' | 'delete' | 'diff' | 'restore';
+  function checkpointSub(name: CheckpointAction, args: string[], describe: string, groups: SettingGroup[], setup?: (c: Command) => void) {
+    const c = checkpoint.command(name).description(describe);
+    for (const a of args) c.argument(a);
+    setup?.(c);
+    c.option('--json', 'JSON output');
+    addSettingsOptions(c, groups);
+    c.action(
+      withSettings(async (positional, opts, settings) => {
+        const { checkpointCommand } = await import('../commands/checkpoint.js');
+        return checkpointCommand(name, positional, opts, settings, abortOnSignal());
+      }),
+    );
+  }
+  const lab: SettingGroup[] = ['controller', 'project', 'output'];
+  checkpointSub('save', ['<name>'], "save every device's configuration and the topology under NAME", lab, (c) =>
+    c.option('--note <text>', 'a note kept with the checkpoint').option('--replace', 'overwrite a checkpoint of that name'),
+  );
+  checkpointSub('list', [], "the project's checkpoints, oldest first", lab);
+  checkpointSub('show', ['<name>'], 'one checkpoint: its devices (saved or why not), topology and restores', lab);
+  checkpointSub('delete', ['<name>'], 'delete a checkpoint', lab);
+  checkpointSub('diff', ['<name>'], 'the saved lab against the lab now: device configuration diffs and topology changes', lab, (c) =>
+    c.option('--device <name>', 'only this device (repeatable)', collect),
+  );
+  checkpointSub(
+    'restore',
+    ['<name>'],
+    'put the lab (or --device) back to the checkpoint through the approval gate',
+    [...lab, 'approve'],
+    (c) =>
+      c
+        .option('--device <name>', 'only this device (repeatable); the topology is then left as it is', collect)
+        .option('--dry-run', 'print the plan, change nothing')
+        .option('--yes', 'approve the plan (without it the plan is printed and the exit code is 6)'),
   );
 
   // check (src/commands/check.ts): a check file against the live lab

@@ -206,6 +206,11 @@ export async function runDoctor(flags: Record<string, unknown>, opts: Record<str
     import('../mcp/client/doctor.js').then((m) => m.checkMcpServers(settings)),
   ]);
   results.push(keychain, controller, llm, checkDataDir(settings), ...checkTools(), ...mcp);
+  // where the topology comes from needs the controller: after a failed controller check it would only repeat it
+  if (controller.ok) {
+    const topology = await import('./doctor-topology.js').then((m) => m.checkTopologySource(settings));
+    if (topology) results.push(topology);
+  }
 
   const failed = results.filter((r) => r.required && !r.ok);
   if (opts.json) {

@@ -8,6 +8,7 @@ import { SessionStore, type SessionRow } from '../sessions/store.js';
 import { roundUsd } from '../core/pricing.js';
 import { formatUsd } from '../core/usd.js';
 import { sessionCost, usageByModel } from '../sessions/request-usage.js';
+import { failedBeforeAnswer } from '../sessions/unanswered.js';
 import { transcriptMarkdown } from '../sessions/transcript.js';
 import { sanitizeLine, sanitizeText } from '../security/sanitize.js';
 import { jsonText } from '../output/json-text.js';
@@ -49,12 +50,12 @@ function pad(s: string, n: number): string {
   return s.length > n ? s.slice(0, n - 1) + '…' : s.padEnd(n);
 }
 
-function table(rows: SessionRow[], total: number, offset: number, cost: (r: SessionRow) => number | null): string {
+function table(rows: SessionRow[], total: number, offset: number, cost: (r: SessionRow) => number | null, failed: Set<string>): string {
   if (rows.length === 0) return 'no sessions\n';
   const head = `${pad('ID', 8)}  ${pad('UPDATED', 16)}  ${pad('MODE', 8)}  ${pad('PROJECT', 14)}  ${'MSGS'.padStart(4)}  ${'TOKENS'.padStart(7)}  ${'COST'.padStart(8)}  TITLE`;
   const lines = rows.map(
     (r) =>
-      `${pad(r.id.slice(0, 8), 8)}  ${pad(r.updated_at.replace('T', ' ').slice(0, 16), 16)}  ${pad(MODE_SHORT_NAME[r.copilot_mode] ?? r.copilot_mode, 8)}  ${pad(r.project_name ?? '—', 14)}  ${String(r.message_count).padStart(4)}  ${String(r.total_tokens).padStart(7)}  ${formatUsd(cost(r)).padStart(8)}  ${r.pinned ? '[pinned] ' : ''}${r.title ?? '(untitled)'}`,
+      `${pad(r.id.slice(0, 8), 8)}  ${pad(r.updated_at.replace('T', ' ').slice(0, 16), 16)}  ${pad(MODE_SHORT_NAME[r.copilot_mode] ?? r.copilot_mode, 8)}  ${pad(r.project_name ?? '—', 14)}  ${String(r.message_count).padStart(4)}  ${String(r.total_tokens).padStart(7)}  ${formatUsd(cost(r)).padStart(8)}  ${r.pinned ? '[pinned] ' : ''}${failed.has(r.id) ? '[failed: no answer] ' : ''}${r.title ?? '(untitled)'}`,
   );
   const more = offset + rows.length < total ? `\n${total - offset - rows.length} more (use --offset ${offset + rows.length})` : '';
   return `${head}\n${lines.join('\n')}${more}\n`;
@@ -86,8 +87,16 @@ export async function sessionsCommand(action: Action, args: string[], opts: Reco
           rows.map((r) => r.id),
         );
         const cost = (r: SessionRow) => roundUsd(sessionCost(byModel.get(r.id) ?? [], settings.model, settings.model_prices) ?? undefined);
-        if (opts.json) out(jsonText({ sessions: rows.map((r) => ({ ...r, cost_usd: cost(r) })), total, limit, offset }) + '\n');
-        else out(table(rows, total, offset, cost));
+        // a request that failed before any answer leaves its session: marked, not shown as a conversation
+        const failed = failedBeforeAnswer(
+          store.db,
+          rows.map((r) => r.id),
+        );
+        if (opts.json)
+          out(
+            jsonText({ sessions: rows.map((r) => ({ ...r, cost_usd: cost(r), failed: failed.has(r.id) })), total, limit, offset }) + '\n',
+          );
+        else out(table(rows, total, offset, cost, failed));
         return 0;
       }
       case 'show': {

@@ -10,6 +10,21 @@ import type { DevicePreview } from './preview.js';
 export type AgentMode = 'flat' | 'recursive';
 /** `partial`: a batch where some items failed (docs/ARCHITECTURE.md, Tools); `error`: the call or every item failed. */
 export type ToolStatus = 'success' | 'partial' | 'error' | 'blocked' | 'limit' | 'aborted';
+/**
+ * Why a tool call did not succeed, for programs: the TUI, MCP clients and tests read this,
+ * never the message (which is worded for the model and a person and may change).
+ * not_available     – not among the caller's tools (the mode's set, a sub-agent's set, the
+ *                     review gate's narrowing) or its MCP server stopped
+ * invalid_arguments – arguments not valid JSON, too large, or not matching the tool's schema
+ * approval_denied   – the user was asked and said no
+ * approval_required – the approval policy refused it without asking (`--approve never`, nobody to ask)
+ * limit             – a count limit refused it (max_tool_calls, a per-tool or named cap)
+ * stopped           – the run was stopped (Ctrl-C, --max-time) before or while it ran
+ * unreachable       – nothing reached the target: the console or controller refused the connection
+ * failed            – the tool ran and failed (the default for an error outcome)
+ */
+export type ToolErrorCode =
+  'not_available' | 'invalid_arguments' | 'approval_denied' | 'approval_required' | 'limit' | 'stopped' | 'unreachable' | 'failed';
 export type StoppedReason =
   | 'done'
   | 'max_iterations'
@@ -93,6 +108,8 @@ export type AgentEvent = AgentTag &
         output: string;
         /** the tool's one short line for a person (absent: printers show a generic line) */
         display?: string;
+        /** why it did not succeed (every status but success and partial carries one) */
+        code?: ToolErrorCode;
       }
     /** a call failed transiently and runs again after delay_ms (attempt 1 = first retry) */
     | { type: 'tool_retry'; id: string; name: string; attempt: number; max_retries: number; delay_ms: number; error: string }

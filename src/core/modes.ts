@@ -37,6 +37,7 @@ export const TOOL_NAMES = [
   'execute_multiple_device_commands',
   'execute_multiple_device_config_commands',
   'execute_vpcs_commands',
+  'apply_config_template',
   'packet_analysis',
   'packet_analysis_skills',
   'device_skills',
@@ -80,6 +81,7 @@ export const MODE_TOOLS: Record<CopilotMode, readonly ToolName[]> = {
     'suspend_gns3_node',
     'execute_multiple_device_config_commands',
     'execute_vpcs_commands',
+    'apply_config_template',
   ],
   troubleshooting_injection: [
     'execute_multiple_device_commands',

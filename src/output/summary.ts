@@ -3,7 +3,16 @@
  * exit code (docs/ARCHITECTURE.md, Errors and exit codes). Text and stream-json printers use the same fold so all
  * three formats agree on the outcome.
  */
-import type { AgentEvent, ErrorType, EventOf, RunStats, StoppedReason, ToolStatus, ValidationCheckEvent } from '../core/events.js';
+import type {
+  AgentEvent,
+  ErrorType,
+  EventOf,
+  RunStats,
+  StoppedReason,
+  ToolErrorCode,
+  ToolStatus,
+  ValidationCheckEvent,
+} from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
 import { EXIT_CODE_OF_TYPE, ExitCode } from '../errors.js';
 import type { AgentView, ResourceUsage } from '../agent/tree/view.js';
@@ -17,6 +26,8 @@ export interface ToolCallRecord {
   output: string;
   /** the tool's short line for a person (absent when it gave none) */
   display?: string;
+  /** why it did not succeed, for programs (ToolErrorCode; absent on success and partial) */
+  code?: ToolErrorCode;
   /** transient failures that were retried (absent when none) */
   retries?: number;
   /** what was checkpointed before the call ran: per device, or `error` for `no checkpoint for R3: <why>` (absent: nothing to checkpoint) */
@@ -99,6 +110,7 @@ export class ResultBuilder {
         rec.duration_ms = e.duration_ms;
         rec.output = e.output;
         if (e.display) rec.display = e.display;
+        if (e.code) rec.code = e.code;
         break;
       }
       case 'checkpoint': {

@@ -51,6 +51,25 @@ interface LeaseRow {
   heartbeat_at: number;
 }
 
+/** A lease whose owner stopped beating, or whose owner on this host is no longer alive. */
+function leaseGone(r: Pick<LeaseRow, 'pid' | 'host' | 'heartbeat_at'>, now: number, host: string): boolean {
+  return now - r.heartbeat_at > STALE_MS || (r.host === host && !processAlive(r.pid));
+}
+
+/** The sessions among `ids` that a live process holds open now (a request running, a TUI open). */
+export function heldSessions(db: Database.Database, ids: string[], now = Date.now()): Set<string> {
+  const held = new Set<string>();
+  // read only: a file where no lease was ever taken has no table, and nothing is held
+  if (ids.length === 0 || !db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session_leases'").get()) return held;
+  const host = hostname();
+  const get = db.prepare('SELECT pid, host, heartbeat_at FROM session_leases WHERE session_id = ?');
+  for (const id of ids) {
+    const r = get.get(id) as Pick<LeaseRow, 'pid' | 'host' | 'heartbeat_at'> | undefined;
+    if (r && !leaseGone(r, now, host)) held.add(id);
+  }
+  return held;
+}
+
 export class SessionLease {
   private timer: NodeJS.Timeout | undefined;
   private constructor(
@@ -71,7 +90,7 @@ export class SessionLease {
       if (r) {
         // this process may take over its own lease: the TUI opens a session again before closing the old handle
         const here = r.host === host;
-        const stale = now() - r.heartbeat_at > STALE_MS || (here && (r.pid === process.pid || !processAlive(r.pid)));
+        const stale = leaseGone(r, now(), host) || (here && r.pid === process.pid);
         if (!stale && !(o.force && !here)) throw new SessionInUseError(r.pid, o.hint, o.exitCode);
       }
       db.prepare('INSERT OR REPLACE INTO session_leases (session_id, pid, host, token, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(

@@ -14,8 +14,9 @@ import { CHECKPOINT_SCHEMA } from './checkpoint-schema.js';
 import { REQUEST_USAGE_SCHEMA } from './request-usage.js';
 import { FAULT_SCHEMA } from './fault-schema.js';
 import { SEEN_TOPOLOGY_SCHEMA } from './seen-topology.js';
+import { NAMED_CHECKPOINT_SCHEMA } from './named-checkpoint-schema.js';
 
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 interface Migration<T> {
   to: number;
@@ -94,12 +95,22 @@ const seenTopology: Migration<void> = {
   },
 };
 
+/** 6 → 7: named lab checkpoints, per controller and project (./named-checkpoint-schema.ts). */
+const namedCheckpoints: Migration<void> = {
+  to: 7,
+  prepare: () => Promise.resolve(),
+  apply(db) {
+    db.exec(NAMED_CHECKPOINT_SCHEMA);
+  },
+};
+
 const MIGRATIONS: Migration<never>[] = [
   messagesTable as Migration<never>,
   checkpointTables as Migration<never>,
   requestModels as Migration<never>,
   faultTables as Migration<never>,
   seenTopology as Migration<never>,
+  namedCheckpoints as Migration<never>,
 ];
 
 export function schemaVersion(db: Database.Database): number {

@@ -6,6 +6,7 @@
  * agent's thread (agent_nodes.id) own checkpoints and messages.
  */
 import type Database from 'better-sqlite3';
+import { dropUnusedBlobs } from './checkpoint-blobs.js';
 
 /** Tables keyed by a thread (the session's or a child agent's). */
 const THREAD_TABLES = [
@@ -37,13 +38,6 @@ function present(db: Database.Database): Set<string> {
   return new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[]);
 }
 
-/** Configurations no device checkpoint points at any more. */
-function dropUnusedBlobs(db: Database.Database, tables: Set<string>): number {
-  if (!tables.has('checkpoint_blobs') || !tables.has('device_checkpoints')) return 0;
-  return db.prepare('DELETE FROM checkpoint_blobs WHERE hash NOT IN (SELECT hash FROM device_checkpoints WHERE hash IS NOT NULL)').run()
-    .changes;
-}
-
 /**
  * Deletes a session and everything it owns; runs inside the caller's
  * transaction. Returns whether the session row existed.
@@ -59,7 +53,7 @@ export function deleteSessionRows(db: Database.Database, sessionId: string): boo
     for (const t of threads) del.run(t);
   }
   for (const [table, col] of SESSION_TABLES) if (tables.has(table)) db.prepare(`DELETE FROM ${table} WHERE ${col} = ?`).run(sessionId);
-  dropUnusedBlobs(db, tables);
+  dropUnusedBlobs(db);
   return db.prepare('DELETE FROM sessions WHERE id = ?').run(sessionId).changes > 0;
 }
 
@@ -88,7 +82,7 @@ export function removeOrphans(db: Database.Database): number {
     .transaction(() => {
       let n = 0;
       for (const [table, where] of checks) n += db.prepare(`DELETE FROM ${table} WHERE ${where}`).run().changes;
-      return n + dropUnusedBlobs(db, tables);
+      return n + dropUnusedBlobs(db);
     })
     .immediate();
 }

@@ -14,7 +14,7 @@ import type { ApprovalContext } from './approval.js';
 import { SessionAllowances } from './allowances.js';
 import { dispatchCalls, type DispatchCall, type DispatchOutcome } from './dispatch.js';
 import type { ApprovalRefusal, ApprovePolicy } from './gate.js';
-import { DEFAULT_MAX_OUTPUT_CHARS, executeTool, type ToolRegistry } from './registry.js';
+import { DEFAULT_MAX_OUTPUT_CHARS, executeTool, preparer, type ToolRegistry } from './registry.js';
 import type { ToolContext } from './types.js';
 
 /** A CLI command's changes are not counted against any request limit. */
@@ -73,6 +73,7 @@ export function dispatchFromCli(calls: readonly DispatchCall[], d: CliDispatch):
     stopped: () => (ctx.signal.aborted ? 'aborted' : undefined),
     wordRefusal: d.wordRefusal,
     execute: (def, call) => executeTool(def, call.args, { ...ctx, callId: call.id }, DEFAULT_MAX_OUTPUT_CHARS),
+    prepare: preparer((_def, call) => ({ ...ctx, callId: call.id }), DEFAULT_MAX_OUTPUT_CHARS),
     maxParallel: d.maxParallel,
     ...(d.previewer ? { previewer: d.previewer } : {}),
     ...(d.checkpoints ? { checkpoints: d.checkpoints } : {}),

@@ -6,7 +6,7 @@
  */
 import type { Caller } from '../core/caller.js';
 import type { RequestLimits } from '../core/api.js';
-import type { StoppedReason } from '../core/events.js';
+import type { StoppedReason, ToolErrorCode } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
 import { errorMessage } from '../errors.js';
 import { runLimited } from '../core/run-limited.js';
@@ -62,6 +62,12 @@ export interface DispatchRequest {
   wordRefusal(r: ApprovalRefusal): string;
   /** runs one approved call with the definition the gate judged (retries and progress are the front end's) */
   execute(def: ToolDef, call: DispatchCall): Promise<ToolResult>;
+  /**
+   * Runs a tool's prepare step (ToolDef.prepare: a change set rendered) with the front end's
+   * tool context: the prepared call, or the result that ends it (nothing sent). A tool with a
+   * prepare step does not run without it.
+   */
+  prepare?(def: ToolDef, call: DispatchCall): Promise<DispatchCall | ToolResult>;
   maxParallel: number;
   events?: DispatchEvents;
   /** takes the checkpoints of the approved calls that change devices or topology (absent: none are kept) */
@@ -91,7 +97,11 @@ export interface DispatchOutcome {
   crossed: LimitStop[];
 }
 
-const settle = (status: ToolResult['status'], reason: string): ToolResult => ({ status, output: resultJson(status, reason) });
+const settle = (status: ToolResult['status'], reason: string, code: ToolErrorCode): ToolResult => ({
+  status,
+  output: resultJson(status, reason),
+  code,
+});
 
 export async function dispatchCalls(calls: readonly DispatchCall[], req: DispatchRequest): Promise<DispatchOutcome> {
   const results = new Array<ToolResult | undefined>(calls.length);
@@ -106,7 +116,8 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
 
   // Sequential: each verdict counts the calls let through before it, and approvals are asked one at a time.
   let limits = req.limits;
-  for (const [i, call] of calls.entries()) {
+  for (const [i, asked] of calls.entries()) {
+    let call = asked;
     const stopped = req.stopped();
     const assess = (): GateVerdict =>
       assessCall(
@@ -122,6 +133,16 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
       limits = raised;
       verdict = assess();
     }
+    if ((verdict.kind === 'ask' || verdict.kind === 'run') && verdict.def.prepare) {
+      const prepared = await prepareCall(verdict.def, call, req);
+      if (!('id' in prepared)) {
+        results[i] = prepared;
+        continue;
+      }
+      // judged again on what it will send (an allowance covers targets, which the prepare step named)
+      call = prepared;
+      verdict = assess();
+    }
     if (verdict.kind === 'ask') {
       // read first, so the approval event carries the same preview the approver is shown
       const preview = await previewCall(verdict.def, call, req, previewed);
@@ -134,31 +155,21 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
       );
       if (answer.kind === 'denied') {
         approvalBlocked++;
-        results[i] = settle('blocked', answer.reason);
+        results[i] = settle('blocked', answer.reason, 'approval_denied');
         continue;
       }
       verdict = { kind: 'run', def: verdict.def };
     }
     if (verdict.kind === 'refused') {
       approvalBlocked++;
-      results[i] = settle('blocked', req.wordRefusal(verdict.refusal));
+      results[i] = settle('blocked', req.wordRefusal(verdict.refusal), 'approval_required');
     } else if (verdict.kind === 'blocked') {
-      results[i] = settle(verdict.status, verdict.reason);
+      results[i] = settle(verdict.status, verdict.reason, verdict.code);
     } else if (verdict.kind === 'limit') {
-      results[i] = settle('limit', verdict.reason);
+      results[i] = settle('limit', verdict.reason, 'limit');
       limitHit ??= verdict.stop;
     } else {
-      if (req.softLimits) {
-        const strict = assessCall(
-          call,
-          { mode: req.mode, caller: req.caller, limits: req.softLimits, count: counter.count, counts: counter.counts },
-          { tools: req.tools, approval: req.approval },
-        );
-        if (strict.kind === 'limit' && !crossed.includes(strict.stop)) {
-          crossed.push(strict.stop);
-          req.events?.crossed?.(call, strict.stop);
-        }
-      }
+      noteCrossing(call, req, crossed);
       // protocol tools (the task tree's own bookkeeping) do not count against the request's limits
       if (limitGroupOf(verdict.def) !== 'protocol') {
         counter.count++;
@@ -179,7 +190,11 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
   await runLimited(toRun, req.maxParallel, async ({ i, call, def }) => {
     // A user MCP server may have died while the approver was asked: its tools are gone.
     if (req.tools.get(call.name) !== def) {
-      const r = settle('error', `tool "${call.name}" is no longer available (its MCP server stopped); it was not executed`);
+      const r = settle(
+        'error',
+        `tool "${call.name}" is no longer available (its MCP server stopped); it was not executed`,
+        'not_available',
+      );
       results[i] = r;
       req.events?.settled?.(call, r);
       return;
@@ -190,20 +205,50 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     try {
       r = await req.execute(def, call);
     } catch (err) {
-      r = settle('error', `${call.name} failed: ${errorMessage(err).split('\n')[0] ?? 'error'}`);
+      r = settle('error', `${call.name} failed: ${errorMessage(err).split('\n')[0] ?? 'error'}`, 'failed');
     }
     results[i] = r;
     req.events?.end?.(call, r, Math.round(performance.now() - t0));
   });
   await after?.().catch(() => undefined);
   return {
-    results: results.map((r) => r ?? settle('error', 'internal: the call got no result')),
+    results: results.map((r) => r ?? settle('error', 'internal: the call got no result', 'failed')),
     admitted,
     ...(limitHit ? { limitHit } : {}),
     ...(limits !== req.limits ? { limits } : {}),
     approvalBlocked,
     crossed,
   };
+}
+
+/** on_limit continue: a call that runs although it crosses one of the user's limits is said once per limit. */
+function noteCrossing(call: DispatchCall, req: DispatchRequest, crossed: LimitStop[]): void {
+  if (!req.softLimits) return;
+  const { counter } = req;
+  const strict = assessCall(
+    call,
+    { mode: req.mode, caller: req.caller, limits: req.softLimits, count: counter.count, counts: counter.counts },
+    { tools: req.tools, approval: req.approval },
+  );
+  if (strict.kind === 'limit' && !crossed.includes(strict.stop)) {
+    crossed.push(strict.stop);
+    req.events?.crossed?.(call, strict.stop);
+  }
+}
+
+/** A call's prepare step through the front end; without one a tool that needs it does not run. */
+async function prepareCall(def: ToolDef, call: DispatchCall, req: DispatchRequest): Promise<DispatchCall | ToolResult> {
+  if (!req.prepare)
+    return settle(
+      'error',
+      `${call.name} cannot run here (its arguments are prepared before approval); it was not executed`,
+      'not_available',
+    );
+  try {
+    return await req.prepare(def, call);
+  } catch (err) {
+    return settle('error', `${call.name} failed before anything was sent: ${errorMessage(err).split('\n')[0] ?? 'error'}`, 'failed');
+  }
 }
 
 /** Checkpoints the approved calls that declare a change (ToolDef.targets); returns the step to run after the batch. */

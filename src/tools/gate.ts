@@ -14,7 +14,7 @@
  */
 import type { RequestLimits } from '../core/api.js';
 import type { Caller } from '../core/caller.js';
-import type { ApprovalWhy, StoppedReason, ToolStatus } from '../core/events.js';
+import type { ApprovalWhy, StoppedReason, ToolErrorCode, ToolStatus } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
 import { groupCapRefusal, pendingNotExecutedMessage, perToolLimitMessage, toolCallLimitMessage } from './limit-wording.js';
 import { OVERSIZED_ARGS_KEY, oversizedArgsMessage } from './input-limits.js';
@@ -94,16 +94,21 @@ export type GateVerdict =
   | { kind: 'ask'; def: ToolDef; need: ApprovalNeed }
   /** not run for want of approval; the front end words `refusal` for the model */
   | { kind: 'refused'; refusal: ApprovalRefusal }
-  /** not run; the model reads `reason` as the result with this status */
-  | { kind: 'blocked'; status: Extract<ToolStatus, 'blocked' | 'error' | 'aborted'>; reason: string }
+  /** not run; the model reads `reason` as the result with this status, programs read `code` */
+  | {
+      kind: 'blocked';
+      status: Extract<ToolStatus, 'blocked' | 'error' | 'aborted'>;
+      reason: string;
+      code: Extract<ToolErrorCode, 'not_available' | 'invalid_arguments' | 'stopped'>;
+    }
   /** refused by a count limit; `stop` is the limit the request then reports */
   | { kind: 'limit'; reason: string; stop: LimitStop };
 
-const blocked = (reason: string): GateVerdict => ({ kind: 'blocked', status: 'blocked', reason });
-const invalid = (reason: string): GateVerdict => ({ kind: 'blocked', status: 'error', reason });
+const blocked = (reason: string): GateVerdict => ({ kind: 'blocked', status: 'blocked', reason, code: 'not_available' });
+const invalid = (reason: string): GateVerdict => ({ kind: 'blocked', status: 'error', reason, code: 'invalid_arguments' });
 
 export function assessCall(call: GateCall, state: GateState, policy: GatePolicy): GateVerdict {
-  if (state.stopped) return { kind: 'blocked', status: 'aborted', reason: pendingNotExecutedMessage(state.stopped) };
+  if (state.stopped) return { kind: 'blocked', status: 'aborted', reason: pendingNotExecutedMessage(state.stopped), code: 'stopped' };
   const { tools } = policy;
   const visible = tools.visible(state.mode, state.caller).map((t) => t.name);
   const def = visible.includes(call.name) ? tools.get(call.name) : undefined;

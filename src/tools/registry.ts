@@ -39,16 +39,20 @@ export function outcomeText(o: ToolOutcome): string {
   return JSON.stringify({ status: o.status, ...data });
 }
 
-/** Serialises and caps an outcome (once, here) and carries its status, display line and transient/unsent flags. */
+/** Serialises and caps an outcome (once, here) and carries its status, display line, error code and transient/unsent flags. */
 export function toolResultOf(o: ToolOutcome, maxChars: number): ToolResult {
   return {
     status: o.status,
     output: capOutput(outcomeText(o), maxChars),
     ...(o.display ? { display: o.display } : {}),
+    ...(o.status === 'error' ? { code: o.code ?? 'failed' } : {}),
     ...(o.status === 'error' && o.transient ? { transient: true } : {}),
     ...(o.status === 'error' && o.transient && o.unsent ? { unsent: true } : {}),
   };
 }
+
+/** A call the stopped run did not run, or cut short. */
+const stoppedResult = (message: string): ToolResult => ({ status: 'aborted', output: resultJson('aborted', message), code: 'stopped' });
 
 export class ToolRegistry {
   private readonly byName = new Map<string, ToolDef>();
@@ -138,27 +142,62 @@ export class ToolRegistry {
   }
 }
 
+/**
+ * A tool's prepare step (ToolDef.prepare) on validated arguments: the arguments it will run
+ * with, or the result that ends the call (invalid arguments, a template that does not render).
+ */
+export async function prepareTool(
+  def: ToolDef,
+  args: unknown,
+  ctx: ToolContext,
+  maxOutputChars: number,
+): Promise<{ args: Record<string, unknown> } | { result: ToolResult }> {
+  const parsed = def.schema.safeParse(args);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    return { result: toolResultOf(failure(`invalid arguments for ${def.name}: ${issues}`), maxOutputChars) };
+  }
+  if (!def.prepare) return { args: parsed.data as Record<string, unknown> };
+  const r = await def.prepare(parsed.data, ctx);
+  return 'error' in r ? { result: toolResultOf(r.error, maxOutputChars) } : r;
+}
+
+/** The dispatch's prepare hook for a front end whose tool context is `ctxOf(call)`. */
+export function preparer(ctxOf: (def: ToolDef, call: { id: string }) => ToolContext | Promise<ToolContext>, maxOutputChars: number) {
+  return async <C extends { id: string; args: Record<string, unknown> }>(def: ToolDef, call: C): Promise<C | ToolResult> => {
+    const r = await prepareTool(def, call.args, await ctxOf(def, call), maxOutputChars);
+    return 'result' in r ? r.result : { ...call, args: r.args };
+  };
+}
+
 /** Runs a validated, approved call; abort wins the race so a stuck device cannot hold the run. */
 export async function executeTool(def: ToolDef, args: unknown, ctx: ToolContext, maxOutputChars: number): Promise<ToolResult> {
   const parsed = def.schema.safeParse(args);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    return toolResultOf(failure(`invalid arguments for ${def.name}: ${issues}`), maxOutputChars);
+    return toolResultOf(failure(`invalid arguments for ${def.name}: ${issues}`, {}, { code: 'invalid_arguments' }), maxOutputChars);
   }
-  if (ctx.signal.aborted) return { status: 'aborted', output: resultJson('aborted', 'not executed: the run was stopped') };
+  if (ctx.signal.aborted) return stoppedResult('not executed: the run was stopped');
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<ToolResult>((resolve) => {
-    onAbort = () => resolve({ status: 'aborted', output: resultJson('aborted', `${def.name} was cancelled: ${abortReason(ctx.signal)}`) });
+    onAbort = () => resolve(stoppedResult(`${def.name} was cancelled: ${abortReason(ctx.signal)}`));
     ctx.signal.addEventListener('abort', onAbort, { once: true });
   });
   const run = (async (): Promise<ToolResult> => {
     try {
       return toolResultOf(await def.run(parsed.data, ctx), maxOutputChars);
     } catch (err) {
-      if (ctx.signal.aborted)
-        return { status: 'aborted', output: resultJson('aborted', `${def.name} was cancelled: ${abortReason(ctx.signal)}`) };
-      const failed = failure(errorMessage(err).split('\n')[0] ?? 'error', {}, isTransientError(err));
-      return toolResultOf(isUnsentError(err) ? { ...failed, unsent: true } : failed, maxOutputChars);
+      if (ctx.signal.aborted) return stoppedResult(`${def.name} was cancelled: ${abortReason(ctx.signal)}`);
+      const unsent = isUnsentError(err);
+      const failed = failure(
+        errorMessage(err).split('\n')[0] ?? 'error',
+        {},
+        {
+          code: unsent ? 'unreachable' : 'failed',
+          transient: isTransientError(err),
+        },
+      );
+      return toolResultOf(unsent ? { ...failed, unsent: true } : failed, maxOutputChars);
     }
   })();
   try {

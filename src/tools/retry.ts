@@ -16,7 +16,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ControllerError } from '../errors.js';
 import { Gns3ApiError } from '../gns3/errors.js';
-import type { ToolDef, ToolResult } from './types.js';
+import type { ToolResult, ToolRisk, ToolTargetsFn } from './types.js';
 
 const TRANSIENT_CODES = new Set([
   'ECONNREFUSED',
@@ -67,7 +67,7 @@ export function isTransientResult(r: ToolResult): boolean {
  * A call that sends configuration: a `config` tool (device configuration, link filters,
  * an untrusted MCP tool), or one whose targets say it changes configuration with lines it sends.
  */
-export function sendsConfiguration(def: Pick<ToolDef, 'risk' | 'targets'>, args: Record<string, unknown>): boolean {
+export function sendsConfiguration(def: { risk: ToolRisk; targets?: ToolTargetsFn | null }, args: Record<string, unknown>): boolean {
   if (def.risk === 'config') return true;
   const t = def.targets?.(args);
   return t?.changesConfig === true && (t.devices ?? []).some((d) => d.commands.length > 0);

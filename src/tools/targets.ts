@@ -33,6 +33,23 @@ function deviceConfigs(key: 'commands' | 'config_commands', changesConfig: boole
 }
 
 /**
+ * A change set: what its template rendered for each device (`rendered`, put there by the
+ * dispatch's prepare step: src/tools/changeset/prepare.ts); before that, the devices named.
+ */
+const changeSet: TargetsFn = (args) => {
+  const rendered = isObj(args.rendered) ? list(args.rendered.devices).filter(isObj) : undefined;
+  return {
+    devices: rendered
+      ? rendered.map((d) => ({ name: str(d.device_name) ?? '?', commands: list(d.commands).map(textOf) }))
+      : list(args.devices)
+          .map(str)
+          .filter((n): n is string => n !== undefined && !/[*?[]/.test(n))
+          .map((name) => ({ name, commands: [] })),
+    changesConfig: true,
+  };
+};
+
+/**
  * start/stop/suspend: nodes by name or id. A stop or suspend also loses the running
  * configuration a device did not save, so its devices are checkpointed like a config change.
  */
@@ -80,10 +97,11 @@ const packetFilter: TargetsFn = (args) => {
 };
 
 /** The built-in tools' declarations; each tool's definition carries its own (ToolDef.targets). */
-export const TOOL_TARGETS: Partial<Record<ToolName, TargetsFn>> = {
+export const TOOL_TARGETS = {
   execute_multiple_device_commands: deviceConfigs('commands', false),
   execute_vpcs_commands: deviceConfigs('commands', true),
   execute_multiple_device_config_commands: deviceConfigs('config_commands', true),
+  apply_config_template: changeSet,
   create_gns3_node: createNodes,
   update_gns3_node_name: renameNodes,
   create_gns3_link: createLinks,
@@ -91,7 +109,7 @@ export const TOOL_TARGETS: Partial<Record<ToolName, TargetsFn>> = {
   stop_gns3_node: power(true),
   suspend_gns3_node: power(true),
   manage_gns3_packet_filter: packetFilter,
-};
+} satisfies Partial<Record<ToolName, TargetsFn>>;
 
 /** A built-in tool's targets, for views that have only the name (the TUI, a resumed transcript). */
 export function targetsOf(name: string, args: Record<string, unknown>): ToolTargets | undefined {

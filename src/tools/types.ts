@@ -9,7 +9,7 @@ import type { ProjectScope } from '../gns3/types.js';
 import type { CopilotMode, ToolName } from '../core/modes.js';
 import type { FaultLedger } from '../faults/store.js';
 import type { Logger } from '../log.js';
-import type { ToolStatus } from '../core/events.js';
+import type { ToolErrorCode, ToolStatus } from '../core/events.js';
 import type { Caller } from '../core/caller.js';
 import type { ToolTargets } from '../core/targets.js';
 
@@ -20,6 +20,8 @@ import type { ToolTargets } from '../core/targets.js';
  *          link filters): needs approval under the default policies
  */
 export type ToolRisk = 'read' | 'lab' | 'config';
+/** The risks of a tool that changes something: its ToolDef must name its targets. */
+export type ChangeRisk = Exclude<ToolRisk, 'read'>;
 
 /**
  * What the request's named caps count a tool as (docs/agent.md, Tool calls and named caps):
@@ -57,7 +59,7 @@ export interface ToolContext {
   faults?: FaultLedger;
 }
 
-export interface ToolDef<S extends z.ZodType = z.ZodType> {
+interface ToolDefBase<S extends z.ZodType> {
   /** a built-in tool, or `server__tool` from one of the user's MCP servers (src/mcp/client) */
   name: ToolName | `${string}__${string}`;
   /** the whole description: MCP clients and the docs read it */
@@ -72,22 +74,40 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
   schema: S;
   /** the parameters as JSON Schema when they come from elsewhere (an MCP server); else derived from `schema` */
   jsonSchema?: Record<string, unknown>;
-  risk: ToolRisk;
   /** what the named caps count it as; absent: `config` for config risk, `lab` for lab risk, else `diagnostic` */
   group?: LimitGroup;
-  /**
-   * What a call touches (devices, nodes, links) and whether it changes configuration or
-   * topology (./targets.ts). The dispatch checkpoints what a change touches before it runs;
-   * absent: the tool touches nothing it can name (a user MCP server's tool).
-   */
-  targets?: (args: Record<string, unknown>) => ToolTargets;
   /**
    * Does the work and says how it went (a ToolOutcome). Expected failures are
    * outcomes (`status: 'error'`, or per-item statuses in a batch); a thrown error
    * becomes an error outcome in the registry.
    */
   run(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome>;
+  /**
+   * Resolves what the call will send before the gate asks about it (a change set's template
+   * rendered for every device: src/tools/changeset/). The dispatch runs it after the mode and
+   * limit checks and before the approval, and goes on with `args` in place of the model's;
+   * `error` ends the call there, nothing sent. Absent: the arguments are what is sent.
+   */
+  prepare?(args: z.infer<S>, ctx: ToolContext): Promise<{ args: Record<string, unknown> } | { error: ToolOutcome }>;
 }
+
+/**
+ * What a call touches (devices, nodes, links) and whether it changes configuration or
+ * topology (./targets.ts). The dispatch checkpoints what a change touches before it runs,
+ * the approval shows a preview of it, a rewind restores it, and "allow for this session"
+ * is remembered per target.
+ */
+export type ToolTargetsFn = (args: Record<string, unknown>) => ToolTargets;
+
+/**
+ * A tool. One that changes something (risk `lab` or `config`) must say what it touches:
+ * without `targets` it would silently lose its checkpoints, preview and rewind, so the type
+ * requires it; `null` says so on purpose (a user MCP server's tool, whose targets nobody
+ * knows: "allow for this session" then covers the whole tool). A read-only tool may name
+ * its targets for the TUI's lines.
+ */
+export type ToolDef<S extends z.ZodType = z.ZodType> = ToolDefBase<S> &
+  ({ risk: 'read'; targets?: ToolTargetsFn | null } | { risk: ChangeRisk; targets: ToolTargetsFn | null });
 
 /**
  * How a call went, one vocabulary for a whole call and for each item of a batch:
@@ -109,11 +129,26 @@ export interface ToolOutcome {
   transient?: boolean;
   /** nothing of the call reached its target (the connection failed before anything was sent): running it again repeats nothing */
   unsent?: boolean;
+  /** why an error outcome failed, for programs (absent on an error: `failed`) */
+  code?: ToolErrorCode;
 }
 
-/** An error outcome: `{"status":"error","error":message,…extra}` for the model, the message for a person. */
-export function failure(message: string, extra: Record<string, unknown> = {}, transient = false): ToolOutcome {
-  return { status: 'error', data: { error: message, ...extra }, display: message, ...(transient ? { transient } : {}) };
+/**
+ * An error outcome: `{"status":"error","error":message,…extra}` for the model, the message for a
+ * person, and `how`: a `code` for programs (default `failed`) and whether it may go away on its own.
+ */
+export function failure(
+  message: string,
+  extra: Record<string, unknown> = {},
+  how: { code?: ToolErrorCode; transient?: boolean } = {},
+): ToolOutcome {
+  return {
+    status: 'error',
+    data: { error: message, ...extra },
+    display: message,
+    code: how.code ?? 'failed',
+    ...(how.transient ? { transient: true } : {}),
+  };
 }
 
 /** Helper so each tool file keeps full type inference for its args. */
@@ -132,4 +167,6 @@ export interface ToolResult {
   transient?: boolean;
   /** nothing reached the call's target (ToolOutcome.unsent) */
   unsent?: boolean;
+  /** why it did not succeed, for programs: set on every status but success and partial */
+  code?: ToolErrorCode;
 }

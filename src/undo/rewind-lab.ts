@@ -1,13 +1,13 @@
 /**
  * What a diff or a rewind works on, for the command line and the TUI alike: the session
  * it is asked about, and the lab it changes (the session's GNS3 project, its checkpoint
- * store, the tools a restore calls), opened for one rewind and closed after it.
+ * store, the tools a restore calls), opened for one rewind and closed after it (./project-lab.ts).
  */
 import type { Settings } from '../config/schema.js';
 import { UsageError } from '../errors.js';
-import { createLogger } from '../log.js';
 import type { SessionRow, SessionStore } from '../sessions/store.js';
 import { CheckpointStore } from '../checkpoints/store.js';
+import { withClient, withProjectLab } from './project-lab.js';
 
 /** The named session, else the newest (of the project, when one is set). */
 export function findSession(store: SessionStore, id: string | undefined, settings: Settings): SessionRow {
@@ -31,21 +31,9 @@ export async function withLab<T>(
 ): Promise<T> {
   const project = settings.project ?? row.project_id ?? row.project_name;
   if (!project) throw new UsageError(`session ${row.id.slice(0, 8)} has no GNS3 project; pass --project <name|id>`);
-  const log = createLogger(settings.log_level);
-  const [{ createKeychainGns3Client }, { openProjectScope }, { ToolRegistry }, { allTools }] = await Promise.all([
-    import('../gns3/keychain-client.js'),
-    import('../gns3/client.js'),
-    import('../tools/registry.js'),
-    import('../tools/index.js'),
-  ]);
-  const client = createKeychainGns3Client(settings, log);
-  const services = new Map<string, unknown>();
-  try {
-    const scope = await openProjectScope(client, project, signal);
-    const ctx = { settings, signal, log, project: () => Promise.resolve(scope), services };
-    return await body({ store: new CheckpointStore(store.db), ctx, registry: new ToolRegistry(allTools()) });
-  } finally {
-    for (const s of services.values()) (s as { close?: () => void }).close?.();
-    await client.close();
-  }
+  return withClient(settings, (client, log) =>
+    withProjectLab(client, settings, project, store, signal, log, (lab) =>
+      body({ store: new CheckpointStore(store.db), ctx: lab.ctx, registry: lab.registry }),
+    ),
+  );
 }

@@ -276,12 +276,13 @@ describe('topology injection and prompts', () => {
   });
 
   it('refreshes the topology before every LLM call', async () => {
-    llm = await startLlm([{ tool_calls: [showCall('R1')] }, { text: 'done' }]);
+    const model = await startLlm([{ tool_calls: [showCall('R1')] }, { text: 'done' }]);
+    llm = model;
     const topo: Topology = { project_id: 'p1', project_name: 'lab1', nodes: [], links: [] };
     // the lab changes once the model has been called: the second call must see R9
     const project = {
       ...fakeProject(),
-      getTopology: async () => (llm!.requests.some((r) => r.purpose === null) ? { ...topo, nodes: [{ ...node('R9') }] } : topo),
+      getTopology: async () => (model.requests.some((r) => r.purpose === null) ? { ...topo, nodes: [{ ...node('R9') }] } : topo),
     };
     const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }), { projectScope: async () => project });
     const ev = await collect(s.send('look'));

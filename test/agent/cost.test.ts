@@ -1,4 +1,4 @@
-/** Cost (issue 12 item 9): stats.cost_usd per request, the TUI status bar and `sessions list`, from the price table. */
+/** Cost: stats.cost_usd per request, the TUI status bar and `sessions list`, from the price table. */
 import { describe, expect, it } from 'vitest';
 import type { FakeLlm } from '../fakes/llm/server.js';
 import { collect, ofType, session, captureStdout, useFakeLlm, tempDir, testSettings } from './helpers.js';

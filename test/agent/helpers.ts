@@ -97,6 +97,8 @@ export function testTools(log: ToolLog, opts: { slowMs?: number; bigOutput?: num
     name: 'execute_multiple_device_config_commands',
     description: 'Apply configuration commands on devices',
     risk: 'config',
+    // a stand-in that touches no device: nothing to checkpoint
+    targets: null,
     schema: z.object({ device_configs: z.array(z.object({ device_name: z.string(), config_commands: z.array(z.string()) })) }),
     async run(args) {
       log.calls.push({ name: 'execute_multiple_device_config_commands', args });

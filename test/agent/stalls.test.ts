@@ -1,5 +1,5 @@
 /**
- * Stalls and transport messages (issue 13 item 8), built binary against
+ * Stalls and transport messages, built binary against
  * servers on 127.0.0.1: an idle LLM stream is retried then exits 4 naming
  * llm_idle_timeout_ms; a reset mid-answer says so; a 429's Retry-After is
  * honoured; an untrusted TLS certificate is named; --max-time covers the

@@ -69,10 +69,32 @@ describe('subcommand options', () => {
       ['faults', 'restore'],
       ['--session', '--json', '--yes', '--server', '--insecure', '--project', '--approve', '--no-color', '--verbose', '--help'],
     ],
+    [
+      ['checkpoint', 'save'],
+      ['--note', '--replace', '--json', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help'],
+    ],
+    [
+      ['checkpoint', 'diff'],
+      ['--device', '--json', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help'],
+    ],
+    [
+      ['checkpoint', 'restore'],
+      ['--device', '--dry-run', '--yes', '--json', '--server', '--insecure', '--project', '--approve', '--no-color', '--verbose', '--help'],
+    ],
     [['mcp'], ['--http', '--listen', '--server', '--insecure', '--project', '--mode', '--approve', '--no-color', '--verbose', '--help']],
     [
       ['doctor'],
-      ['--server', '--insecure', ...LLM_AND_LIMITS.slice(0, 5), '--context-strategy', '--no-color', '--verbose', '--json', '--help'],
+      [
+        '--server',
+        '--insecure',
+        '--project',
+        ...LLM_AND_LIMITS.slice(0, 5),
+        '--context-strategy',
+        '--no-color',
+        '--verbose',
+        '--json',
+        '--help',
+      ],
     ],
   ])('%j --help lists only its own options', async (cmd, want) => {
     expect((await helpOptions(cmd)).sort()).toEqual([...want].sort());

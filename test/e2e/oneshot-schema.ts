@@ -7,6 +7,16 @@ import { z } from 'zod';
 
 const mode = z.enum(['teaching_assistant', 'lab_automation_assistant', 'troubleshooting_injection']);
 const toolStatus = z.enum(['success', 'partial', 'error', 'blocked', 'limit', 'aborted']);
+const toolErrorCode = z.enum([
+  'not_available',
+  'invalid_arguments',
+  'approval_denied',
+  'approval_required',
+  'limit',
+  'stopped',
+  'unreachable',
+  'failed',
+]);
 const stopped = z.enum(['done', 'max_iterations', 'max_tool_calls', 'max_time', 'tool_limit', 'max_cost', 'aborted', 'error', 'budget']);
 const errorType = z.enum(['controller', 'provider', 'limit', 'approval', 'aborted', 'usage', 'internal']);
 const nonNegInt = z.number().int().nonnegative();
@@ -45,6 +55,7 @@ export const jsonResultSchema = z.strictObject({
       duration_ms: nonNegInt,
       output: z.string(),
       display: z.string().min(1).optional(),
+      code: toolErrorCode.optional(),
       retries: z.number().int().positive().optional(),
       checkpoints: z.array(z.strictObject({ device: z.string().min(1), error: z.string().min(1).optional() })).optional(),
     }),
@@ -110,6 +121,7 @@ export const streamEventSchema = z.discriminatedUnion('type', [
     duration_ms: nonNegInt,
     output: z.string(),
     display: z.string().min(1).optional(),
+    code: toolErrorCode.optional(),
     ...ts,
   }),
   z.strictObject({

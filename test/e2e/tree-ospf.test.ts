@@ -1,5 +1,5 @@
 /**
- * End to end (issue 9): the built CLI with AGENT_MODE=recursive, a fake LLM, the fake
+ * End to end: the built CLI with AGENT_MODE=recursive, a fake LLM, the fake
  * GNS3 controller whose consoles are the real FRR lab. The root delegates "verify OSPF
  * on R1" and "verify OSPF on R2/R3" to two children; the children read the real
  * neighbour tables; the root's last request holds both TaskReports, and --json lists

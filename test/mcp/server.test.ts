@@ -138,6 +138,43 @@ describe('gns3-copilot mcp over stdio', () => {
     expect(lab.vtysh('R1', 'show running-config')).toContain('approved-over-mcp');
   });
 
+  it('serves apply_config_template in lab mode: the elicitation shows the rendered set; a forged call in teaching mode is refused', async () => {
+    const teaching = await connect('teaching', ['--approve', 'all']);
+    const forged = await teaching.client.callTool({
+      name: 'apply_config_template',
+      arguments: { template: 'interface lo\n description forged-template', devices: ['R*'] },
+    });
+    expect(forged.isError).toBe(true);
+    expect(text(forged)).toContain('not available in teaching_assistant mode');
+
+    const lab1 = await connect('lab', ['--approve', 'ask'], { elicitation: { form: {} } });
+    const asked: string[] = [];
+    lab1.client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(String(req.params.message));
+      return { action: 'accept', content: { approve: true } };
+    });
+    const r = await lab1.client.callTool({
+      name: 'apply_config_template',
+      arguments: { template: 'interface lo\n description {{ word }}-{{ device.index }}', devices: ['R*'], vars: { word: 'templated' } },
+    });
+    expect(r.isError).toBeFalsy();
+    expect(structured(r)).toMatchObject({
+      status: 'success',
+      expansion: { 'R*': ['R1'] },
+      devices: [{ device_name: 'R1', status: 'success' }],
+    });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.split('\n').slice(0, 4)).toEqual([
+      'gns3-copilot wants to run apply_config_template, which changes the lab:',
+      'R1:',
+      '  interface lo',
+      '   description templated-1',
+    ]);
+    const running = lab.vtysh('R1', 'show running-config');
+    expect(running).toContain('description templated-1');
+    expect(running).not.toContain('forged-template');
+  }, 90_000);
+
   it('asks with per-device commands and a preview of the diff; a declined call changes and stores nothing, an approved one keeps the reading', async () => {
     const e = mcpEnv();
     const dataDir = join(e.HOME!, 'data');

@@ -1,5 +1,5 @@
 /**
- * Bounded tokenizer and input caps (issue 13 item 6): a long run of one
+ * Bounded tokenizer and input caps: a long run of one
  * character is counted in bounded time, a multi-MB prompt is refused with a
  * clear usage error, a 1 MB tool argument is not executed nor stored, and
  * SIGINT / --max-time stay responsive with a huge prompt in flight.

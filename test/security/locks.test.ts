@@ -1,5 +1,5 @@
 /**
- * Classroom locks hold everywhere (issue 13 items 1, 2 and 9): a resumed or
+ * Classroom locks hold everywhere: a resumed or
  * continued session, `inject`, and the session's setMode (the TUI's /mode) all
  * yield to a locked mode; GNS3_COPILOT_SYSTEM_CONFIG is honoured only for a
  * root-owned file that group/others cannot write. Built binary, real files.

@@ -1,5 +1,5 @@
 /**
- * Private files (issue 13 item 7): the built binary creates its config, data
+ * Private files: the built binary creates its config, data
  * and state directories 0700 and config.json, sessions.db (+ -wal/-shm) and
  * the log 0600, and tightens ones left 0755/0644 by an older version.
  */

@@ -1,5 +1,5 @@
 /**
- * No secret reaches an output, the sessions DB, or the log (issue 13 item 3).
+ * No secret reaches an output, the sessions DB, or the log.
  * The built binary against the fake LLM: a provider error body that echoes the
  * Authorization header, model text and tool arguments that repeat the key or a
  * device password; then every file under the run's HOME is searched.

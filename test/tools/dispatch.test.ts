@@ -6,7 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ToolRegistry } from '../../src/tools/registry.js';
-import { defineTool, type ToolDef } from '../../src/tools/types.js';
+import { defineTool, failure, type ToolDef } from '../../src/tools/types.js';
+import { executeTool } from '../../src/tools/registry.js';
+import { settingsSchema } from '../../src/config/schema.js';
+import { createLogger } from '../../src/log.js';
 import { dispatchCalls, type DispatchCall, type DispatchRequest } from '../../src/tools/dispatch.js';
 import { cliRefusalText } from '../../src/agent/refusal-text.js';
 import { CLI_CALLER, ROOT_AGENT } from '../../src/core/caller.js';
@@ -16,7 +19,7 @@ import type { ApprovalContext } from '../../src/tools/approval.js';
 import { SessionAllowances } from '../../src/tools/allowances.js';
 
 const tool = (name: ToolDef['name'], risk: ToolDef['risk']): ToolDef =>
-  defineTool({ name, description: name, risk, schema: z.object({}), run: async () => ({ status: 'success', data: {} }) });
+  defineTool({ name, description: name, risk, targets: null, schema: z.object({}), run: async () => ({ status: 'success', data: {} }) });
 
 function request(
   registry: ToolRegistry,
@@ -66,8 +69,8 @@ describe('dispatchCalls', () => {
     );
     expect(asked).toEqual(['inv__set', 'execute_multiple_device_config_commands']);
     expect(out.results.map((r) => r.status)).toEqual(['success', 'error', 'blocked', 'error']);
-    expect(out.results[1]!.output).toContain('tool \\"inv__set\\" is no longer available');
-    expect(out.results[2]!.output).toContain('\\"nope\\" is not available');
+    // programs read the code, never the message
+    expect(out.results.map((r) => r.code)).toEqual([undefined, 'not_available', 'not_available', 'failed']);
     expect(out.results[3]!.output).toContain('console dropped');
     expect(out).toMatchObject({ admitted: 3, approvalBlocked: 0 });
   });
@@ -78,8 +81,61 @@ describe('dispatchCalls', () => {
       [call('a', 'execute_multiple_device_config_commands')],
       request(registry, { approval: { policy: 'never', canAsk: true }, wordRefusal: (r) => `front end: ${r.why}/${r.allowWith}` }),
     );
-    expect(out.results[0]).toEqual({ status: 'blocked', output: JSON.stringify({ status: 'blocked', error: 'front end: config/config' }) });
+    expect(out.results[0]).toEqual({
+      status: 'blocked',
+      output: JSON.stringify({ status: 'blocked', error: 'front end: config/config' }),
+      code: 'approval_required',
+    });
     expect(out).toMatchObject({ admitted: 0, approvalBlocked: 1 });
+  });
+
+  it('every call that did not succeed says why in a code: denied, refused by the policy, over a limit, after the stop', async () => {
+    const registry = new ToolRegistry([tool('execute_multiple_device_config_commands', 'config'), tool('gns3_topology_reader', 'read')]);
+    const denied = await dispatchCalls(
+      [call('a', 'execute_multiple_device_config_commands')],
+      request(registry, { approval: { canAsk: true, approver: async () => ({ kind: 'deny' }) } }),
+    );
+    const refused = await dispatchCalls(
+      [call('a', 'execute_multiple_device_config_commands')],
+      request(registry, { approval: { policy: 'never' } }),
+    );
+    const limited = await dispatchCalls(
+      [call('a', 'gns3_topology_reader'), call('b', 'gns3_topology_reader')],
+      request(registry, { limits: { max_iterations: 5, max_tool_calls: 1, tool_limits: {}, on_limit: 'fail' } }),
+    );
+    const stopped = await dispatchCalls([call('a', 'gns3_topology_reader')], request(registry, { stopped: () => 'aborted' }));
+    expect([denied, refused, stopped].map((o) => [o.results[0]!.status, o.results[0]!.code])).toEqual([
+      ['blocked', 'approval_denied'],
+      ['blocked', 'approval_required'],
+      ['aborted', 'stopped'],
+    ]);
+    expect(limited.results.map((r) => [r.status, r.code])).toEqual([
+      ['success', undefined],
+      ['limit', 'limit'],
+    ]);
+  });
+
+  it('a tool run says why it failed: arguments the schema refuses, a failure() without a code, a throw', async () => {
+    const ctx = {
+      settings: settingsSchema.parse({}),
+      signal: new AbortController().signal,
+      log: createLogger('error'),
+      services: new Map(),
+    };
+    const project = async () => Promise.reject(new Error('no project'));
+    const strict = defineTool({
+      name: 'gns3_topology_reader',
+      description: 'x',
+      risk: 'read',
+      schema: z.object({ n: z.number() }),
+      run: async ({ n }) => (n > 0 ? failure('too many') : Promise.reject(new Error('boom'))),
+    });
+    const run = (args: Record<string, unknown>) => executeTool(strict, args, { ...ctx, project }, 1000);
+    expect([await run({ n: 'x' }), await run({ n: 1 }), await run({ n: 0 })].map((r) => [r.status, r.code])).toEqual([
+      ['error', 'invalid_arguments'],
+      ['error', 'failed'],
+      ['error', 'failed'],
+    ]);
   });
 
   it('a sub-agent caller sees only its frozen set', async () => {
@@ -88,8 +144,10 @@ describe('dispatchCalls', () => {
     expect(registry.visible('lab_automation_assistant', caller).map((t) => t.name)).toEqual(['gns3_topology_reader']);
     expect(registry.schemas('lab_automation_assistant', caller).map((s) => s.function.name)).toEqual(['gns3_topology_reader']);
     const out = await dispatchCalls([call('a', 'get_gns3_templates'), call('b', 'gns3_topology_reader')], request(registry, { caller }));
-    expect(out.results.map((r) => r.status)).toEqual(['blocked', 'success']);
-    expect(out.results[0]!.output).toContain("not in this sub-agent's tool set");
+    expect(out.results.map((r) => [r.status, r.code])).toEqual([
+      ['blocked', 'not_available'],
+      ['success', undefined],
+    ]);
   });
 
   it("the CLI's restores may send what a restore needs in every mode, the mode's model may not; the approval policy still judges them", async () => {

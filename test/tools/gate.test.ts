@@ -32,6 +32,7 @@ registry.addExternal([
     name: UNTRUSTED,
     description: 'x',
     risk: 'config',
+    targets: null,
     schema: z.object({}),
     run: async () => ({ status: 'success', data: {} }),
   }),

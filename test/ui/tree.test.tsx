@@ -1,4 +1,4 @@
-/** The sub-agent tree in the TUI (issue 9): reducer nesting, tool line rendering, status bar budget, /tree. */
+/** The sub-agent tree in the TUI: reducer nesting, tool line rendering, status bar budget, /tree. */
 import { describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
 import { reduce, type UiAction, type UiState } from '../../src/ui/state.js';

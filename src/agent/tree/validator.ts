@@ -212,7 +212,15 @@ async function runValidatorTool(
 ): Promise<string> {
   const def = host.tool(c.name);
   const refuse = (why: string) => {
-    i.emit({ type: 'tool_end', id: c.id, name: c.name, status: 'blocked', duration_ms: 0, output: resultJson('blocked', why) });
+    i.emit({
+      type: 'tool_end',
+      id: c.id,
+      name: c.name,
+      status: 'blocked',
+      duration_ms: 0,
+      output: resultJson('blocked', why),
+      code: 'not_available',
+    });
     return resultJson('blocked', why);
   };
   i.emit({ type: 'tool_call', id: c.id, name: c.name, args: c.args });

@@ -111,6 +111,8 @@ export class McpConnection {
       schema: anyObject,
       jsonSchema: t.inputSchema,
       risk: trusted ? 'read' : 'config',
+      // what a server's tool touches is unknown: no checkpoint, and an allowance covers the whole tool
+      targets: null,
       run: async (args, ctx) => {
         if (this.dead) return failure(`MCP server ${this.name} is not running (${this.dead}); its tools were removed`);
         try {

@@ -9,7 +9,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CopilotMode } from '../../core/modes.js';
 import type { RequestLimits } from '../../core/api.js';
-import { executeTool, DEFAULT_MAX_OUTPUT_CHARS, type ToolResult } from '../../tools/registry.js';
+import { executeTool, preparer, DEFAULT_MAX_OUTPUT_CHARS, type ToolResult } from '../../tools/registry.js';
 import type { ApprovePolicy } from '../../tools/gate.js';
 import type { ApprovalContext } from '../../tools/approval.js';
 import { SessionAllowances } from '../../tools/allowances.js';
@@ -109,11 +109,16 @@ export async function callTool(
     // read through the shared device pool only when the client is asked (the dispatch decides); the checkpoint reuses the reading
     previewer: capturePreviewer((signal) => rt.toolContext(signal)),
     maxParallel: 1,
-    execute: (def) =>
+    prepare: preparer(
+      async (def) => ({ ...(await rt.callContext(def, extra.signal)), caller: MCP_CLIENT, callId: call.id }),
+      DEFAULT_MAX_OUTPUT_CHARS,
+    ),
+    // the prepared call's arguments (a change set's rendering), not the client's own
+    execute: (def, prepared) =>
       withProgress(extra.progress, name, async (device) =>
         executeTool(
           def,
-          args,
+          prepared.args,
           { ...(await rt.callContext(def, extra.signal, device)), caller: MCP_CLIENT, callId: call.id },
           DEFAULT_MAX_OUTPUT_CHARS,
         ),

@@ -35,7 +35,7 @@ export async function runBatch(
   } catch (err) {
     // the controller failed before any device was reached: nothing was sent (./retry.ts may run the call again)
     if (!isTransientError(err)) throw err;
-    return { ...failure(errorMessage(err).split('\n')[0] ?? 'error', {}, true), unsent: true };
+    return { ...failure(errorMessage(err).split('\n')[0] ?? 'error', {}, { code: 'unreachable', transient: true }), unsent: true };
   }
   const jobs: DeviceJob[] = batches.map((b) => ({
     device_name: b.device_name,

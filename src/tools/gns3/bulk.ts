@@ -8,17 +8,16 @@
  */
 import { z } from 'zod';
 import type { Gns3Project } from '../../gns3/project.js';
-import { defineTool, type ToolContext, type ToolDef, type ToolRisk } from '../types.js';
+import { defineTool, type ChangeRisk, type ToolContext, type ToolDef, type ToolOutcome, type ToolTargetsFn } from '../types.js';
 import type { ToolName } from '../../core/modes.js';
 import { guarded, projectOf, runItems } from './common.js';
 import { batchOutcome } from '../batch.js';
 
-export interface BulkToolSpec<S extends z.ZodType, I> {
+interface BulkToolBase<S extends z.ZodType, I> {
   name: ToolName;
   description: string;
   /** the model's description (ToolDef.brief) */
   brief: string;
-  risk: ToolRisk;
   schema: S;
   /** the items of one call, in the order they run (may ask the project, e.g. for free spots) */
   items(args: z.infer<S>, project: Gns3Project, ctx: ToolContext): I[] | Promise<I[]>;
@@ -30,37 +29,35 @@ export interface BulkToolSpec<S extends z.ZodType, I> {
   describe(item: I): Record<string, unknown>;
   /** an item that ran but did not get where it should (e.g. a node still stopped at the deadline): its error message */
   failure?(result: Record<string, unknown>): string | undefined;
-  /** what a call touches (../targets.ts) */
-  targets?: ToolDef['targets'];
   /** items in flight at once; 1 when an item depends on the ones before it (default 8) */
   concurrency?: number;
 }
 
+/** A bulk tool that changes something names what a call touches (../targets.ts), as every ToolDef must. */
+export type BulkToolSpec<S extends z.ZodType, I> = BulkToolBase<S, I> &
+  ({ risk: 'read'; targets?: ToolTargetsFn } | { risk: ChangeRisk; targets: ToolTargetsFn });
+
 export function bulkTool<S extends z.ZodType, I>(spec: BulkToolSpec<S, I>): ToolDef<S> {
-  return defineTool({
-    name: spec.name,
-    description: spec.description,
-    brief: spec.brief,
-    risk: spec.risk,
-    schema: spec.schema,
-    ...(spec.targets ? { targets: spec.targets } : {}),
-    run: (args, ctx) =>
-      guarded(async () => {
-        const project = await projectOf(ctx);
-        const items = await spec.items(args, project, ctx);
-        const results = await runItems(
-          items,
-          async (item) => ({ ...(await spec.run(item, project, ctx)) }),
-          (item) => spec.describe(item),
-          spec.concurrency,
-        );
-        for (const r of results) {
-          const error = r.status === 'success' ? spec.failure?.(r) : undefined;
-          if (error) Object.assign(r, { status: 'error', error });
-        }
-        return batchOutcome(results, { results }, { noun: spec.noun });
-      }),
-  });
+  const run = (args: z.infer<S>, ctx: ToolContext): Promise<ToolOutcome> =>
+    guarded(async () => {
+      const project = await projectOf(ctx);
+      const items = await spec.items(args, project, ctx);
+      const results = await runItems(
+        items,
+        async (item) => ({ ...(await spec.run(item, project, ctx)) }),
+        (item) => spec.describe(item),
+        spec.concurrency,
+      );
+      for (const r of results) {
+        const error = r.status === 'success' ? spec.failure?.(r) : undefined;
+        if (error) Object.assign(r, { status: 'error', error });
+      }
+      return batchOutcome(results, { results }, { noun: spec.noun });
+    });
+  const common = { name: spec.name, description: spec.description, brief: spec.brief, schema: spec.schema, run };
+  return spec.risk === 'read'
+    ? defineTool({ ...common, risk: 'read', ...(spec.targets ? { targets: spec.targets } : {}) })
+    : defineTool({ ...common, risk: spec.risk, targets: spec.targets });
 }
 
 /**

@@ -63,7 +63,7 @@ export async function guarded(body: () => Promise<ToolOutcome>): Promise<ToolOut
   try {
     return await body();
   } catch (err) {
-    const failed = failure(toolError(err), {}, isTransientError(err));
+    const failed = failure(toolError(err), {}, { code: isUnsentError(err) ? 'unreachable' : 'failed', transient: isTransientError(err) });
     return isUnsentError(err) ? { ...failed, unsent: true } : failed;
   }
 }

@@ -1,7 +1,7 @@
 /** start/stop/suspend_gns3_node: bulk power actions that wait (by polling) for the final status. */
 import { z } from 'zod';
 import type { NodeAction } from '../../gns3/project.js';
-import type { ToolRisk } from '../types.js';
+import type { ChangeRisk } from '../types.js';
 import { bulkTool } from './bulk.js';
 import { TOOL_TARGETS } from '../targets.js';
 
@@ -13,7 +13,7 @@ const schema = z.object({
 function powerTool<N extends 'start_gns3_node' | 'stop_gns3_node' | 'suspend_gns3_node'>(
   name: N,
   action: NodeAction,
-  risk: ToolRisk,
+  risk: ChangeRisk,
   description: string,
 ) {
   return bulkTool({

@@ -1,4 +1,4 @@
-/** The tree budget (issue 9) through the real graph, real SQLite, fake LLM over HTTP; and a two-process race. */
+/** The tree budget through the real graph, real SQLite, fake LLM over HTTP; and a two-process race. */
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';

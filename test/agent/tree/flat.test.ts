@@ -1,4 +1,4 @@
-/** Legacy sub-agents (issue 9): the `agent` tool through the real graph, real SQLite, fake LLM over HTTP. */
+/** Legacy sub-agents: the `agent` tool through the real graph, real SQLite, fake LLM over HTTP. */
 import { describe, expect, it } from 'vitest';
 import { type FakeLlm, type FakeRequest } from '../../fakes/llm/server.js';
 import { collect, ofType, session, showCall, useFakeLlm, testSettings, testTools, text, type ToolLog } from '../helpers.js';

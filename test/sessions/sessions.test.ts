@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FakeLlm } from '../fakes/llm/server.js';
 import { startFakeGns3 } from '../fakes/gns3/server.js';
-import { collect, ofType, session, showCall, tempDir, testSettings, testTools, useFakeLlm } from './helpers.js';
+import { collect, ofType, session, showCall, tempDir, testSettings, testTools, useFakeLlm } from '../agent/helpers.js';
 import { SessionStore, cleanTitle, fallbackTitle } from '../../src/sessions/store.js';
 import { sessionsCommand } from '../../src/commands/sessions.js';
 import { z } from 'zod';

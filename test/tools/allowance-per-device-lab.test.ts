@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type Lab } from '../lab/lab.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
 import { telnetNode } from '../fakes/gns3/nodes.js';
-import { collect, ofType, session, testSettings, useFakeLlm } from './helpers.js';
+import { collect, ofType, session, testSettings, useFakeLlm } from '../agent/helpers.js';
 import { allTools } from '../../src/tools/index.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/core/api.js';
 

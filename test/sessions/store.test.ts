@@ -1,5 +1,5 @@
 /**
- * Session store (issue 10, issue 13 items 5 and 9): the append-only messages
+ * Session store: the append-only messages
  * table, delta checkpoints, migration of a database written by 0.1.0, kill -9
  * inside the write, a 1,000-turn session, two processes on one file, the
  * per-session lease and --fork. The lease race between two real CLI processes
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { collect, ofType, session, showCall, tempDir, testSettings, testTools } from './helpers.js';
+import { collect, ofType, session, showCall, tempDir, testSettings, testTools } from '../agent/helpers.js';
 import { SessionStore } from '../../src/sessions/store.js';
 import { SCHEMA_VERSION } from '../../src/sessions/migrations.js';
 import { SessionInUseError } from '../../src/sessions/lease.js';
@@ -39,10 +39,14 @@ function child(
   script: string,
   args: string[],
 ): { proc: ChildProcess; out: () => string; waitFor(text: string, ms?: number): Promise<void>; exit: Promise<number | null> } {
-  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(`./fixtures/${script}`, import.meta.url)), ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    cwd: ROOT,
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL(`../agent/fixtures/${script}`, import.meta.url)), ...args],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: ROOT,
+    },
+  );
   let buf = '';
   proc.stdout.on('data', (d: Buffer) => (buf += d.toString()));
   const exit = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
@@ -166,7 +170,14 @@ describe('messages table and delta checkpoints', () => {
     llm = await startFakeLlm([{ text: 'Checking R1.', tool_calls: [showCall('R1', 'k1')] }]);
     const proc = spawn(
       process.execPath,
-      ['--import', 'tsx', fileURLToPath(new URL('./fixtures/child-turn.ts', import.meta.url)), llm.url, dir, 'check R1 routes please'],
+      [
+        '--import',
+        'tsx',
+        fileURLToPath(new URL('../agent/fixtures/child-turn.ts', import.meta.url)),
+        llm.url,
+        dir,
+        'check R1 routes please',
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT },
     );
     await new Promise<void>((resolve, reject) => {

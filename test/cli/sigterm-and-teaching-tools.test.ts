@@ -1,5 +1,5 @@
 /**
- * Issue 13 item 9 (small ones): SIGTERM does not ask to press Ctrl-C again;
+ * Small CLI behaviours: SIGTERM does not ask to press Ctrl-C again;
  * gns3_topology_reader is a teaching-mode tool as docs/tools.md says. (inject
  * under a lock: test/security/locks.test.ts; stop_gns3_node at the deadline:
  * test/gns3/tools.test.ts.)

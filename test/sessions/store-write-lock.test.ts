@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import Sqlite from 'better-sqlite3';
 import { SessionStore } from '../../src/sessions/store.js';
-import { tempDir } from './helpers.js';
+import { tempDir } from '../agent/helpers.js';
 
 const tmp = tempDir('gc-write-lock-');
 afterAll(() => tmp.cleanup());

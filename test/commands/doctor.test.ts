@@ -79,6 +79,37 @@ describe('doctor', () => {
     expect(out.checks.map((c) => c.name)).toEqual(['node', 'config', 'keychain', 'controller', 'llm', 'data', 'tshark']);
   });
 
+  it("says where the project's topology comes from: the stream, or reads on an auto_close project; it neither opens nor listens", async () => {
+    const env = isolatedEnv({ GNS3_COPILOT_API_KEY: KEY, ...creds });
+    const shared = gns3.addProject({ name: 'shared-lab', auto_close: false });
+    const api = gns3.addProject({ name: 'api-lab', auto_close: true, status: 'closed' });
+    const doctor = (...more: string[]) => runCli(['doctor', '-s', gns3.url, '--base-url', llm.url, ...more], { env });
+    let r = await doctor('--project', 'shared-lab');
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/^✓ project shared-lab: notification stream \(notifications auto, auto_close off\) — live topology/m);
+    r = await doctor('--project', 'api-lab');
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toMatch(
+      /^✓ project api-lab: topology reads \(notifications auto, auto_close on\) — the project has auto_close on: the copilot does not listen/m,
+    );
+    // notifications always on an auto_close project: it would listen, and the controller closes the project when it leaves
+    r = await runCli(['doctor', '-s', gns3.url, '--base-url', llm.url, '--project', 'api-lab'], {
+      env: { ...env, GNS3_COPILOT_NOTIFICATIONS: 'always' },
+    });
+    expect(r.stdout).toMatch(
+      /^! project api-lab: notification stream \(notifications always, auto_close on\) — .*closes it \(stopping its nodes\)/m,
+    );
+    expect(r.code, r.stdout).toBe(0);
+    r = await doctor('--project', 'no-such-lab', '--json');
+    const out = JSON.parse(r.stdout) as { ok: boolean; checks: { name: string; ok: boolean; required: boolean; detail: string }[] };
+    expect(out.checks.at(-1)).toMatchObject({ name: 'topology', ok: false, required: false });
+    expect(out.checks.at(-1)!.detail).toMatch(/^project no-such-lab: /);
+    // reads only: the closed project stays closed and nothing listened to either
+    expect(gns3.project(api).data.status).toBe('closed');
+    expect(gns3.notifications.count(api) + gns3.notifications.count(shared)).toBe(0);
+    // four runs of the CLI on a loaded machine
+  }, 180_000);
+
   it('an unreachable controller fails with exit 3', async () => {
     const env = isolatedEnv({ GNS3_COPILOT_API_KEY: KEY });
     const r = await runCli(['doctor', '-s', `http://127.0.0.1:${await closedPort()}`, '--base-url', llm.url], { env });

@@ -14,7 +14,6 @@ import { settingsSchema } from '../../src/config/schema.js';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const root = useTempXdgConfig('skills-cmd-');
 
-
 async function cmd(action: 'list' | 'show', args: string[], opts: Record<string, unknown> = {}, settings = settingsSchema.parse({})) {
   const out: string[] = [];
   const err: string[] = [];
@@ -39,7 +38,12 @@ describe('skillsCommand', () => {
     const j = JSON.parse(r.out);
     expect(j.issues).toEqual([]);
     expect(j.skills.length).toBeGreaterThanOrEqual(30);
-    expect(j.skills[0]).toEqual({ kind: 'injection', name: expect.any(String), title: expect.any(String), description: expect.any(String) });
+    expect(j.skills[0]).toEqual({
+      kind: 'injection',
+      name: expect.any(String),
+      title: expect.any(String),
+      description: expect.any(String),
+    });
   });
 
   it('shows each kind as text and JSON, by name, alias or kind:name', async () => {
@@ -100,7 +104,11 @@ describe('gns3-copilot skills (built binary)', () => {
     GNS3_COPILOT_SYSTEM_CONFIG: join(root(), 'none.json'),
   });
   const bin = (args: string[], extraEnv: Record<string, string> = {}) =>
-    spawnSync(process.execPath, [join(repo, 'bin', 'gns3-copilot.js'), ...args], { encoding: 'utf8', env: { ...env(), ...extraEnv }, timeout: 20_000 });
+    spawnSync(process.execPath, [join(repo, 'bin', 'gns3-copilot.js'), ...args], {
+      encoding: 'utf8',
+      env: { ...env(), ...extraEnv },
+      timeout: 20_000,
+    });
 
   it('finds the built-in skills from dist/', () => {
     const r = bin(['skills', 'list', '--json']);

@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
-import { collect, ofType, session, tempDir, testSettings } from './helpers.js';
+import { collect, ofType, session, tempDir, testSettings } from '../agent/helpers.js';
 import { startGns3Node } from '../../src/tools/gns3/node-power.js';
 import { manageGns3PacketFilter } from '../../src/tools/gns3/packet-filter.js';
 import type { ToolDef } from '../../src/tools/types.js';

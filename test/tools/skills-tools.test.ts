@@ -17,7 +17,6 @@ const root = useTempXdgConfig('skills-tools-');
 const warnings: string[] = [];
 const log: Logger = { error() {}, warn: (m, d) => warnings.push(`${m} ${JSON.stringify(d)}`), info() {}, debug() {} };
 
-
 const ctx = (settings: Record<string, unknown> = {}): ToolContext => ({
   settings: settingsSchema.parse(settings),
   signal: new AbortController().signal,
@@ -39,7 +38,12 @@ async function call(name: string, args: Record<string, unknown>, settings: Recor
 
 describe('skill tool registration', () => {
   it('exports the four tools, read-only, with names the modes know', () => {
-    expect(skillTools.map((t) => t.name).sort()).toEqual(['device_skills', 'injection_skills', 'packet_analysis', 'packet_analysis_skills']);
+    expect(skillTools.map((t) => t.name).sort()).toEqual([
+      'device_skills',
+      'injection_skills',
+      'packet_analysis',
+      'packet_analysis_skills',
+    ]);
     for (const t of skillTools) {
       expect(TOOL_NAMES).toContain(t.name);
       expect(t.risk).toBe('read');
@@ -56,7 +60,9 @@ describe('device_skills', () => {
     expect(r.status).toBe('success');
     const frr = r.platforms.find((p: any) => p.platform === 'frr');
     expect(frr.topics).toEqual(expect.arrayContaining(['show_commands', 'ospf', 'bgp', 'pitfalls']));
-    expect(r.platforms.map((p: any) => p.platform)).toEqual(expect.arrayContaining(['cisco_ios', 'vpcs', 'huawei_vrp', 'juniper_junos', 'arista_eos', 'linux']));
+    expect(r.platforms.map((p: any) => p.platform)).toEqual(
+      expect.arrayContaining(['cisco_ios', 'vpcs', 'huawei_vrp', 'juniper_junos', 'arista_eos', 'linux']),
+    );
   });
 
   it('lists topics of a platform found by alias or netmiko device type', async () => {
@@ -136,7 +142,10 @@ describe('injection_skills', () => {
     expect(ccnp.count).toBeLessThan(all.count);
     const hard = all.scenarios.find((s: any) => s.difficulty === 'hard');
     const refused = await call('injection_skills', { id: hard.id }, { inject_level: 'ccnp' });
-    expect(refused).toMatchObject({ status: 'error', error: `scenario ${hard.id} is hard; inject_level ccnp offers easy, medium scenarios only` });
+    expect(refused).toMatchObject({
+      status: 'error',
+      error: `scenario ${hard.id} is hard; inject_level ccnp offers easy, medium scenarios only`,
+    });
   });
 
   it('gives a device scenario with per-platform inject/restore commands', async () => {
@@ -144,11 +153,16 @@ describe('injection_skills', () => {
     expect(r).toMatchObject({ status: 'success', id: 'ospf_hello_interval_mismatch', severity: 'high', platforms: ['frr', 'cisco_ios'] });
     expect(r.inject).toEqual({
       tool: 'execute_multiple_device_config_commands',
-      config_commands: { frr: ['interface {{interface}}', 'ip ospf hello-interval 25'], cisco_ios: ['interface {{interface}}', 'ip ospf hello-interval 25'] },
+      config_commands: {
+        frr: ['interface {{interface}}', 'ip ospf hello-interval 25'],
+        cisco_ios: ['interface {{interface}}', 'ip ospf hello-interval 25'],
+      },
       fault: { scenario: 'ospf_hello_interval_mismatch' },
     });
     // the fault ledger's repair check, with its placeholders
-    expect(r.repair_check).toEqual({ config: { device: '{{device}}', section: 'interface {{interface}}', lacks: 'ip ospf hello-interval 25' } });
+    expect(r.repair_check).toEqual({
+      config: { device: '{{device}}', section: 'interface {{interface}}', lacks: 'ip ospf hello-interval 25' },
+    });
     expect(r.restore.config_commands.frr).toEqual(['interface {{interface}}', 'no ip ospf hello-interval']);
     expect(r.parameters[0]).toMatchObject({ name: 'interface', example: 'eth0' });
     expect(r.symptoms.length).toBeGreaterThan(0);
@@ -157,7 +171,10 @@ describe('injection_skills', () => {
 
   it('gives a link scenario as manage_gns3_packet_filter calls', async () => {
     const r = await call('injection_skills', { id: 'link_packet_loss_30' });
-    expect(r.inject).toEqual({ tool: 'manage_gns3_packet_filter', args: { link: '<link>', action: 'set', filters: { packet_loss: [30] }, fault: { scenario: 'link_packet_loss_30' } } });
+    expect(r.inject).toEqual({
+      tool: 'manage_gns3_packet_filter',
+      args: { link: '<link>', action: 'set', filters: { packet_loss: [30] }, fault: { scenario: 'link_packet_loss_30' } },
+    });
     expect(r.restore).toEqual({ tool: 'manage_gns3_packet_filter', args: { link: '<link>', action: 'clear' } });
   });
 

@@ -1,0 +1,116 @@
+/**
+ * Verification of a configuration change against a baseline (docs/tools.md, Verification):
+ * before the change, the operational state of the devices it touches and of their directly
+ * linked routers (src/check/state.ts); after it, the same devices re-read until two reads in a
+ * row agree or verify_timeout passes, then compared. A regression is something of the baseline
+ * missing or worse that the change's own lines do not name; those it names are `intended`.
+ * A verification that cannot decide (a device unreachable, a platform without readers) is
+ * `error` with the reason, never `pass`.
+ */
+import { poolFor } from '../../devices/engine.js';
+import { findNode, platformHint } from '../../devices/target.js';
+import type { Topology } from '../../gns3/types.js';
+import {
+  intendedBy,
+  linkedNeighbours,
+  readStates,
+  regressionsOf,
+  sameStates,
+  type DeviceState,
+  type Regression,
+} from '../../check/state.js';
+import type { ToolContext } from '../types.js';
+
+export interface Verification {
+  status: 'pass' | 'regressed' | 'error';
+  regressions: Regression[];
+  intended: Regression[];
+  /** from the end of the apply until the state was stable (or verify_timeout) */
+  settle_ms: number;
+  /** why it could not decide (status error) */
+  reason?: string;
+}
+
+export interface Baseline {
+  topology: Topology;
+  /** the devices the change touches, then their linked routers */
+  devices: string[];
+  states: DeviceState[];
+}
+
+/** Routers and switches have readers; a neighbour that is a PC adds nothing to decide on and is left out. */
+const readable = (topology: Topology, name: string) => {
+  const p = platformHint(findNode(topology, name));
+  return p !== 'vpcs' && p !== 'linux';
+};
+
+export async function takeBaseline(touched: readonly string[], ctx: ToolContext): Promise<Baseline> {
+  const topology = await (await ctx.project()).getTopology(ctx.signal);
+  const devices = [...touched, ...linkedNeighbours(topology, touched).filter((n) => readable(topology, n))];
+  const states = await readStates(devices, stateContext(topology, ctx));
+  return { topology, devices, states };
+}
+
+const stateContext = (topology: Topology, ctx: ToolContext) => ({
+  topology,
+  settings: ctx.settings,
+  pool: poolFor(ctx.services, ctx.settings, ctx.log),
+  signal: ctx.signal,
+  log: ctx.log,
+});
+
+const until = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+/** Re-reads until two reads agree or the timeout; compares the last read with the baseline. */
+export async function verifyChange(
+  base: Baseline,
+  commands: ReadonlyMap<string, readonly string[]>,
+  ctx: ToolContext,
+  opts: { timeoutMs: number; pollMs?: number },
+): Promise<Verification> {
+  const t0 = performance.now();
+  const cannot = base.states.find((s) => s.error !== undefined);
+  if (cannot)
+    return { status: 'error', regressions: [], intended: [], settle_ms: 0, reason: `no baseline for ${cannot.device}: ${cannot.error}` };
+  const c = stateContext(base.topology, ctx);
+  let last = await readStates(base.devices, c);
+  for (;;) {
+    if (ctx.signal.aborted) break;
+    const left = opts.timeoutMs - (performance.now() - t0);
+    if (left <= 0) break;
+    await until(Math.min(opts.pollMs ?? 1_000, left), ctx.signal);
+    const next = await readStates(base.devices, c);
+    const stable = sameStates(last, next);
+    last = next;
+    if (stable) break;
+  }
+  const settle_ms = Math.round(performance.now() - t0);
+  const lost = last.find((s) => s.error !== undefined);
+  if (lost)
+    return {
+      status: 'error',
+      regressions: [],
+      intended: [],
+      settle_ms,
+      reason: `cannot read ${lost.device} after the change: ${lost.error}`,
+    };
+  const regressions: Regression[] = [];
+  const intended: Regression[] = [];
+  base.states.forEach((before, i) => {
+    for (const r of regressionsOf(before, last[i]!)) (intendedBy(r, commands.get(before.device)) ? intended : regressions).push(r);
+  });
+  return { status: regressions.length > 0 ? 'regressed' : 'pass', regressions, intended, settle_ms };
+}
+
+/** One line for a person: `✓ verified (3 devices, 2.1 s)` / `✗ R2 lost ospf_neighbor 10.255.255.1`. */
+export function verificationLine(v: Verification): string {
+  if (v.status === 'pass') return `✓ verified, settled in ${(v.settle_ms / 1000).toFixed(1)} s`;
+  if (v.status === 'error') return `✗ verification error: ${v.reason ?? 'cannot decide'}`;
+  const first = v.regressions[0]!;
+  const more = v.regressions.length > 1 ? ` (+${v.regressions.length - 1} more)` : '';
+  return `✗ regressed: ${first.device} ${first.kind} ${first.what} ${first.before} → ${first.after}${more}`;
+}
