@@ -97,7 +97,7 @@ export async function run(): Promise<BenchTable> {
     columns: ['mode', 'part', 'before', 'now', 'before/now'],
     rows,
     notes: [
-      'tools: all of the mode’s tool schemas (flat agent mode), exact o200k counts; before = the release before the compact schemas (the session’s own bounded count, which estimates long runs without spaces, said 4,230 / 2,917 / 2,824 then and says 1,655 / 1,228 / 999 now).',
+      'tools: all of the mode’s tool schemas (flat agent mode), exact o200k counts; before = the release before the compact schemas (the session’s own bounded count, which estimates long runs without spaces, said 4,230 / 2,917 / 2,824 then). Lab mode has gained apply_config_template (142 tokens) since.',
       'topology: the system prompt with the project minus without it, on the fake controller (FRR routers, 4 ports, ring + chords).',
     ],
   };

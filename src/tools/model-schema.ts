@@ -69,9 +69,9 @@ export function fullParameters(def: Pick<ToolDef, 'schema' | 'jsonSchema' | 'arg
 }
 
 /** The compact schema the model is shown in a mode. */
-export function modelParameters(def: Pick<ToolDef, 'schema' | 'jsonSchema' | 'argModes'>, mode: CopilotMode): Json {
-  // a user's MCP server's schema is theirs: shown as they wrote it
-  if (def.jsonSchema) return derivedParameters(def);
+export function modelParameters(def: Pick<ToolDef, 'name' | 'schema' | 'jsonSchema' | 'argModes'>, mode: CopilotMode): Json {
+  // a user's MCP server's tool (`server__tool`): its schema is theirs, shown as they wrote it
+  if (def.name.includes('__')) return derivedParameters(def);
   return forMode(walk(derivedParameters(def), compactNode), def, mode);
 }
 
