@@ -59,7 +59,7 @@ function relativeTime(iso: string): string {
 export function sessionItem(s: SessionInfo): PickerItem {
   return {
     id: s.id,
-    label: `${s.pinned ? '★ ' : ''}${s.title ?? '(untitled)'}`,
+    label: `${s.pinned ? '★ ' : ''}${s.failed ? '[failed: no answer] ' : ''}${s.title ?? '(untitled)'}`,
     detail: [s.projectName ?? 'no project', MODE_SHORT_NAME[s.mode], relativeTime(s.updatedAt), s.id.slice(0, 8)]
       .filter(Boolean)
       .join(' · '),

@@ -31,6 +31,8 @@ export interface SessionInfo {
   updatedAt: string;
   messageCount: number;
   totalTokens: number;
+  /** its request failed before any answer and no process holds it open (the mark `sessions list` shows) */
+  failed?: boolean;
 }
 
 export interface CreateSessionOptions {
@@ -84,6 +86,31 @@ export interface SessionOpener {
 /** Providers that run locally and need no API key. */
 const KEYLESS = new Set(['ollama', 'lmstudio', 'vllm']);
 
+// titles and project names come from the DB/controller: printable text only
+const info = (r: import('../sessions/store.js').SessionRow): SessionInfo =>
+  sanitizeDeep({
+    id: r.id,
+    title: r.title,
+    projectId: r.project_id,
+    projectName: r.project_name,
+    mode: r.copilot_mode,
+    pinned: r.pinned,
+    updatedAt: r.updated_at,
+    messageCount: r.message_count,
+    totalTokens: r.total_tokens,
+  } satisfies SessionInfo);
+
+/** The stored sessions the picker offers, each with the mark `sessions list` shows for one that failed before any answer. */
+async function listedSessions(s: import('../sessions/store.js').SessionStore): Promise<SessionInfo[]> {
+  const rows = s.list({ limit: 500 }).rows;
+  const { failedBeforeAnswer } = await import('../sessions/unanswered.js');
+  const failed = failedBeforeAnswer(
+    s.db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...info(r), failed: failed.has(r.id) }));
+}
+
 export function createRealServices(log: Logger, opener: SessionOpener): UiServices {
   // One client per server URL, reused for the project list and /topology.
   const clients = new Map<string, Promise<import('../gns3/client.js').Gns3Client>>();
@@ -110,20 +137,6 @@ export function createRealServices(log: Logger, opener: SessionOpener): UiServic
     }
     return store;
   };
-
-  // titles and project names come from the DB/controller: printable text only
-  const info = (r: import('../sessions/store.js').SessionRow): SessionInfo =>
-    sanitizeDeep({
-      id: r.id,
-      title: r.title,
-      projectId: r.project_id,
-      projectName: r.project_name,
-      mode: r.copilot_mode,
-      pinned: r.pinned,
-      updatedAt: r.updated_at,
-      messageCount: r.message_count,
-      totalTokens: r.total_tokens,
-    } satisfies SessionInfo);
 
   return {
     async checkController(settings, signal) {
@@ -156,7 +169,7 @@ export function createRealServices(log: Logger, opener: SessionOpener): UiServic
     },
     async listSessions(settings, opts = {}) {
       const s = await sessions(settings);
-      const rows = s.list({ limit: 500 }).rows.map(info);
+      const rows = await listedSessions(s);
       const q = opts.search?.trim().toLowerCase();
       const hits = q ? rows.filter((r) => `${r.title ?? ''} ${r.projectName ?? ''} ${r.id}`.toLowerCase().includes(q)) : rows;
       return hits.slice(0, opts.limit ?? 200);

@@ -3,7 +3,8 @@
  * user's message and no reply; `sessions list` marks it failed (text and --json) instead of
  * showing an "(untitled)" conversation. The built CLI, the fake LLM over HTTP (started, then
  * stopped, for the failing request), the real sessions.db. A session that gets its answer later
- * is no longer failed; one a live process holds open is not failed yet.
+ * is no longer failed; one a live process holds open is not failed yet. The TUI's session picker
+ * shows the same mark.
  */
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,10 @@ import { startFakeLlm } from '../fakes/llm/server.js';
 import { fakeLlmServers } from '../helpers/fake-llm.js';
 import { SessionStore } from '../../src/sessions/store.js';
 import { SessionLease } from '../../src/sessions/lease.js';
+import { createRealServices, type SessionOpener } from '../../src/ui/services.js';
+import { sessionItem } from '../../src/ui/picker.js';
+import { settingsSchema } from '../../src/config/schema.js';
+import { nullLogger } from '../../src/log.js';
 import { cliEnv, llmFlags, runCli } from './oneshot-cli.js';
 import { parseJsonResult } from './oneshot-schema.js';
 
@@ -57,6 +62,11 @@ describe('a session whose request failed before any answer', () => {
     expect(l.json.find((s) => s.id === answeredId)).toMatchObject({ failed: false });
     expect(lineOf(l.text, failedId)).toMatch(/\[failed: no answer\] \(untitled\)$/);
     expect(lineOf(l.text, answeredId)).not.toMatch(/failed/);
+    // the TUI's session picker reads the same mark
+    const tui = createRealServices(nullLogger, {} as SessionOpener);
+    const picked = await tui.listSessions(settingsSchema.parse({ data_dir: join(env.home, 'data', 'gns3-copilot') }));
+    expect(sessionItem(picked.find((s) => s.id === failedId)!).label).toBe('[failed: no answer] (untitled)');
+    expect(sessionItem(picked.find((s) => s.id === answeredId)!).label).not.toMatch(/failed/);
 
     // held open by a live process (a TUI that may retry, a request running): not failed yet
     const store = await SessionStore.open(join(env.home, 'data', 'gns3-copilot'));

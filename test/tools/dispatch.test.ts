@@ -183,3 +183,59 @@ describe('dispatchCalls', () => {
     expect(ran).toEqual(['execute_vpcs_commands']);
   });
 });
+
+describe('a tool with a prepare step (a change set)', () => {
+  const prepared = (seen: string[]) =>
+    defineTool({
+      name: 'apply_config_template',
+      description: 'set',
+      risk: 'config',
+      schema: z.object({ template: z.string(), rendered: z.unknown().optional() }),
+      targets: (args) => ({
+        devices: typeof args.rendered === 'string' ? [{ name: 'R1', commands: [args.rendered] }] : [],
+        changesConfig: true,
+      }),
+      prepare: async (args) =>
+        args.template === 'bad'
+          ? { error: { status: 'error', data: { error: 'R1: undefined variable "x"' } } }
+          : { args: { ...args, rendered: `ran ${args.template}` } },
+      run: async (args) => {
+        seen.push(String(args.rendered));
+        return { status: 'success', data: {} };
+      },
+    });
+
+  it('is asked about and run with what it prepared; a failed prepare ends the call before the approver; no prepare hook, no run', async () => {
+    const seen: string[] = [];
+    const registry = new ToolRegistry([prepared(seen)]);
+    const asked: unknown[] = [];
+    const req = request(registry, {
+      approval: { canAsk: true, approver: async (r) => (asked.push(r.args.rendered), { kind: 'allow_once' }) },
+      prepare: async (def, c) => {
+        const r = await def.prepare!(c.args, {} as never);
+        return 'error' in r ? { status: 'error', output: JSON.stringify(r.error.data) } : { ...c, args: r.args };
+      },
+      execute: async (def, c) => (await def.run(c.args, {} as never), { status: 'success', output: 'ok' }),
+    });
+    const out = await dispatchCalls(
+      [
+        { id: 'a', name: 'apply_config_template', args: { template: 'ok', rendered: 'forged by the model' } },
+        { id: 'b', name: 'apply_config_template', args: { template: 'bad' } },
+      ],
+      req,
+    );
+    expect(out.results.map((r) => r.status)).toEqual(['success', 'error']);
+    expect(out.results[1]!.output).toContain('undefined variable');
+    // the approver saw, and the tool ran, what the prepare step made — never the model's own `rendered`
+    expect(asked).toEqual(['ran ok']);
+    expect(seen).toEqual(['ran ok']);
+    expect(out.admitted).toBe(1);
+
+    const bare = await dispatchCalls([{ id: 'c', name: 'apply_config_template', args: { template: 'ok' } }], {
+      ...req,
+      prepare: undefined,
+    });
+    expect(bare.results[0]).toMatchObject({ status: 'error', code: 'not_available' });
+    expect(seen).toEqual(['ran ok']);
+  });
+});
