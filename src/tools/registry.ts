@@ -5,7 +5,6 @@
  * may run is decided before, by the pure gate (./gate.ts `assessCall`: mode, limits,
  * approval policy; ./approval.ts asks). docs/ARCHITECTURE.md, Tools.
  */
-import { z } from 'zod';
 import type { ToolStatus } from '../core/events.js';
 import { MODE_TOOLS, RESTORE_TOOLS, type CopilotMode } from '../core/modes.js';
 import type { Caller } from '../core/caller.js';
@@ -16,6 +15,7 @@ const REVIEW_TOOL = 'review_task';
 import { errorMessage } from '../errors.js';
 import { isTransientError, isUnsentError } from './retry.js';
 import { capOutput } from './cap.js';
+import { fullParameters, modelParameters } from './model-schema.js';
 
 export type { ToolResult } from './types.js';
 import type { ToolResult } from './types.js';
@@ -113,28 +113,30 @@ export class ToolRegistry {
     const names = [...this.external.keys()].filter((n) => n.startsWith(prefix));
     for (const n of names) {
       this.external.delete(n);
-      this.schemaCache.delete(n);
+      for (const key of [...this.schemaCache.keys()]) if (key.endsWith(`:${n}`)) this.schemaCache.delete(key);
     }
     return names;
   }
 
-  /** The visible tools as the model is shown them. */
+  /** The visible tools as the model is shown them: compact (./model-schema.ts), the mode's arguments only. */
   schemas(mode: CopilotMode, caller: Caller): ToolSchema[] {
-    return this.visible(mode, caller).map((t) => this.schema(t));
+    return this.visible(mode, caller).map((t) => this.schema(t, mode));
   }
 
-  private schema(t: ToolDef): ToolSchema {
-    let s = this.schemaCache.get(t.name);
+  /** The visible tools with their whole descriptions and argument schemas (MCP clients list these). */
+  fullSchemas(mode: CopilotMode, caller: Caller): ToolSchema[] {
+    return this.visible(mode, caller).map((t) => ({
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: fullParameters(t, mode) },
+    }));
+  }
+
+  private schema(t: ToolDef, mode: CopilotMode): ToolSchema {
+    const key = `${mode}:${t.name}`;
+    let s = this.schemaCache.get(key);
     if (!s) {
-      let parameters: Record<string, unknown>;
-      try {
-        parameters = t.jsonSchema ? { ...t.jsonSchema } : z.toJSONSchema(t.schema, { io: 'input', unrepresentable: 'any' });
-        delete parameters.$schema;
-      } catch {
-        parameters = { type: 'object', properties: {}, additionalProperties: true };
-      }
-      s = { type: 'function', function: { name: t.name, description: t.description, parameters } };
-      this.schemaCache.set(t.name, s);
+      s = { type: 'function', function: { name: t.name, description: t.brief ?? t.description, parameters: modelParameters(t, mode) } };
+      this.schemaCache.set(key, s);
     }
     return s;
   }

@@ -62,7 +62,15 @@ export interface ToolContext {
 interface ToolDefBase<S extends z.ZodType> {
   /** a built-in tool, or `server__tool` from one of the user's MCP servers (src/mcp/client) */
   name: ToolName | `${string}__${string}`;
+  /** the whole description: MCP clients and the docs read it */
   description: string;
+  /** the model's description, sent on every LLM call: a line or two (absent: `description`) */
+  brief?: string;
+  /**
+   * Arguments only some modes can use (`fault`: inject mode): the model is shown them only
+   * there (./model-schema.ts); zod still validates the whole shape at dispatch.
+   */
+  argModes?: Readonly<Record<string, readonly CopilotMode[]>>;
   schema: S;
   /** the parameters as JSON Schema when they come from elsewhere (an MCP server); else derived from `schema` */
   jsonSchema?: Record<string, unknown>;

@@ -72,6 +72,7 @@ export function agentTool(engine: TreeEngine): ToolDef {
       name: 'agent',
       description:
         'Delegate a self-contained task to a sub-agent that has the same tools except `agent`. Give `task` for one, or `messages` for several independent tasks run in parallel. Each returns a short summary.',
+      brief: 'Delegate to sub-agents: task, or messages in parallel.',
       risk: 'read',
       group: 'delegation',
       schema: flatSchema,
@@ -89,6 +90,8 @@ export function agentTool(engine: TreeEngine): ToolDef {
     name: 'agent',
     description:
       'Delegate part of the task to a sub-agent with a task_brief: goal, hard constraints, the report you expect, and the context refs (ids of your tool results) it needs. It only sees the brief; it ends with a TaskReport (result, evidence, open issues) and its validation, which you review with review_task (accept, revise, replan, split) before you answer. continue_from: the agent_id of an ended sub-agent of yours, to continue the same task (same goal and constraints) with its history. At most 6 sub-agents per agent.',
+    brief:
+      'Delegate to a sub-agent with a task_brief (context_refs: ids of your tool results); review its report with review_task. continue_from: an ended sub-agent of yours.',
     risk: 'read',
     group: 'delegation',
     schema: recursiveSchema,

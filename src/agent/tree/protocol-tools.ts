@@ -19,6 +19,7 @@ export function readContextRefTool(engine: TreeEngine): ToolDef {
   return defineTool({
     name: 'read_context_ref',
     description: `Read a context ref your parent granted you (listed in your brief), whole or in slices: give offset and limit (at most ${READ_MAX} characters per call) and read on from next_offset until it is absent.`,
+    brief: 'Read a granted context ref; go on from next_offset.',
     risk: 'read',
     group: 'protocol',
     schema: z.object({
@@ -54,6 +55,7 @@ export function reviewTaskTool(engine: TreeEngine): ToolDef {
     name: REVIEW_TOOL,
     description:
       "Decide on a sub-agent's validated report (each report awaits your review before you may answer): accept it; revise (the same sub-agent goes on with your note, no new sub-agent); replan or split (you then delegate new briefs with `agent`). The note says why, or what to change.",
+    brief: "Decide on a sub-agent's report; note says why or what to change.",
     risk: 'read',
     group: 'protocol',
     schema: z.object({

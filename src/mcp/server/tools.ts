@@ -38,7 +38,7 @@ function annotations(def: ToolDef): Tool['annotations'] {
 }
 
 export function listTools(rt: McpRuntime, mode: CopilotMode): Tool[] {
-  return rt.registry.schemas(mode, MCP_CLIENT).map((s) => ({
+  return rt.registry.fullSchemas(mode, MCP_CLIENT).map((s) => ({
     name: s.function.name,
     description: s.function.description,
     inputSchema: s.function.parameters as Tool['inputSchema'],

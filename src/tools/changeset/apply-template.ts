@@ -26,12 +26,14 @@ const publicShape = {
       'Liquid/Jinja-like template rendered once per device: {{ var }}, {% for %}, {% if %}, filters. ' +
         'Facts: device.name, device.index (1-based), device.platform, device.interfaces (name, address, prefix_length, network, state). ' +
         'One rendered line = one configuration line (no "configure terminal"/"end"); for VPCS, its ip/set lines.',
-    ),
+    )
+    .meta({ brief: 'Liquid, rendered per device; facts: device.name/index/platform/interfaces' }),
   devices: z
     .array(z.string().min(1))
     .min(1)
     .max(256)
-    .describe('node names and globs, e.g. ["R*"], ["R[1-4]", "PC1"]; expanded against the project nodes'),
+    .describe('node names and globs, e.g. ["R*"], ["R[1-4]", "PC1"]; expanded against the project nodes')
+    .meta({ brief: 'names or globs: R*, R[1-4]' }),
   vars: z.record(z.string(), z.unknown()).optional().describe('variables shared by every device'),
   device_vars: z
     .record(z.string(), z.record(z.string(), z.unknown()))
@@ -154,6 +156,7 @@ export const applyConfigTemplate = defineTool({
     'facts about each device in the template (device.name, device.index, device.platform, device.interfaces). Every device is rendered before anything is sent: ' +
     'an undefined variable or a refused line stops the whole set. One approval for the set; the pilot devices go first and the rest only if they succeed; ' +
     'the devices are applied in parallel, one result per device. Prefer it over per-device config commands when devices get similar configuration.',
+  brief: 'One config template for many devices, one approval; pilot devices first.',
   risk: 'config',
   schema,
   jsonSchema: z.toJSONSchema(publicSchema, { io: 'input', unrepresentable: 'any' }),

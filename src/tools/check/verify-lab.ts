@@ -17,14 +17,21 @@ const EXAMPLE =
   '{"ospf_neighbor":{"device":"R1","neighbor":"10.255.255.2","state":"Full"}}, {"ping":{"from":"PC1","to":"10.0.2.10"}}, ' +
   '{"route":{"device":"R2","prefix":"10.0.1.0/24","protocol":"ospf"}}, {"command":{"device":"R1","run":"show ip route","expect":{"contains":"10.0.2.0/24"}}}';
 
+/** The check syntax, in short: the model reads it by calling verify_lab without arguments. */
+export const CHECK_SYNTAX =
+  'A check: {kind:{…},name?,points?}; kinds: node{name,status?} link{a:"R1:e0",b,clean?} interface{device,name,state?,ip?} ' +
+  'ospf_neighbor{device,neighbor,state?} bgp_peer{device,peer,state?} route{device,prefix,via?,protocol?,present?} ping{from,to} ' +
+  'config{device,section?,has?|lacks?} command{device,run,expect:{contains}}';
+
 export const verifyLab = defineTool({
   name: 'verify_lab',
   description:
     'Verify the live lab deterministically: run checks (a check file by path, or inline checks) and get pass/fail/error per check ' +
-    'with the device output line that decided it and a score. Read-only. Kinds: ' +
+    'with the device output line that decided it and a score. Read-only. Without arguments: the check syntax. Kinds: ' +
     `${KINDS.join(', ')}. Each check is an object with one kind key, optional name and points, e.g. ${EXAMPLE}. ` +
     'interface {device,name,state?,ip?}; bgp_peer {device,peer,state?}; route {device,prefix,via?,protocol?,present?}; ' +
     'config {device,section?,has?|lacks?}; node {name,status?}; link {a:"R1:e0",b:"R2:e0",clean?}.',
+  brief: 'Run lab checks; no args: check syntax.',
   risk: 'read',
   schema: z.object({
     file: z.string().min(1).optional().describe('path of a check file (YAML or JSON)'),
@@ -33,7 +40,10 @@ export const verifyLab = defineTool({
   }),
   run: (args, ctx) =>
     guarded(async () => {
-      if ((args.file === undefined) === (args.checks === undefined)) return failure('give either file or checks');
+      // no arguments: how to write a check (the model's schema leaves the syntax out, it costs tokens on every call)
+      if (args.file === undefined && args.checks === undefined)
+        return { status: 'success', data: { syntax: CHECK_SYNTAX, kinds: [...KINDS] }, display: 'the check syntax' };
+      if (args.file !== undefined && args.checks !== undefined) return failure('give either file or checks');
       let checks: Check[] = [];
       if (args.file !== undefined) {
         try {

@@ -12,15 +12,21 @@ import { TOOL_TARGETS } from '../targets.js';
 
 type CommandToolName = 'execute_multiple_device_commands' | 'execute_vpcs_commands';
 
-function commandTool(name: CommandToolName, mode: JobMode, risk: ToolRisk, text: { tool: string; device: string; commands: string }) {
+function commandTool(
+  name: CommandToolName,
+  mode: JobMode,
+  risk: ToolRisk,
+  text: { tool: string; brief: string; device: string; commands: string; commandsBrief: string },
+) {
   const deviceConfig = z.object({
     device_name: z.string().min(1).describe(text.device),
-    commands: z.array(z.string()).min(1).max(50).describe(text.commands),
+    commands: z.array(z.string()).min(1).max(50).describe(text.commands).meta({ brief: text.commandsBrief }),
   });
   const schema = z.object({ device_configs: z.array(deviceConfig).min(1).max(256) });
   return defineTool({
     name,
     description: text.tool,
+    brief: text.brief,
     risk,
     schema,
     targets: TOOL_TARGETS[name],
@@ -33,14 +39,18 @@ export const executeMultipleDeviceCommands = commandTool('execute_multiple_devic
     'Run read-only commands (show/display/ping) on one or more devices through their consoles, all devices in parallel. ' +
     'Returns per device and per command: status (success|error|blocked|timeout|aborted), the output, and the device error line if any. ' +
     'Commands that change configuration are refused; use execute_multiple_device_config_commands for those.',
+  brief: 'Read-only commands (show, ping) on devices.',
   device: 'node name in the GNS3 project',
   commands: 'read-only commands, e.g. "show ip route", "display ip interface brief"',
+  commandsBrief: '',
 });
 
 export const executeVpcsCommands = commandTool('execute_vpcs_commands', 'vpcs', 'config', {
   tool:
     'Run VPCS commands on one or more VPCS nodes (all in parallel): set addresses (ip ADDR/MASK GATEWAY), show ip, ping. ' +
     'Each command returns as soon as the PC prompt is back.',
+  brief: 'VPCS commands (ip ADDR/MASK GW, show ip, ping).',
   device: 'VPCS node name, e.g. PC1',
   commands: 'VPCS commands, e.g. ["ip 192.168.1.10/24 192.168.1.1", "show ip", "ping 192.168.2.10 -c 2"]',
+  commandsBrief: '',
 });

@@ -19,7 +19,8 @@ const schema = z.object({
           .max(200)
           .describe(
             'configuration lines as typed in config mode, e.g. ["router ospf", "network 10.0.0.0/24 area 0"]; do not include "configure terminal" or "end"',
-          ),
+          )
+          .meta({ brief: 'lines inside config mode' }),
       }),
     )
     .min(1)
@@ -73,8 +74,10 @@ export const executeMultipleDeviceConfigCommands = defineTool({
     'Apply configuration lines on one or more devices (all in parallel). Enters configuration mode for the platform, sends each line, ' +
     'stops at the first failing line unless continue_on_error, and always returns to exec mode. Reports every line with its status and device error. ' +
     'In inject mode a call applies one fault on one device and needs `fault` (recorded in the fault ledger).',
+  brief: 'Apply config lines on devices.',
   risk: 'config',
   schema,
+  argModes: { fault: ['troubleshooting_injection'] },
   targets: TOOL_TARGETS.execute_multiple_device_config_commands,
   run: (args, ctx) => {
     const ledger = ledgerOf(ctx);

@@ -16,6 +16,8 @@ import { batchOutcome } from '../batch.js';
 interface BulkToolBase<S extends z.ZodType, I> {
   name: ToolName;
   description: string;
+  /** the model's description (ToolDef.brief; absent: `description`) */
+  brief?: string;
   schema: S;
   /** the items of one call, in the order they run (may ask the project, e.g. for free spots) */
   items(args: z.infer<S>, project: Gns3Project, ctx: ToolContext): I[] | Promise<I[]>;
@@ -52,7 +54,7 @@ export function bulkTool<S extends z.ZodType, I>(spec: BulkToolSpec<S, I>): Tool
       }
       return batchOutcome(results, { results }, { noun: spec.noun });
     });
-  const common = { name: spec.name, description: spec.description, schema: spec.schema, run };
+  const common = { name: spec.name, description: spec.description, ...(spec.brief ? { brief: spec.brief } : {}), schema: spec.schema, run };
   return spec.risk === 'read'
     ? defineTool({ ...common, risk: 'read', ...(spec.targets ? { targets: spec.targets } : {}) })
     : defineTool({ ...common, risk: spec.risk, targets: spec.targets });

@@ -5,7 +5,7 @@ import { TOOL_TARGETS } from '../targets.js';
 
 const linkSpec = z.object({
   node_a: z.string().min(1),
-  port_a: z.string().min(1).describe('e0, Ethernet0, eth0, Gi0/0 … or adapter/port like 0/0'),
+  port_a: z.string().min(1).describe('e0, Ethernet0, eth0, Gi0/0 … or adapter/port like 0/0').meta({ brief: 'e0, Gi0/0 or 0/0' }),
   node_b: z.string().min(1),
   port_b: z.string().min(1),
 });
@@ -15,6 +15,7 @@ export const createGns3Link = bulkTool({
   targets: TOOL_TARGETS.create_gns3_link,
   description:
     "Create links between node ports in the current GNS3 project. Ports by name (e0, Ethernet0, eth0, Gi0/0) or adapter/port. An unknown or used port is reported with the node's free ports.",
+  brief: 'Link node ports.',
   risk: 'lab',
   ...listArgs('links', linkSpec, 100),
   run: (l, project, ctx) => project.createLink(l, ctx.signal),

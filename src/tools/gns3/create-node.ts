@@ -4,7 +4,7 @@ import { bulkTool, listArgs } from './bulk.js';
 import { TOOL_TARGETS } from '../targets.js';
 
 const nodeSpec = z.object({
-  template: z.string().min(1).describe('template name (case-insensitive) or template_id'),
+  template: z.string().min(1).describe('template name (case-insensitive) or template_id').meta({ brief: 'name or id' }),
   name: z.string().min(1).optional().describe('node name; the server may de-duplicate it'),
   x: z.number().int().optional(),
   y: z.number().int().optional(),
@@ -28,6 +28,7 @@ export const createGns3Node = bulkTool({
   targets: TOOL_TARGETS.create_gns3_node,
   description:
     'Create nodes in the current GNS3 project from templates. Omit x/y for automatic non-overlapping placement. Reports the name the server actually gave each node.',
+  brief: 'Create nodes; omit x/y to auto-place.',
   risk: 'lab',
   ...listArgs('nodes', nodeSpec, 50),
   items: async (args, project, ctx): Promise<PlacedNode[]> => {

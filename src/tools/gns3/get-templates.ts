@@ -12,6 +12,7 @@ export const getGns3Templates = defineTool({
   name: 'get_gns3_templates',
   description:
     "List the GNS3 templates nodes can be created from (name, template_id, template_type, category, compute_id) and the computes they can run on (compute_id, name, host, connected). Use a template's name or id, and optionally a compute, with create_gns3_node.",
+  brief: 'Templates and computes.',
   risk: 'read',
   group: 'knowledge',
   schema: z.object({

@@ -6,6 +6,7 @@ export const getGns3NodeConsole = bulkTool({
   name: 'get_gns3_node_console',
   description:
     'Console host, port and type (telnet, vnc, spice, none) of nodes in the current GNS3 project, e.g. to tell the user how to open a console.',
+  brief: 'Console host, port, type.',
   risk: 'read',
   ...listArgs('nodes', z.string().min(1).describe('node name or id'), 100),
   run: async (ref, project, ctx) => {

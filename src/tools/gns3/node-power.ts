@@ -19,6 +19,7 @@ function powerTool<N extends 'start_gns3_node' | 'stop_gns3_node' | 'suspend_gns
   return bulkTool({
     name,
     description,
+    brief: `${action[0]!.toUpperCase()}${action.slice(1)} nodes and wait.`,
     risk,
     noun: 'nodes',
     schema,

@@ -15,14 +15,19 @@ import { admitFault, faultNote, ledgerOf, recordFault, type AdmittedFault } from
 const filterValue = z.union([z.array(z.union([z.number(), z.string()])), z.number(), z.string()]);
 
 export const managePacketFilterSchema = z.object({
-  link: z.string().min(1).describe('link id, or "NodeA:port NodeB:port", or "NodeA NodeB" when only one link joins them'),
+  link: z
+    .string()
+    .min(1)
+    .describe('link id, or "NodeA:port NodeB:port", or "NodeA NodeB" when only one link joins them')
+    .meta({ brief: 'id, "A:e0 B:e0" or "A B"' }),
   action: z.enum(['get_available', 'get', 'set', 'clear']),
   filters: z
     .record(z.string(), filterValue)
     .optional()
     .describe(
       'set: e.g. {"packet_loss":[30]}, {"delay":[100,10]}, {"bpf":["icmp","udp"]} — merged into the current filters. clear: types to remove (all when absent)',
-    ),
+    )
+    .meta({ brief: '{"delay":[100,10]}…' }),
   fault: faultArgSchema.optional(),
 });
 
@@ -69,8 +74,10 @@ export const manageGns3PacketFilter = defineTool({
   description:
     'Inspect or change packet filters on a GNS3 link: get_available (filter types and ranges), get, set (merged into the current filters), clear (all, or the listed types). ' +
     'In inject mode `set` applies a fault and needs `fault` (recorded in the fault ledger).',
+  brief: 'Read or change link filters.',
   risk: 'config',
   schema: managePacketFilterSchema,
+  argModes: { fault: ['troubleshooting_injection'] },
   targets: TOOL_TARGETS.manage_gns3_packet_filter,
   run: (args, ctx) =>
     guarded(async () => {

@@ -9,6 +9,7 @@ export const updateGns3NodeName = bulkTool({
   targets: TOOL_TARGETS.update_gns3_node_name,
   description:
     'Rename nodes in the current GNS3 project; reports the name the server stored (it de-duplicates names and removes spaces). GNS3 3.x refuses to rename a running node.',
+  brief: 'Rename nodes (3.x: stopped only).',
   risk: 'lab',
   ...listArgs('nodes', z.object({ node: z.string().min(1).describe('current name or id'), new_name: z.string().min(1) }), 100),
   run: async (n, project, ctx) => {

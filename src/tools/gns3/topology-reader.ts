@@ -42,6 +42,7 @@ export const gns3TopologyReader = defineTool({
   name: 'gns3_topology_reader',
   description:
     'Read the current GNS3 project topology: nodes (type, status, console host:port), their ports and what each connects to, links with their packet filters.',
+  brief: 'Topology with ports and filters.',
   risk: 'read',
   group: 'knowledge',
   schema: z.object({

@@ -13,6 +13,7 @@ export const deviceSkillsTool = skillTool({
     'CLI knowledge per device platform (frr, cisco_ios, vpcs, huawei_vrp, juniper_junos, arista_eos, linux): ' +
     'show commands, configuration snippets (interfaces, OSPF, BGP, static, VLAN, ACL), verification and pitfalls. ' +
     'No arguments: list platforms and topics. platform only: list its topics. platform + topic: the content.',
+  brief: 'Platform CLI notes; no args: platforms; platform: topics.',
   schema: z.object({
     platform: lookupName(60, 'platform or alias, e.g. frr, cisco_ios, cisco_ios_telnet, vpcs'),
     topic: lookupName(60, 'e.g. show_commands, interfaces, ospf, bgp, static_routing, vlan, acl, verification, pitfalls'),

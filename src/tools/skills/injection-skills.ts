@@ -61,6 +61,7 @@ export const injectionSkillsTool = skillTool({
     'Fault-injection scenarios for troubleshooting practice: interface, addressing, OSPF, BGP, static routing, ACL, VLAN, STP, ' +
     'FHRP and link faults (packet loss, delay, corruption, BPF drops). Filter the list by category/difficulty/platform, ' +
     'or pass id for the full scenario with inject and restore steps, symptoms and hints.',
+  brief: 'Fault scenarios (id: one).',
   schema: z.object({
     id: lookupName(80, 'scenario id for the full scenario'),
     category: lookupName(40, 'e.g. ospf, bgp, interface, addressing, static, acl, vlan, stp, fhrp, link'),

@@ -33,6 +33,7 @@ export function lookupName(max: number, what: string) {
 export function skillTool<S extends z.ZodType>(spec: {
   name: ToolName;
   description: string;
+  brief: string;
   schema: S;
   /** `ctx`: for a lookup that also reads the session (injection_skills: the ledger's used scenarios) */
   lookup(args: z.infer<S>, lib: SkillLibrary, settings: Settings, ctx: ToolContext): ToolOutcome | Promise<ToolOutcome>;
@@ -40,6 +41,7 @@ export function skillTool<S extends z.ZodType>(spec: {
   return defineTool({
     name: spec.name,
     description: spec.description,
+    brief: spec.brief,
     schema: spec.schema,
     risk: 'read',
     group: 'knowledge',

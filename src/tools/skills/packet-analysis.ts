@@ -19,7 +19,8 @@ export const packetAnalysisSchema = z.object({
     .string()
     .trim()
     .min(1)
-    .describe('link id, or its ends as "R1:e0<->R2:e0" / "R1<->R2"'),
+    .describe('link id, or its ends as "R1:e0<->R2:e0" / "R1<->R2"')
+    .meta({ brief: 'id or "R1:e0<->R2:e0"' }),
   seconds: z.number().min(1).max(120).optional().describe('capture window in seconds (default 10)'),
   packets: z.number().int().min(1).max(100_000).optional().describe('stop after this many packets'),
   display_filter: z
@@ -50,6 +51,7 @@ export const packetAnalysisTool = defineTool({
     'Capture live traffic on a GNS3 link for a few seconds and analyse it with tshark: protocol hierarchy, ' +
     'IP conversations and one row per packet (optionally filtered with a display filter and chosen fields). ' +
     'Pass protocol (e.g. "ospf", see packet_analysis_skills) to use that protocol\'s display filter and fields.',
+  brief: 'Capture a link, analyse with tshark; protocol sets filter and fields.',
   schema: packetAnalysisSchema,
   risk: 'read',
   async run(input, ctx) {

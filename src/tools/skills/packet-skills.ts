@@ -12,6 +12,7 @@ export const packetAnalysisSkillsTool = skillTool({
     'Packet-analysis knowledge per protocol: tshark display filter, the useful tshark field names and what to check ' +
     '(e.g. ospf, bgp, arp, icmp, stp, dhcp, dns, tcp_retransmissions, vrrp). No argument: list protocols by layer. ' +
     'Use the filter and fields with packet_analysis.',
+  brief: 'Filters and tshark fields per protocol; no args: list.',
   schema: z.object({
     protocol: lookupName(200, 'protocol or alias; several separated by commas, e.g. "ospf,bgp"'),
   }),
