@@ -63,7 +63,7 @@ describe('subcommand options', () => {
     ],
     [
       ['faults', 'check'],
-      ['--session', '--json', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help'],
+      ['--session', '--json', '--watch', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help'],
     ],
     [
       ['faults', 'restore'],
