@@ -224,7 +224,7 @@ describe('gns3-copilot check on the real FRR/VPCS lab', () => {
     expect(init.code).toBe(0);
     const text = readFileSync(file('init.yaml'), 'utf8');
     expect(text).toContain('- node: { name: PC1, status: started }');
-    expect(text).toMatch(/- link: \{ a: R1:e0, b: R2:e0 \}/);
+    expect(text).toMatch(/- link: \{ a: R1:e0, b: R2:e0, clean: true \}/);
     expect(text).toContain('- interface: { device: R1, name: eth0, state: up, ip: 10.0.1.1/24 }');
     expect(text).toContain('- ospf_neighbor: { device: R1, neighbor: 10.255.255.2, state: Full }');
     expect(text).toMatch(/- route: \{ device: R1, prefix: 10\.255\.255\.3\/32, protocol: ospf, via: 10\.0\.3\.2 \}/);
