@@ -42,7 +42,7 @@ export const HOSTILE_CASES: HostileCase[] = [
   },
   {
     case: 'rewind while another process runs a request of the session',
-    file: 'test/cli/rewind-running-session.test.ts',
+    file: 'test/undo/rewind-running-session.test.ts',
     test: 'a rewind while another process runs a request of the session is exit 2 naming it',
   },
   {
@@ -53,12 +53,12 @@ export const HOSTILE_CASES: HostileCase[] = [
   { case: 'duration budget across --fork', file: 'test/agent/tree/duration-budget.test.ts', test: '--fork copies the spent running time' },
   {
     case: 'one-shot piped into head (EPIPE bookkeeping)',
-    file: 'test/cli/oneshot-closed-stdout.test.ts',
+    file: 'test/output/oneshot-closed-stdout.test.ts',
     test: 'a reader closing stdout mid-answer stops the printing',
   },
   {
     case: 'allow for this session, per device',
-    file: 'test/agent/allowance-per-device-lab.test.ts',
+    file: 'test/tools/allowance-per-device-lab.test.ts',
     test: '"a" on a change to PC1 does not let the tool change PC2',
   },
 ];
