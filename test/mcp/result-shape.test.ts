@@ -35,6 +35,7 @@ describe('MCP result shape', () => {
     expect(served.structuredContent).toEqual({ status: 'error', error: 'no project is open', hint: 'pass --project' });
     expect(roundTrip(bad)).toEqual({
       status: 'error',
+      code: 'failed',
       data: { error: 'no project is open', hint: 'pass --project' },
       display: 'no project is open',
     });
