@@ -22,9 +22,11 @@ CREATE TABLE IF NOT EXISTS tree_request_time (
  * budgets are judged again at its next call.
  */
 export function createRequestTimeTable(db: Database.Database): void {
-  const existed = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tree_request_time'").get() !== undefined;
-  if (existed) return;
+  const exists = (): boolean =>
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tree_request_time'").get() !== undefined;
+  if (exists()) return;
   db.transaction(() => {
+    if (exists()) return; // another process created it between the look and the lock
     db.exec(TABLE);
     db.prepare("UPDATE tree_usage SET exhausted = NULL WHERE exhausted = 'duration'").run();
   }).immediate();

@@ -69,14 +69,21 @@ export interface ReviewRow {
   created_at: string;
 }
 
+function addMissingColumns(db: Database.Database, table: string, columns: readonly string[]): void {
+  const have = new Set((db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).map((c) => c.name));
+  for (const col of columns) if (!have.has(col.split(' ')[0]!)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${col}`);
+}
+
 export class TreeStore {
   constructor(readonly db: Database.Database) {
     db.exec(TREE_SCHEMA);
     createRequestTimeTable(db);
-    const have = new Set((db.prepare('PRAGMA table_info(agent_nodes)').all() as { name: string }[]).map((c) => c.name));
-    for (const col of ADDED_NODE_COLUMNS) if (!have.has(col.split(' ')[0]!)) db.exec(`ALTER TABLE agent_nodes ADD COLUMN ${col}`);
-    const haveTree = new Set((db.prepare('PRAGMA table_info(agent_trees)').all() as { name: string }[]).map((c) => c.name));
-    for (const col of ADDED_TREE_COLUMNS) if (!haveTree.has(col.split(' ')[0]!)) db.exec(`ALTER TABLE agent_trees ADD COLUMN ${col}`);
+    // Read and add in one IMMEDIATE transaction: two processes opening an older file at once
+    // would otherwise both see the column missing and the second ALTER fails (duplicate column).
+    db.transaction(() => {
+      addMissingColumns(db, 'agent_nodes', ADDED_NODE_COLUMNS);
+      addMissingColumns(db, 'agent_trees', ADDED_TREE_COLUMNS);
+    }).immediate();
   }
 
   /** An older tree brought to this revision (the caller decided it can be). */
