@@ -82,10 +82,7 @@ export async function runToolCalls(
 ): Promise<DispatchOutcome> {
   // results stored whole: no command output is cut by characters, the token cut (cutResult) decides
   const ctx = { ...deps.toolContext(run.signal), caller: b.caller, mode: b.mode, ...(deps.results ? { wholeOutput: true } : {}) };
-  const results = deps.results;
-  // a page of a stored result is bounded by the reader itself, never cut and stored again
-  const bounded = (call: DispatchCall, r: ToolResult) =>
-    results && call.name !== 'read_context_ref' ? cutResult(r, call, b.caller.agentId, results) : r;
+  const bounded = tokenBound(deps, b.caller);
   return dispatchCalls(calls, {
     tools: deps.registry,
     approval: deps.approval,
@@ -155,6 +152,14 @@ export async function runToolCalls(
       },
     },
   });
+}
+
+/** A result as it enters the history: cut to tool_result_tokens, its whole stored for the calling agent. */
+function tokenBound(deps: ToolRunDeps, caller: Caller) {
+  const results = deps.results;
+  // a page of a stored result is bounded by the reader itself, never cut and stored again
+  return (call: DispatchCall, r: ToolResult) =>
+    results && call.name !== 'read_context_ref' ? cutResult(r, call, caller.agentId, results) : r;
 }
 
 /** The TUI asks whether to raise the count limit a refused call hit (in turn with every other question). */

@@ -106,7 +106,6 @@ describe('tool results are cut to tool_result_tokens and paged with read_context
       expect(await tokens(pageText)).toBeLessThanOrEqual(2000);
       const page = JSON.parse(pageText) as Page;
       expectLinesFrom(page, 30_000, 20);
-      if (process.env.GC_MEASURE) console.log(`cut ${await tokens(cut)} tokens, page ${await tokens(pageText)} tokens (${page.content.split('\n').length} lines)`);
       expect(page.next_offset).toBe(page.offset + page.content.length);
       expect(WHOLE.slice(page.offset, page.next_offset)).toBe(page.content);
 

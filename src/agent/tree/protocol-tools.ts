@@ -23,14 +23,14 @@ export function readContextRefTool(engine: TreeEngine, fit?: (s: string) => stri
   return defineTool({
     name: 'read_context_ref',
     description: `Read a context ref in slices: one your parent granted you (listed in your brief), or a tool result of yours that was cut (its note names the ref and the line to read from). Give line (1-based) or offset (characters) and limit (at most ${READ_MAX} characters per call); read on from next_offset until it is absent.`,
-    brief: 'Read a context ref (granted, or a cut tool result) from line or offset; go on from next_offset.',
+    brief: 'Page a granted ref or a cut result from line or offset; go on from next_offset.',
     risk: 'read',
     group: 'protocol',
     schema: z.object({
       ref_id: z.string().min(1),
       line: z.number().int().min(1).optional(),
       offset: z.number().int().min(0).optional(),
-      limit: z.number().int().min(1).max(READ_MAX).optional().describe(`characters (default ${READ_DEFAULT})`),
+      limit: z.number().int().min(1).max(READ_MAX).optional(),
     }),
     async run(args, ctx) {
       try {
