@@ -64,7 +64,10 @@ const SETTING_GROUPS = {
       .option('--temperature <t>', 'sampling temperature, 0..2')
       .option('--context-limit <k>', 'model context in thousands of tokens (positive integer)')
       .option('--context-strategy <s>', 'conservative (60%) | balanced (75%) | aggressive (85%)')
-      .option('--topology-inline-max <n>', 'nodes up to which the system prompt lists the topology; above: a summary, 0..100000 (default 150)'),
+      .option(
+        '--topology-inline-max <n>',
+        'nodes up to which the system prompt lists the topology; above: a summary, 0..100000 (default 150)',
+      ),
   approve: (c: Command) =>
     c.option('--approve <who>', 'who approves config-changing tools: never | ask | config | all (one-shot: not ask)'),
   /** how the command talks to the user */

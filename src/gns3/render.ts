@@ -103,12 +103,7 @@ function nodeLine(n: TopologyNode, def: Defaults, links: string[], freePorts: bo
 function legend(def: Defaults, freePorts: boolean): string {
   const fields = `name (platform) status console-port${def.compute ? ' @compute' : ''}`;
   const tail = freePorts ? ', then free ports' : '; free ports: gns3_topology_reader';
-  const shared = [
-    def.kind ? `(${def.kind})` : '',
-    def.status ?? '',
-    def.console ?? '',
-    def.compute ? `@${def.compute}` : '',
-  ]
+  const shared = [def.kind ? `(${def.kind})` : '', def.status ?? '', def.console ?? '', def.compute ? `@${def.compute}` : '']
     .filter(Boolean)
     .join(', ');
   return `Nodes: ${fields}, then links port-peer:port (each once)${tail}. Unless shown a node is ${shared}`;

@@ -47,7 +47,15 @@ function linksIn(text: string): string[] {
   }
   return out.sort();
 }
-const linksOf = (t: Topology) => t.links.map((l) => l.ends.map((e) => `${e.node_name}:${e.port_name}`).sort().join('=')).sort();
+const linksOf = (t: Topology) =>
+  t.links
+    .map((l) =>
+      l.ends
+        .map((e) => `${e.node_name}:${e.port_name}`)
+        .sort()
+        .join('='),
+    )
+    .sort();
 
 describe('the topology in the system prompt', () => {
   it('costs at most 8 o200k tokens per node and link at 100 nodes, and names every node and link (10/40/100/400)', async () => {

@@ -91,7 +91,11 @@ export function sessionProject(settings: Settings, log: Logger, inject?: () => P
       if (!t) return undefined;
       const { renderPromptTopology } = await import('../../gns3/render.js');
       const notices = live?.takeNotices() ?? [];
-      return { text: renderPromptTopology(t, settings.topology_inline_max), nodes: t.nodes.map((n) => n.name), ...(notices.length ? { notices } : {}) };
+      return {
+        text: renderPromptTopology(t, settings.topology_inline_max),
+        nodes: t.nodes.map((n) => n.name),
+        ...(notices.length ? { notices } : {}),
+      };
     },
     async close() {
       live?.close();
