@@ -23,8 +23,11 @@ export interface ReportWords {
   noCheckpoint: string;
 }
 
-const statusLine = (d: DeviceReport, words: ReportWords, status = d.status === 'no_checkpoint' ? words.noCheckpoint : STATUS_TEXT[d.status]) =>
-  `${d.name}: ${status}${d.error ? ` — ${d.error}` : ''}`;
+const statusLine = (
+  d: DeviceReport,
+  words: ReportWords,
+  status = d.status === 'no_checkpoint' ? words.noCheckpoint : STATUS_TEXT[d.status],
+) => `${d.name}: ${status}${d.error ? ` — ${d.error}` : ''}`;
 
 /**
  * One device in a plan: for a diff its status (`changed` where a restore would send something)
