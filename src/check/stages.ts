@@ -94,7 +94,8 @@ export function appendable(text: string, source: string, stage: string): { file:
 }
 
 /**
- * The existing file's text with the stage appended (its own text, comments and order kept). The
+ * The existing file's text with the stage appended (its comments and order kept, its spacing as
+ * the yaml printer writes it). The
  * existing file must be a valid check file and must not have a stage of that name; the result is
  * checked again against every bound of a check file, so nothing is written that `check` refuses.
  */
