@@ -140,9 +140,7 @@ const LONG_FILES_BEING_SPLIT = new Set(['devices/session.ts', 'ui/state.ts']);
 
 /** Functions over their limit that are being split, as `file:name`; the list only shrinks. */
 const LONG_FUNCTIONS_BEING_SPLIT = new Set([
-  'agent/context.ts:prepareContext',
   'agent/session/run.ts:runRequest',
-  'agent/tree/engine.ts:delegate',
   'devices/engine.ts:runOne',
   'ui/components/App.tsx:App',
   'cli/subcommands.ts:addSubcommands',

@@ -63,7 +63,11 @@ const SETTING_GROUPS = {
       .option('--base-url <url>', 'OpenAI-compatible API base URL (env GNS3_COPILOT_BASE_URL)')
       .option('--temperature <t>', 'sampling temperature, 0..2')
       .option('--context-limit <k>', 'model context in thousands of tokens (positive integer)')
-      .option('--context-strategy <s>', 'conservative (60%) | balanced (75%) | aggressive (85%)'),
+      .option('--context-strategy <s>', 'conservative (60%) | balanced (75%) | aggressive (85%)')
+      .option(
+        '--topology-inline-max <n>',
+        'nodes up to which the system prompt lists the topology; above: a summary, 0..100000 (default 150)',
+      ),
   approve: (c: Command) =>
     c.option('--approve <who>', 'who approves config-changing tools: never | ask | config | all (one-shot: not ask)'),
   /** how the command talks to the user */
@@ -113,6 +117,7 @@ const SETTING_FLAGS: Record<string, string> = {
   temperature: 'temperature',
   contextLimit: 'context_limit',
   contextStrategy: 'context_strategy',
+  topologyInlineMax: 'topology_inline_max',
   approve: 'approve',
   agentMode: 'agent_mode',
   childExecutionMode: 'child_execution_mode',

@@ -68,11 +68,11 @@ describe('renderTopologyText', () => {
     });
     expect(text.split('\n')).toEqual([
       'Project mixed: 4 nodes, 0 links',
-      'Nodes (name (type) status console-port; consoles are telnet on 10.0.0.5 unless shown):',
-      '- A (qemu) started 5000',
-      '- B (qemu) started 5001',
-      '- C (qemu) started vnc 10.0.0.9:5902',
-      '- D (qemu) started',
+      'Nodes: name (platform) status console-port, then links port-peer:port (each once), then free ports. Unless shown a node is (qemu), started, telnet console on 10.0.0.5',
+      'A 5000',
+      'B 5001',
+      'C vnc 10.0.0.9:5902',
+      'D',
     ]);
   });
 });
@@ -218,12 +218,9 @@ describe.each(['v2', 'v3'] as const)('project scope on %s', (api) => {
     expect(text).toBe(
       [
         'Project cap: 2 nodes, 1 link',
-        'Nodes (name (type) status console-port; consoles are telnet on 127.0.0.1 unless shown):',
-        '- PC1 (vpcs) started 5100',
-        '- SW1 (ethernet_switch) started',
-        'Links:',
-        '- PC1:e0 <-> SW1:e3 [delay=50,5; bpf=icmp | udp]',
-        'Free ports: SW1 e0-e2,e4-e7',
+        'Nodes: name (platform) status console-port, then links port-peer:port (each once), then free ports. Unless shown a node is (vpcs), started, telnet console on 127.0.0.1',
+        'PC1 5100 e0-SW1:e3[delay=50,5;bpf=icmp | udp]',
+        'SW1 (ethernet_switch) free e0-e2,e4-e7',
       ].join('\n'),
     );
   });
