@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { act } from './process.js';
-import { addSettingsOptions, loadFor, settingsFlags, type SettingGroup } from './options.js';
+import { addSettingsOptions, collect, loadFor, settingsFlags, type SettingGroup } from './options.js';
 import type { Settings } from '../config/schema.js';
 
 type Opts = Record<string, unknown>;
@@ -171,7 +171,6 @@ export function addSubcommands(program: Command): void {
   map.action(withSettings(async (_positional, opts, settings) => (await import('../commands/map.js')).mapCommand(settings, opts)));
 
   // diff and rewind (src/commands/rewind.ts): what a session changed in the lab, and undoing it
-  const collect = (v: string, prev: string[] = []) => [...prev, v];
   const diff = program
     .command('diff')
     .description('what a session changed in the lab since just before a request: device configuration diffs and topology changes')
