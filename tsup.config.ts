@@ -6,7 +6,7 @@ import { RankTable } from './src/agent/bpe-count.js';
 import { encodeRankTable } from './src/agent/bpe-table-file.js';
 import { readRanks, readRanksFile, rankTablePath, type EncodingName } from './src/agent/tokens.js';
 
-// Every test run rebuilds dist/ (vitest globalSetup) while other runs may be
+// A test run rebuilds dist/ when a source changed (vitest globalSetup) while other runs may be
 // executing bin/ -> dist/ at that moment. So each build writes to its own
 // staging dir and then moves files in with atomic renames, chunks first and
 // the entry last: a running process never sees a half-written file or an

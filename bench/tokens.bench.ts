@@ -11,31 +11,21 @@ import { settingsSchema } from '../src/config/schema.js';
 import { createAgentSession } from '../src/agent/session.js';
 import { getEncoder } from '../src/agent/tokens.js';
 import { startFakeLlm } from '../test/fakes/llm/server.js';
-import { startFakeGns3, type FakeGns3 } from '../test/fakes/gns3/server.js';
+import { startFakeGns3 } from '../test/fakes/gns3/server.js';
+import { seedRouterRing } from '../test/fakes/gns3/lab-seed.js';
 import type { BenchTable } from './table.js';
 
 const MODES = ['lab', 'teaching', 'inject'] as const;
 const SIZES = [10, 40, 100, 400] as const;
 
-/** Measured at the release before (tools: the same sessions; topology: the lab below, lab mode). */
+/** Measured at the release before (tools: the same sessions; topology: the same labs in lab mode, before the compact topology text). */
 const BEFORE = {
   tools: { lab: 3488, teaching: 2426, inject: 2297 },
-  topology: { 10: 0, 40: 0, 100: 0, 400: 0 } as Record<number, number>,
+  topology: { 10: 401, 40: 1477, 100: 3637, 400: 14437 } as Record<number, number>,
 };
 
-/** N routers with 4 ports, a ring plus a chord from every other router; a third of them stopped. */
-function seed(fake: FakeGns3, project: string, nodes: number): number {
-  fake.addProject({ name: project });
-  for (let i = 1; i <= nodes; i++)
-    fake.addNode({ project, name: `R${i}`, node_type: 'qemu', template_name: 'FRR', ports: 4, status: i % 3 ? 'started' : 'stopped' });
-  for (let i = 1; i <= nodes; i++) fake.addLink({ project, a: `R${i}:e0`, b: `R${(i % nodes) + 1}:e1` });
-  let chords = 0;
-  for (let i = 1; i + nodes / 2 <= nodes; i += 2, chords++) fake.addLink({ project, a: `R${i}:e2`, b: `R${i + nodes / 2}:e3` });
-  return nodes + chords;
-}
-
 /** The first request of a one-message turn: its system prompt and its tools, as sent. */
-async function firstCall(dir: string, mode: string, server?: string, project?: string) {
+async function firstCall(dir: string, mode: string, server?: string, project?: string, extra: Record<string, unknown> = {}) {
   const llm = await startFakeLlm([{ text: 'ok' }]);
   const settings = settingsSchema.parse({
     provider: 'custom',
@@ -45,6 +35,7 @@ async function firstCall(dir: string, mode: string, server?: string, project?: s
     data_dir: dir,
     mode,
     ...(server ? { server, project } : {}),
+    ...extra,
   });
   const s = await createAgentSession({ settings });
   try {
@@ -66,7 +57,7 @@ export async function run(): Promise<BenchTable> {
   const rows: (string | number)[][] = [];
   const fake = await startFakeGns3({ api: 'v2' });
   try {
-    const links = new Map(SIZES.map((n) => [n, seed(fake, `lab${n}`, n)]));
+    const links = new Map(SIZES.map((n) => [n, seedRouterRing(fake, `lab${n}`, n)]));
     for (const mode of MODES) {
       const bare = await firstCall(dir, mode);
       const tools = counter.text(bare.tools);
@@ -75,17 +66,17 @@ export async function run(): Promise<BenchTable> {
       rows.push([mode, 'system prompt (no topology)', '', system, '']);
       if (mode !== 'lab') continue;
       for (const n of SIZES) {
-        const withTopo = await firstCall(dir, mode, fake.url, `lab${n}`);
-        const topo = counter.text(withTopo.system) - system;
         const l = links.get(n)!;
-        const before = BEFORE.topology[n] ?? 0;
-        rows.push([
-          mode,
-          `topology, ${n} nodes / ${l} links (${(topo / (n + l)).toFixed(1)} per node+link)`,
-          before || '',
-          topo,
-          before ? `${(before / topo).toFixed(2)}x` : '',
-        ]);
+        // above topology_inline_max (150) the prompt carries a summary; 400 is also shown listed whole
+        const variants: [string, Record<string, unknown>][] = [['', {}]];
+        if (n > 150) variants.push([', topology_inline_max 400', { topology_inline_max: 400 }]);
+        for (const [label, extra] of variants) {
+          const withTopo = await firstCall(dir, mode, fake.url, `lab${n}`, extra);
+          const topo = counter.text(withTopo.system) - system;
+          const before = BEFORE.topology[n] ?? 0;
+          const shape = n > 150 && !label ? 'summary' : `${(topo / (n + l)).toFixed(1)} per node+link`;
+          rows.push([mode, `topology, ${n} nodes / ${l} links${label} (${shape})`, before, topo, `${(before / topo).toFixed(2)}x`]);
+        }
       }
     }
   } finally {
@@ -98,7 +89,7 @@ export async function run(): Promise<BenchTable> {
     rows,
     notes: [
       'tools: all of the mode’s tool schemas (flat agent mode), exact o200k counts; before = the release before the compact schemas (the session’s own bounded count, which estimates long runs without spaces, said 4,230 / 2,917 / 2,824 then). Lab mode has gained apply_config_template (142 tokens) since.',
-      'topology: the system prompt with the project minus without it, on the fake controller (FRR routers, 4 ports, ring + chords).',
+      'topology: the system prompt with the project minus without it, on the fake controller (FRR routers, 4 ports, ring + chords, a third stopped); before = the release before the compact topology text (about 16 tokens per node+link). Above topology_inline_max (default 150) nodes the prompt carries a summary.',
     ],
   };
 }

@@ -139,14 +139,7 @@ describe('layers (docs/ARCHITECTURE.md, Layers)', () => {
 const LONG_FILES_BEING_SPLIT = new Set(['devices/session.ts', 'ui/state.ts']);
 
 /** Functions over their limit that are being split, as `file:name`; the list only shrinks. */
-const LONG_FUNCTIONS_BEING_SPLIT = new Set([
-  'agent/context.ts:prepareContext',
-  'agent/session/run.ts:runRequest',
-  'agent/tree/engine.ts:delegate',
-  'devices/engine.ts:runOne',
-  'ui/components/App.tsx:App',
-  'cli/subcommands.ts:addSubcommands',
-]);
+const LONG_FUNCTIONS_BEING_SPLIT = new Set(['devices/engine.ts:runOne', 'ui/components/App.tsx:App', 'cli/subcommands.ts:addSubcommands']);
 
 const linesOf = (text: string): number => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 

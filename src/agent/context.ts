@@ -107,6 +107,54 @@ export function toolSchemaTokens(counter: TokenCounter, schemas: unknown[]): num
   }
 }
 
+/**
+ * Which units to send, dropping from `used` tokens down to `target`; `prefixUnits` is how
+ * many leading units (older requests) are dropped, the part a summary may replace.
+ */
+function selectUnits(units: Unit[], used: number, target: number): { keep: boolean[]; prefixUnits: number } {
+  // The latest user message and everything after it is the current request.
+  let latestHuman = -1;
+  for (let k = units.length - 1; k >= 0; k--)
+    if (units[k]!.human) {
+      latestHuman = k;
+      break;
+    }
+  const keep = new Array<boolean>(units.length).fill(true);
+  // 1) the oldest units before the latest request
+  let prefixUnits = 0;
+  for (let k = 0; k < (latestHuman < 0 ? units.length - 1 : latestHuman) && used > target; k++) {
+    keep[k] = false;
+    used -= units[k]!.tokens;
+    prefixUnits = k + 1;
+  }
+  // 1b) the kept history starts on a user message: drop up to the next one (never past the latest)
+  while (prefixUnits > 0 && prefixUnits < latestHuman && !units[prefixUnits]!.human) {
+    keep[prefixUnits] = false;
+    used -= units[prefixUnits]!.tokens;
+    prefixUnits++;
+  }
+  // 2) still too big: old tool rounds of the current request (never the newest unit)
+  for (let k = latestHuman + 1; k < units.length - 1 && used > target; k++) {
+    keep[k] = false;
+    used -= units[k]!.tokens;
+  }
+  return { keep, prefixUnits };
+}
+
+/** The kept units' messages, their tokens, and how many history messages are not sent (those a summary covered included). */
+function keptMessages(view: BaseMessage[], units: Unit[], keep: boolean[], covered: number) {
+  const messages: BaseMessage[] = [];
+  let msgTokens = 0;
+  let dropped = covered;
+  units.forEach((u, k) => {
+    if (keep[k]) {
+      for (let j = u.start; j < u.end; j++) messages.push(view[j]!);
+      msgTokens += u.tokens;
+    } else dropped += u.end - u.start;
+  });
+  return { messages, msgTokens, dropped };
+}
+
 export async function prepareContext(input: ContextInput, o: ContextOptions): Promise<ContextPlan> {
   const limit = o.limitK * 1000;
   const budget = Math.floor(limit * STRATEGY_RATIO[o.strategy] * (o.ratioScale ?? 1)) - input.toolsTokens;
@@ -151,34 +199,8 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
   if (systemTokens + total <= budget) return plan(baseSystem, systemTokens, view, total, covered, null);
 
   try {
-    // The latest user message and everything after it is the current request.
-    let latestHuman = -1;
-    for (let k = units.length - 1; k >= 0; k--)
-      if (units[k]!.human) {
-        latestHuman = k;
-        break;
-      }
-    const keep = new Array<boolean>(units.length).fill(true);
-    let used = systemTokens + total;
     const target = budget - (o.summarizer ? SUMMARY_RESERVE : 0);
-    // 1) the oldest units before the latest request
-    let prefixUnits = 0;
-    for (let k = 0; k < (latestHuman < 0 ? units.length - 1 : latestHuman) && used > target; k++) {
-      keep[k] = false;
-      used -= units[k]!.tokens;
-      prefixUnits = k + 1;
-    }
-    // 1b) the kept history starts on a user message: drop up to the next one (never past the latest)
-    while (prefixUnits > 0 && prefixUnits < latestHuman && !units[prefixUnits]!.human) {
-      keep[prefixUnits] = false;
-      used -= units[prefixUnits]!.tokens;
-      prefixUnits++;
-    }
-    // 2) still too big: old tool rounds of the current request (never the newest unit)
-    for (let k = latestHuman + 1; k < units.length - 1 && used > target; k++) {
-      keep[k] = false;
-      used -= units[k]!.tokens;
-    }
+    const { keep, prefixUnits } = selectUnits(units, systemTokens + total, target);
 
     let summary: HistorySummary | null = null;
     let system = baseSystem;
@@ -197,15 +219,7 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
         warning = `summarizing dropped history failed, dropping it instead: ${String(err)}`;
       }
     }
-    const messages: BaseMessage[] = [];
-    let msgTokens = 0;
-    let dropped = covered;
-    units.forEach((u, k) => {
-      if (keep[k]) {
-        for (let j = u.start; j < u.end; j++) messages.push(view[j]!);
-        msgTokens += u.tokens;
-      } else dropped += u.end - u.start;
-    });
+    const { messages, msgTokens, dropped } = keptMessages(view, units, keep, covered);
     if (sysTokens + msgTokens > budget)
       warning ??= `context still over budget after trimming (${sysTokens + msgTokens} > ${budget} tokens)`;
     return plan(system, sysTokens, messages, msgTokens, dropped, summary, warning);

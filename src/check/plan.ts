@@ -64,6 +64,18 @@ const error = (evidence: string): Verdict => ({ status: 'error', evidence });
 const pass = (evidence: string): Verdict => ({ status: 'pass', evidence });
 const fail = (evidence: string): Verdict => ({ status: 'fail', evidence });
 
+/** The plan of one command run as usual whose output decides; no output is its own verdict (outputOf). */
+function readPlan(command: string, decide: (out: string) => Verdict): Plan {
+  return {
+    commands: [command],
+    bounded: [],
+    decide(get) {
+      const out = outputOf(get(command), command);
+      return typeof out === 'string' ? decide(out) : out;
+    },
+  };
+}
+
 /** A command's output, or the error verdict saying why there is none. */
 function outputOf(r: CommandResult | undefined, command: string, timeoutIsEnd = false): string | Verdict {
   if (!r) return error(`"${command}" was not run`);
@@ -117,87 +129,63 @@ function interfacePlan(c: Extract<Check, { interface: unknown }>['interface'], p
 
 function routePlan(c: Extract<Check, { route: unknown }>['route'], platform: PlatformName): Plan {
   const command = platform === 'linux' ? 'ip route show' : 'show ip route';
-  return {
-    commands: [command],
-    bounded: [],
-    decide(get) {
-      const out = outputOf(get(command), command);
-      if (typeof out !== 'string') return out;
-      const rows: RouteRow[] | undefined = platform === 'linux' ? parseLinuxRoutes(out) : parseIosRoutes(out);
-      if (!rows) return error(`cannot read "${command}": ${firstLine(out)}`);
-      const candidates = rows.filter((r) => r.prefix === c.prefix && (!c.protocol || r.protocol === c.protocol) && r.selected);
-      const match = candidates.find((r) => !c.via || r.via.includes(c.via));
-      if (!c.present) {
-        return match ? fail(match.line) : pass(`no ${c.protocol ?? ''}${c.protocol ? ' ' : ''}route to ${c.prefix} in "${command}"`);
-      }
-      if (match) return pass(match.line);
-      const other = candidates[0] ?? rows.find((r) => r.prefix === c.prefix);
-      return fail(other ? other.line : `no route to ${c.prefix} in "${command}"`);
-    },
-  };
+  return readPlan(command, (out) => {
+    const rows: RouteRow[] | undefined = platform === 'linux' ? parseLinuxRoutes(out) : parseIosRoutes(out);
+    if (!rows) return error(`cannot read "${command}": ${firstLine(out)}`);
+    const candidates = rows.filter((r) => r.prefix === c.prefix && (!c.protocol || r.protocol === c.protocol) && r.selected);
+    const match = candidates.find((r) => !c.via || r.via.includes(c.via));
+    if (!c.present) {
+      return match ? fail(match.line) : pass(`no ${c.protocol ?? ''}${c.protocol ? ' ' : ''}route to ${c.prefix} in "${command}"`);
+    }
+    if (match) return pass(match.line);
+    const other = candidates[0] ?? rows.find((r) => r.prefix === c.prefix);
+    return fail(other ? other.line : `no route to ${c.prefix} in "${command}"`);
+  });
 }
 
 function neighborPlan(c: Extract<Check, { ospf_neighbor: unknown }>['ospf_neighbor']): Plan {
   const command = 'show ip ospf neighbor';
-  return {
-    commands: [command],
-    bounded: [],
-    decide(get) {
-      const out = outputOf(get(command), command);
-      if (typeof out !== 'string') return out;
-      const rows = parseOspfNeighbors(out);
-      const row = rows.find((r) => r.id === c.neighbor) ?? rows.find((r) => r.address === c.neighbor);
-      if (!row) {
-        const listed = rows.map((r) => `${r.id} ${r.state}`).join(', ');
-        return fail(`no OSPF neighbour ${c.neighbor} (${listed || firstLine(out)})`);
-      }
-      return row.state.toLowerCase() === c.state.toLowerCase() ? pass(row.line) : fail(row.line);
-    },
-  };
+  return readPlan(command, (out) => {
+    const rows = parseOspfNeighbors(out);
+    const row = rows.find((r) => r.id === c.neighbor) ?? rows.find((r) => r.address === c.neighbor);
+    if (!row) {
+      const listed = rows.map((r) => `${r.id} ${r.state}`).join(', ');
+      return fail(`no OSPF neighbour ${c.neighbor} (${listed || firstLine(out)})`);
+    }
+    return row.state.toLowerCase() === c.state.toLowerCase() ? pass(row.line) : fail(row.line);
+  });
 }
 
 function bgpPlan(c: Extract<Check, { bgp_peer: unknown }>['bgp_peer']): Plan {
   const command = 'show ip bgp summary';
-  return {
-    commands: [command],
-    bounded: [],
-    decide(get) {
-      const out = outputOf(get(command), command);
-      if (typeof out !== 'string') return out;
-      const rows = parseBgpSummary(out);
-      if (!rows) return error(`cannot read "${command}" (is BGP running?): ${firstLine(out)}`);
-      const row = rows.find((r) => r.peer === c.peer);
-      if (!row) return fail(`no BGP peer ${c.peer} (${rows.map((r) => r.peer).join(', ') || 'no peers'})`);
-      return row.state.toLowerCase() === c.state.toLowerCase() ? pass(row.line) : fail(row.line);
-    },
-  };
+  return readPlan(command, (out) => {
+    const rows = parseBgpSummary(out);
+    if (!rows) return error(`cannot read "${command}" (is BGP running?): ${firstLine(out)}`);
+    const row = rows.find((r) => r.peer === c.peer);
+    if (!row) return fail(`no BGP peer ${c.peer} (${rows.map((r) => r.peer).join(', ') || 'no peers'})`);
+    return row.state.toLowerCase() === c.state.toLowerCase() ? pass(row.line) : fail(row.line);
+  });
 }
 
 function configPlan(c: Extract<Check, { config: unknown }>['config']): Plan {
   const command = 'show running-config';
   const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
-  return {
-    commands: [command],
-    bounded: [],
-    decide(get) {
-      const out = outputOf(get(command), command);
-      if (typeof out !== 'string') return out;
-      const block = configSection(out, c.section);
-      if (!block) return c.has ? fail(`no "${c.section}" section in the running config`) : pass(`no "${c.section}" section`);
-      const find = (want: string) => block.find((l) => norm(l).includes(norm(want)));
-      if (c.has) {
-        const hit = find(c.has);
-        if (!hit) return fail(`"${c.has}" not in ${c.section ? `"${c.section}"` : 'the running config'}`);
-        if (!c.lacks) return pass(hit.trim());
-      }
-      if (c.lacks) {
-        const hit = find(c.lacks);
-        if (hit) return fail(hit.trim());
-        return pass(`"${c.lacks}" not in ${c.section ? `"${c.section}"` : 'the running config'}`);
-      }
-      return error('config check without has/lacks');
-    },
-  };
+  return readPlan(command, (out) => {
+    const block = configSection(out, c.section);
+    if (!block) return c.has ? fail(`no "${c.section}" section in the running config`) : pass(`no "${c.section}" section`);
+    const find = (want: string) => block.find((l) => norm(l).includes(norm(want)));
+    if (c.has) {
+      const hit = find(c.has);
+      if (!hit) return fail(`"${c.has}" not in ${c.section ? `"${c.section}"` : 'the running config'}`);
+      if (!c.lacks) return pass(hit.trim());
+    }
+    if (c.lacks) {
+      const hit = find(c.lacks);
+      if (hit) return fail(hit.trim());
+      return pass(`"${c.lacks}" not in ${c.section ? `"${c.section}"` : 'the running config'}`);
+    }
+    return error('config check without has/lacks');
+  });
 }
 
 function pingPlan(c: Extract<Check, { ping: unknown }>['ping'], platform: PlatformName): Plan {

@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { sanitizeLine } from '../security/sanitize.js';
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+/** A repeatable flag's values in the order typed (`--device R1 --device R2`): commander's parser for it. */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Commands that carry the settings flags (and, for runs, the run flags). */
 const withSettings = new Set<Command>();
@@ -63,7 +64,11 @@ const SETTING_GROUPS = {
       .option('--base-url <url>', 'OpenAI-compatible API base URL (env GNS3_COPILOT_BASE_URL)')
       .option('--temperature <t>', 'sampling temperature, 0..2')
       .option('--context-limit <k>', 'model context in thousands of tokens (positive integer)')
-      .option('--context-strategy <s>', 'conservative (60%) | balanced (75%) | aggressive (85%)'),
+      .option('--context-strategy <s>', 'conservative (60%) | balanced (75%) | aggressive (85%)')
+      .option(
+        '--topology-inline-max <n>',
+        'nodes up to which the system prompt lists the topology; above: a summary, 0..100000 (default 150)',
+      ),
   approve: (c: Command) =>
     c.option('--approve <who>', 'who approves config-changing tools: never | ask | config | all (one-shot: not ask)'),
   /** how the command talks to the user */
@@ -113,6 +118,7 @@ const SETTING_FLAGS: Record<string, string> = {
   temperature: 'temperature',
   contextLimit: 'context_limit',
   contextStrategy: 'context_strategy',
+  topologyInlineMax: 'topology_inline_max',
   approve: 'approve',
   agentMode: 'agent_mode',
   childExecutionMode: 'child_execution_mode',

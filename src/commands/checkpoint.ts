@@ -8,6 +8,7 @@
 import type { Settings } from '../config/schema.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { sanitizeText } from '../security/sanitize.js';
+import { deviceOption } from './device-option.js';
 import { SessionStore } from '../sessions/store.js';
 import { withClient, withProjectLab, type ProjectLab } from '../undo/project-lab.js';
 import { namedReportJson, namedReportText, listText, saveText, showJson, showText } from '../undo/named-report.js';
@@ -19,14 +20,6 @@ type Opts = Record<string, unknown>;
 const out = (s: string) => process.stdout.write(s);
 const print = (opts: Opts, json: () => unknown, text: () => string) =>
   out(opts.json ? `${JSON.stringify(json())}\n` : sanitizeText(text()));
-
-const deviceOpt = (v: unknown): string[] | undefined =>
-  Array.isArray(v) && v.length > 0
-    ? v
-        .flatMap((d) => String(d).split(','))
-        .map((d) => d.trim())
-        .filter(Boolean)
-    : undefined;
 
 function nameArg(action: CheckpointAction, positional: string[]): string {
   const name = positional[0];
@@ -106,7 +99,7 @@ async function runAction(action: CheckpointAction, positional: string[], opts: O
     }
     case 'diff': {
       const { diffNamed } = await import('../undo/named-restore.js');
-      const devices = deviceOpt(opts.device);
+      const devices = deviceOption(opts.device);
       const report = await diffNamed(lab, nameArg(action, positional), devices);
       print(
         opts,
@@ -122,7 +115,7 @@ async function runAction(action: CheckpointAction, positional: string[], opts: O
 
 async function restore(positional: string[], opts: Opts, settings: Settings, lab: ProjectLab): Promise<number> {
   const { restoreNamed, restoreIncomplete } = await import('../undo/named-restore.js');
-  const devices = deviceOpt(opts.device);
+  const devices = deviceOption(opts.device);
   const report = await restoreNamed(lab, {
     name: nameArg('restore', positional),
     ...(devices ? { devices } : {}),

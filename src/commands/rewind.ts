@@ -11,6 +11,7 @@
 import type { Settings } from '../config/schema.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { sanitizeText } from '../security/sanitize.js';
+import { deviceOption } from './device-option.js';
 import { SessionStore, type SessionRow } from '../sessions/store.js';
 import { SessionLease } from '../sessions/lease.js';
 import { CheckpointStore } from '../checkpoints/store.js';
@@ -29,14 +30,6 @@ function toOpt(v: unknown, last: number): number | undefined {
     );
   return n;
 }
-
-const deviceOpt = (v: unknown): string[] | undefined =>
-  Array.isArray(v) && v.length > 0
-    ? v
-        .flatMap((d) => String(d).split(','))
-        .map((d) => d.trim())
-        .filter(Boolean)
-    : undefined;
 
 function print(report: RewindReport, opts: Opts, kind: 'diff' | 'rewind'): void {
   if (opts.json) process.stdout.write(JSON.stringify(jsonOf(report)) + '\n');
@@ -74,7 +67,7 @@ export async function diffCommand(sessionArg: string | undefined, opts: Opts, se
     const cp = new CheckpointStore(store.db);
     const to = toOpt(opts.to, cp.currentRequestNo(row.id)) ?? 1;
     const { diffSession } = await import('../undo/rewind.js');
-    const devices = deviceOpt(opts.device);
+    const devices = deviceOption(opts.device);
     const report = await withLab(
       settings,
       row,
@@ -114,7 +107,7 @@ export async function rewindCommand(sessionArg: string | undefined, opts: Opts, 
     if (to < 1) throw new UsageError(`session ${row.id.slice(0, 8)} has no requests to rewind`);
     if (unfinished && unfinished.to_request === to) process.stderr.write(`resuming the unfinished rewind to before request ${to}\n`);
     const mode = row.copilot_mode;
-    const devices = deviceOpt(opts.device);
+    const devices = deviceOption(opts.device);
     const { runRewind } = await import('../undo/rewind.js');
     const report = await withLab(
       settings,

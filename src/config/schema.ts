@@ -79,6 +79,8 @@ export const settingsSchema = z.object({
    * `never` reads the topology over REST before every LLM call.
    */
   notifications: z.enum(['auto', 'always', 'never']).default('auto'),
+  /** nodes up to which the system prompt lists the topology whole; a larger lab gets a summary (gns3_topology_reader has the rest) */
+  topology_inline_max: intIn(0, 100_000).default(150),
 
   mode: mode.default('teaching_assistant'),
   max_iterations: intIn(1, 100).default(20),

@@ -53,6 +53,18 @@ export const TOOL_NAMES = [
 ] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
+/** The tools of every mode, last in each: reading the lab, checking it, and sub-agents. */
+const EVERY_MODE: readonly ToolName[] = [
+  // read-only; docs/tools.md lists the reader as a tool students may use too
+  'gns3_topology_reader',
+  'get_gns3_node_console',
+  // read-only checks (src/check): lab mode verifies its work, teaching shows what is still wrong
+  'verify_lab',
+  'agent',
+  'read_context_ref',
+  'review_task',
+];
+
 const TEACHING: readonly ToolName[] = [
   'get_gns3_templates',
   'create_gns3_node',
@@ -63,14 +75,7 @@ const TEACHING: readonly ToolName[] = [
   'packet_analysis',
   'packet_analysis_skills',
   'device_skills',
-  // read-only; docs/tools.md lists it as a read tool students may use
-  'gns3_topology_reader',
-  'get_gns3_node_console',
-  // read-only checks (src/check): lab mode verifies its work, teaching shows what is still wrong
-  'verify_lab',
-  'agent',
-  'read_context_ref',
-  'review_task',
+  ...EVERY_MODE,
 ];
 
 export const MODE_TOOLS: Record<CopilotMode, readonly ToolName[]> = {
@@ -88,12 +93,7 @@ export const MODE_TOOLS: Record<CopilotMode, readonly ToolName[]> = {
     'execute_multiple_device_config_commands',
     'manage_gns3_packet_filter',
     'injection_skills',
-    'gns3_topology_reader',
-    'get_gns3_node_console',
-    'verify_lab',
-    'agent',
-    'read_context_ref',
-    'review_task',
+    ...EVERY_MODE,
   ],
 };
 

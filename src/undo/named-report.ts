@@ -1,19 +1,10 @@
 /** The text and JSON of `checkpoint save|list|show|diff|restore` (stdout without --json, and the TUI's notices). */
 import type { SaveReport } from '../checkpoints/named-save.js';
 import type { LabCheckpoint, LabCheckpointSummary, LabRestoreRow } from '../checkpoints/named-types.js';
-import type { DeviceReport } from './restore-engine.js';
+import { deviceOutcomeLines, devicePlanLines, topologyChangeLines, type ReportWords } from './report-lines.js';
 import type { NamedRestoreReport, NamedTopologyReport } from './named-restore.js';
 
-const STATUS_TEXT: Record<DeviceReport['status'], string> = {
-  unchanged: 'unchanged',
-  planned: 'to restore',
-  restored: 'restored',
-  remaining: 'NOT fully restored',
-  blocked: 'not applied',
-  review: 'review by hand',
-  no_checkpoint: 'not saved',
-  error: 'error',
-};
+const WORDS: ReportWords = { noCheckpoint: 'not saved' };
 
 export function saveText(r: SaveReport): string {
   const saved = r.devices.filter((d) => d.status === 'saved');
@@ -64,29 +55,18 @@ export function showJson(cp: LabCheckpoint, restores: LabRestoreRow[]): Record<s
 }
 
 function topologyLines(t: NamedTopologyReport): string[] {
-  const out: string[] = [];
-  for (const l of t.delete_links) out.push(`  delete link ${l.label} (not in the checkpoint)`);
-  for (const n of t.delete_nodes) out.push(`  delete node ${n.name} (not in the checkpoint)`);
-  for (const r of t.rename) out.push(`  rename ${r.from} → ${r.to}`);
-  for (const s of t.power) out.push(`  ${s.name}: ${s.from} → ${s.to}`);
-  for (const f of t.filters) out.push(`  link ${f.label}: filters ${JSON.stringify(f.from)} → ${JSON.stringify(f.to)}`);
-  for (const n of t.missing_nodes) out.push(`  node ${n.name} was deleted since: a restore cannot create it again`);
-  for (const l of t.missing_links) out.push(`  link ${l.label} was deleted since: a restore cannot create it again`);
-  for (const e of t.errors) out.push(`  error: ${e}`);
-  return out;
+  return [
+    ...topologyChangeLines(t, 'not in the checkpoint'),
+    ...t.missing_nodes.map((n) => `  node ${n.name} was deleted since: a restore cannot create it again`),
+    ...t.missing_links.map((l) => `  link ${l.label} was deleted since: a restore cannot create it again`),
+    ...t.errors.map((e) => `  error: ${e}`),
+  ];
 }
 
 export function namedReportText(r: NamedRestoreReport, kind: 'diff' | 'restore'): string {
   const head = kind === 'diff' ? `changes since checkpoint ${r.checkpoint}` : `restore of checkpoint ${r.checkpoint}`;
   const out = [`project ${r.project}: ${head} (saved ${r.saved_at})${r.resumed ? ' (resumed)' : ''}`];
-  for (const d of r.devices) {
-    const status = kind === 'diff' && d.status === 'planned' ? 'changed' : STATUS_TEXT[d.status];
-    out.push('', `${d.name}: ${status}${d.error ? ` — ${d.error}` : ''}`);
-    if (d.diff) out.push(d.diff);
-    if (kind === 'restore' && d.display.length > 0 && d.status !== 'restored')
-      out.push(`commands${d.status === 'review' ? ' to review' : ''}:`, ...d.display.map((c) => `  ${c}`));
-    if (d.status === 'remaining') out.push('still different:', ...d.remaining.map((l) => `  ${l}`));
-  }
+  for (const d of r.devices) out.push(...devicePlanLines(d, kind, WORDS));
   const topo = topologyLines(r.topology);
   if (topo.length > 0) out.push('', `topology: ${r.topology.status}`, ...topo);
   return out.join('\n') + '\n';
@@ -123,8 +103,7 @@ export function namedRestoreSummary(r: NamedRestoreReport): { text: string; comp
   const out: string[] = [];
   for (const d of r.devices) {
     if (d.status === 'remaining' || d.status === 'error' || d.status === 'review') complete = false;
-    out.push(`  ${d.name}: ${STATUS_TEXT[d.status]}${d.error ? ` — ${d.error}` : ''}`);
-    if (d.status === 'remaining') out.push(...d.remaining.map((l) => `    ${l}`));
+    out.push(...deviceOutcomeLines(d, WORDS));
   }
   if (r.topology.status !== 'unchanged') {
     if (r.topology.status !== 'restored') complete = false;

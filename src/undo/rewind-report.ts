@@ -1,26 +1,11 @@
 /** The text form of a diff or rewind report (stdout of `diff`/`rewind` without --json, and the TUI's notices). */
-import type { DeviceReport, RewindReport, TopologyReport } from './rewind.js';
+import type { RewindReport, TopologyReport } from './rewind.js';
+import { deviceOutcomeLines, devicePlanLines, topologyChangeLines, type ReportWords } from './report-lines.js';
 
-const STATUS_TEXT: Record<DeviceReport['status'], string> = {
-  unchanged: 'unchanged',
-  planned: 'to restore',
-  restored: 'restored',
-  remaining: 'NOT fully restored',
-  blocked: 'not applied',
-  review: 'review by hand',
-  no_checkpoint: 'no checkpoint',
-  error: 'error',
-};
+const WORDS: ReportWords = { noCheckpoint: 'no checkpoint' };
 
 function topologyLines(t: TopologyReport): string[] {
-  const out: string[] = [];
-  for (const l of t.delete_links) out.push(`  delete link ${l.label} (created by the session)`);
-  for (const n of t.delete_nodes) out.push(`  delete node ${n.name} (created by the session)`);
-  for (const r of t.rename) out.push(`  rename ${r.from} → ${r.to}`);
-  for (const s of t.power) out.push(`  ${s.name}: ${s.from} → ${s.to}`);
-  for (const f of t.filters) out.push(`  link ${f.label}: filters ${JSON.stringify(f.from)} → ${JSON.stringify(f.to)}`);
-  for (const e of t.errors) out.push(`  error: ${e}`);
-  return out;
+  return [...topologyChangeLines(t, 'created by the session'), ...t.errors.map((e) => `  error: ${e}`)];
 }
 
 const ids = (xs: number[]) => xs.map((id) => `#${id}`).join(', ');
@@ -39,16 +24,7 @@ export function reportText(r: RewindReport, kind: 'diff' | 'rewind'): string {
   const head = kind === 'diff' ? `changes since just before request ${r.to}` : `rewind to just before request ${r.to}`;
   out.push(`session ${r.session_id.slice(0, 8)}: ${head}${r.resumed ? ' (resumed)' : ''}`);
   if (r.devices.length === 0 && out.length === 1) out.push('no device was changed since then');
-  for (const d of r.devices) {
-    out.push(
-      '',
-      `${d.name}: ${kind === 'diff' && d.status === 'planned' ? 'changed' : STATUS_TEXT[d.status]}${d.error ? ` — ${d.error}` : ''}`,
-    );
-    if (d.diff) out.push(d.diff);
-    if (kind === 'rewind' && d.display.length > 0 && d.status !== 'restored')
-      out.push(`commands${d.status === 'review' ? ' to review' : ''}:`, ...d.display.map((c) => `  ${c}`));
-    if (d.status === 'remaining') out.push('still different:', ...d.remaining.map((l) => `  ${l}`));
-  }
+  for (const d of r.devices) out.push(...devicePlanLines(d, kind === 'diff' ? 'diff' : 'restore', WORDS));
   const topo = topologyLines(r.topology);
   if (topo.length > 0) out.push('', `topology: ${r.topology.status}`, ...topo);
   const faults = faultsLine(r);
@@ -67,8 +43,7 @@ export function rewindSummary(r: RewindReport): { text: string; complete: boolea
   let complete = true;
   for (const d of r.devices) {
     if (d.status === 'remaining' || d.status === 'error' || d.status === 'review' || d.status === 'no_checkpoint') complete = false;
-    out.push(`  ${d.name}: ${STATUS_TEXT[d.status]}${d.error ? ` — ${d.error}` : ''}`);
-    if (d.status === 'remaining') out.push(...d.remaining.map((l) => `    ${l}`));
+    out.push(...deviceOutcomeLines(d, WORDS));
   }
   if (r.topology.status !== 'unchanged') {
     if (r.topology.status !== 'restored') complete = false;

@@ -10,7 +10,7 @@ import { TokenCounter } from '../../src/agent/tokens.js';
 import { resolveContextLimitK } from '../../src/agent/providers.js';
 import { PromptLibrary, NO_TOPOLOGY } from '../../src/agent/prompts.js';
 import { UsageError } from '../../src/errors.js';
-import { renderTopologyText } from '../../src/gns3/render.js';
+import { renderPromptTopology } from '../../src/gns3/render.js';
 import type { Topology } from '../../src/gns3/types.js';
 import { topologyNode } from '../helpers/topology.js';
 import type { AgentEvent } from '../../src/core/events.js';
@@ -288,7 +288,7 @@ describe('topology injection and prompts', () => {
     const ev = await collect(s.send('look'));
     expect(ofType(ev, 'init')[0]!.project_id).toBe('p-1');
     const sys = llm.requests.filter((r) => r.purpose === null).map((r) => String(r.body.messages[0]!.content));
-    expect(sys[0]).toContain(renderTopologyText(topo));
+    expect(sys[0]).toContain(renderPromptTopology(topo, 150));
     expect(sys[1]).toContain('R9');
     await s.close();
   });

@@ -85,7 +85,7 @@ describe.each(['v2', 'v3'] as const)('a session on a live lab (%s)', (api) => {
     // ten LLM calls, each with the topology, none of them a REST read
     expect(chats(llm)).toHaveLength(11);
     expect(nodeReads()).toBe(reads);
-    for (let i = 1; i <= 10; i++) expect(systemOf(llm, i)).toMatch(/- PC1 \(vpcs\) stopped/);
+    for (let i = 1; i <= 10; i++) expect(systemOf(llm, i)).toMatch(/^PC1 \(vpcs\) stopped /m);
     expect(ofType(ev, 'drift')).toEqual([
       { type: 'drift', changes: ['R3 stopped', 'node PC1 added', 'link R1:e0–R2:e0 deleted'], total: 3 },
     ]);

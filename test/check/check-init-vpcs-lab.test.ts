@@ -11,9 +11,10 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLab, type Lab } from '../lab/lab.js';
+import type { Lab } from '../lab/lab.js';
+import { startPcLab } from '../lab/pc-lab.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
-import { frrLabNode, telnetNode } from '../fakes/gns3/nodes.js';
+import { frrLabNode, vpcsLabNode } from '../fakes/gns3/nodes.js';
 import { cliEnv, runCli } from '../e2e/oneshot-cli.js';
 import { closePool, ctxFor, runTool, settingsWith } from '../devices/helpers.js';
 import { executeVpcsCommands } from '../../src/tools/devices/commands.js';
@@ -39,15 +40,7 @@ async function address(pcs: Record<string, string>): Promise<void> {
 }
 
 beforeAll(async () => {
-  lab = await startLab({
-    routers: ['R1'],
-    links: [],
-    pcs: [
-      { name: 'PC1', router: 'R1' },
-      { name: 'PC2', router: 'R1' },
-      { name: 'PC3', router: 'R1' },
-    ],
-  });
+  lab = await startPcLab(['PC1', 'PC2', 'PC3']);
   // PC1's and PC2's links into R1 become one switch: a bridge holding PC1's network
   const ns = lab.device('R1').netns;
   const ip = (...args: string[]) => execFileSync('ip', ['-n', ns, ...args]);
@@ -62,8 +55,7 @@ beforeAll(async () => {
   gns3 = await startFakeGns3({ api: 'v3', users: { admin: 'admin-pass' } });
   gns3.addProject({ name: PROJECT });
   gns3.addNode(frrLabNode(lab.device('R1'), { ports: 4 }));
-  for (const pc of ['PC1', 'PC2', 'PC3'])
-    gns3.addNode(telnetNode(pc, lab.device(pc).consolePort, { node_type: 'vpcs', template_name: 'VPCS' }));
+  for (const pc of lab.pcs) gns3.addNode(vpcsLabNode(lab.device(pc.name)));
   gns3.addNode({ name: 'SW1', node_type: 'ethernet_switch', status: 'started' });
   pcLinkId = gns3.addLink({ a: 'PC1:e0', b: 'SW1:e0' }).link_id;
   gns3.addLink({ a: 'PC2:e0', b: 'SW1:e1' });

@@ -105,6 +105,7 @@ describe('bad flags: one line naming the flag and the range, exit 2', () => {
     [['--temperature', '3'], /^error: --temperature: must be a number 0\.\.2 \(got 3\)$/],
     [['--temperature', '-0.5'], /^error: --temperature: must be a number 0\.\.2/],
     [['--context-limit', '0'], /^error: --context-limit: must be an integer 1\.\./],
+    [['--topology-inline-max', '-1'], /^error: --topology-inline-max: must be an integer 0\.\.100000 \(got -1\)$/],
     [['--context-strategy', 'yolo'], /^error: --context-strategy: must be one of conservative\|balanced\|aggressive/],
     [['--provider', 'acme'], /^error: --provider: must be one of openai\|deepseek/],
     [['--approve', 'sometimes'], /^error: --approve: must be one of never\|ask\|config\|all/],

@@ -1,6 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { BIN, isolatedEnv } from '../helpers/cli-run.js';
+
+/**
+ * Whether process `pid` is reading its stdin: Node waits on fd 0 through its event loop's
+ * epoll set, which /proc lists (`tfd: 0`) once the read has started and not before.
+ */
+function readingStdin(pid: number): boolean {
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`) !== 'anon_inode:[eventpoll]') continue;
+      if (/^tfd:\s+0\s/m.test(readFileSync(`/proc/${pid}/fdinfo/${fd}`, 'utf8'))) return true;
+    } catch {
+      // an fd closed while we looked
+    }
+  }
+  return false;
+}
 
 /**
  * With no prompt and a piped stdin the CLI reads stdin until EOF; we never
@@ -12,7 +29,8 @@ async function signalWhileWaiting(signal: NodeJS.Signals): Promise<{ code: numbe
   let stderr = '';
   reader.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   reader.stdin.write('partial prompt without EOF');
-  await new Promise((r) => setTimeout(r, 1_000));
+  // the test's timeout bounds the wait; a CLI that exits instead fails below
+  while (reader.exitCode === null && !readingStdin(reader.pid!)) await new Promise((r) => setTimeout(r, 10));
   expect(reader.exitCode).toBeNull(); // still waiting for the rest of the prompt
   reader.kill(signal);
   const code = await new Promise<number | null>((r) => reader.on('close', (c) => r(c)));

@@ -33,7 +33,20 @@ describe('subcommand options', () => {
   it.each([
     [
       ['check'],
-      ['--init', '--json', '--junit', '--watch', '--only', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help'],
+      [
+        '--init',
+        '--json',
+        '--junit',
+        '--watch',
+        '--only',
+        '--stage',
+        '--server',
+        '--insecure',
+        '--project',
+        '--no-color',
+        '--verbose',
+        '--help',
+      ],
     ],
     [['diff'], ['--to', '--device', '--json', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help']],
     [

@@ -249,3 +249,43 @@ describe('agent_mode: a setting with the env alias AGENT_MODE', () => {
     expect(ok.origins.agent_mode).toBe(`system ${sys} (locked)`);
   });
 });
+
+describe('topology_inline_max: nodes up to which the prompt lists the topology', () => {
+  it('150 by default; flag > env > project > user > system, each origin named', async () => {
+    const none = await load();
+    expect(none.settings.topology_inline_max).toBe(150);
+    expect(none.origins.topology_inline_max).toBe('default');
+    write(sys, { topology_inline_max: 60 });
+    expect((await load()).settings.topology_inline_max).toBe(60);
+    write(user, { topology_inline_max: 80 });
+    expect((await load()).origins.topology_inline_max).toBe(`user ${user}`);
+    const env = { GNS3_COPILOT_TOPOLOGY_INLINE_MAX: '200' };
+    expect((await load({ env })).settings.topology_inline_max).toBe(200);
+    const fromFlag = await load({ env, flags: { topology_inline_max: '0' } });
+    expect(fromFlag.settings.topology_inline_max).toBe(0);
+    expect(fromFlag.origins.topology_inline_max).toBe('flag --topology-inline-max');
+  });
+
+  it('a bad value is one line naming its source and the range', async () => {
+    await expect(load({ flags: { topology_inline_max: '-1' } })).rejects.toThrow(
+      '--topology-inline-max: must be an integer 0..100000 (got -1)',
+    );
+    await expect(load({ env: { GNS3_COPILOT_TOPOLOGY_INLINE_MAX: 'many' } })).rejects.toThrow(
+      /^GNS3_COPILOT_TOPOLOGY_INLINE_MAX: must be an integer 0\.\.100000 \(got many\)$/,
+    );
+  });
+
+  it('a classroom lock holds against the flag, the env var and the files', async () => {
+    write(sys, { topology_inline_max: 40, locked: ['topology_inline_max'] });
+    await expect(load({ flags: { topology_inline_max: '400' } })).rejects.toThrow(
+      `--topology-inline-max: "topology_inline_max" is locked to 40 by the system config ${sys} (classroom lock)`,
+    );
+    await expect(load({ env: { GNS3_COPILOT_TOPOLOGY_INLINE_MAX: '400' } })).rejects.toThrow(/locked to 40/);
+    write(user, { topology_inline_max: 400 });
+    await expect(load()).rejects.toThrow(/^topology_inline_max in .*user\.json: "topology_inline_max" is locked/);
+    write(user, {});
+    const ok = await load({ flags: { topology_inline_max: '40' } });
+    expect(ok.settings.topology_inline_max).toBe(40);
+    expect(ok.origins.topology_inline_max).toBe(`system ${sys} (locked)`);
+  });
+});

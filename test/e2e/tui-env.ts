@@ -45,20 +45,7 @@ export async function startTuiEnv(script: FakeTurn[], opts: { project?: string }
     throw err;
   }
   const dir = mkdtempSync(join(tmpdir(), `gcl-tui-${process.pid}-`));
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: dir,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    XDG_DATA_HOME: join(dir, 'data'),
-    XDG_STATE_HOME: join(dir, 'state'),
-    XDG_RUNTIME_DIR: join(dir, 'run'),
-    TERM: 'xterm-256color',
-    LANG: 'C.UTF-8',
-    GNS3_COPILOT_API_KEY: 'sk-test-tui-e2e',
-    GNS3_SERVER: gns3.url,
-    GNS3_COPILOT_SYSTEM_CONFIG: join(dir, 'system-config.json'),
-    GNS3_COPILOT_BASE_URL: llm.url,
-  };
+  const env = tuiProcessEnv(dir, { gns3: gns3.url, llm: llm.url, apiKey: 'sk-test-tui-e2e' });
   const g = gns3;
   const l = llm;
   return {
@@ -73,6 +60,32 @@ export async function startTuiEnv(script: FakeTurn[], opts: { project?: string }
       await lab.stop().catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The environment the binary runs in under tmux: HOME and the XDG dirs inside `dir` (nothing of
+ * the user's is read or written), a UTF-8 xterm, the fake controller and the fake LLM.
+ */
+export function tuiProcessEnv(
+  dir: string,
+  peers: { gns3: string; llm: string; apiKey: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: dir,
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_DATA_HOME: join(dir, 'data'),
+    XDG_STATE_HOME: join(dir, 'state'),
+    XDG_RUNTIME_DIR: join(dir, 'run'),
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    GNS3_COPILOT_API_KEY: peers.apiKey,
+    GNS3_SERVER: peers.gns3,
+    GNS3_COPILOT_SYSTEM_CONFIG: join(dir, 'system-config.json'),
+    GNS3_COPILOT_BASE_URL: peers.llm,
+    ...extra,
   };
 }
 

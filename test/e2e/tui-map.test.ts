@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
 import { seedRingLab } from '../fakes/gns3/lab-seed.js';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { Tmux } from './tui-env.js';
+import { Tmux, tuiProcessEnv } from './tui-env.js';
 
 let gns3: FakeGns3;
 let llm: FakeLlm;
@@ -25,21 +25,7 @@ beforeAll(async () => {
   seedRingLab(gns3, 12, pid);
   llm = await startFakeLlm([], { title: 'map test' });
   dir = mkdtempSync(join(tmpdir(), `gcl-tui-map-${process.pid}-`));
-  env = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: dir,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    XDG_DATA_HOME: join(dir, 'data'),
-    XDG_STATE_HOME: join(dir, 'state'),
-    XDG_RUNTIME_DIR: join(dir, 'run'),
-    TERM: 'xterm-256color',
-    LANG: 'C.UTF-8',
-    NO_COLOR: '1',
-    GNS3_COPILOT_API_KEY: 'sk-test-tui-map',
-    GNS3_SERVER: gns3.url,
-    GNS3_COPILOT_SYSTEM_CONFIG: join(dir, 'system-config.json'),
-    GNS3_COPILOT_BASE_URL: llm.url,
-  };
+  env = tuiProcessEnv(dir, { gns3: gns3.url, llm: llm.url, apiKey: 'sk-test-tui-map' }, { NO_COLOR: '1' });
 }, 30_000);
 
 afterAll(async () => {

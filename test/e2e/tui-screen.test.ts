@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
 import { startFakeLlm, type FakeLlm } from '../fakes/llm/server.js';
-import { Tmux } from './tui-env.js';
+import { Tmux, tuiProcessEnv } from './tui-env.js';
 
 const PARAGRAPH =
   'The adjacency between R1 and R2 never leaves ExStart because the interface MTU differs: ' +
@@ -27,20 +27,7 @@ beforeAll(async () => {
   gns3.addProject({ name: 'screen' });
   llm = await startFakeLlm([], { title: 'screen test' });
   dir = mkdtempSync(join(tmpdir(), `gcl-tui-screen-${process.pid}-`));
-  env = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: dir,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    XDG_DATA_HOME: join(dir, 'data'),
-    XDG_STATE_HOME: join(dir, 'state'),
-    XDG_RUNTIME_DIR: join(dir, 'run'),
-    TERM: 'xterm-256color',
-    LANG: 'C.UTF-8',
-    GNS3_COPILOT_API_KEY: 'sk-test-tui-screen',
-    GNS3_SERVER: gns3.url,
-    GNS3_COPILOT_SYSTEM_CONFIG: join(dir, 'system-config.json'),
-    GNS3_COPILOT_BASE_URL: llm.url,
-  };
+  env = tuiProcessEnv(dir, { gns3: gns3.url, llm: llm.url, apiKey: 'sk-test-tui-screen' });
 }, 30_000);
 
 afterAll(async () => {

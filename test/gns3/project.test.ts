@@ -68,12 +68,38 @@ describe('renderTopologyText', () => {
     });
     expect(text.split('\n')).toEqual([
       'Project mixed: 4 nodes, 0 links',
-      'Nodes (name (type) status console-port; consoles are telnet on 10.0.0.5 unless shown):',
-      '- A (qemu) started 5000',
-      '- B (qemu) started 5001',
-      '- C (qemu) started vnc 10.0.0.9:5902',
-      '- D (qemu) started',
+      'Nodes: name (platform) status console-port, then links port-peer:port (each once), then free ports. Unless shown a node is (qemu), started, telnet console on 10.0.0.5',
+      'A 5000',
+      'B 5001',
+      'C vnc 10.0.0.9:5902',
+      'D',
     ]);
+  });
+});
+
+describe('renderTopologyText: one word per name', () => {
+  it('quotes a name with a space or a newline, so no name breaks its line or starts one of its own', () => {
+    const port = { name: 'Ethernet0', short_name: 'e0', adapter_number: 0, port_number: 0, link_id: 'l1' };
+    const end = (n: string) => ({ node_id: n, node_name: n, adapter_number: 0, port_number: 0, port_name: 'e0' });
+    const text = renderTopologyText({
+      project_id: 'p',
+      project_name: 'names',
+      nodes: [topologyNode('Core 1', { ports: [port] }), topologyNode('R2\nR9 5000', { console: 5001, ports: [port] })],
+      links: [
+        { link_id: 'l1', link_type: 'ethernet', ends: [end('Core 1'), end('R2\nR9 5000')], filters: {}, suspend: false, capturing: false },
+      ],
+    });
+    expect(text.split('\n').slice(2)).toEqual(['"Core 1" 5000 e0-"R2\\nR9 5000":e0', '"R2\\nR9 5000" 5001']);
+  });
+  it('keeps a link to a node the read did not list (a lab changing mid-read), with both ends named', () => {
+    const end = (n: string) => ({ node_id: n, node_name: n, adapter_number: 0, port_number: 0, port_name: 'e0' });
+    const text = renderTopologyText({
+      project_id: 'p',
+      project_name: 'mid-change',
+      nodes: [],
+      links: [{ link_id: 'l1', link_type: 'ethernet', ends: [end('GONE'), end('ALSO')], filters: {}, suspend: true, capturing: false }],
+    });
+    expect(text.split('\n')).toEqual(['Project mid-change: 0 nodes, 1 link', 'Other links: GONE:e0-ALSO:e0[suspended]']);
   });
 });
 
@@ -218,12 +244,9 @@ describe.each(['v2', 'v3'] as const)('project scope on %s', (api) => {
     expect(text).toBe(
       [
         'Project cap: 2 nodes, 1 link',
-        'Nodes (name (type) status console-port; consoles are telnet on 127.0.0.1 unless shown):',
-        '- PC1 (vpcs) started 5100',
-        '- SW1 (ethernet_switch) started',
-        'Links:',
-        '- PC1:e0 <-> SW1:e3 [delay=50,5; bpf=icmp | udp]',
-        'Free ports: SW1 e0-e2,e4-e7',
+        'Nodes: name (platform) status console-port, then links port-peer:port (each once), then free ports. Unless shown a node is (vpcs), started, telnet console on 127.0.0.1',
+        'PC1 5100 e0-SW1:e3[delay=50,5;bpf=icmp | udp]',
+        'SW1 (ethernet_switch) free e0-e2,e4-e7',
       ].join('\n'),
     );
   });

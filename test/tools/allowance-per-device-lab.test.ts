@@ -5,9 +5,10 @@
  * change PC2 with other commands, nor PC1 and PC2 together; PC1 again runs unasked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLab, type Lab } from '../lab/lab.js';
+import type { Lab } from '../lab/lab.js';
+import { startPcLab } from '../lab/pc-lab.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
-import { telnetNode } from '../fakes/gns3/nodes.js';
+import { vpcsLabNode } from '../fakes/gns3/nodes.js';
 import { collect, ofType, session, testSettings, useFakeLlm } from '../agent/helpers.js';
 import { allTools } from '../../src/tools/index.js';
 import type { ApprovalDecision, ApprovalRequest } from '../../src/core/api.js';
@@ -17,17 +18,10 @@ let lab: Lab;
 let gns3: FakeGns3;
 
 beforeAll(async () => {
-  lab = await startLab({
-    routers: ['R1'],
-    links: [],
-    pcs: [
-      { name: 'PC1', router: 'R1' },
-      { name: 'PC2', router: 'R1' },
-    ],
-  });
+  lab = await startPcLab(['PC1', 'PC2']);
   gns3 = await startFakeGns3({ api: 'v2' });
   gns3.addProject({ name: 'allow-lab' });
-  for (const pc of ['PC1', 'PC2']) gns3.addNode(telnetNode(pc, lab.device(pc).consolePort, { node_type: 'vpcs', project: 'allow-lab' }));
+  for (const pc of lab.pcs) gns3.addNode(vpcsLabNode(lab.device(pc.name), { project: 'allow-lab' }));
 });
 afterAll(async () => {
   await gns3?.close();

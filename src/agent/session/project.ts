@@ -89,9 +89,13 @@ export function sessionProject(settings: Settings, log: Logger, inject?: () => P
     async topology(signal) {
       const t = await current(signal);
       if (!t) return undefined;
-      const { renderTopologyText } = await import('../../gns3/render.js');
+      const { renderPromptTopology } = await import('../../gns3/render.js');
       const notices = live?.takeNotices() ?? [];
-      return { text: renderTopologyText(t), nodes: t.nodes.map((n) => n.name), ...(notices.length ? { notices } : {}) };
+      return {
+        text: renderPromptTopology(t, settings.topology_inline_max),
+        nodes: t.nodes.map((n) => n.name),
+        ...(notices.length ? { notices } : {}),
+      };
     },
     async close() {
       live?.close();

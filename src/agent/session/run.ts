@@ -116,53 +116,24 @@ export async function runRequest(
   const limits = host.limits();
   const reqLimits = { ...limits, tool_limits: { ...limits.tool_limits } };
   const mode = host.mode();
-  const ac = new AbortController();
-  shareSignal(ac.signal);
-  const onUserAbort = () => ac.abort('aborted');
-  if (userSignal?.aborted) ac.abort('aborted');
-  userSignal?.addEventListener('abort', onUserAbort, { once: true });
-  const timer = reqLimits.max_time ? setTimeout(() => ac.abort('max_time'), reqLimits.max_time * 1000) : undefined;
-  const run: RunControl = {
-    emit: (e) => q.push(e),
-    signal: ac.signal,
-    approvalBlocked: 0,
-    counters: new RequestCounters(reqLimits.max_cost !== undefined ? new CostMeter(reqLimits.max_cost) : undefined),
-    ...(reqLimits.max_time ? { deadline: Date.now() + reqLimits.max_time * 1000 } : {}),
-  };
+  const { ac, release } = requestAbort(userSignal, reqLimits.max_time);
+  const run = rootRun(q, ac.signal, reqLimits);
   host.setCurrent(run);
-  const init = (projectId: string | null): AgentEvent => ({
-    type: 'init',
-    session_id: sessionId,
-    project_id: projectId,
-    mode,
-    agent_mode: host.agentMode,
-    model: endpoint.model,
-  });
+  const init = (projectId: string | null) => initEvent(host, mode, projectId);
   let stopped: StoppedReason = 'done';
   let final: AgentStateType | undefined;
   let unwatch: (() => void) | undefined;
-  let opened = false;
+  let project: ProjectScope | undefined;
   try {
-    let projectId: string | null = store.get(sessionId)?.project_id ?? null;
-    let project: ProjectScope | undefined;
-    if (host.project.has()) {
-      try {
-        // --max-time covers the controller probe too
-        project = await abortable(host.project.open(), ac.signal, () =>
-          ac.signal.reason === 'max_time'
-            ? new ControllerError(
-                `the GNS3 controller did not answer ${callOf(host.project.waitingOn())}within --max-time (${reqLimits.max_time} s)`,
-              )
-            : new CopilotError('aborted by the user', ExitCode.Aborted),
-        );
-        projectId = project.projectId;
-        opened = true;
-      } catch (err) {
-        // init still comes first, so stream consumers always see which session failed
-        q.push(init(null));
-        throw err;
-      }
+    const storedProjectId = store.get(sessionId)?.project_id ?? null;
+    try {
+      project = await openProject(host, ac.signal, reqLimits.max_time);
+    } catch (err) {
+      // init still comes first, so stream consumers always see which session failed
+      q.push(init(null));
+      throw err;
     }
+    const projectId = project?.projectId ?? storedProjectId;
     // The row exists before the graph runs, so a run killed mid-turn can be continued.
     host.ensureRow(prompt);
     unwatch = host.watchStops?.(
@@ -192,27 +163,79 @@ export async function runRequest(
     for (const e of endErrors(stopped, reqLimits, run.approvalBlocked, host.hasApprover)) q.push(e);
   } catch (err) {
     repair.invalidate();
-    stopped = ac.signal.aborted ? stopReasonOf(ac.signal) : 'error';
-    const type = ac.signal.aborted && stopped === 'aborted' ? 'aborted' : errorTypeOf(err);
-    log.error('request failed', { error: errorMessage(err), type });
-    q.push({ type: 'error', error: { type, message: errorMessage(err).split('\n')[0] ?? 'error' } });
-    try {
-      final = (await graph.getState({ configurable: { thread_id: sessionId } })).values as AgentStateType;
-    } catch {
-      // state unreadable: stats stay zero
-    }
+    ({ stopped, final } = await failedRequest(host, err, ac.signal, q, final));
   } finally {
     unwatch?.();
-    if (timer) clearTimeout(timer);
-    userSignal?.removeEventListener('abort', onUserAbort);
+    release();
     host.setCurrent(undefined);
     for (const message of mcp?.notices.splice(0) ?? []) q.push({ type: 'notice', message });
   }
   // what the lab looks like after this request's own calls: the next request tells only the changes after it
-  if (opened && host.rowCreated()) await turnDrift(host).end();
+  if (project && host.rowCreated()) await turnDrift(host).end();
   const stats = runStats(final, run.counters, performance.now() - t0, endpoint.model, host.modelPrices);
   recordUsage(host, final, stats);
   q.push({ type: 'done', stopped_reason: stopped, stats });
+}
+
+/** The request's abort: the user's, and --max-time's; `release` drops the timer and the user's listener. */
+function requestAbort(userSignal: AbortSignal | undefined, maxTime: number | undefined) {
+  const ac = new AbortController();
+  shareSignal(ac.signal);
+  const onUserAbort = () => ac.abort('aborted');
+  if (userSignal?.aborted) ac.abort('aborted');
+  userSignal?.addEventListener('abort', onUserAbort, { once: true });
+  const timer = maxTime ? setTimeout(() => ac.abort('max_time'), maxTime * 1000) : undefined;
+  const release = () => {
+    if (timer) clearTimeout(timer);
+    userSignal?.removeEventListener('abort', onUserAbort);
+  };
+  return { ac, release };
+}
+
+/** The root's run: its events, signal, counters (with the --max-cost meter) and --max-time deadline. */
+function rootRun(q: EventQueue<AgentEvent>, signal: AbortSignal, limits: RequestLimits): RunControl {
+  return {
+    emit: (e) => q.push(e),
+    signal,
+    approvalBlocked: 0,
+    counters: new RequestCounters(limits.max_cost !== undefined ? new CostMeter(limits.max_cost) : undefined),
+    ...(limits.max_time ? { deadline: Date.now() + limits.max_time * 1000 } : {}),
+  };
+}
+
+function initEvent(host: RequestHost, mode: CopilotMode, projectId: string | null): AgentEvent {
+  return { type: 'init', session_id: host.sessionId, project_id: projectId, mode, agent_mode: host.agentMode, model: host.endpoint.model };
+}
+
+/** Opens the session's project, if it has one; --max-time covers the controller probe too. */
+async function openProject(host: RequestHost, signal: AbortSignal, maxTime: number | undefined): Promise<ProjectScope | undefined> {
+  if (!host.project.has()) return undefined;
+  return abortable(host.project.open(), signal, () =>
+    signal.reason === 'max_time'
+      ? new ControllerError(`the GNS3 controller did not answer ${callOf(host.project.waitingOn())}within --max-time (${maxTime} s)`)
+      : new CopilotError('aborted by the user', ExitCode.Aborted),
+  );
+}
+
+/** A request that threw: its error event, and the state as far as it got (the stats read it; `streamed` when unreadable). */
+async function failedRequest(
+  host: RequestHost,
+  err: unknown,
+  signal: AbortSignal,
+  q: EventQueue<AgentEvent>,
+  streamed: AgentStateType | undefined,
+) {
+  const stopped: StoppedReason = signal.aborted ? stopReasonOf(signal) : 'error';
+  const type = signal.aborted && stopped === 'aborted' ? 'aborted' : errorTypeOf(err);
+  host.log.error('request failed', { error: errorMessage(err), type });
+  q.push({ type: 'error', error: { type, message: errorMessage(err).split('\n')[0] ?? 'error' } });
+  let final = streamed;
+  try {
+    final = (await host.graph.getState({ configurable: { thread_id: host.sessionId } })).values as AgentStateType;
+  } catch {
+    // state unreadable: the stats read what the stream gave (zero if nothing)
+  }
+  return { stopped, final };
 }
 
 /** The error events a request that ran to its end still reports. */

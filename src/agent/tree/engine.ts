@@ -24,6 +24,7 @@ import {
   renderFlatTask,
   taskBriefsMatch,
   type TaskBrief,
+  type Lineage,
   type TaskBriefInput,
 } from './brief.js';
 import { buildReport, notStartedReport, type TaskReport } from './report.js';
@@ -119,6 +120,22 @@ export class TreeEngine {
     return this.cancel.stop(agentId);
   }
 
+  /** Refs and briefs are resolved before anything is registered: a bad batch starts nothing. */
+  private async prepareChildren(items: DelegateItem[], parent: AgentNodeInfo | undefined, at: Omit<Lineage, 'id'>, tools: string[]) {
+    const prepared: { id: string; goal: string; brief?: TaskBrief; prompt: (id: string) => string }[] = [];
+    for (const it of items) {
+      const id = randomUUID();
+      if (it.kind === 'task') {
+        prepared.push({ id, goal: it.task.trim().slice(0, 200), prompt: () => renderFlatTask(it.task) });
+        continue;
+      }
+      const refs = await this.refsOf(it.brief.context_refs ?? [], parent);
+      const brief = normaliseBrief(it.brief, parent?.brief?.constraints ?? [], refs);
+      prepared.push({ id, goal: brief.goal, brief, prompt: (cid) => renderBrief(brief, this.anchor(), { id: cid, ...at }, tools) });
+    }
+    return prepared;
+  }
+
   /** `from`: the `agent` tool call asking (the root's one names the subtree in events) */
   async delegate(items: DelegateItem[], from: CallOrigin): Promise<{ reports: TaskReport[] }> {
     const p = this.d.policy;
@@ -134,23 +151,7 @@ export class TreeEngine {
     const parentTools = parentRun.tools ? [...parentRun.tools] : this.d.registry.forMode(mode).map((t) => t.name);
     const tools = childToolSet(p, { parentTools, registered: (t) => this.d.registry.get(t) !== undefined, mode, depth });
 
-    // Refs and briefs are resolved before anything is registered: a bad batch starts nothing.
-    const prepared: { id: string; goal: string; brief?: TaskBrief; prompt: (id: string) => string }[] = [];
-    for (const it of items) {
-      const id = randomUUID();
-      if (it.kind === 'task') {
-        prepared.push({ id, goal: it.task.trim().slice(0, 200), prompt: () => renderFlatTask(it.task) });
-        continue;
-      }
-      const refs = await this.refsOf(it.brief.context_refs ?? [], parent);
-      const brief = normaliseBrief(it.brief, parent?.brief?.constraints ?? [], refs);
-      prepared.push({
-        id,
-        goal: brief.goal,
-        brief,
-        prompt: (cid) => renderBrief(brief, this.anchor(), { id: cid, parent_id: parentId, root_id: rootId, depth }, tools),
-      });
-    }
+    const prepared = await this.prepareChildren(items, parent, { parent_id: parentId, root_id: rootId, depth }, tools);
     const added = this.d.trees.addChildren(
       parentId,
       p.quotaPerParent,

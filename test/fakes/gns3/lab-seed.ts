@@ -28,3 +28,18 @@ export function seedRingLab(fake: FakeGns3, size: number, project?: string): voi
     fake.addLink({ a: `SW${sw}:e${1 + Math.floor((pc - 1) / routers)}`, b: `PC${pc}:e0`, project });
   }
 }
+
+/**
+ * `nodes` FRR routers with 4 ports in a ring plus a chord from every other router to the one
+ * opposite, a third of them stopped (the token bench's and the prompt-size tests' lab).
+ * Returns the number of links.
+ */
+export function seedRouterRing(fake: FakeGns3, project: string, nodes: number): number {
+  fake.addProject({ name: project });
+  for (let i = 1; i <= nodes; i++)
+    fake.addNode({ project, name: `R${i}`, node_type: 'qemu', template_name: 'FRR', ports: 4, status: i % 3 ? 'started' : 'stopped' });
+  for (let i = 1; i <= nodes; i++) fake.addLink({ project, a: `R${i}:e0`, b: `R${(i % nodes) + 1}:e1` });
+  let chords = 0;
+  for (let i = 1; i + nodes / 2 <= nodes; i += 2, chords++) fake.addLink({ project, a: `R${i}:e2`, b: `R${i + nodes / 2}:e3` });
+  return nodes + chords;
+}
