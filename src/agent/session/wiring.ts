@@ -33,7 +33,7 @@ import type { Resumed } from './resume.js';
 import { approverInTurn, type QuestionTurn } from './questions.js';
 import { SessionAllowances } from '../../tools/allowances.js';
 import { chatCost, type ResolvedProvider } from './provider.js';
-import { TreeStore } from '../../sessions/tree-store.js';
+import type { TreeStore } from '../../sessions/tree-store.js';
 import { pageFitter, STORED_RESULT_CHARS, type ResultStore } from '../result-cut.js';
 import type { CreateAgentSessionOptions, ToolAttacher } from './types.js';
 
@@ -52,7 +52,12 @@ export interface SessionParts {
 }
 
 /** How the session runs tool calls (the gate's registry and approvals, checkpoints, previews): the agents' and the Validators'. */
-export function sessionToolRunner(p: SessionParts, approval: ApprovalContext, limitRaiser: LimitRaiser | undefined): ToolRunDeps {
+export function sessionToolRunner(
+  p: SessionParts,
+  approval: ApprovalContext,
+  limitRaiser: LimitRaiser | undefined,
+  trees: TreeStore,
+): ToolRunDeps {
   const { settings, log, registry, services, project, store, sessionId } = p;
   const checkpointStore = new CheckpointStore(store.db);
   const faults = { sessionId, store: new FaultStore(store.db) };
@@ -64,7 +69,7 @@ export function sessionToolRunner(p: SessionParts, approval: ApprovalContext, li
     log,
     // long results are stored whole and enter the history cut to tool_result_tokens
     maxOutputChars: STORED_RESULT_CHARS,
-    results: resultStore(p),
+    results: resultStore(p, trees),
     toolContext: (signal) => ({ ...toolContext(signal), faults }),
     checkpoints: sessionCheckpointer({
       store: checkpointStore,
@@ -77,8 +82,7 @@ export function sessionToolRunner(p: SessionParts, approval: ApprovalContext, li
 }
 
 /** The session's cut tool results, stored whole as context refs of its tree, held by the agent that ran the call. */
-function resultStore(p: SessionParts): ResultStore {
-  const trees = new TreeStore(p.store.db);
+function resultStore(p: SessionParts, trees: TreeStore): ResultStore {
   return {
     limit: p.settings.tool_result_tokens,
     counter: p.provider.counter,
