@@ -103,6 +103,7 @@ describe('subcommand options', () => {
         '--project',
         ...LLM_AND_LIMITS.slice(0, 5),
         '--context-strategy',
+        '--topology-inline-max',
         '--no-color',
         '--verbose',
         '--json',
