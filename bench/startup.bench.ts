@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { median, fmtMs, type BenchTable } from './table.js';
+import { binaryEnv } from './ui.bench.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'gns3-copilot.js');
@@ -57,17 +58,7 @@ async function tuiStartOnce(
   dir: string,
   tag: string,
 ): Promise<TuiStart> {
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: dir,
-    XDG_CONFIG_HOME: join(dir, 'config'),
-    XDG_DATA_HOME: join(dir, 'data'),
-    XDG_STATE_HOME: join(dir, 'state'),
-    TERM: 'xterm-256color',
-    GNS3_COPILOT_API_KEY: 'sk-bench',
-    GNS3_COPILOT_BASE_URL: llm.url,
-    GNS3_COPILOT_SYSTEM_CONFIG: join(dir, 'none.json'),
-  };
+  const env = binaryEnv(dir, llm.url);
   const cmd = `stty cols 100 rows 30; exec '${process.execPath}' '${BIN}' --server '${server}' --project bench`;
   const t0 = performance.now();
   const child = spawn('script', ['-qfec', cmd, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'ignore'] });

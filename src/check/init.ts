@@ -4,7 +4,7 @@
  * routers' routes, VPCS PCs' addresses and pings between linked PCs), the
  * instructor's starting point to edit. Read-only, through the same engine.
  */
-import { Document, isMap, isSeq } from 'yaml';
+import { Document } from 'yaml';
 import { runDeviceJobs, type DeviceJob } from '../devices/engine.js';
 import { runLimited } from '../core/run-limited.js';
 import { resolveTarget } from '../devices/target.js';
@@ -25,6 +25,7 @@ import {
 import type { RunChecksOptions } from './run.js';
 import type { CheckInput } from './schema.js';
 import { pcPings, vpcsAddressCheck } from './init-vpcs.js';
+import { flowChecks } from './stages.js';
 
 /** What `check --init` (and a change's baseline, ./state.ts) reads from a device of this platform. */
 export function stateCommands(p: PlatformName): string[] {
@@ -124,12 +125,6 @@ export async function describeLab(opts: RunChecksOptions): Promise<{ project: st
 /** YAML text with one check per line (`- interface: {device: R1, name: eth0, …}`). */
 export function checkFileYaml(file: { project: string; checks: CheckInput[] }): string {
   const doc = new Document(file);
-  const seq = doc.get('checks', true);
-  if (isSeq(seq)) {
-    for (const item of seq.items) {
-      if (!isMap(item)) continue;
-      for (const pair of item.items) if (isMap(pair.value)) pair.value.flow = true;
-    }
-  }
+  flowChecks(doc.get('checks', true));
   return `# written by gns3-copilot check --init from the live lab: edit freely\n${doc.toString({ lineWidth: 0 })}`;
 }

@@ -12,6 +12,7 @@ import { readCheckFileText } from './read-file.js';
 import {
   KINDS,
   MAX_CHECKS,
+  MAX_STAGE_NAME,
   bgpPeerCheck,
   checkFileSchema,
   commandCheck,
@@ -79,28 +80,73 @@ export function validateCheck(raw: unknown, at: Path = []): { ok: true; check: C
   return { ok: true, check };
 }
 
-/** Validates a whole file's value: `{project?, checks:[…]}`. */
-export function validateCheckFile(raw: unknown): { ok: true; file: CheckFile } | { ok: false; issue: CheckIssue } {
-  if (!isRecord(raw)) return { ok: false, issue: { path: [], message: 'expected a mapping with "checks:" (and optionally "project:")' } };
-  for (const k of Object.keys(raw))
-    if (k !== 'project' && k !== 'checks') return { ok: false, issue: { path: [k], message: 'unknown key (expected project, checks)' } };
-  if (raw.project !== undefined && (typeof raw.project !== 'string' || raw.project.trim() === ''))
-    return { ok: false, issue: { path: ['project'], message: 'a project name or id' } };
-  if (!Array.isArray(raw.checks) || raw.checks.length === 0)
-    return { ok: false, issue: { path: ['checks'], message: 'a non-empty list of checks' } };
-  if (raw.checks.length > MAX_CHECKS)
-    return {
-      ok: false,
-      issue: { path: ['checks'], message: `at most ${MAX_CHECKS} checks in a file (this one has ${raw.checks.length})` },
-    };
+type Validated<T> = { ok: true; value: T } | { ok: false; issue: CheckIssue };
+const problem = (path: Path, message: string) => ({ ok: false as const, issue: { path, message } });
+
+/** Validates a list of checks at `at` (non-empty); the first problem or the parsed checks. */
+function validateChecks(raw: unknown, at: Path): Validated<Check[]> {
+  if (!Array.isArray(raw) || raw.length === 0) return problem(at, 'a non-empty list of checks');
   const checks: Check[] = [];
-  for (const [i, c] of raw.checks.entries()) {
-    const r = validateCheck(c, ['checks', i]);
+  for (const [i, c] of raw.entries()) {
+    const r = validateCheck(c, [...at, i]);
     if (!r.ok) return r;
     checks.push(r.check);
   }
-  const file = checkFileSchema.parse({ ...(raw.project !== undefined ? { project: raw.project } : {}), checks });
-  return { ok: true, file };
+  return { ok: true, value: checks };
+}
+
+/** A stage's name: one line of text, unique in the file (case-insensitive, as `--stage` matches it). */
+function stageNameProblem(name: unknown, seen: Map<string, number>): string | undefined {
+  if (typeof name !== 'string' || name.trim() === '') return 'a stage needs a name (a non-empty string)';
+  if (/[\u0000-\u001f\u007f]/.test(name)) return 'a stage name is one line of text';
+  if (name.trim().length > MAX_STAGE_NAME) return `a stage name is at most ${MAX_STAGE_NAME} characters`;
+  const other = seen.get(name.trim().toLowerCase());
+  return other === undefined ? undefined : `duplicate stage name "${name.trim()}" (also stages[${other}])`;
+}
+
+/** Validates `stages: [{name, checks}, …]`; the file's check bound counts every stage's checks. */
+function validateStages(raw: unknown): Validated<{ name: string; checks: Check[] }[]> {
+  if (!Array.isArray(raw) || raw.length === 0) return problem(['stages'], 'a non-empty list of stages ({name, checks})');
+  const total = raw.reduce<number>((n, s) => n + (isRecord(s) && Array.isArray(s.checks) ? s.checks.length : 0), 0);
+  if (total > MAX_CHECKS) return problem(['stages'], `at most ${MAX_CHECKS} checks in a file (this one has ${total})`);
+  const seen = new Map<string, number>();
+  const stages: { name: string; checks: Check[] }[] = [];
+  for (const [i, s] of raw.entries()) {
+    if (!isRecord(s)) return problem(['stages', i], 'a stage is a mapping {name, checks}');
+    const extra = Object.keys(s).find((k) => k !== 'name' && k !== 'checks');
+    if (extra !== undefined) return problem(['stages', i, extra], 'unknown key (expected name, checks)');
+    const bad = stageNameProblem(s.name, seen);
+    if (bad !== undefined) return problem(['stages', i, ...(s.name === undefined ? [] : ['name'])], bad);
+    const name = (s.name as string).trim();
+    seen.set(name.toLowerCase(), i);
+    const checks = validateChecks(s.checks, ['stages', i, 'checks']);
+    if (!checks.ok) return checks;
+    stages.push({ name, checks: checks.value });
+  }
+  return { ok: true, value: stages };
+}
+
+/** Validates a whole file's value: `{project?, checks:[…]}` or `{project?, stages:[{name, checks}, …]}`. */
+export function validateCheckFile(raw: unknown): { ok: true; file: CheckFile } | { ok: false; issue: CheckIssue } {
+  if (!isRecord(raw)) return problem([], 'expected a mapping with "checks:" or "stages:" (and optionally "project:")');
+  for (const k of Object.keys(raw))
+    if (k !== 'project' && k !== 'checks' && k !== 'stages') return problem([k], 'unknown key (expected project, checks or stages)');
+  if (raw.project !== undefined && (typeof raw.project !== 'string' || raw.project.trim() === ''))
+    return problem(['project'], 'a project name or id');
+  const project = raw.project !== undefined ? { project: raw.project } : {};
+  if (raw.stages !== undefined) {
+    if (raw.checks !== undefined) return problem(['stages'], 'a file has "checks:" or "stages:", not both');
+    const stages = validateStages(raw.stages);
+    if (!stages.ok) return stages;
+    const parsed = checkFileSchema.parse({ ...project, checks: stages.value.flatMap((s) => s.checks), stages: stages.value });
+    // one object per check: a stage's checks are the very ones in `checks` (the run maps results back to stages)
+    return { ok: true, file: { ...parsed, checks: parsed.stages!.flatMap((s) => s.checks) } };
+  }
+  if (Array.isArray(raw.checks) && raw.checks.length > MAX_CHECKS)
+    return problem(['checks'], `at most ${MAX_CHECKS} checks in a file (this one has ${raw.checks.length})`);
+  const checks = validateChecks(raw.checks, ['checks']);
+  if (!checks.ok) return checks;
+  return { ok: true, file: checkFileSchema.parse({ ...project, checks: checks.value }) };
 }
 
 /** The 1-based line of the deepest YAML node on `path` that exists. */

@@ -1,11 +1,12 @@
 /**
  * How a check report is shown: a ✓/✗ table with the evidence and the score,
- * JUnit XML (one testcase per check, the evidence as the failure message) for
- * an LMS or CI, and the changes between two runs for `--watch`.
+ * JUnit XML (one testcase per check, the evidence as the failure message; one
+ * testsuite per stage of a staged file) for an LMS or CI, and the changes between
+ * two runs for `--watch`. A staged file's table has a heading per stage.
  */
 import { count } from '../core/plural.js';
 import { sanitizeLine } from '../security/sanitize.js';
-import type { CheckReport, CheckResult } from './run.js';
+import type { CheckReport, CheckResult, StageSummary } from './run.js';
 
 const MARK = { pass: '✓', fail: '✗', error: '!' } as const;
 
@@ -19,7 +20,16 @@ export function formatTable(r: CheckReport): string {
     return `${MARK[c.status]} ${name}  ${sanitizeLine(c.evidence)}`;
   });
   const tail = `${r.passed} passed, ${r.failed} failed, ${count(r.errors, 'error')} · score ${r.score}/${r.max_score} · project ${sanitizeLine(r.project)}`;
-  return `${rows.join('\n')}\n${tail}\n`;
+  if (!r.stages) return `${rows.join('\n')}\n${tail}\n`;
+  // a staged file: each stage's heading with its counts, its checks under it
+  const out: string[] = [];
+  for (const s of r.stages) {
+    out.push(
+      `── ${sanitizeLine(s.name)} · ${s.passed} passed, ${s.failed} failed, ${count(s.errors, 'error')} · score ${s.score}/${s.max_score}`,
+    );
+    r.checks.forEach((c, i) => c.stage === s.name && out.push(rows[i]!));
+  }
+  return `${out.join('\n')}\n${tail}\n`;
 }
 
 const xml = (s: string) =>
@@ -34,23 +44,42 @@ const xml = (s: string) =>
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;');
 
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+function testcase(c: CheckResult): string {
+  const open = `    <testcase classname="${xml(`gns3-copilot.${c.kind}`)}" name="${xml(c.name)}" time="${seconds(c.duration_ms)}">`;
+  const props = `      <properties><property name="points" value="${c.points}"/></properties>`;
+  if (c.status === 'pass') return `${open}\n${props}\n      <system-out>${xml(c.evidence)}</system-out>\n    </testcase>`;
+  const tag = c.status === 'fail' ? 'failure' : 'error';
+  return `${open}\n${props}\n      <${tag} message="${xml(c.evidence)}" type="${c.kind}">${xml(c.evidence)}</${tag}>\n    </testcase>`;
+}
+
+/** One testsuite: the project's checks, or (a staged file) one stage's, named "project: stage". */
+function testsuite(name: string, s: Omit<StageSummary, 'name'>, checks: CheckResult[]): string[] {
+  const time = seconds(checks.reduce((sum, c) => sum + c.duration_ms, 0));
+  return [
+    `  <testsuite name="${xml(name)}" tests="${checks.length}" failures="${s.failed}" errors="${s.errors}" time="${time}">`,
+    `    <properties><property name="score" value="${s.score}"/><property name="max_score" value="${s.max_score}"/></properties>`,
+    ...checks.map(testcase),
+    '  </testsuite>',
+  ];
+}
+
 export function formatJunit(r: CheckReport): string {
-  const seconds = (ms: number) => (ms / 1000).toFixed(3);
   const total = r.checks.reduce((s, c) => s + c.duration_ms, 0);
-  const cases = r.checks.map((c) => {
-    const open = `    <testcase classname="${xml(`gns3-copilot.${c.kind}`)}" name="${xml(c.name)}" time="${seconds(c.duration_ms)}">`;
-    const props = `      <properties><property name="points" value="${c.points}"/></properties>`;
-    if (c.status === 'pass') return `${open}\n${props}\n      <system-out>${xml(c.evidence)}</system-out>\n    </testcase>`;
-    const tag = c.status === 'fail' ? 'failure' : 'error';
-    return `${open}\n${props}\n      <${tag} message="${xml(c.evidence)}" type="${c.kind}">${xml(c.evidence)}</${tag}>\n    </testcase>`;
-  });
+  const suites = r.stages
+    ? r.stages.flatMap((s) =>
+        testsuite(
+          `${r.project}: ${s.name}`,
+          s,
+          r.checks.filter((c) => c.stage === s.name),
+        ),
+      )
+    : testsuite(r.project, r, r.checks);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="gns3-copilot check" tests="${r.checks.length}" failures="${r.failed}" errors="${r.errors}" time="${seconds(total)}">`,
-    `  <testsuite name="${xml(r.project)}" tests="${r.checks.length}" failures="${r.failed}" errors="${r.errors}" time="${seconds(total)}">`,
-    `    <properties><property name="score" value="${r.score}"/><property name="max_score" value="${r.max_score}"/></properties>`,
-    ...cases,
-    '  </testsuite>',
+    ...suites,
     '</testsuites>',
     '',
   ].join('\n');

@@ -27,6 +27,18 @@ export interface CheckResult {
   evidence: string;
   points: number;
   duration_ms: number;
+  /** the stage the check belongs to (a file with `stages:` only) */
+  stage?: string;
+}
+
+/** One stage's counts and score (./stages.ts). */
+export interface StageSummary {
+  name: string;
+  passed: number;
+  failed: number;
+  errors: number;
+  score: number;
+  max_score: number;
 }
 
 export interface CheckReport {
@@ -37,6 +49,8 @@ export interface CheckReport {
   score: number;
   max_score: number;
   checks: CheckResult[];
+  /** per stage, in file order (a file with `stages:` only) */
+  stages?: StageSummary[];
 }
 
 export interface RunChecksOptions {

@@ -100,14 +100,29 @@ export const checkSchema = z.union([
 /** The most checks one file holds: a bound on what a run sends, a bad file beyond it (exit 2). */
 export const MAX_CHECKS = 2000;
 
+/** The longest stage name: a heading in the table, a JUnit testsuite, a `--stage` argument. */
+export const MAX_STAGE_NAME = 100;
+
+/** A named group of checks (`stages: [{name: "1 addressing", checks: […]}, …]`), run alone with `--stage`. */
+export const checkStageSchema = z.strictObject({
+  name: z.string().trim().min(1).max(MAX_STAGE_NAME),
+  checks: z.array(checkSchema).min(1),
+});
+
+/**
+ * A parsed file: `checks` is every check in file order (a staged file's stages one after another),
+ * so what reads only `checks` (verify_lab, repair checks) reads a staged file whole.
+ */
 export const checkFileSchema = z.strictObject({
   project: z.string().trim().min(1).optional(),
   checks: z.array(checkSchema).min(1).max(MAX_CHECKS),
+  stages: z.array(checkStageSchema).min(1).optional(),
 });
 
 export type CheckInput = z.input<typeof checkSchema>;
 export type Check = z.output<typeof checkSchema>;
 export type CheckFile = z.output<typeof checkFileSchema>;
+export type CheckStage = z.output<typeof checkStageSchema>;
 
 export type NodeCheck = z.output<typeof nodeCheck>;
 export type LinkCheck = z.output<typeof linkCheck>;

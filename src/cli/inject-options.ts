@@ -4,9 +4,7 @@
  * without `--scenario` or `--random` is a usage error, never silently ignored.
  */
 import type { Command } from 'commander';
-import { loadFor, typed } from './options.js';
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+import { collect, loadFor, typed } from './options.js';
 
 export function addScenarioOptions(cmd: Command): Command {
   return cmd

@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { sanitizeLine } from '../security/sanitize.js';
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+/** A repeatable flag's values in the order typed (`--device R1 --device R2`): commander's parser for it. */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Commands that carry the settings flags (and, for runs, the run flags). */
 const withSettings = new Set<Command>();

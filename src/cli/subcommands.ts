@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { act } from './process.js';
-import { addSettingsOptions, loadFor, settingsFlags, type SettingGroup } from './options.js';
+import { addSettingsOptions, collect, loadFor, settingsFlags, type SettingGroup } from './options.js';
 import type { Settings } from '../config/schema.js';
 
 type Opts = Record<string, unknown>;
@@ -171,7 +171,6 @@ export function addSubcommands(program: Command): void {
   map.action(withSettings(async (_positional, opts, settings) => (await import('../commands/map.js')).mapCommand(settings, opts)));
 
   // diff and rewind (src/commands/rewind.ts): what a session changed in the lab, and undoing it
-  const collect = (v: string, prev: string[] = []) => [...prev, v];
   const diff = program
     .command('diff')
     .description('what a session changed in the lab since just before a request: device configuration diffs and topology changes')
@@ -254,7 +253,11 @@ export function addSubcommands(program: Command): void {
     .option('--json', 'print the report as one JSON object')
     .option('--junit <file>', 'also write a JUnit XML report (one testcase per check)')
     .option('--watch [seconds]', 're-run every few seconds (default 5) until every check passes')
-    .option('--only <name...>', 'run only the checks with these names');
+    .option('--only <name...>', 'run only the checks with these names')
+    .option(
+      '--stage <name>',
+      'run one stage of a staged check file; with --init, write the lab as that stage (appended to an existing file)',
+    );
   addSettingsOptions(check, ['controller', 'project', 'output']);
   check.action(
     act(async (file: string | undefined, opts: Opts, cmd: Command) => {
@@ -267,6 +270,7 @@ export function addSubcommands(program: Command): void {
         ...(typeof opts.junit === 'string' ? { junit: opts.junit } : {}),
         ...(opts.watch !== undefined ? { watch: opts.watch as string | boolean } : {}),
         ...(Array.isArray(opts.only) ? { only: opts.only as string[] } : {}),
+        ...(typeof opts.stage === 'string' ? { stage: opts.stage } : {}),
         projectFromFlag: origins.project?.startsWith('flag') === true,
       });
     }),

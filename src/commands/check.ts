@@ -6,7 +6,7 @@
  * controller.
  */
 import { constants, existsSync } from 'node:fs';
-import { open, unlink, writeFile } from 'node:fs/promises';
+import { open, rename, unlink, writeFile } from 'node:fs/promises';
 import type { Settings } from '../config/schema.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { sanitizeLine } from '../security/sanitize.js';
@@ -23,6 +23,8 @@ export interface CheckCommandOptions {
   /** seconds between runs; true = the default */
   watch?: string | boolean;
   only?: string[];
+  /** --stage NAME: run one stage of a staged file; with --init, the stage to write */
+  stage?: string;
   /** --project was typed (it wins over the file's `project:`) */
   projectFromFlag?: boolean;
 }
@@ -101,24 +103,31 @@ export async function checkCommand(settings: Settings, opts: CheckCommandOptions
   const log = createLogger(settings.log_level);
   if (opts.init !== undefined) {
     if (opts.file !== undefined) throw new UsageError('check --init FILE takes no other check file');
-    return initCommand(settings, opts.init, log);
+    return initCommand(
+      settings,
+      { out: opts.init, projectFromFlag: opts.projectFromFlag === true, ...(opts.stage !== undefined ? { stage: opts.stage } : {}) },
+      log,
+    );
   }
   if (opts.file === undefined) throw new UsageError('check: missing <file> (or --init FILE to write one from the lab)');
   if (opts.json && opts.junit !== undefined) throw new UsageError('--json and --junit: choose one');
   if (opts.junit !== undefined) await checkJunitTarget(opts.junit);
-  const [{ loadCheckFile }, { runChecks }, report, { defaultName }] = await Promise.all([
+  const [{ loadCheckFile }, { runChecks }, report, { defaultName }, stages] = await Promise.all([
     import('../check/load.js'),
     import('../check/run.js'),
     import('../check/report.js'),
     import('../check/schema.js'),
+    import('../check/stages.js'),
   ]);
   const file = await loadCheckFile(opts.file);
-  const checks = selectChecks(file.checks, opts.only, (c) => c.name ?? defaultName(c));
+  const inStage = opts.stage !== undefined ? stages.pickStage(file, opts.stage, opts.file) : file.checks;
+  const checks = selectChecks(inStage, opts.only, (c) => c.name ?? defaultName(c));
+  const stageOf = stages.stageNames(file, checks);
   const interval = watchSeconds(opts.watch);
   const project = opts.projectFromFlag ? settings.project : (file.project ?? settings.project);
   const { scope, client } = await openProject(settings, project, log);
   const pool = newCheckPool(settings, log);
-  const run = () => runChecks(checks, { project: scope, settings, pool, log });
+  const run = async () => stages.withStages(await runChecks(checks, { project: scope, settings, pool, log }), stageOf);
   try {
     let r: CheckReport = await run();
     if (interval !== undefined) {
@@ -154,16 +163,46 @@ export async function checkCommand(settings: Settings, opts: CheckCommandOptions
   }
 }
 
-async function initCommand(settings: Settings, out: string, log: Logger): Promise<number> {
-  // an instructor's edited check file is never overwritten (checked before the lab is read; 'wx' closes the race)
-  if (existsSync(out)) throw new UsageError(`check --init: ${out} exists; move it away or name a new file (nothing written)`);
-  const { describeLab, checkFileYaml } = await import('../check/init.js');
-  const { scope, client } = await openProject(settings, settings.project, log);
+interface InitTarget {
+  out: string;
+  /** append this stage (or start a staged file with it) */
+  stage?: string;
+  projectFromFlag: boolean;
+}
+
+async function initCommand(settings: Settings, t: InitTarget, log: Logger): Promise<number> {
+  const [{ describeLab, checkFileYaml }, stages] = await Promise.all([import('../check/init.js'), import('../check/stages.js')]);
+  const stage = t.stage !== undefined ? stages.checkStageName(t.stage) : undefined;
+  // an instructor's edited check file is never overwritten: refused, or (--stage) appended to, decided before the lab is read
+  const existing = existsSync(t.out);
+  if (existing && stage === undefined)
+    throw new UsageError(`check --init: ${t.out} exists; move it away, name a new file or append a --stage (nothing written)`);
+  let text: string | undefined;
+  let project = settings.project;
+  if (existing) {
+    const { readCheckFileText } = await import('../check/read-file.js');
+    text = await readCheckFileText(t.out);
+    const { file } = stages.appendable(text, t.out, stage!); // a bad file or a duplicate stage: refused before the lab is read
+    if (!t.projectFromFlag) project = file.project ?? project;
+  }
+  const { scope, client } = await openProject(settings, project, log);
   const pool = newCheckPool(settings, log);
   try {
     const lab = await describeLab({ project: scope, settings, pool, log });
-    await writeFile(out, checkFileYaml(lab), { flag: 'wx' });
-    process.stdout.write(`wrote ${lab.checks.length} checks for project ${sanitizeLine(lab.project)} to ${out}\n`);
+    const where = `project ${sanitizeLine(lab.project)} to ${t.out}${stage !== undefined ? ` as stage "${sanitizeLine(stage)}"` : ''}`;
+    if (text !== undefined) {
+      // the new text replaces the file in one step (a temporary file renamed over it): never half an instructor's file
+      const tmp = `${t.out}.${process.pid}.tmp`;
+      await writeFile(tmp, stages.appendStageYaml(text, t.out, stage!, lab.checks), { flag: 'wx' });
+      await rename(tmp, t.out).catch(async (err: unknown) => {
+        await unlink(tmp).catch(() => undefined);
+        throw err;
+      });
+    } else {
+      const yaml = stage !== undefined ? stages.stagedFileYaml(lab.project, stage, lab.checks) : checkFileYaml(lab);
+      await writeFile(t.out, yaml, { flag: 'wx' });
+    }
+    process.stdout.write(`wrote ${lab.checks.length} checks for ${where}\n`);
     return ExitCode.Ok;
   } finally {
     pool.closeAll();

@@ -7,7 +7,7 @@
  * link (o200k); above `topology_inline_max` nodes the prompt carries renderTopologySummary.
  */
 import { summarizePorts } from './ports.js';
-import type { Topology, TopologyLink, TopologyNode } from './types.js';
+import type { Topology, TopologyLink, TopologyLinkEnd, TopologyNode } from './types.js';
 import { count } from '../core/plural.js';
 
 /** What most nodes share, stated once in the legend instead of on every line. */
@@ -29,6 +29,9 @@ function kindOf(n: TopologyNode): string {
     n.template_name && n.template_name.toLowerCase() !== n.node_type.replace(/_/g, ' ') ? `${n.node_type}/${n.template_name}` : n.node_type;
   return n.tags.length ? `${kind}{${n.tags.join(',')}}` : kind;
 }
+
+/** A name as one word of its line: quoted (JSON, so a newline cannot start a line of its own) when it has spaces or control characters. */
+const word = (name: string) => (/[\s\p{Cc}"]/u.test(name) || name === '' ? JSON.stringify(name) : name);
 
 const consoleOf = (n: TopologyNode) => (hasConsole(n) ? `${n.console_type} console on ${n.console_host ?? '?'}` : undefined);
 
@@ -66,30 +69,35 @@ function linkText(l: TopologyLink, from: number): string {
   const here = l.ends[from]!;
   const peers = l.ends
     .filter((_, i) => i !== from)
-    .map((e) => `${e.node_name}:${e.port_name}`)
+    .map((e) => `${word(e.node_name)}:${word(e.port_name)}`)
     .join(',');
   const marks = [...filterText(l.filters), l.suspend ? 'suspended' : '', l.capturing ? 'capturing' : ''].filter(Boolean);
-  return `${here.port_name}-${peers}${marks.length ? `[${marks.join(';')}]` : ''}`;
+  return `${word(here.port_name)}-${peers}${marks.length ? `[${marks.join(';')}]` : ''}`;
 }
 
-/** Each link under the end whose node comes first in the node list (a link to an unknown node: under its first end). */
+/** Each link under the end whose node comes first in the node list (a link to no listed node: under its first end). */
 function adjacency(t: Topology): Map<string, string[]> {
   const order = new Map(t.nodes.map((n, i) => [n.node_id, i]));
+  const rank = (e: TopologyLinkEnd) => order.get(e.node_id) ?? Infinity;
   const byNode = new Map<string, string[]>();
   for (const l of t.links) {
     if (!l.ends.length) continue;
     let from = 0;
     l.ends.forEach((e, i) => {
-      if ((order.get(e.node_id) ?? Infinity) < (order.get(l.ends[from]!.node_id) ?? Infinity)) from = i;
+      if (rank(e) < rank(l.ends[from]!)) from = i;
     });
-    const id = l.ends[from]!.node_id;
-    byNode.set(id, [...(byNode.get(id) ?? []), linkText(l, from)]);
+    const end = l.ends[from]!;
+    // a link whose ends name no listed node (a read mid-change) says whose port it starts at
+    const text = order.has(end.node_id) ? linkText(l, from) : `${word(end.node_name)}:${linkText(l, from)}`;
+    const list = byNode.get(end.node_id) ?? [];
+    list.push(text);
+    byNode.set(end.node_id, list);
   }
   return byNode;
 }
 
 function nodeLine(n: TopologyNode, def: Defaults, links: string[], freePorts: boolean): string {
-  const parts = [n.name];
+  const parts = [word(n.name)];
   const kind = kindOf(n);
   if (kind !== def.kind) parts.push(`(${kind})`);
   if (n.status !== def.status) parts.push(n.status);
@@ -131,7 +139,6 @@ export function renderTopologyText(t: Topology, { freePorts = true }: { freePort
     lines.push(legend(def, freePorts));
     for (const n of t.nodes) lines.push(nodeLine(n, def, byNode.get(n.node_id) ?? [], freePorts));
   }
-  // links whose ends name no listed node (a topology read mid-change) are still shown
   const known = new Set(t.nodes.map((n) => n.node_id));
   const orphans = [...byNode].filter(([id]) => !known.has(id)).flatMap(([, ls]) => ls);
   if (orphans.length) lines.push(`Other links: ${orphans.join(' ')}`);

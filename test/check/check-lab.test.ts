@@ -233,6 +233,26 @@ describe('gns3-copilot check on the real FRR/VPCS lab', () => {
     expect(r.code).toBe(0);
   }, 180_000);
 
+  it('--init --stage appends the live lab as a stage to a plain file; each stage passes on its own and in the per-stage report', async () => {
+    await converged();
+    writeFileSync(file('staged.yaml'), CHECKS);
+    const init = await cli(['check', '--init', file('staged.yaml'), '--stage', '2 as built']);
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    const j = await cli(['check', file('staged.yaml'), '--json']);
+    expect(j.code, j.stdout).toBe(0);
+    const report = JSON.parse(j.stdout) as { stages: { name: string; passed: number; failed: number; errors: number }[]; passed: number };
+    // the plain file's checks are its first stage, named after the file
+    expect(report.stages.map((s) => s.name)).toEqual(['staged', '2 as built']);
+    expect(report.stages[0]).toMatchObject({ passed: 9, failed: 0, errors: 0, score: 10, max_score: 10 });
+    expect(report.stages[1]!.passed).toBeGreaterThan(10);
+    expect(report.stages[1]).toMatchObject({ failed: 0, errors: 0 });
+    const one = await cli(['check', file('staged.yaml'), '--stage', 'staged']);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/^── staged · 9 passed, 0 failed, 0 errors · score 10\/10\n/);
+    expect(one.stdout).not.toContain('2 as built');
+  }, 180_000);
+
   it('a bad file exits 2 naming the line and field; an unreachable controller exits 3', async () => {
     writeFileSync(
       file('bad.yaml'),
@@ -248,7 +268,9 @@ describe('gns3-copilot check on the real FRR/VPCS lab', () => {
     const before = readFileSync(file('lab.yaml'), 'utf8');
     const init = await runCli(['check', '--init', file('lab.yaml'), '--server', 'http://127.0.0.1:9'], env.env);
     expect(init.code).toBe(2);
-    expect(init.stderr).toBe(`error: check --init: ${file('lab.yaml')} exists; move it away or name a new file (nothing written)\n`);
+    expect(init.stderr).toBe(
+      `error: check --init: ${file('lab.yaml')} exists; move it away, name a new file or append a --stage (nothing written)\n`,
+    );
     expect(readFileSync(file('lab.yaml'), 'utf8')).toBe(before);
   }, 30_000);
 });

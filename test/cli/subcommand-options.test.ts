@@ -33,7 +33,20 @@ describe('subcommand options', () => {
   it.each([
     [
       ['check'],
-      ['--init', '--json', '--junit', '--watch', '--only', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help'],
+      [
+        '--init',
+        '--json',
+        '--junit',
+        '--watch',
+        '--only',
+        '--stage',
+        '--server',
+        '--insecure',
+        '--project',
+        '--no-color',
+        '--verbose',
+        '--help',
+      ],
     ],
     [['diff'], ['--to', '--device', '--json', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help']],
     [
@@ -90,6 +103,7 @@ describe('subcommand options', () => {
         '--project',
         ...LLM_AND_LIMITS.slice(0, 5),
         '--context-strategy',
+        '--topology-inline-max',
         '--no-color',
         '--verbose',
         '--json',

@@ -77,6 +77,32 @@ describe('renderTopologyText', () => {
   });
 });
 
+describe('renderTopologyText: one word per name', () => {
+  it('quotes a name with a space or a newline, so no name breaks its line or starts one of its own', () => {
+    const port = { name: 'Ethernet0', short_name: 'e0', adapter_number: 0, port_number: 0, link_id: 'l1' };
+    const end = (n: string) => ({ node_id: n, node_name: n, adapter_number: 0, port_number: 0, port_name: 'e0' });
+    const text = renderTopologyText({
+      project_id: 'p',
+      project_name: 'names',
+      nodes: [topologyNode('Core 1', { ports: [port] }), topologyNode('R2\nR9 5000', { console: 5001, ports: [port] })],
+      links: [
+        { link_id: 'l1', link_type: 'ethernet', ends: [end('Core 1'), end('R2\nR9 5000')], filters: {}, suspend: false, capturing: false },
+      ],
+    });
+    expect(text.split('\n').slice(2)).toEqual(['"Core 1" 5000 e0-"R2\\nR9 5000":e0', '"R2\\nR9 5000" 5001']);
+  });
+  it('keeps a link to a node the read did not list (a lab changing mid-read), with both ends named', () => {
+    const end = (n: string) => ({ node_id: n, node_name: n, adapter_number: 0, port_number: 0, port_name: 'e0' });
+    const text = renderTopologyText({
+      project_id: 'p',
+      project_name: 'mid-change',
+      nodes: [],
+      links: [{ link_id: 'l1', link_type: 'ethernet', ends: [end('GONE'), end('ALSO')], filters: {}, suspend: true, capturing: false }],
+    });
+    expect(text.split('\n')).toEqual(['Project mid-change: 0 nodes, 1 link', 'Other links: GONE:e0-ALSO:e0[suspended]']);
+  });
+});
+
 describe('pcap counting', () => {
   it('counts complete records across chunk boundaries and cuts at N packets', () => {
     const pcap = Buffer.from(makePcap(4));

@@ -31,8 +31,7 @@ describe('the TUI', () => {
       GNS3_SERVER: gns3.url,
     });
     try {
-      await term.waitFor(/New session|Project|p1/, 20_000);
-      await new Promise((r) => setTimeout(r, 500));
+      await term.waitFor(/Ask about your lab/, 20_000); // the input box takes keys
       term.send('-l', 'say hi');
       term.send('Enter');
       const screen = await term.waitFor(/after-marker/, 20_000);
@@ -61,8 +60,7 @@ describe('the TUI, a model-chosen tool name', () => {
       GNS3_SERVER: gns3.url,
     });
     try {
-      await term.waitFor(/New session|Project|p1/, 20_000);
-      await new Promise((r) => setTimeout(r, 500));
+      await term.waitFor(/Ask about your lab/, 20_000); // the input box takes keys
       term.send('-l', 'say hi');
       term.send('Enter');
       const screen = await term.waitFor(/done-marker/, 20_000);
