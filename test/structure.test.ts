@@ -136,10 +136,10 @@ describe('layers (docs/ARCHITECTURE.md, Layers)', () => {
 });
 
 /** Files over 400 lines that are being split; the list only shrinks (an entry under the limit fails the test). */
-const LONG_FILES_BEING_SPLIT = new Set(['devices/session.ts', 'ui/state.ts']);
+const LONG_FILES_BEING_SPLIT = new Set(['ui/state.ts']);
 
 /** Functions over their limit that are being split, as `file:name`; the list only shrinks. */
-const LONG_FUNCTIONS_BEING_SPLIT = new Set(['devices/engine.ts:runOne', 'ui/components/App.tsx:App', 'cli/subcommands.ts:addSubcommands']);
+const LONG_FUNCTIONS_BEING_SPLIT = new Set(['ui/components/App.tsx:App', 'cli/subcommands.ts:addSubcommands']);
 
 const linesOf = (text: string): number => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 

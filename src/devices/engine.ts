@@ -92,22 +92,8 @@ async function runOne(job: DeviceJob, opts: RunJobsOptions): Promise<DeviceResul
   const target: DeviceTarget = job.resolved.target;
   const base = { device_name: target.name, transport: target.transport };
 
-  // Safety first: nothing blocked is ever sent.
-  const slots: (CommandResult | string)[] = [];
-  const blocked: string[] = [];
   const readCheck = opts.mode === 'read' ? (c: string) => isReadOnly(c, target.platform) : undefined;
-  for (const c of job.commands.flatMap(commandLines)) {
-    const why = refusal(c, opts.settings.forbidden_commands, readCheck);
-    if (why !== undefined) {
-      blocked.push(c);
-      slots.push({ command: c, status: 'blocked', output: '', error: `blocked: ${why}; not sent`, duration_ms: 0 });
-    } else slots.push(c);
-  }
-  const toSend = slots.filter((s): s is string => typeof s === 'string');
-  const merge = (sent: CommandResult[]): CommandResult[] => {
-    let i = 0;
-    return slots.map((s) => (typeof s === 'string' ? (sent[i++] ?? notRun(s, 'not sent')) : s));
-  };
+  const { blocked, toSend, merge } = screen(job.commands, opts.settings.forbidden_commands, readCheck);
   if (toSend.length === 0) {
     return done({
       ...base,
@@ -136,31 +122,10 @@ async function runOne(job: DeviceJob, opts: RunJobsOptions): Promise<DeviceResul
     });
   }
   const platform = session.platform;
-  if (opts.mode === 'vpcs' && platform !== 'vpcs') {
-    return done({
-      ...base,
-      platform,
-      status: 'error',
-      results: merge(toSend.map((c) => notRun(c, 'not sent'))),
-      blocked,
-      error: `${target.name} is not a VPCS node (prompt looks like ${platform}); use the device command tools`,
-    });
-  }
-  if (opts.mode === 'read' && !target.platform && platform !== 'cisco_ios') {
-    // The platform was only known after connecting: re-check read-only commands for it.
-    const bad = toSend.filter((c) => !isReadOnly(c, platform));
-    if (bad.length > 0) {
-      return done({
-        ...base,
-        platform,
-        status: 'error',
-        results: merge(
-          toSend.map((c) => notRun(c, bad.includes(c) ? 'blocked: not a read-only command for this platform; not sent' : 'not sent')),
-        ),
-        blocked: [...blocked, ...bad],
-        error: 'read-only check failed after platform detection; nothing was sent',
-      });
-    }
+  const refused = platformRefusal(opts.mode, target, platform, toSend);
+  if (refused) {
+    const results = merge(toSend.map((c) => notRun(c, refused.bad.includes(c) ? READ_ONLY_AFTER_DETECTION : 'not sent')));
+    return done({ ...base, platform, status: 'error', results, blocked: [...blocked, ...refused.bad], error: refused.error });
   }
 
   let sent: CommandResult[] = [];
@@ -174,47 +139,98 @@ async function runOne(job: DeviceJob, opts: RunJobsOptions): Promise<DeviceResul
     sent = r.results;
     error = r.error;
   } else {
-    for (const [i, c] of toSend.entries()) {
-      const left = deadline - performance.now();
-      if (opts.signal?.aborted) {
-        sent.push(...toSend.slice(i).map((x) => notRun(x, 'aborted before sending', 'aborted')));
-        error = 'aborted';
-        break;
-      }
-      if (left <= 0) {
-        sent.push(
-          ...toSend.slice(i).map((x) => notRun(x, `not sent: session timeout (${opts.settings.session_timeout_ms} ms) reached`, 'timeout')),
-        );
-        error = 'session timeout';
-        break;
-      }
-      let r = await session.run(c, {
-        timeoutMs: Math.min(opts.settings.command_timeout_ms, left),
-        ...(opts.signal ? { signal: opts.signal } : {}),
-      });
-      // A pooled console that died while idle: reconnect once and resend.
-      if (i === 0 && reused && !session.usable && r.status === 'error' && r.output === '') {
-        try {
-          session = await opts.pool.acquire(target, opts.signal);
-          r = await session.run(c, {
-            timeoutMs: Math.min(opts.settings.command_timeout_ms, deadline - performance.now()),
-            ...(opts.signal ? { signal: opts.signal } : {}),
-          });
-        } catch (err) {
-          r = { ...r, error: `${r.error}; reconnect failed: ${errorMessage(err)}` };
-        }
-      }
-      sent.push(r);
-      if (!session.usable) {
-        sent.push(...toSend.slice(i + 1).map((x) => notRun(x, `not sent: ${session.closeReason ?? 'session lost'}`)));
-        error = `session lost: ${session.closeReason ?? 'console stopped answering'}`;
-        break;
-      }
-    }
+    ({ sent, error, session } = await sendEach(session, toSend, { opts, target, reused, deadline }));
   }
   if (!session.usable) opts.pool.drop(target);
   const results = merge(sent);
   return done({ ...base, platform, results, blocked, ...(error ? { error } : {}) });
+}
+
+/** Safety first: nothing blocked is ever sent. `merge` puts the sent lines' results back among the blocked ones, in order. */
+function screen(commands: string[], forbidden: string[], readCheck: ((c: string) => boolean) | undefined) {
+  const slots: (CommandResult | string)[] = [];
+  const blocked: string[] = [];
+  for (const c of commands.flatMap(commandLines)) {
+    const why = refusal(c, forbidden, readCheck);
+    if (why !== undefined) {
+      blocked.push(c);
+      slots.push({ command: c, status: 'blocked', output: '', error: `blocked: ${why}; not sent`, duration_ms: 0 });
+    } else slots.push(c);
+  }
+  const toSend = slots.filter((s): s is string => typeof s === 'string');
+  const merge = (sent: CommandResult[]): CommandResult[] => {
+    let i = 0;
+    return slots.map((s) => (typeof s === 'string' ? (sent[i++] ?? notRun(s, 'not sent')) : s));
+  };
+  return { blocked, toSend, merge };
+}
+
+const READ_ONLY_AFTER_DETECTION = 'blocked: not a read-only command for this platform; not sent';
+
+/** Why the console just reached may not run the batch (`bad`: the lines blocked for it), or undefined to send. */
+function platformRefusal(mode: JobMode, target: DeviceTarget, platform: DeviceSession['platform'], toSend: string[]) {
+  if (mode === 'vpcs' && platform !== 'vpcs')
+    return {
+      bad: [] as string[],
+      error: `${target.name} is not a VPCS node (prompt looks like ${platform}); use the device command tools`,
+    };
+  if (mode === 'read' && !target.platform && platform !== 'cisco_ios') {
+    // The platform was only known after connecting: re-check read-only commands for it.
+    const bad = toSend.filter((c) => !isReadOnly(c, platform));
+    if (bad.length > 0) return { bad, error: 'read-only check failed after platform detection; nothing was sent' };
+  }
+  return undefined;
+}
+
+/**
+ * Exec and read lines, one at a time within the session's deadline; a pooled console that died
+ * while idle is reconnected once (the session returned is the one in use at the end).
+ */
+async function sendEach(
+  session: DeviceSession,
+  toSend: string[],
+  { opts, target, reused, deadline }: { opts: RunJobsOptions; target: DeviceTarget; reused: boolean; deadline: number },
+): Promise<{ sent: CommandResult[]; error: string | undefined; session: DeviceSession }> {
+  const sent: CommandResult[] = [];
+  let error: string | undefined;
+  for (const [i, c] of toSend.entries()) {
+    const left = deadline - performance.now();
+    if (opts.signal?.aborted) {
+      sent.push(...toSend.slice(i).map((x) => notRun(x, 'aborted before sending', 'aborted')));
+      error = 'aborted';
+      break;
+    }
+    if (left <= 0) {
+      sent.push(
+        ...toSend.slice(i).map((x) => notRun(x, `not sent: session timeout (${opts.settings.session_timeout_ms} ms) reached`, 'timeout')),
+      );
+      error = 'session timeout';
+      break;
+    }
+    let r = await session.run(c, {
+      timeoutMs: Math.min(opts.settings.command_timeout_ms, left),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    // A pooled console that died while idle: reconnect once and resend.
+    if (i === 0 && reused && !session.usable && r.status === 'error' && r.output === '') {
+      try {
+        session = await opts.pool.acquire(target, opts.signal);
+        r = await session.run(c, {
+          timeoutMs: Math.min(opts.settings.command_timeout_ms, deadline - performance.now()),
+          ...(opts.signal ? { signal: opts.signal } : {}),
+        });
+      } catch (err) {
+        r = { ...r, error: `${r.error}; reconnect failed: ${errorMessage(err)}` };
+      }
+    }
+    sent.push(r);
+    if (!session.usable) {
+      sent.push(...toSend.slice(i + 1).map((x) => notRun(x, `not sent: ${session.closeReason ?? 'session lost'}`)));
+      error = `session lost: ${session.closeReason ?? 'console stopped answering'}`;
+      break;
+    }
+  }
+  return { sent, error, session };
 }
 
 function notRun(command: string, why: string, status: CommandResult['status'] = 'error'): CommandResult {

@@ -11,12 +11,13 @@
 import { performance } from 'node:perf_hooks';
 import { CopilotError } from '../errors.js';
 import type { CommandResult } from './types.js';
-import { CONFIRMATIONS, DRIVERS, PAGER, detectPrompt, type Driver, type PlatformName } from './drivers.js';
+import { CONFIRMATIONS, DRIVERS, detectPrompt, type Driver, type PlatformName } from './drivers.js';
 import { cleanText, lastLine } from './text.js';
 import type { Transport } from './transport.js';
 import type { ConfigureOptions, RunOptions, SessionOptions } from './session-options.js';
 import { ConsoleBuffer, confirmAllowed, extractOutput, findDeviceError } from './output.js';
 import { wakeEvent, type WakeEvent } from './wake.js';
+import { CommandWatch, type CommandEvent } from './command-watch.js';
 import { shareSignal } from '../core/shared-signal.js';
 import { controlCharRefusal } from './filter.js';
 
@@ -30,8 +31,6 @@ class WaitError extends CopilotError {
     super(kind);
   }
 }
-
-type Event = { kind: 'prompt' } | { kind: 'pager' } | { kind: 'confirm'; index: number; line: string };
 
 const INTERRUPT_WAIT_MS = 2_000;
 // Enough raw text for one prompt/pager/question line with its ANSI codes.
@@ -306,45 +305,20 @@ export class DeviceSession {
     const renaming = this.driver.renames?.test(command) ?? false;
     const probe = command.trim().slice(0, ECHO_PROBE);
     this.buf.reset();
-    let echoAt = -1;
-    let pagerAt = -1;
-    let confirmAt = -1;
     let pages = 0;
     let declined: string | undefined;
     this.transport.write(command + this.newline);
     const deadline = t0 + timeoutMs;
-
-    const classify = (): Event | undefined => {
-      // Prompts, pagers and questions never end in a newline: skip complete lines cheaply.
-      if (this.buf.endsWith('\n')) return undefined;
-      const line = this.tailLine();
-      if (PAGER.test(line) && this.buf.received > pagerAt) return { kind: 'pager' };
-      if (this.buf.received > confirmAt) {
-        const index = CONFIRMATIONS.findIndex((c) => c.re.test(line));
-        if (index >= 0 && !this.isPrompt(line, false)) return { kind: 'confirm', index, line };
-      }
-      if (!this.isPrompt(line, renaming)) return undefined;
-      if (probe === '') return { kind: 'prompt' };
-      if (echoAt < 0) {
-        const full = cleanText(this.buf.text);
-        echoAt = full.indexOf(probe);
-        if (echoAt < 0) {
-          // A telnet console always echoes: a prompt before our echo ends another client's
-          // command on a shared console, never ours.
-          if (this.transport.kind === 'telnet') return undefined;
-          // No echo (some SSH shells): accept a prompt that follows real output,
-          // never a lone stray prompt from an earlier Enter.
-          const body = full.split('\n').slice(0, -1);
-          return body.some((l) => l.trim() !== '' && !this.isPrompt(l, renaming)) ? { kind: 'prompt' } : undefined;
-        }
-      }
-      return { kind: 'prompt' };
-    };
+    const watch = new CommandWatch(
+      { buf: this.buf, tailLine: () => this.tailLine(), isPrompt: (l, r) => this.isPrompt(l, r), echoes: this.transport.kind === 'telnet' },
+      probe,
+      renaming,
+    );
 
     for (;;) {
-      let ev: Event;
+      let ev: CommandEvent;
       try {
-        ev = await this.waitFor(classify, deadline - performance.now(), opts.signal);
+        ev = await this.waitFor(() => watch.next(), deadline - performance.now(), opts.signal);
       } catch (err) {
         if (!(err instanceof WaitError)) throw err;
         const partial = extractOutput(this.buf.text, probe, this.promptRe, pages > 0, false);
@@ -362,12 +336,12 @@ export class DeviceSession {
       }
       if (ev.kind === 'pager') {
         pages++;
-        pagerAt = this.buf.received;
+        watch.pagerAnswered();
         this.transport.write(' ');
         continue;
       }
       if (ev.kind === 'confirm') {
-        confirmAt = this.buf.received;
+        watch.confirmAnswered();
         const c = CONFIRMATIONS[ev.index]!;
         if (declined === undefined && confirmAllowed(this.opts.confirmAllow, command)) {
           this.transport.write(c.yes + this.newline);
