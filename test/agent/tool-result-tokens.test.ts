@@ -66,7 +66,7 @@ function cutOutput(text: string): { output: string; ref: string; line: number; c
   const [big, clock] = parsed.devices[0]!.results;
   const note = /read_context_ref \{"ref_id":"([^"]+)","line":(\d+)\}/.exec(big!.output);
   expect(note).not.toBeNull();
-  return { output: big!.output, ref: note![1]!, line: Number(note![2]), clock: clock!.output };
+  return { output: big!.output, ref: note![1]!, line: Number(note![2]), clock: clock?.output ?? '' };
 }
 
 /** The page read from `line` holds the whole's lines from there, nothing else. */
@@ -116,6 +116,20 @@ describe('tool results are cut to tool_result_tokens and paged with read_context
       await s.close();
     });
   }
+
+  it('tool_result_tokens 500: the result and each page stay within 500 tokens', async () => {
+    llm = await startLlm([show('big', ['show big']), read('p4', { ref_id: 'big.1', line: 1000 }), { text: 'done' }]);
+    const s = await session(settings(llm.url, { tool_result_tokens: 500 }), tools);
+    await collect(s.send('show big'));
+    const reqs = chat(llm);
+    const cut = toolText(reqs[1]!, 'big');
+    expect(await tokens(cut)).toBeLessThanOrEqual(500);
+    expect(cutOutput(cut).output.startsWith(`${LINES[0]}\n`)).toBe(true);
+    const pageText = toolText(reqs[2]!, 'p4');
+    expect(await tokens(pageText)).toBeLessThanOrEqual(500);
+    expectLinesFrom(JSON.parse(pageText) as Page, 1000, 5);
+    await s.close();
+  });
 
   it('a resumed session still reads the stored whole by its ref', async () => {
     llm = await startLlm([show('big', ['show big']), { text: 'seen' }]);
