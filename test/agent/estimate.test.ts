@@ -27,7 +27,7 @@ describe('--estimate', () => {
     expect(llm.requests).toHaveLength(0);
     expect(log.calls).toHaveLength(0);
     expect(e.topology).toEqual({ injected: true, nodes: ['R1', 'R2'] });
-    expect(e.tools).toBe(3);
+    expect(e.tools).toBe(4); // the three test tools and read_context_ref (every session pages its cut results)
     expect(e.messages).toEqual({ history: 1, sent: 1, trimmed: 0 });
     expect(e.output_cap).toBe(1000);
     expect(e.context_budget).toBe(24_000); // 32K × balanced 75%
