@@ -48,7 +48,7 @@ describe('--estimate', () => {
     });
     const text = estimateText(e);
     expect(text).toContain('R1, R2 (2 nodes)');
-    expect(text).toContain(`${e.tokens.prompt} prompt + ${e.tokens.tools} tool schemas (3 tools)`);
+    expect(text).toContain(`${e.tokens.prompt} prompt + ${e.tokens.tools} tool schemas (4 tools)`);
     expect(text).toContain('5 iterations × 24000 in + 1000 out');
   });
 
