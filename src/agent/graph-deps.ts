@@ -14,6 +14,7 @@ import type { ApprovalPreviewer } from '../checkpoints/preview.js';
 import type { Logger } from '../log.js';
 import type { ToolContext } from '../tools/types.js';
 import type { ContextStrategy } from './context.js';
+import type { ResultStore } from './result-cut.js';
 import type { TokenCounter } from './tokens.js';
 import type { PromptLibrary } from './prompts.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -99,7 +100,10 @@ export interface GraphDeps {
   idleTimeoutMs?: number;
   log: Logger;
   approval: ApprovalContext;
+  /** characters of one result before it is cut (with `results`: STORED_RESULT_CHARS, the token cut decides) */
   maxOutputChars: number;
+  /** cuts results to `tool_result_tokens` and stores them whole (./result-cut.ts); absent: the characters cap only */
+  results?: ResultStore;
   /** the topology injected into the system prompt (undefined: no project) */
   topology(signal: AbortSignal): Promise<InjectedTopology | undefined>;
   toolContext(signal: AbortSignal): ToolContext;

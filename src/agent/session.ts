@@ -63,7 +63,7 @@ export async function createAgentSession(opts: CreateAgentSessionOptions): Promi
   };
   const questions = questionQueue();
   const raiser = opts.limitAsker ? limitRaiser(opts.limitAsker, live, questions) : undefined;
-  const toolRunner = sessionToolRunner(parts, approvalContext(settings, opts, questions), raiser);
+  const toolRunner = sessionToolRunner(parts, approvalContext(settings, opts, questions), raiser, resume.trees);
   const graph = sessionGraph(parts, toolRunner);
   const tree = sessionTree(parts, resume, graph, toolRunner);
   const tools = attachTools(parts, opts.attachTools);

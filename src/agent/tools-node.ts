@@ -20,12 +20,13 @@ import { danglingToolCalls, toolMessage } from './history.js';
 import { agentKey } from './request-counters.js';
 import { cliRefusalText } from './refusal-text.js';
 import { askRaise, sameLimits, toolRaiseTarget } from './limit-raise.js';
-import { limitGroupOf } from '../tools/types.js';
+import { limitGroupOf, type ToolResult } from '../tools/types.js';
+import { cutResult } from './result-cut.js';
 
 /** What running a batch of a run's tool calls needs from the session. */
 export type ToolRunDeps = Pick<
   GraphDeps,
-  'registry' | 'approval' | 'limitRaiser' | 'toolContext' | 'checkpoints' | 'previewer' | 'log' | 'maxOutputChars'
+  'registry' | 'approval' | 'limitRaiser' | 'toolContext' | 'checkpoints' | 'previewer' | 'log' | 'maxOutputChars' | 'results'
 >;
 
 /** One batch: who calls, in which mode, under which limits (`exceeded`: soft limits already reported). */
@@ -79,7 +80,9 @@ export async function runToolCalls(
   calls: readonly DispatchCall[],
   b: ToolBatch,
 ): Promise<DispatchOutcome> {
-  const ctx = { ...deps.toolContext(run.signal), caller: b.caller, mode: b.mode };
+  // results stored whole: no command output is cut by characters, the token cut (cutResult) decides
+  const ctx = { ...deps.toolContext(run.signal), caller: b.caller, mode: b.mode, ...(deps.results ? { wholeOutput: true } : {}) };
+  const bounded = tokenBound(deps, b.caller);
   return dispatchCalls(calls, {
     tools: deps.registry,
     approval: deps.approval,
@@ -97,18 +100,21 @@ export async function runToolCalls(
     ...(deps.previewer ? { previewer: deps.previewer } : {}),
     maxParallel: b.limits.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
     prepare: preparer((_def, call) => ({ ...ctx, callId: call.id }), deps.maxOutputChars),
-    execute: (def, call) =>
-      runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {
-        retries: toolRetries(b.limits),
-        // a config push that may have reached its device is never sent again
-        retryable: (r) =>
-          mayRetry(r, { sendsConfig: sendsConfiguration(def, call.args), retryOnToolError: b.limits.retry_on_tool_error === true }),
-        signal: run.signal,
-        onRetry: (info) => {
-          deps.log.warn('tool call failed transiently, retrying', { tool: call.name, ...info });
-          run.emit({ type: 'tool_retry', id: call.id, name: call.name, ...info });
-        },
-      }),
+    execute: async (def, call) =>
+      bounded(
+        call,
+        await runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {
+          retries: toolRetries(b.limits),
+          // a config push that may have reached its device is never sent again
+          retryable: (r) =>
+            mayRetry(r, { sendsConfig: sendsConfiguration(def, call.args), retryOnToolError: b.limits.retry_on_tool_error === true }),
+          signal: run.signal,
+          onRetry: (info) => {
+            deps.log.warn('tool call failed transiently, retrying', { tool: call.name, ...info });
+            run.emit({ type: 'tool_retry', id: call.id, name: call.name, ...info });
+          },
+        }),
+      ),
     events: {
       approval: (call, need, preview) =>
         run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args, why: need.why, ...(preview ? { preview } : {}) }),
@@ -146,6 +152,14 @@ export async function runToolCalls(
       },
     },
   });
+}
+
+/** A result as it enters the history: cut to tool_result_tokens, its whole stored for the calling agent. */
+function tokenBound(deps: ToolRunDeps, caller: Caller) {
+  const results = deps.results;
+  // a page of a stored result is bounded by the reader itself, never cut and stored again
+  return (call: DispatchCall, r: ToolResult) =>
+    results && call.name !== 'read_context_ref' ? cutResult(r, call, caller.agentId, results) : r;
 }
 
 /** The TUI asks whether to raise the count limit a refused call hit (in turn with every other question). */

@@ -151,6 +151,8 @@ export const settingsSchema = z.object({
   llm_idle_timeout_ms: intIn(1_000, 3_600_000).default(120_000),
   /** summarize history that trimming would drop, instead of dropping it */
   context_summarize: z.coerce.boolean().default(true),
+  /** tokens one tool result may carry into the history; a longer one is cut (head and tail) and stored whole for read_context_ref */
+  tool_result_tokens: intIn(200, 1_000_000).default(2000),
   /** USD per 1M tokens by model name, over the built-in table (src/agent/pricing.ts) */
   model_prices: z.record(z.string(), z.object({ input: z.coerce.number().min(0), output: z.coerce.number().min(0) })).default({}),
 

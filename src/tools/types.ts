@@ -57,6 +57,8 @@ export interface ToolContext {
   mode?: CopilotMode;
   /** the session's fault ledger: in inject mode the injection tools record every fault in it (src/faults) */
   faults?: FaultLedger;
+  /** the session stores long results whole and cuts them by tokens: no command output is cut by characters here */
+  wholeOutput?: boolean;
 }
 
 interface ToolDefBase<S extends z.ZodType> {

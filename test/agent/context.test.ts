@@ -305,13 +305,14 @@ describe('topology injection and prompts', () => {
     expect(lib.system('teaching_assistant', 'T')).toBe('version two T');
   });
 
-  it('caps huge tool output with a note', async () => {
-    llm = await startLlm([{ tool_calls: [showCall('R1')] }, { text: 'ok' }]);
+  it('cuts huge tool output to tool_result_tokens with a note naming the stored whole', async () => {
+    llm = await startLlm([{ tool_calls: [showCall('R1', 'big')] }, { text: 'ok' }]);
     const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }, { bigOutput: 500_000 }));
     const ev = await collect(s.send('show tech'));
     const out = ofType(ev, 'tool_end')[0]!.output;
     expect(out.length).toBeLessThan(20_000);
-    expect(out).toContain('output truncated');
+    expect(out).toContain('cut to fit tool_result_tokens');
+    expect(out).toContain('read_context_ref {"ref_id":"big","offset":');
     await s.close();
   });
 });

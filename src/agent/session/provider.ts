@@ -1,7 +1,6 @@
 /** Step 1 of a session: the model endpoint, its context size, its API key, its models and token counter. */
 import type { Settings } from '../../config/schema.js';
 import { ProviderError } from '../../errors.js';
-import { DEFAULT_MAX_OUTPUT_CHARS } from '../../tools/registry.js';
 import type { ChatModels } from '../graph-deps.js';
 import { COST_OUTPUT_CAP } from '../cost-limit.js';
 import { priceOf } from '../../core/pricing.js';
@@ -43,7 +42,3 @@ export function chatCost(model: string, settings: Pick<Settings, 'model_prices' 
   const price = priceOf(model, settings.model_prices);
   return { ...(price ? { price } : {}), maxOutputTokens: settings.max_tokens ?? COST_OUTPUT_CAP };
 }
-
-/** How much of a tool's output the model reads: a share of the context window, within bounds. */
-export const maxOutputCharsFor = (limitK: number) =>
-  Math.max(2000, Math.min(DEFAULT_MAX_OUTPUT_CHARS, Math.floor(limitK * 1000 * 4 * 0.15)));

@@ -32,7 +32,9 @@ import type { LiveState } from './live.js';
 import type { Resumed } from './resume.js';
 import { approverInTurn, type QuestionTurn } from './questions.js';
 import { SessionAllowances } from '../../tools/allowances.js';
-import { chatCost, maxOutputCharsFor, type ResolvedProvider } from './provider.js';
+import { chatCost, type ResolvedProvider } from './provider.js';
+import type { TreeStore } from '../../sessions/tree-store.js';
+import { pageFitter, STORED_RESULT_CHARS, type ResultStore } from '../result-cut.js';
 import type { CreateAgentSessionOptions, ToolAttacher } from './types.js';
 
 /** What the parts of one session share. */
@@ -50,7 +52,12 @@ export interface SessionParts {
 }
 
 /** How the session runs tool calls (the gate's registry and approvals, checkpoints, previews): the agents' and the Validators'. */
-export function sessionToolRunner(p: SessionParts, approval: ApprovalContext, limitRaiser: LimitRaiser | undefined): ToolRunDeps {
+export function sessionToolRunner(
+  p: SessionParts,
+  approval: ApprovalContext,
+  limitRaiser: LimitRaiser | undefined,
+  trees: TreeStore,
+): ToolRunDeps {
   const { settings, log, registry, services, project, store, sessionId } = p;
   const checkpointStore = new CheckpointStore(store.db);
   const faults = { sessionId, store: new FaultStore(store.db) };
@@ -60,7 +67,9 @@ export function sessionToolRunner(p: SessionParts, approval: ApprovalContext, li
     approval,
     ...(limitRaiser ? { limitRaiser } : {}),
     log,
-    maxOutputChars: maxOutputCharsFor(p.provider.limitK),
+    // long results are stored whole and enter the history cut to tool_result_tokens
+    maxOutputChars: STORED_RESULT_CHARS,
+    results: resultStore(p, trees),
     toolContext: (signal) => ({ ...toolContext(signal), faults }),
     checkpoints: sessionCheckpointer({
       store: checkpointStore,
@@ -69,6 +78,19 @@ export function sessionToolRunner(p: SessionParts, approval: ApprovalContext, li
       context: toolContext,
     }),
     previewer: capturePreviewer(toolContext),
+  };
+}
+
+/** The session's cut tool results, stored whole as context refs of its tree, held by the agent that ran the call. */
+function resultStore(p: SessionParts, trees: TreeStore): ResultStore {
+  return {
+    limit: p.settings.tool_result_tokens,
+    counter: p.provider.counter,
+    store(holder, ref) {
+      const id = trees.storeRef(p.sessionId, ref);
+      trees.grantRef(p.sessionId, holder ?? p.sessionId, id);
+      return id;
+    },
   };
 }
 
@@ -111,6 +133,7 @@ export function sessionTree(p: SessionParts, resume: Resumed, graph: AgentGraph,
     schedule: p.settings,
     model: p.provider.endpoint.model,
     modelPrices: p.settings.model_prices,
+    readPage: pageFitter(p.provider.counter, p.settings.tool_result_tokens),
   });
   p.registry.add(tree.tools);
   resume.notices.push(...tree.notices);

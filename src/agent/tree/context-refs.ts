@@ -1,7 +1,8 @@
 /**
  * Context refs (recursive trees): what a parent may grant a child in its brief — its own
  * tool results (stored whole once per tree) and refs granted to it, edge by edge — and the
- * slices a child reads of the refs granted to it (`read_context_ref`).
+ * slices a child reads of the refs granted to it (`read_context_ref`). Every session also keeps
+ * its cut tool results here whole, granted to the agent that ran the call (../result-cut.ts).
  */
 import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { TreeStore } from '../../sessions/tree-store.js';
@@ -12,6 +13,8 @@ import { DelegationRefused } from './refused.js';
 
 export interface RefSlice {
   ref: ContextRef;
+  /** the first character read */
+  offset: number;
   content: string;
   next_offset?: number;
 }
@@ -30,7 +33,8 @@ export async function resolveRefs(
   const own = await t.own();
   const out: ContextRef[] = [];
   for (const id of ids) {
-    const held = parent ? t.trees.grantedRef(t.rootId, parent.id, id) : undefined;
+    // a ref held (granted, or a cut result stored whole) is granted whole, not its cut text
+    const held = t.trees.grantedRef(t.rootId, parent?.id ?? t.rootId, id);
     if (held) {
       out.push(refListing(held.id, held.source, held.content));
       continue;
@@ -44,22 +48,44 @@ export async function resolveRefs(
   return out;
 }
 
-/** A slice of a ref granted to `agent` (the root reads its own tool results in its history). */
+/**
+ * A slice of a ref held by `agent` (the root when undefined: its cut tool results): from
+ * `line` (1-based) when given, else from character `offset`; `fit` shortens it to the page's
+ * token bound (whole lines where it can), and `next_offset` says where to read on.
+ */
 export function readGrantedRef(
   trees: TreeStore,
   rootId: string,
   agent: AgentNodeInfo | undefined,
-  q: { refId: string; offset: number; limit: number },
+  q: { refId: string; offset: number; line?: number; limit: number; fit?: (s: string) => string },
 ): RefSlice {
-  if (!agent) throw new DelegationRefused('context refs are granted to sub-agents; the root reads its own tool results in its history');
-  const r = trees.grantedRef(rootId, agent.id, q.refId);
+  const holder = agent?.id ?? rootId;
+  const r = trees.grantedRef(rootId, holder, q.refId);
   if (!r) {
-    const held = trees.heldRefIds(agent.id);
+    const held = trees.heldRefIds(holder);
     throw new DelegationRefused(
       `context ref "${q.refId}" was not granted to you; you hold ${held.length ? held.map((h) => `"${h}"`).join(', ') : 'none'}`,
     );
   }
-  const content = r.content.slice(q.offset, q.offset + q.limit);
-  const end = q.offset + content.length;
-  return { ref: refListing(r.id, r.source, r.content), content, ...(end < r.content.length ? { next_offset: end } : {}) };
+  const offset = q.line !== undefined ? lineStart(r.content, q.line) : q.offset;
+  const slice = r.content.slice(offset, offset + q.limit);
+  const content = q.fit ? q.fit(slice) : slice;
+  const end = offset + content.length;
+  return {
+    ref: refListing(r.id, r.source, r.content),
+    offset,
+    content,
+    ...(end < r.content.length ? { next_offset: end } : {}),
+  };
+}
+
+/** Where line `line` (1-based) starts; past the last line, the end. */
+function lineStart(text: string, line: number): number {
+  let at = 0;
+  for (let n = 1; n < line; n++) {
+    const nl = text.indexOf('\n', at);
+    if (nl < 0) return text.length;
+    at = nl + 1;
+  }
+  return at;
 }

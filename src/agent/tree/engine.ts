@@ -385,8 +385,8 @@ export class TreeEngine {
     return resolveRefs({ trees: this.d.trees, rootId: this.d.rootId, maxRefs: this.d.policy.maxRefs, own }, ids, parent);
   }
 
-  /** `read_context_ref`: a slice of a ref granted to the calling sub-agent. */
-  readRef(refId: string, offset: number, limit: number, from: CallOrigin): RefSlice {
-    return readGrantedRef(this.d.trees, this.d.rootId, this.runOf(from).agent, { refId, offset, limit });
+  /** `read_context_ref`: a slice of a ref the calling agent holds (granted to it, or its own cut result). */
+  readRef(q: { refId: string; offset: number; line?: number; limit: number; fit?: (s: string) => string }, from: CallOrigin): RefSlice {
+    return readGrantedRef(this.d.trees, this.d.rootId, this.runOf(from).agent, q);
   }
 }

@@ -1,8 +1,7 @@
 /**
- * The recursive task protocol's own tools (registered only in recursive sessions):
- * `read_context_ref` reads a context ref granted to the calling sub-agent, in slices;
- * `review_task` is a parent's decision on a validated report (the review gate).
- * They act on the tree, not on the lab: read-only, never need approval, never count
+ * The task protocol's own tools: `read_context_ref` (every session) reads a context ref the
+ * calling agent holds, in slices; `review_task` (recursive sessions only) is a parent's decision on a
+ * validated report (the review gate). They act on the tree, not on the lab: read-only, never need approval, never count
  * against the request's tool-call limits.
  */
 import { z } from 'zod';
@@ -15,28 +14,43 @@ export const REVIEW_TOOL = 'review_task';
 const READ_DEFAULT = 8000;
 const READ_MAX = 12_000;
 
-export function readContextRefTool(engine: TreeEngine): ToolDef {
+/**
+ * `read_context_ref`, in every session: a sub-agent reads the refs its parent granted, and any
+ * agent pages its own tool results that were cut to `tool_result_tokens` (stored whole).
+ * `fit` bounds a page to the same token limit, so a page is never cut again.
+ */
+export function readContextRefTool(engine: TreeEngine, fit?: (s: string) => string): ToolDef {
   return defineTool({
     name: 'read_context_ref',
-    description: `Read a context ref your parent granted you (listed in your brief), whole or in slices: give offset and limit (at most ${READ_MAX} characters per call) and read on from next_offset until it is absent.`,
-    brief: 'Read a granted context ref; go on from next_offset.',
+    description: `Read a context ref in slices: one your parent granted you (listed in your brief), or a tool result of yours that was cut (its note names the ref and the line to read from). Give line (1-based) or offset (characters) and limit (at most ${READ_MAX} characters per call); read on from next_offset until it is absent.`,
+    brief: 'Page a granted ref or a cut result from line or offset; go on from next_offset.',
     risk: 'read',
     group: 'protocol',
     schema: z.object({
-      ref_id: z.string().min(1).describe('the id of the ref as your brief lists it'),
-      offset: z.number().int().min(0).optional().describe('first character to read (default 0)'),
-      limit: z.number().int().min(1).max(READ_MAX).optional().describe(`characters to read (default ${READ_DEFAULT})`),
+      ref_id: z.string().min(1),
+      line: z.number().int().min(1).optional(),
+      offset: z.number().int().min(0).optional(),
+      limit: z.number().int().min(1).max(READ_MAX).optional(),
     }),
     async run(args, ctx) {
       try {
-        const r = engine.readRef(args.ref_id, args.offset ?? 0, args.limit ?? READ_DEFAULT, ctx);
+        const r = engine.readRef(
+          {
+            refId: args.ref_id,
+            offset: args.offset ?? 0,
+            ...(args.line !== undefined ? { line: args.line } : {}),
+            limit: args.limit ?? READ_DEFAULT,
+            ...(fit ? { fit } : {}),
+          },
+          ctx,
+        );
         return {
           status: 'success',
           data: {
             ref_id: r.ref.id,
             source: r.ref.source,
             size: r.ref.size,
-            offset: args.offset ?? 0,
+            offset: r.offset,
             ...(r.next_offset !== undefined ? { next_offset: r.next_offset } : {}),
             content: r.content,
           },

@@ -53,6 +53,8 @@ export interface SessionTreeDeps {
   schedule: { child_execution_mode: 'sequential' | 'parallel'; max_parallel_children: number };
   model: string;
   modelPrices: Record<string, ModelPrice>;
+  /** bounds a `read_context_ref` page to the session's `tool_result_tokens` */
+  readPage?: (s: string) => string;
 }
 
 export class SessionTree {
@@ -89,9 +91,11 @@ export class SessionTree {
       threadMessages: async (threadId) =>
         ((await d.graph.getState({ configurable: { thread_id: threadId } })).values as AgentStateType | undefined)?.messages ?? [],
     });
+    // read_context_ref in every session: any agent pages its own cut tool results
     this.tools = [
       agentTool(this.engine),
-      ...(d.mode === 'recursive' ? [readContextRefTool(this.engine), reviewTaskTool(this.engine)] : []),
+      readContextRefTool(this.engine, d.readPage),
+      ...(d.mode === 'recursive' ? [reviewTaskTool(this.engine)] : []),
     ];
   }
 

@@ -56,7 +56,7 @@ export async function runBatch(
         }
       : {}),
   });
-  return formatResults(results);
+  return formatResults(results, ctx.wholeOutput ? Infinity : MAX_OUTPUT_CHARS);
 }
 
 /** A device's failure for the display line: its own error, else its first failed command's. */
@@ -65,11 +65,11 @@ function deviceError(r: DeviceResult): string | undefined {
   return bad === undefined ? undefined : `${r.device_name}: ${bad}`;
 }
 
-/** `{"status":…,"devices":[DeviceResult…]}` with every command's output capped. */
-export function formatResults(results: DeviceResult[]): ToolOutcome {
+/** `{"status":…,"devices":[DeviceResult…]}` with every command's output capped at `maxChars`. */
+export function formatResults(results: DeviceResult[], maxChars = MAX_OUTPUT_CHARS): ToolOutcome {
   const devices = results.map((d) => ({
     ...d,
-    results: d.results.map(({ omitted_chars, ...r }) => ({ ...r, output: capOutput(r.output, MAX_OUTPUT_CHARS, omitted_chars) })),
+    results: d.results.map(({ omitted_chars, ...r }) => ({ ...r, output: capOutput(r.output, maxChars, omitted_chars) })),
   }));
   return batchOutcome(devices, { devices }, { noun: 'devices', errorOf: deviceError });
 }

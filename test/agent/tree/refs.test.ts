@@ -53,7 +53,8 @@ describe('read_context_ref', () => {
     for (let d = 4; d >= 1; d--) script.push({ text: `done at depth ${d}` });
     script.push({ text: 'root done' });
     llm = await startLlm(script);
-    const s = await session(testSettings(llm.url, tmp.dir), [bigShow], { env });
+    // results within tool_result_tokens here: the ref is granted from the history, pages are 8000 characters
+    const s = await session(testSettings(llm.url, tmp.dir, { tool_result_tokens: 100_000 }), [bigShow], { env });
     await collect(s.send('read deep'));
     const reqs = chat(llm);
     // every level's brief lists the ref (id, source, size, first line), never pastes it
