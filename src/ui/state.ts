@@ -8,8 +8,9 @@ import type { ApprovalDecision, ApprovalRequest, LimitRaiseRequest, RequestLimit
 import type { CopilotMode } from '../core/modes.js';
 import { driftText } from '../core/drift-text.js';
 import { summarizeArgs } from './call-text.js';
+import { FINAL, addCall, appendText, hasCall, newCall, updateCall } from './turn-edit.js';
 import { applyChildToolEvent, isChildToolEvent, type ChildToolEvent } from './tree.js';
-import type { ToolCallState, ToolCallView, TurnView } from './views.js';
+import type { ToolCallView, TurnView } from './views.js';
 import { verdictWords } from '../core/verdict.js';
 
 export type { ToolCallState, ToolCallView, TurnItem, TurnView, ChildCallView } from './views.js';
@@ -130,41 +131,6 @@ export function initialState(init: InitialUiState): UiState {
   };
 }
 
-/** Finished states a call never leaves. */
-const FINAL: ReadonlySet<ToolCallState> = new Set(['success', 'error', 'blocked', 'limit', 'aborted']);
-
-function updateCall(turn: TurnView, id: string, fn: (c: ToolCallView) => ToolCallView): TurnView {
-  let found = false;
-  const items = turn.items.map((it) => {
-    if (it.kind === 'tool' && it.call.id === id) {
-      found = true;
-      return { kind: 'tool' as const, call: fn(it.call) };
-    }
-    return it;
-  });
-  return found ? { ...turn, items } : turn;
-}
-
-function hasCall(turn: TurnView, id: string): boolean {
-  return turn.items.some((it) => it.kind === 'tool' && it.call.id === id);
-}
-
-function addCall(turn: TurnView, call: ToolCallView): TurnView {
-  return { ...turn, items: [...turn.items, { kind: 'tool', call }] };
-}
-
-function newCall(id: string, name: string, args: Record<string, unknown>, state: ToolCallState): ToolCallView {
-  return { id, name, args, state, summary: summarizeArgs(name, args) };
-}
-
-function appendText(turn: TurnView, delta: string): TurnView {
-  const last = turn.items[turn.items.length - 1];
-  if (last && last.kind === 'text') {
-    return { ...turn, items: [...turn.items.slice(0, -1), { kind: 'text', text: last.text + delta }] };
-  }
-  return { ...turn, items: [...turn.items, { kind: 'text', text: delta }] };
-}
-
 /**
  * Updates call `id` of the live turn (added as pending when its tool_call was not seen) and makes
  * it the last call; the approval prompt of a call that has started or ended goes away.
@@ -207,6 +173,11 @@ function finishLive(s: UiState): UiState {
     entries: [...s.entries, { kind: 'turn', key: `t${s.nextKey}`, turn: closed }],
     nextKey: s.nextKey + 1,
   };
+}
+
+/** One notice line printed into the transcript. */
+function withNotice(s: UiState, text: string, tone: NoticeTone): UiState {
+  return { ...s, entries: [...s.entries, { kind: 'notice', key: `n${s.nextKey}`, text, tone }], nextKey: s.nextKey + 1 };
 }
 
 function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
@@ -264,18 +235,10 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
     case 'limit':
     case 'notice':
       if (e.type === 'limit' && e.depth) return s0;
-      return {
-        ...s0,
-        entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text: `⚠ ${e.message}`, tone: 'warn' }],
-        nextKey: s0.nextKey + 1,
-      };
+      return withNotice(s0, `⚠ ${e.message}`, 'warn');
     // the lab changed under the session since its last request: one notice line
     case 'drift':
-      return {
-        ...s0,
-        entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text: `⟳ lab changed: ${driftText(e)}`, tone: 'info' }],
-        nextKey: s0.nextKey + 1,
-      };
+      return withNotice(s0, `⟳ lab changed: ${driftText(e)}`, 'info');
     // a sub-agent's verdict, its parent's review and the root answer's verdict: one line each in the transcript (✓ pass, ✗ fail, ? uncertain, – skipped)
     case 'validation':
     case 'review': {
@@ -284,19 +247,12 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
       const text =
         e.type === 'validation' ? `${verdictWords(e, who)}: ${e.summary}` : `${who} review: ${e.decision}${e.note ? ` — ${e.note}` : ''}`;
       const tone: NoticeTone = e.type === 'validation' && e.verdict !== 'pass' ? 'warn' : 'info';
-      return { ...s0, entries: [...s0.entries, { kind: 'notice', key: `n${s0.nextKey}`, text, tone }], nextKey: s0.nextKey + 1 };
+      return withNotice(s0, text, tone);
     }
     case 'checkpoint':
       // a kept checkpoint is silent; a missing one is said, the change runs anyway
       if (!e.error) return s0;
-      return {
-        ...s0,
-        entries: [
-          ...s0.entries,
-          { kind: 'notice', key: `n${s0.nextKey}`, text: `⚠ no checkpoint for ${e.device}: ${e.error}`, tone: 'warn' },
-        ],
-        nextKey: s0.nextKey + 1,
-      };
+      return withNotice(s0, `⚠ no checkpoint for ${e.device}: ${e.error}`, 'warn');
     case 'context':
       return {
         ...s0,
@@ -350,11 +306,7 @@ export function reduce(s: UiState, a: UiAction): UiState {
       return finishLive({ ...base, live: { ...base.live!, stoppedReason: a.stoppedReason } });
     }
     case 'notice':
-      return {
-        ...s,
-        entries: [...s.entries, { kind: 'notice', key: `n${s.nextKey}`, text: a.text, tone: a.tone ?? 'info' }],
-        nextKey: s.nextKey + 1,
-      };
+      return withNotice(s, a.text, a.tone ?? 'info');
     case 'block':
       return {
         ...s,
