@@ -155,7 +155,7 @@ describe('a TUI session on a live lab', () => {
     await m.waitFor('second answer', 10_000);
     expect(nodeReads(fake)).toBe(reads);
     const second = chats(llm)[1]!.body.messages;
-    expect(String(second[0]!.content)).toMatch(/- PC1 \(vpcs\) stopped/);
+    expect(String(second[0]!.content)).toMatch(/^PC1 \(vpcs\) stopped /m);
     expect(JSON.stringify(second)).toContain('Since your last turn');
     expect(JSON.stringify(second)).toContain('node PC1 added');
     expect(m.frame()).toContain('⟳ lab changed: node PC1 added');
