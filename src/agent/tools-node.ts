@@ -12,7 +12,7 @@ import type { StoppedReason } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
 import type { AgentStateType, AgentStateUpdate } from './state.js';
 import { executeTool, preparer } from '../tools/registry.js';
-import { dispatchCalls, type DispatchCall, type DispatchOutcome } from '../tools/dispatch.js';
+import { dispatchCalls, type DispatchCall, type DispatchEvents, type DispatchOutcome } from '../tools/dispatch.js';
 import { LIMIT_DEFAULTS, enforcedLimits, limitEventMessage, toolRetries } from './limits.js';
 import { mayRetry, runWithRetries, sendsConfiguration } from '../tools/retry.js';
 import { runOf, stopReasonOf, runCaller, type GraphDeps, type RunControl } from './graph-deps.js';
@@ -83,6 +83,10 @@ export async function runToolCalls(
   // results stored whole: no command output is cut by characters, the token cut (cutResult) decides
   const ctx = { ...deps.toolContext(run.signal), caller: b.caller, mode: b.mode, ...(deps.results ? { wholeOutput: true } : {}) };
   const bounded = tokenBound(deps, b.caller);
+  // the events carry each tool's result as the tool gave it (scripts parse --json's outputs);
+  // only the history gets the token cut
+  const whole = new Map<string, ToolResult>();
+  const shown = (call: DispatchCall, r: ToolResult): ToolResult => whole.get(call.id) ?? r;
   return dispatchCalls(calls, {
     tools: deps.registry,
     approval: deps.approval,
@@ -100,58 +104,61 @@ export async function runToolCalls(
     ...(deps.previewer ? { previewer: deps.previewer } : {}),
     maxParallel: b.limits.max_parallel_tools ?? LIMIT_DEFAULTS.max_parallel_tools,
     prepare: preparer((_def, call) => ({ ...ctx, callId: call.id }), deps.maxOutputChars),
-    execute: async (def, call) =>
-      bounded(
-        call,
-        await runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {
-          retries: toolRetries(b.limits),
-          // a config push that may have reached its device is never sent again
-          retryable: (r) =>
-            mayRetry(r, { sendsConfig: sendsConfiguration(def, call.args), retryOnToolError: b.limits.retry_on_tool_error === true }),
-          signal: run.signal,
-          onRetry: (info) => {
-            deps.log.warn('tool call failed transiently, retrying', { tool: call.name, ...info });
-            run.emit({ type: 'tool_retry', id: call.id, name: call.name, ...info });
-          },
-        }),
-      ),
-    events: {
-      approval: (call, need, preview) =>
-        run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args, why: need.why, ...(preview ? { preview } : {}) }),
-      settled: (call, r) =>
-        run.emit({
-          type: 'tool_end',
-          id: call.id,
-          name: call.name,
-          status: r.status,
-          duration_ms: 0,
-          output: r.output,
-          display: r.display,
-          ...(r.code ? { code: r.code } : {}),
-        }),
-      checkpoint: (call, c) =>
-        run.emit({ type: 'checkpoint', id: call.id, name: call.name, device: c.device, ...(c.error ? { error: c.error } : {}) }),
-      start: (call) => run.emit({ type: 'tool_start', id: call.id, name: call.name }),
-      crossed: (call, stop) => {
-        if (b.exceeded.includes(stop)) return;
-        run.emit({ type: 'limit', reason: stop, action: 'continue', message: limitEventMessage(stop, 'continue', b.limits) });
-        deps.log.warn('limit crossed (on_limit continue)', { reason: stop, tool: call.name });
-      },
-      end: (call, r, ms) => {
-        if (r.status === 'error') deps.log.error('tool call failed', { tool: call.name, id: call.id, output: r.output.slice(0, 300) });
-        run.emit({
-          type: 'tool_end',
-          id: call.id,
-          name: call.name,
-          status: r.status,
-          duration_ms: ms,
-          output: r.output,
-          display: r.display,
-          ...(r.code ? { code: r.code } : {}),
-        });
-      },
+    execute: async (def, call) => {
+      const r = await runWithRetries(() => executeTool(def, call.args, { ...ctx, callId: call.id }, deps.maxOutputChars), {
+        retries: toolRetries(b.limits),
+        // a config push that may have reached its device is never sent again
+        retryable: (res) =>
+          mayRetry(res, { sendsConfig: sendsConfiguration(def, call.args), retryOnToolError: b.limits.retry_on_tool_error === true }),
+        signal: run.signal,
+        onRetry: (info) => {
+          deps.log.warn('tool call failed transiently, retrying', { tool: call.name, ...info });
+          run.emit({ type: 'tool_retry', id: call.id, name: call.name, ...info });
+        },
+      });
+      whole.set(call.id, r);
+      return bounded(call, r);
     },
+    events: batchEvents(deps, run, b, shown),
   });
+}
+
+/** The batch's dispatch events as the run's events; `shown` gives the result the events carry. */
+function batchEvents(
+  deps: ToolRunDeps,
+  run: RunControl,
+  b: ToolBatch,
+  shown: (call: DispatchCall, r: ToolResult) => ToolResult,
+): DispatchEvents {
+  const toolEnd = (call: DispatchCall, r: ToolResult, ms: number) =>
+    run.emit({
+      type: 'tool_end',
+      id: call.id,
+      name: call.name,
+      status: r.status,
+      duration_ms: ms,
+      output: r.output,
+      display: r.display,
+      ...(r.code ? { code: r.code } : {}),
+    });
+  return {
+    approval: (call, need, preview) =>
+      run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args, why: need.why, ...(preview ? { preview } : {}) }),
+    settled: (call, settled) => toolEnd(call, shown(call, settled), 0),
+    checkpoint: (call, c) =>
+      run.emit({ type: 'checkpoint', id: call.id, name: call.name, device: c.device, ...(c.error ? { error: c.error } : {}) }),
+    start: (call) => run.emit({ type: 'tool_start', id: call.id, name: call.name }),
+    crossed: (call, stop) => {
+      if (b.exceeded.includes(stop)) return;
+      run.emit({ type: 'limit', reason: stop, action: 'continue', message: limitEventMessage(stop, 'continue', b.limits) });
+      deps.log.warn('limit crossed (on_limit continue)', { reason: stop, tool: call.name });
+    },
+    end: (call, ended, ms) => {
+      const r = shown(call, ended);
+      if (r.status === 'error') deps.log.error('tool call failed', { tool: call.name, id: call.id, output: r.output.slice(0, 300) });
+      toolEnd(call, r, ms);
+    },
+  };
 }
 
 /** A result as it enters the history: cut to tool_result_tokens, its whole stored for the calling agent. */

@@ -309,10 +309,13 @@ describe('topology injection and prompts', () => {
     llm = await startLlm([{ tool_calls: [showCall('R1', 'big')] }, { text: 'ok' }]);
     const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }, { bigOutput: 500_000 }));
     const ev = await collect(s.send('show tech'));
-    const out = ofType(ev, 'tool_end')[0]!.output;
+    const sent = llm.requests[1]!.body.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'big');
+    const out = String(sent!.content);
     expect(out.length).toBeLessThan(20_000);
     expect(out).toContain('cut to fit tool_result_tokens');
     expect(out).toContain('read_context_ref {"ref_id":"big","offset":');
+    // the event carries the tool's result whole, for the UI and --json
+    expect(ofType(ev, 'tool_end')[0]!.output.length).toBeGreaterThan(500_000);
     await s.close();
   });
 });

@@ -34,6 +34,8 @@ describe('modes', () => {
       const names = (llm.requests[0]!.body.tools ?? []).map((t) => t.function.name).sort();
       const expected = ['agent', 'execute_multiple_device_commands', 'execute_multiple_device_config_commands', 'get_gns3_templates']
         .filter((n) => (MODE_TOOLS[mode] as readonly string[]).includes(n))
+        // every session pages its stored results (tool_result_tokens) with read_context_ref
+        .concat('read_context_ref')
         .sort();
       expect(names).toEqual(expected);
       expect(String(llm.requests[0]!.body.messages[0]!.content)).toContain(
