@@ -215,7 +215,10 @@ export function renderTopologySummary(t: Topology): string {
   return lines.join('\n');
 }
 
-/** The topology the system prompt carries: listed whole up to `inlineMax` nodes, a summary above. */
-export function renderPromptTopology(t: Topology, inlineMax: number): string {
-  return t.nodes.length > inlineMax ? renderTopologySummary(t) : renderTopologyText(t, { freePorts: false });
+/**
+ * The topology the system prompt carries: listed whole up to `inlineMax` nodes, a summary above.
+ * `freePorts`: MCP's topology resource (read once, not paid on every call) lists them too.
+ */
+export function renderPromptTopology(t: Topology, inlineMax: number, { freePorts = false }: { freePorts?: boolean } = {}): string {
+  return t.nodes.length > inlineMax ? renderTopologySummary(t) : renderTopologyText(t, { freePorts });
 }
