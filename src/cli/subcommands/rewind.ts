@@ -11,6 +11,10 @@ export function addDiffCommand(program: Command): void {
     .argument('[session]', 'session id or prefix (default: the latest session)')
     .option('--to <request>', 'since just before this request (default: the first)')
     .option('--device <name>', 'only this device (repeatable)', collect)
+    .option(
+      '--state',
+      "also the operational differences (interfaces, neighbours, routes) from the verifications' baselines to a fresh read",
+    )
     .option('--json', 'JSON output');
   addSettingsOptions(diff, ['controller', 'project', 'output']);
   diff.action(
