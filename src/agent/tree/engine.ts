@@ -385,7 +385,7 @@ export class TreeEngine {
     return resolveRefs({ trees: this.d.trees, rootId: this.d.rootId, maxRefs: this.d.policy.maxRefs, own }, ids, parent);
   }
 
-/**
+  /**
    * `read_context_ref`: a slice of a ref the calling agent holds (granted to it, or its own cut
    * result). A Validator reads as the sub-agent it judges (which has ended, so is not running):
    * the results that sub-agent's calls stored whole, and nothing else.
