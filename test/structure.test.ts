@@ -136,7 +136,7 @@ describe('layers (docs/ARCHITECTURE.md, Layers)', () => {
 });
 
 /** Functions over their limit that are being split, as `file:name`; the list only shrinks. */
-const LONG_FUNCTIONS_BEING_SPLIT = new Set(['ui/components/App.tsx:App', 'cli/subcommands.ts:addSubcommands']);
+const LONG_FUNCTIONS_BEING_SPLIT = new Set(['ui/components/App.tsx:App']);
 
 const linesOf = (text: string): number => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 

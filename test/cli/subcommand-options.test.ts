@@ -48,7 +48,7 @@ describe('subcommand options', () => {
         '--help',
       ],
     ],
-    [['diff'], ['--to', '--device', '--json', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help']],
+    [['diff'], ['--to', '--device', '--state', '--json', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help']],
     [
       ['rewind'],
       [
