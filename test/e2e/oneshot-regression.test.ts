@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lab } from '../lab/lab.js';
 import type { FakeGns3 } from '../fakes/gns3/server.js';
+import type { FakeToolCall } from '../fakes/llm/server.js';
 import { frrLabNode } from '../fakes/gns3/nodes.js';
 import { fakeLlmServers } from '../helpers/fake-llm.js';
 import { cliEnv, llmFlags, runCli } from './oneshot-cli.js';
@@ -27,13 +28,13 @@ const startLlm = fakeLlmServers();
 /** R2's interface on the R1–R2 link (link 0: R1 is its a side, R2 its b side). */
 const r2ToR1 = () => lab.links[0]!.bInterface;
 
-const shutCall = () => ({
+const shutCall = (): FakeToolCall => ({
   id: 'cut',
   name: 'execute_multiple_device_config_commands',
   args: { device_configs: [{ device_name: 'R2', config_commands: [`interface ${r2ToR1()}`, 'shutdown', 'exit'] }] },
 });
 
-async function oneShot(calls: Record<string, unknown>[], flags: string[]) {
+async function oneShot(calls: FakeToolCall[], flags: string[]) {
   const llm = await startLlm([{ tool_calls: calls }, { text: 'done' }], { title: 'regression' });
   return runCli(
     ['-p', 'change R2', '-m', 'lab', '--approve', 'config', '--server', gns3.url, '--project', PROJECT, ...llmFlags(llm.url), ...flags],
@@ -133,7 +134,7 @@ describe('one-shot: a configuration change that regresses the lab', () => {
     });
     gns3.addNode(frrLabNode({ name: 'R4', consoleHost: '127.0.0.1', consolePort: port }, { ports: 4 }));
     gns3.addLink({ a: 'R2:e3', b: 'R4:e0' });
-    const harmless = {
+    const harmless: FakeToolCall = {
       id: 'desc',
       name: 'execute_multiple_device_config_commands',
       args: { device_configs: [{ device_name: 'R2', config_commands: ['interface lo', 'description verified', 'exit'] }] },
