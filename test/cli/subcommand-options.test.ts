@@ -40,6 +40,8 @@ describe('subcommand options', () => {
         '--watch',
         '--only',
         '--stage',
+        '--projects',
+        '--jobs',
         '--server',
         '--insecure',
         '--project',

@@ -17,7 +17,9 @@ export function addCheckCommand(program: Command): void {
     .option(
       '--stage <name>',
       'run one stage of a staged check file; with --init, write the lab as that stage (appended to an existing file)',
-    );
+    )
+    .option('--projects <glob>', "grade every matching project, e.g. 'student-*' (one row per project; with --watch a live class grid)")
+    .option('--jobs <n>', 'with --projects: projects graded at once, 1..32 (default 8)');
   addSettingsOptions(check, ['controller', 'project', 'output']);
   check.action(
     act(async (file: string | undefined, opts: Opts, cmd: Command) => {
@@ -31,6 +33,8 @@ export function addCheckCommand(program: Command): void {
         ...(opts.watch !== undefined ? { watch: opts.watch as string | boolean } : {}),
         ...(Array.isArray(opts.only) ? { only: opts.only as string[] } : {}),
         ...(typeof opts.stage === 'string' ? { stage: opts.stage } : {}),
+        ...(typeof opts.projects === 'string' ? { projects: opts.projects } : {}),
+        ...(typeof opts.jobs === 'string' ? { jobs: opts.jobs } : {}),
         projectFromFlag: origins.project?.startsWith('flag') === true,
       });
     }),
