@@ -12,6 +12,8 @@ import type { Logger } from '../log.js';
 import type { ToolErrorCode, ToolStatus } from '../core/events.js';
 import type { Caller } from '../core/caller.js';
 import type { ToolTargets } from '../core/targets.js';
+import type { Verification } from '../core/verification.js';
+import type { DeviceState } from '../check/state.js';
 
 /**
  * read   – observes only (show commands, topology, templates, skills)
@@ -59,6 +61,8 @@ export interface ToolContext {
   faults?: FaultLedger;
   /** the session stores long results whole and cuts them by tokens: no command output is cut by characters here */
   wholeOutput?: boolean;
+  /** keeps the state a change's verification read before the change, for `diff --state` (the session's sessions.db) */
+  recordBaseline?(states: readonly DeviceState[], callId: string | undefined): void;
 }
 
 interface ToolDefBase<S extends z.ZodType> {
@@ -133,6 +137,8 @@ export interface ToolOutcome {
   unsent?: boolean;
   /** why an error outcome failed, for programs (absent on an error: `failed`) */
   code?: ToolErrorCode;
+  /** the automatic verification of a configuration change (also inside `data` for the model) */
+  verification?: Verification;
 }
 
 /**
@@ -171,4 +177,6 @@ export interface ToolResult {
   unsent?: boolean;
   /** why it did not succeed, for programs: set on every status but success and partial */
   code?: ToolErrorCode;
+  /** the automatic verification of a configuration change (the `verification` event) */
+  verification?: Verification;
 }
