@@ -24,11 +24,13 @@ const [
   { addRunOptions, addSettingsOptions, loadFor, typed },
   { addSubcommands },
   { addScenarioOptions, isScenarioRun, runScenarioInject },
+  { addEvalCommand },
 ] = await Promise.all([
   import('./cli/process.js'),
   import('./cli/options.js'),
   import('./cli/subcommands.js'),
   import('./cli/inject-options.js'),
+  import('./cli/eval-options.js'),
 ]);
 type Command = CommandT;
 
@@ -129,6 +131,7 @@ inject.action(
 );
 
 addSubcommands(program);
+addEvalCommand(program);
 
 // ---------------------------------------------------------------- run
 
