@@ -8,7 +8,7 @@ import { count } from '../core/plural.js';
 import { sanitizeLine } from '../security/sanitize.js';
 import type { CheckReport, CheckResult, StageSummary } from './run.js';
 
-const MARK = { pass: '✓', fail: '✗', error: '!' } as const;
+export const MARK = { pass: '✓', fail: '✗', error: '!' } as const;
 
 export function formatTable(r: CheckReport): string {
   // names come from the check file or the controller's node names: shown, never obeyed
@@ -32,7 +32,7 @@ export function formatTable(r: CheckReport): string {
   return `${out.join('\n')}\n${tail}\n`;
 }
 
-const xml = (s: string) =>
+export const xml = (s: string) =>
   s
     // characters XML 1.0 cannot carry at all (controls, U+FFFE/U+FFFF, halves of a surrogate pair)
     .replace(
@@ -44,7 +44,7 @@ const xml = (s: string) =>
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;');
 
-const seconds = (ms: number) => (ms / 1000).toFixed(3);
+export const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 function testcase(c: CheckResult): string {
   const open = `    <testcase classname="${xml(`gns3-copilot.${c.kind}`)}" name="${xml(c.name)}" time="${seconds(c.duration_ms)}">`;
@@ -55,7 +55,7 @@ function testcase(c: CheckResult): string {
 }
 
 /** One testsuite: the project's checks, or (a staged file) one stage's, named "project: stage". */
-function testsuite(name: string, s: Omit<StageSummary, 'name'>, checks: CheckResult[]): string[] {
+export function testsuite(name: string, s: Omit<StageSummary, 'name'>, checks: CheckResult[]): string[] {
   const time = seconds(checks.reduce((sum, c) => sum + c.duration_ms, 0));
   return [
     `  <testsuite name="${xml(name)}" tests="${checks.length}" failures="${s.failed}" errors="${s.errors}" time="${time}">`,

@@ -212,7 +212,7 @@ export class CheckpointStore {
   deleteSession(sessionId: string): void {
     this.db
       .transaction(() => {
-        for (const t of ['device_checkpoints', 'topology_checkpoints', 'rewinds'])
+        for (const t of ['device_checkpoints', 'topology_checkpoints', 'rewinds', 'state_baselines'])
           this.db.prepare(`DELETE FROM ${t} WHERE session_id = ?`).run(sessionId);
         dropUnusedBlobs(this.db);
       })

@@ -53,6 +53,10 @@ const SETTING_GROUPS = {
       .option('--max-device-config-calls <n>', 'config-changing tool calls per request, 1..1000')
       .option('--max-diagnostic-calls <n>', 'read-only tool calls per request, 1..1000')
       .option('--verify-timeout <s>', 'seconds a change is re-read until its state is stable before it is verified, 1..600 (default 30)')
+      .option(
+        '--checks <file>',
+        "a check file a change's verification also runs: a check that passed before and fails after is a regression",
+      )
       .option('--agent-mode <mode>', 'sub-agents of a new session: flat (default) | recursive task trees (env AGENT_MODE)')
       .option('--child-execution-mode <m>', 'agent mode recursive: sub-agents of one batch run sequential (default) | parallel')
       .option('--max-parallel-children <n>', 'sub-agents running at once with --child-execution-mode parallel, 1..2 (default 2)'),
@@ -112,6 +116,7 @@ const SETTING_FLAGS: Record<string, string> = {
   maxDeviceConfigCalls: 'max_device_config_calls',
   maxDiagnosticCalls: 'max_diagnostic_calls',
   verifyTimeout: 'verify_timeout',
+  checks: 'checks',
   provider: 'provider',
   model: 'model',
   baseUrl: 'base_url',

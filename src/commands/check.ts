@@ -27,6 +27,10 @@ export interface CheckCommandOptions {
   stage?: string;
   /** --project was typed (it wins over the file's `project:`) */
   projectFromFlag?: boolean;
+  /** --projects GLOB: grade every matching project (./check-class.ts) */
+  projects?: string;
+  /** --jobs N: with --projects, projects graded at once */
+  jobs?: string;
 }
 
 const DEFAULT_WATCH_S = 5;
@@ -101,7 +105,12 @@ async function openProject(settings: Settings, project: string | undefined, log:
 
 export async function checkCommand(settings: Settings, opts: CheckCommandOptions): Promise<number> {
   const log = createLogger(settings.log_level);
+  const { checkProjectFlags, parseJobs } = await import('../gns3/class-projects.js');
+  checkProjectFlags(opts.projects, opts.projectFromFlag === true);
+  if (opts.jobs !== undefined && opts.projects === undefined) throw new UsageError('--jobs: only with --projects GLOB');
+  const jobs = parseJobs(opts.jobs);
   if (opts.init !== undefined) {
+    if (opts.projects !== undefined) throw new UsageError('check --init reads one project: --project NAME, not --projects');
     if (opts.file !== undefined) throw new UsageError('check --init FILE takes no other check file');
     return initCommand(
       settings,
@@ -124,6 +133,24 @@ export async function checkCommand(settings: Settings, opts: CheckCommandOptions
   const checks = selectChecks(inStage, opts.only, (c) => c.name ?? defaultName(c));
   const stageOf = stages.stageNames(file, checks);
   const interval = watchSeconds(opts.watch);
+  if (opts.projects !== undefined) {
+    const { classCheckCommand } = await import('./check-class.js');
+    return classCheckCommand(
+      settings,
+      {
+        glob: opts.projects,
+        jobs,
+        checks,
+        stageOf,
+        json: opts.json === true,
+        ...(opts.junit !== undefined ? { junit: opts.junit } : {}),
+        ...(interval !== undefined ? { interval } : {}),
+        newPool: () => newCheckPool(settings, log),
+        junitError,
+      },
+      log,
+    );
+  }
   const project = opts.projectFromFlag ? settings.project : (file.project ?? settings.project);
   const { scope, client } = await openProject(settings, project, log);
   const pool = newCheckPool(settings, log);

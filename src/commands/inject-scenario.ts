@@ -12,6 +12,7 @@ import type { Settings } from '../config/schema.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { runLimited } from '../core/run-limited.js';
+import { checkProjectFlags, classProjects, parseJobs } from '../gns3/class-projects.js';
 import { sanitizeText } from '../security/sanitize.js';
 import { SessionStore } from '../sessions/store.js';
 import type { Values } from '../scenarios/config-match.js';
@@ -82,10 +83,10 @@ export function requestOf(o: InjectScenarioOptions): InjectRequest & { perProjec
 
 export async function injectScenarioCommand(o: InjectScenarioOptions, settings: Settings): Promise<number> {
   const req = requestOf(o);
-  const jobs = intIn('--jobs', o.jobs, 1, 32, 8);
+  const jobs = parseJobs(o.jobs);
   if (!o.projects && !settings.project)
     throw new UsageError('inject --scenario/--random: which project? pass --project NAME or --projects GLOB');
-  if (o.projects && o.projectFromFlag) throw new UsageError('--project and --projects: give one of them');
+  checkProjectFlags(o.projects, o.projectFromFlag);
   const log = createLogger(settings.log_level);
   const signal = abortOnSignal();
   const [{ createKeychainGns3Client }, { ToolRegistry }, { allTools }, { loadSkills }, { runProject }] = await Promise.all([
@@ -107,22 +108,6 @@ export async function injectScenarioCommand(o: InjectScenarioOptions, settings: 
     sessions.close();
     await client.close().catch(() => undefined);
   }
-}
-
-async function classProjects(client: import('../gns3/client.js').Gns3Client, glob: string, signal: AbortSignal): Promise<string[]> {
-  const { matchProjects } = await import('../gns3/project-glob.js');
-  const all = await client.listProjects(signal);
-  const hits = matchProjects(all, glob);
-  if (hits.length === 0)
-    throw new UsageError(
-      `--projects: no project matches "${glob}" on the controller (projects: ${
-        all
-          .map((p) => p.name)
-          .slice(0, 10)
-          .join(', ') || 'none'
-      })`,
-    );
-  return hits.map((p) => p.name);
 }
 
 function abortOnSignal(): AbortSignal {

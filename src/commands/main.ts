@@ -76,6 +76,8 @@ export function applyApprovalPolicy(settings: Settings, invocation: InvocationOp
 }
 
 export async function runMain(settings: Settings, invocation: InvocationOptions): Promise<number> {
+  // a check file the verifications would run is read now: a bad one is a usage error before any request
+  if (settings.checks !== undefined) await (await import('../check/verify-checks.js')).loadSessionChecks(settings);
   if (invocation.interactive) {
     const [{ startTui }, { sessionOpener }] = await Promise.all([import('../ui/start.js'), import('./agent-session.js')]);
     return startTui(settings, invocation, { opener: sessionOpener });

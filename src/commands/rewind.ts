@@ -1,5 +1,5 @@
 /**
- * `gns3-copilot diff [SESSION] [--to N] [--device NAME…] [--json]` and
+ * `gns3-copilot diff [SESSION] [--to N] [--device NAME…] [--state] [--json]` and
  * `gns3-copilot rewind [SESSION] [--to N] [--device NAME…] [--dry-run] [--yes] [--json]`:
  * what a session changed in the lab since just before request N, and undoing it
  * (src/undo/rewind.ts). A rewind applies through the tool gate as the `cli`
@@ -18,6 +18,8 @@ import { CheckpointStore } from '../checkpoints/store.js';
 import type { RewindReport } from '../undo/rewind.js';
 import { reportText } from '../undo/rewind-report.js';
 import { findSession, withLab } from '../undo/rewind-lab.js';
+import { diffSessionState, stateDiffText, type StateDiffReport } from '../undo/state-diff-session.js';
+import { StateBaselineStore } from '../sessions/state-baselines.js';
 
 type Opts = Record<string, unknown>;
 
@@ -31,9 +33,9 @@ function toOpt(v: unknown, last: number): number | undefined {
   return n;
 }
 
-function print(report: RewindReport, opts: Opts, kind: 'diff' | 'rewind'): void {
-  if (opts.json) process.stdout.write(JSON.stringify(jsonOf(report)) + '\n');
-  else process.stdout.write(sanitizeText(reportText(report, kind)));
+function print(report: RewindReport, opts: Opts, kind: 'diff' | 'rewind', state?: StateDiffReport): void {
+  if (opts.json) process.stdout.write(JSON.stringify({ ...jsonOf(report), ...(state ? { state } : {}) }) + '\n');
+  else process.stdout.write(sanitizeText(reportText(report, kind)) + (state ? `\n${stateDiffText(state)}` : ''));
 }
 
 /** `--json`: `{session_id, to, devices: [{name, status, commands, remaining, …}], topology: {…}, faults_restored?: [id…], faults_reopened?: [id…]}` */
@@ -68,14 +70,21 @@ export async function diffCommand(sessionArg: string | undefined, opts: Opts, se
     const to = toOpt(opts.to, cp.currentRequestNo(row.id)) ?? 1;
     const { diffSession } = await import('../undo/rewind.js');
     const devices = deviceOption(opts.device);
-    const report = await withLab(
+    const which = { sessionId: row.id, to, ...(devices ? { devices } : {}) };
+    // --state: the operational differences beside the configuration diff (docs/checkpoints.md)
+    const [report, state] = await withLab(
       settings,
       row,
-      (deps) => diffSession(deps, { sessionId: row.id, to, ...(devices ? { devices } : {}) }),
+      async (deps) =>
+        [
+          await diffSession(deps, which),
+          // after the configuration reads: one console conversation per device at a time
+          opts.state === true ? await diffSessionState(deps.ctx, new StateBaselineStore(store.db), which) : undefined,
+        ] as const,
       store,
       signal,
     );
-    print(report, opts, 'diff');
+    print(report, opts, 'diff', state);
     return 0;
   } finally {
     store.close();

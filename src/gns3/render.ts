@@ -117,8 +117,10 @@ function legend(def: Defaults, freePorts: boolean): string {
   return `Nodes: ${fields}, then links port-peer:port (each once)${tail}. Unless shown a node is ${shared}`;
 }
 
-function header(t: Topology): string[] {
-  const lines = [`Project ${t.project_name}: ${count(t.nodes.length, 'node')}, ${count(t.links.length, 'link')}`];
+/** `selection` (the reader's node filter) says which part of the lab the lines are: `R[1-4]: 4 of 40 nodes`. */
+function header(t: Topology, selection?: string): string[] {
+  const nodes = selection ?? count(t.nodes.length, 'node');
+  const lines = [`Project ${t.project_name}: ${nodes}, ${count(t.links.length, 'link')}`];
   // Several computes: where nodes run, and the names create_gns3_node's `compute` takes
   if (t.computes && t.computes.length > 1)
     lines.push(
@@ -131,8 +133,8 @@ function header(t: Topology): string[] {
  * `freePorts` (the reader's text, MCP's resource) ends each line with the node's free ports; the
  * prompt leaves them out (about 5 tokens a node) and points at gns3_topology_reader.
  */
-export function renderTopologyText(t: Topology, { freePorts = true }: { freePorts?: boolean } = {}): string {
-  const lines = header(t);
+export function renderTopologyText(t: Topology, { freePorts = true, selection }: { freePorts?: boolean; selection?: string } = {}): string {
+  const lines = header(t, selection);
   const byNode = adjacency(t);
   if (t.nodes.length) {
     const def = defaultsOf(t.nodes);
@@ -155,13 +157,57 @@ function tally(values: string[]): string {
     .join(', ');
 }
 
+/** At most this many name groups in the summary (a lab of unnumbered names would otherwise list them all). */
+const MAX_NAME_GROUPS = 40;
+
+/**
+ * `R[1-300], PC[1-100], core`: the node names as the reader's globs — numbered names with a
+ * common prefix collapse to ranges — so the model can ask for exactly the part it needs.
+ */
+export function nameRanges(names: readonly string[]): string {
+  const groups: { prefix: string; nums: number[] }[] = [];
+  const byPrefix = new Map<string, number[]>();
+  const words: string[] = [];
+  for (const name of names) {
+    const m = /^(.*?)(\d+)$/.exec(name);
+    // a leading zero (R01) is kept as written: a range would not name it back exactly
+    if (!m || (m[2]!.length > 1 && m[2]!.startsWith('0')) || /[*?[\]\s,]/.test(m[1]!)) {
+      words.push(word(name));
+      continue;
+    }
+    let nums = byPrefix.get(m[1]!);
+    if (!nums) {
+      nums = [];
+      byPrefix.set(m[1]!, nums);
+      groups.push({ prefix: m[1]!, nums });
+    }
+    nums.push(Number(m[2]));
+  }
+  const parts: string[] = [];
+  for (const { prefix, nums } of groups) {
+    const sorted = [...new Set(nums)].sort((a, b) => a - b);
+    for (let i = 0; i < sorted.length;) {
+      let j = i;
+      while (j + 1 < sorted.length && sorted[j + 1] === sorted[j]! + 1) j++;
+      parts.push(j > i ? `${prefix}[${sorted[i]}-${sorted[j]}]` : `${prefix}${sorted[i]}`);
+      i = j + 1;
+    }
+  }
+  parts.push(...words);
+  const shown = parts.slice(0, MAX_NAME_GROUPS);
+  return shown.join(', ') + (parts.length > shown.length ? ` and ${parts.length - shown.length} more` : '');
+}
+
 /** The prompt's topology for a lab too large to list: counts per platform and status, and where the details are. */
 export function renderTopologySummary(t: Topology): string {
   const lines = header(t);
-  lines.push(`Too many nodes to list here: read nodes, consoles, ports and links with gns3_topology_reader (format text is compact).`);
+  lines.push(
+    `Too many nodes to list here: read them with gns3_topology_reader — nodes ["R1","R[1-4]","PC*"] gives just those nodes and their links, format text is compact.`,
+  );
   if (t.nodes.length) {
     lines.push(`Platforms: ${tally(t.nodes.map(kindOf))}`);
     lines.push(`Status: ${tally(t.nodes.map((n) => n.status))}`);
+    lines.push(`Names: ${nameRanges(t.nodes.map((n) => n.name))}`);
   }
   const suspended = t.links.filter((l) => l.suspend).length;
   const filtered = t.links.filter((l) => Object.keys(l.filters).length > 0).length;
@@ -169,7 +215,10 @@ export function renderTopologySummary(t: Topology): string {
   return lines.join('\n');
 }
 
-/** The topology the system prompt carries: listed whole up to `inlineMax` nodes, a summary above. */
-export function renderPromptTopology(t: Topology, inlineMax: number): string {
-  return t.nodes.length > inlineMax ? renderTopologySummary(t) : renderTopologyText(t, { freePorts: false });
+/**
+ * The topology the system prompt carries: listed whole up to `inlineMax` nodes, a summary above.
+ * `freePorts`: MCP's topology resource (read once, not paid on every call) lists them too.
+ */
+export function renderPromptTopology(t: Topology, inlineMax: number, { freePorts = false }: { freePorts?: boolean } = {}): string {
+  return t.nodes.length > inlineMax ? renderTopologySummary(t) : renderTopologyText(t, { freePorts });
 }

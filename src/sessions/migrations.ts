@@ -15,8 +15,9 @@ import { REQUEST_USAGE_SCHEMA } from './request-usage.js';
 import { FAULT_SCHEMA } from './fault-schema.js';
 import { SEEN_TOPOLOGY_SCHEMA } from './seen-topology.js';
 import { NAMED_CHECKPOINT_SCHEMA } from './named-checkpoint-schema.js';
+import { STATE_BASELINE_SCHEMA } from './state-baselines.js';
 
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 interface Migration<T> {
   to: number;
@@ -104,6 +105,15 @@ const namedCheckpoints: Migration<void> = {
   },
 };
 
+/** 7 → 8: the operational state each change's verification read before the change, for `diff --state` (./state-baselines.ts). */
+const stateBaselines: Migration<void> = {
+  to: 8,
+  prepare: () => Promise.resolve(),
+  apply(db) {
+    db.exec(STATE_BASELINE_SCHEMA);
+  },
+};
+
 const MIGRATIONS: Migration<never>[] = [
   messagesTable as Migration<never>,
   checkpointTables as Migration<never>,
@@ -111,6 +121,7 @@ const MIGRATIONS: Migration<never>[] = [
   faultTables as Migration<never>,
   seenTopology as Migration<never>,
   namedCheckpoints as Migration<never>,
+  stateBaselines as Migration<never>,
 ];
 
 export function schemaVersion(db: Database.Database): number {

@@ -31,6 +31,7 @@ const SESSION_TABLES = [
   ['session_leases', 'session_id'],
   ['request_usage', 'session_id'],
   ['seen_topology', 'session_id'],
+  ['state_baselines', 'session_id'],
 ] as const;
 
 /** The tables are created lazily (the checkpoint saver, the tree store): only those present. */

@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import type { ToolErrorCode, ToolStatus } from '../core/events.js';
 import type { Caller } from '../core/caller.js';
 import type { ToolTargets } from '../core/targets.js';
+import type { DeviceState } from '../check/state.js';
 
 /**
  * read   – observes only (show commands, topology, templates, skills)
@@ -59,6 +60,8 @@ export interface ToolContext {
   faults?: FaultLedger;
   /** the session stores long results whole and cuts them by tokens: no command output is cut by characters here */
   wholeOutput?: boolean;
+  /** keeps the state a change's verification read before the change, for `diff --state` (the session's sessions.db) */
+  recordBaseline?(states: readonly DeviceState[], callId: string | undefined): void;
 }
 
 interface ToolDefBase<S extends z.ZodType> {

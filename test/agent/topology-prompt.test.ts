@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGns3Client, type Gns3Client } from '../../src/gns3/client.js';
-import { renderPromptTopology, renderTopologySummary } from '../../src/gns3/render.js';
+import { nameRanges, renderPromptTopology, renderTopologySummary } from '../../src/gns3/render.js';
 import type { Topology } from '../../src/gns3/types.js';
 import { getEncoder } from '../../src/agent/tokens.js';
 import { settingsSchema } from '../../src/config/schema.js';
@@ -102,11 +102,20 @@ describe('the topology in the system prompt', () => {
     expect(summary).toBe(renderTopologySummary(t));
     expect(summary.split('\n')).toEqual([
       'Project mixed: 30 nodes, 30 links',
-      'Too many nodes to list here: read nodes, consoles, ports and links with gns3_topology_reader (format text is compact).',
+      'Too many nodes to list here: read them with gns3_topology_reader — nodes ["R1","R[1-4]","PC*"] gives just those nodes and their links, format text is compact.',
       'Platforms: vpcs 22, qemu 4, ethernet_switch 4',
       'Status: stopped 23, started 7',
+      'Names: R[1-4], SW[1-4], PC[1-22]',
       'Links: 1 suspended, 1 with packet filters',
     ]);
+  });
+
+  it("the summary's names are the reader's globs: numbered runs as ranges, gaps split, other names as written, bounded", () => {
+    expect(nameRanges(['R1', 'R2', 'R3', 'R5', 'PC10', 'PC11', 'core', 'R01', 'edge 1'])).toBe(
+      'R[1-3], R5, PC[10-11], core, R01, "edge 1"',
+    );
+    const many = Array.from({ length: 100 }, (_, i) => `n${i * 2}`);
+    expect(nameRanges(many)).toBe(`${many.slice(0, 40).join(', ')} and 60 more`);
   });
 
   it('a session lists a 100-node lab whole, sends a 400-node lab (or any lab over the setting) as the summary', async () => {
@@ -126,6 +135,7 @@ describe('the topology in the system prompt', () => {
     const big = await systemFor('ring400');
     expect(big).toContain(renderTopologySummary(await topologyOf('ring400')));
     expect(big).toContain('Platforms: qemu/FRR 400');
+    expect(big).toContain('Names: R[1-400]');
     expect(big).not.toMatch(/^R1 /m);
     const capped = await systemFor('ring40', { topology_inline_max: 39 });
     expect(capped).toContain('Project ring40: 40 nodes, 50 links\nToo many nodes to list here');

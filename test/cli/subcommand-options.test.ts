@@ -40,6 +40,8 @@ describe('subcommand options', () => {
         '--watch',
         '--only',
         '--stage',
+        '--projects',
+        '--jobs',
         '--server',
         '--insecure',
         '--project',
@@ -48,7 +50,7 @@ describe('subcommand options', () => {
         '--help',
       ],
     ],
-    [['diff'], ['--to', '--device', '--json', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help']],
+    [['diff'], ['--to', '--device', '--state', '--json', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help']],
     [
       ['rewind'],
       [

@@ -358,6 +358,27 @@ describe.each(['v2', 'v3'] as const)('GNS3 tools on %s', (api) => {
     expect(text.topology).toMatch(/^R1 .*e0-R2:e0/m);
   });
 
+  it('gns3_topology_reader with nodes reads only the named and globbed nodes and the links touching them', async () => {
+    const { ctx } = await lab();
+    current!.fake.addNode({ name: 'R10', node_type: 'qemu', template_name: 'FRR', x: 400, y: 0 });
+    current!.fake.addLink({ a: 'R2:e1', b: 'SW1:e0' });
+    current!.fake.addLink({ a: 'R10:e0', b: 'SW1:e1' });
+    const out = await runTool(tool('gns3_topology_reader'), { nodes: ['R[1-2]'] }, ctx);
+    expect(out.status).toBe('success');
+    expect(out.nodes.map((n: { name: string }) => n.name)).toEqual(['R1', 'R2']);
+    // R1–R2 and R2–SW1 touch the picked nodes; R10–SW1 does not
+    expect(out.links.map((l: { a: string; b: string }) => `${l.a} ${l.b}`)).toEqual(['R1:e0 R2:e0', 'R2:e1 SW1:e0']);
+    expect(out.selected).toEqual({ nodes: ['R[1-2]'], of_nodes: 4 });
+    const text = await runTool(tool('gns3_topology_reader'), { nodes: ['sw1', 'R1*'], format: 'text' }, ctx);
+    const lines = text.topology.split('\n');
+    expect(lines[0]).toBe('Project lab: sw1, R1*: 3 of 4 nodes, 3 links');
+    expect(lines.filter((l: string) => /^(R1|R10|SW1|R2) /.test(l)).map((l: string) => l.split(' ')[0])).toEqual(['R1', 'SW1', 'R10']);
+    expect(text.topology).not.toMatch(/^R2 /m);
+    expect(text.topology).toMatch(/^R1 .*e0-R2:e0/m);
+    const unknown = await runTool(tool('gns3_topology_reader'), { nodes: ['X*'] }, ctx);
+    expect(unknown).toMatchObject({ status: 'error', error: 'device pattern "X*" matches no node (nodes: R1, R2, SW1, R10)' });
+  });
+
   it('manage_gns3_packet_filter validates against available filters, merges on set, clears', async () => {
     const { ctx } = await lab();
     const pf = tool('manage_gns3_packet_filter');

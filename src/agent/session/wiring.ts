@@ -18,6 +18,7 @@ import { sessionCheckpointer } from '../../checkpoints/batch.js';
 import { capturePreviewer } from '../../checkpoints/preview.js';
 import { CheckpointStore } from '../../checkpoints/store.js';
 import { FaultStore } from '../../faults/store.js';
+import { StateBaselineStore } from '../../sessions/state-baselines.js';
 import { redact } from '../../security/redact.js';
 import { sanitizeLine } from '../../security/sanitize.js';
 import { buildGraph, type AgentGraph } from '../graph.js';
@@ -61,6 +62,9 @@ export function sessionToolRunner(
   const { settings, log, registry, services, project, store, sessionId } = p;
   const checkpointStore = new CheckpointStore(store.db);
   const faults = { sessionId, store: new FaultStore(store.db) };
+  const baselines = new StateBaselineStore(store.db);
+  const recordBaseline: ToolContext['recordBaseline'] = (states, callId) =>
+    baselines.save(sessionId, checkpointStore.currentRequestNo(sessionId), callId, states);
   const toolContext = (signal: AbortSignal): ToolContext => ({ settings, signal, log, project: () => project.open(), services });
   return {
     registry,
@@ -70,7 +74,7 @@ export function sessionToolRunner(
     // long results are stored whole and enter the history cut to tool_result_tokens
     maxOutputChars: STORED_RESULT_CHARS,
     results: resultStore(p, trees),
-    toolContext: (signal) => ({ ...toolContext(signal), faults }),
+    toolContext: (signal) => ({ ...toolContext(signal), faults, recordBaseline }),
     checkpoints: sessionCheckpointer({
       store: checkpointStore,
       sessionId,

@@ -385,8 +385,13 @@ export class TreeEngine {
     return resolveRefs({ trees: this.d.trees, rootId: this.d.rootId, maxRefs: this.d.policy.maxRefs, own }, ids, parent);
   }
 
-  /** `read_context_ref`: a slice of a ref the calling agent holds (granted to it, or its own cut result). */
+  /**
+   * `read_context_ref`: a slice of a ref the calling agent holds (granted to it, or its own cut
+   * result). A Validator reads as the sub-agent it judges (which has ended, so is not running):
+   * the results that sub-agent's calls stored whole, and nothing else.
+   */
   readRef(q: { refId: string; offset: number; line?: number; limit: number; fit?: (s: string) => string }, from: CallOrigin): RefSlice {
-    return readGrantedRef(this.d.trees, this.d.rootId, this.runOf(from).agent, q);
+    const holder = from.caller?.kind === 'validator' ? from.caller.agentId : this.runOf(from).agent?.id;
+    return readGrantedRef(this.d.trees, this.d.rootId, holder, q);
   }
 }

@@ -18,7 +18,8 @@ export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
   {
     uriTemplate: 'gns3://project/{project_id}/topology',
     name: 'topology',
-    description: 'Compact text of the GNS3 project topology (nodes, status, consoles, links), as the copilot agent sees it',
+    description:
+      'Compact text of the GNS3 project topology (nodes, status, consoles, links, free ports), as the copilot agent sees it; above topology_inline_max nodes a summary (read parts with gns3_topology_reader nodes)',
     mimeType: 'text/plain',
   },
   {
@@ -61,7 +62,7 @@ export async function readResource(rt: McpRuntime, uri: string, signal: AbortSig
       throw new ResourceNotFound(
         `this server serves project ${p.projectName} (${p.projectId}) only; start another with --project to read ${topo[1]}`,
       );
-    return { contents: [{ uri, mimeType: 'text/plain', text: await rt.topologyText(signal) }] };
+    return { contents: [{ uri, mimeType: 'text/plain', text: await rt.topologyText(signal, { resource: true }) }] };
   }
   const skill = SKILL_URI.exec(uri);
   if (skill) {

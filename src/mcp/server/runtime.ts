@@ -90,11 +90,16 @@ export class McpRuntime {
     return this.client;
   }
 
-  /** The compact topology text the agent's system prompt carries. */
-  async topologyText(signal?: AbortSignal): Promise<string> {
+  /**
+   * The compact topology text the agent's system prompt carries, up to topology_inline_max
+   * nodes; a larger lab is the prompt's summary (the client reads parts with
+   * gns3_topology_reader's `nodes`). `resource`: the topology resource, which also lists each
+   * node's free ports (a client reads it once; the prompt pays every token on every call).
+   */
+  async topologyText(signal?: AbortSignal, { resource = false }: { resource?: boolean } = {}): Promise<string> {
     const project = await this.openProject();
-    const { renderTopologyText } = await import('../../gns3/render.js');
-    return renderTopologyText(await project.getTopology(signal));
+    const { renderPromptTopology } = await import('../../gns3/render.js');
+    return renderPromptTopology(await project.getTopology(signal), this.settings.topology_inline_max, { freePorts: resource });
   }
 
   toolContext(signal: AbortSignal, progress?: ToolContext['progress']): ToolContext {

@@ -89,7 +89,7 @@ function notApplied(d: RenderedDevice, why: string): DeviceResult {
 function shareOf(base: Baseline, devices: readonly string[]): Baseline {
   const keep = new Set([...devices, ...linkedNeighbours(base.topology, devices)].map((d) => d.toLowerCase()));
   const idx = base.devices.flatMap((d, i) => (keep.has(d.toLowerCase()) ? [i] : []));
-  return { topology: base.topology, devices: idx.map((i) => base.devices[i]!), states: idx.map((i) => base.states[i]!) };
+  return { ...base, devices: idx.map((i) => base.devices[i]!), states: idx.map((i) => base.states[i]!) };
 }
 
 /** Applies a group, then verifies it against its share of the baseline (none: the apply's own status only). */

@@ -20,6 +20,7 @@ import {
   type Regression,
 } from '../../check/state.js';
 import type { ToolContext } from '../types.js';
+import { checksAfter, checksBaseline, type ChecksBaseline } from '../../check/verify-checks.js';
 
 export interface Verification {
   status: 'pass' | 'regressed' | 'error';
@@ -36,6 +37,8 @@ export interface Baseline {
   /** the devices the change touches, then their linked routers */
   devices: string[];
   states: DeviceState[];
+  /** the session's check file run before the change (--checks / the checks setting) */
+  checks?: ChecksBaseline;
 }
 
 /** Routers and switches have readers; a neighbour that is a PC adds nothing to decide on and is left out. */
@@ -47,8 +50,9 @@ const readable = (topology: Topology, name: string) => {
 export async function takeBaseline(touched: readonly string[], ctx: ToolContext): Promise<Baseline> {
   const topology = await (await ctx.project()).getTopology(ctx.signal);
   const devices = [...touched, ...linkedNeighbours(topology, touched).filter((n) => readable(topology, n))];
-  const states = await readStates(devices, stateContext(topology, ctx));
-  return { topology, devices, states };
+  const [states, checks] = await Promise.all([readStates(devices, stateContext(topology, ctx)), checksBaseline(checksContext(ctx))]);
+  ctx.recordBaseline?.(states, ctx.callId);
+  return { topology, devices, states, ...(checks ? { checks } : {}) };
 }
 
 const stateContext = (topology: Topology, ctx: ToolContext) => ({
@@ -58,6 +62,8 @@ const stateContext = (topology: Topology, ctx: ToolContext) => ({
   signal: ctx.signal,
   log: ctx.log,
 });
+
+const checksContext = (ctx: ToolContext) => ({ ...ctx, pool: poolFor(ctx.services, ctx.settings, ctx.log) });
 
 const until = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -76,6 +82,8 @@ export async function verifyChange(
   const cannot = base.states.find((s) => s.error !== undefined);
   if (cannot)
     return { status: 'error', regressions: [], intended: [], settle_ms: 0, reason: `no baseline for ${cannot.device}: ${cannot.error}` };
+  if (base.checks && 'error' in base.checks)
+    return { status: 'error', regressions: [], intended: [], settle_ms: 0, reason: base.checks.error };
   const c = stateContext(base.topology, ctx);
   let last = await readStates(base.devices, c);
   for (;;) {
@@ -103,6 +111,10 @@ export async function verifyChange(
   base.states.forEach((before, i) => {
     for (const r of regressionsOf(before, last[i]!)) (intendedBy(r, commands.get(before.device)) ? intended : regressions).push(r);
   });
+  // the check file states what must stay true: a check that stopped passing is never intended
+  const checked = base.checks ? await checksAfter(base.checks, checksContext(ctx)) : { regressions: [] };
+  if ('error' in checked) return { status: 'error', regressions, intended, settle_ms, reason: checked.error };
+  regressions.push(...checked.regressions);
   return { status: regressions.length > 0 ? 'regressed' : 'pass', regressions, intended, settle_ms };
 }
 

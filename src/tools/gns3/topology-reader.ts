@@ -1,9 +1,14 @@
-/** gns3_topology_reader: nodes, consoles, ports with link usage, links with filters. */
+/**
+ * gns3_topology_reader: nodes, consoles, ports with link usage, links with filters — the
+ * whole lab, or (`nodes`) only the named/globbed nodes and their links, which is how the
+ * model reads a lab too large for the prompt (above topology_inline_max).
+ */
 import { z } from 'zod';
 import { renderTopologyText } from '../../gns3/render.js';
 import type { Topology } from '../../gns3/types.js';
-import { defineTool } from '../types.js';
+import { defineTool, failure } from '../types.js';
 import { guarded, projectOf } from './common.js';
+import { selectNodes } from './node-filter.js';
 import { count } from '../../core/plural.js';
 
 export function topologyJson(t: Topology): Record<string, unknown> {
@@ -47,13 +52,28 @@ export const gns3TopologyReader = defineTool({
   group: 'knowledge',
   schema: z.object({
     format: z.enum(['json', 'text']).optional().describe('json (default) or compact text'),
+    nodes: z
+      .array(z.string().min(1).max(200))
+      .min(1)
+      .max(256)
+      .optional()
+      .describe('Only these nodes and their links: names or globs (R*, R[1-4], PC?); default the whole lab')
+      .meta({ brief: 'only these+their links: names/globs R*, R[1-4]' }),
   }),
   run: (args, ctx) =>
     guarded(async () => {
       const project = await projectOf(ctx);
-      const t = await project.getTopology(ctx.signal);
-      const display = `${t.project_name}: ${count(t.nodes.length, 'node')}, ${count(t.links.length, 'link')}`;
-      if (args.format === 'text') return { status: 'success', data: { topology: renderTopologyText(t) }, display };
-      return { status: 'success', data: topologyJson(t), display };
+      const whole = await project.getTopology(ctx.signal);
+      if (!args.nodes) {
+        const display = `${whole.project_name}: ${count(whole.nodes.length, 'node')}, ${count(whole.links.length, 'link')}`;
+        if (args.format === 'text') return { status: 'success', data: { topology: renderTopologyText(whole) }, display };
+        return { status: 'success', data: topologyJson(whole), display };
+      }
+      const picked = selectNodes(whole, args.nodes);
+      if (!picked.ok) return failure(picked.error, {}, { code: 'invalid_arguments' });
+      const { topology: t, label } = picked.selection;
+      const display = `${t.project_name}: ${label}, ${count(t.links.length, 'link')}`;
+      if (args.format === 'text') return { status: 'success', data: { topology: renderTopologyText(t, { selection: label }) }, display };
+      return { status: 'success', data: { ...topologyJson(t), selected: { nodes: args.nodes, of_nodes: whole.nodes.length } }, display };
     }),
 });

@@ -1,0 +1,40 @@
+/**
+ * `--projects GLOB [--jobs N]`, shared by every command that works on a whole class
+ * (inject, check, faults check, checkpoint save|restore): the names of the controller's
+ * projects the pattern matches (./project-glob.ts), and the bound on projects at once.
+ */
+import { UsageError } from '../errors.js';
+import type { Gns3Client } from './client.js';
+import { matchProjects } from './project-glob.js';
+
+export const DEFAULT_JOBS = 8;
+export const MAX_JOBS = 32;
+
+/** `--jobs N`: projects worked on at once, 1..32 (default 8). */
+export function parseJobs(v: string | undefined): number {
+  if (v === undefined) return DEFAULT_JOBS;
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || n < 1 || n > MAX_JOBS) throw new UsageError(`--jobs: must be an integer 1..${MAX_JOBS} (got "${v}")`);
+  return n;
+}
+
+/** --project and --projects name different things: both typed is a usage error (exit 2), never one silently winning. */
+export function checkProjectFlags(projects: string | undefined, projectFromFlag: boolean): void {
+  if (projects !== undefined && projectFromFlag) throw new UsageError('--project and --projects: give one of them');
+}
+
+/** The matching project names in natural order; none is a usage error naming what the controller has. */
+export async function classProjects(client: Gns3Client, glob: string, signal?: AbortSignal): Promise<string[]> {
+  const all = await client.listProjects(signal);
+  const hits = matchProjects(all, glob);
+  if (hits.length === 0)
+    throw new UsageError(
+      `--projects: no project matches "${glob}" on the controller (projects: ${
+        all
+          .map((p) => p.name)
+          .slice(0, 10)
+          .join(', ') || 'none'
+      })`,
+    );
+  return hits.map((p) => p.name);
+}
