@@ -84,7 +84,8 @@ Examples:
 
 Exit codes: 0 done, 1 internal error, 2 usage, 3 GNS3 controller unreachable/auth,
 4 LLM provider error/auth, 5 limit reached (--on-limit fail), 6 approval unavailable,
-7 check failed or a fault still present (faults check), 8 rewind, checkpoint restore
+7 check failed or a fault still present (faults check) or a kept regression (one-shot
+--on-regression), 8 rewind, checkpoint restore
 or faults restore did not restore everything (inject --scenario: not every fault was
 applied), 130 aborted.`;
 

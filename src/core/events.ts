@@ -5,6 +5,7 @@
  */
 import type { CopilotMode } from './modes.js';
 import type { DevicePreview } from './preview.js';
+import type { Verification } from './verification.js';
 
 /** How sub-agents run (docs/task-trees.md). Releases before `flat` called it `legacy`: src/config/agent-mode.ts reads that word. */
 export type AgentMode = 'flat' | 'recursive';
@@ -111,6 +112,11 @@ export type AgentEvent = AgentTag &
         /** why it did not succeed (every status but success and partial carries one) */
         code?: ToolErrorCode;
       }
+    /**
+     * After the `tool_end` of a configuration change: the automatic verification against the
+     * baseline (docs/tools.md, Verification after a change); `id` is the call's.
+     */
+    | ({ type: 'verification'; id: string; name: string } & Verification)
     /** a call failed transiently and runs again after delay_ms (attempt 1 = first retry) */
     | { type: 'tool_retry'; id: string; name: string; attempt: number; max_retries: number; delay_ms: number; error: string }
     | {

@@ -50,6 +50,7 @@ export function toolResultOf(o: ToolOutcome, maxChars: number): ToolResult {
     ...(o.status === 'error' ? { code: o.code ?? 'failed' } : {}),
     ...(o.status === 'error' && o.transient ? { transient: true } : {}),
     ...(o.status === 'error' && o.transient && o.unsent ? { unsent: true } : {}),
+    ...(o.verification ? { verification: o.verification } : {}),
   };
 }
 

@@ -146,7 +146,12 @@ async function applySet(set: RenderedSet, verify: boolean, ctx: ToolContext): Pr
     pilotNote?.status === 'failed' ? 'pilot failed, the rest untouched' : '',
     verification ? verificationLine(verification) : '',
   ].filter(Boolean);
-  return { ...out, data: { ...data, ...extra }, display: [out.display ?? '', ...notes].join(' · ') };
+  return {
+    ...out,
+    data: { ...data, ...extra },
+    display: [out.display ?? '', ...notes].join(' · '),
+    ...(verification ? { verification } : {}),
+  };
 }
 
 export const applyConfigTemplate = defineTool({
