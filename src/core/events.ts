@@ -16,10 +16,12 @@ export type ToolStatus = 'success' | 'partial' | 'error' | 'blocked' | 'limit' |
  * never the message (which is worded for the model and a person and may change).
  * not_available     – not among the caller's tools (the mode's set, a sub-agent's set, the
  *                     review gate's narrowing) or its MCP server stopped
- * invalid_arguments – arguments not valid JSON, too large, or not matching the tool's schema
+ * invalid_arguments – arguments not valid JSON, too large, or not matching the tool's schema (or
+ *                     inject mode's fault that does not resolve)
  * approval_denied   – the user was asked and said no
  * approval_required – the approval policy refused it without asking (`--approve never`, nobody to ask)
- * limit             – a count limit refused it (max_tool_calls, a per-tool or named cap)
+ * limit             – a count limit refused it (max_tool_calls, a per-tool or named cap, the task
+ *                     tree's depth, budget or a parent's sub-agent quota)
  * stopped           – the run was stopped (Ctrl-C, --max-time) before or while it ran
  * unreachable       – nothing reached the target: the console or controller refused the connection
  * failed            – the tool ran and failed (the default for an error outcome)

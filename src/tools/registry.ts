@@ -160,7 +160,9 @@ export async function prepareTool(
   const parsed = def.schema.safeParse(args);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    return { result: toolResultOf(failure(`invalid arguments for ${def.name}: ${issues}`), maxOutputChars) };
+    return {
+      result: toolResultOf(failure(`invalid arguments for ${def.name}: ${issues}`, {}, { code: 'invalid_arguments' }), maxOutputChars),
+    };
   }
   if (!def.prepare) return { args: parsed.data as Record<string, unknown> };
   const r = await def.prepare(parsed.data, ctx);

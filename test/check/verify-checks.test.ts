@@ -107,3 +107,26 @@ describe('the check file at startup', () => {
     expect(r.stderr).toMatch(/^error: --checks: "checks" is locked to ".*class\.yaml" by the system config .*\(classroom lock\)/);
   });
 });
+
+describe('apply_config_template verify "checks"', () => {
+  it('without a check file the call is refused before anything is rendered or sent', async () => {
+    const { applyConfigTemplate } = await import('../../src/tools/changeset/apply-template.js');
+    const { settingsSchema } = await import('../../src/config/schema.js');
+    const { nullLogger } = await import('../../src/log.js');
+    let opened = 0;
+    const ctx = {
+      settings: settingsSchema.parse({}),
+      signal: new AbortController().signal,
+      log: nullLogger,
+      project: () => {
+        opened++;
+        return Promise.reject(new Error('no project in this test'));
+      },
+      services: new Map<string, unknown>(),
+    };
+    const r = await applyConfigTemplate.prepare!({ template: 'interface lo', devices: ['R1'], verify: 'checks' }, ctx);
+    expect(r).toMatchObject({ error: { status: 'error' } });
+    expect(JSON.stringify(r)).toMatch(/verify \\"checks\\" needs a check file \(--checks FILE or the checks setting\): nothing was sent/);
+    expect(opened).toBe(0);
+  });
+});
