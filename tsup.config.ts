@@ -1,5 +1,5 @@
 import { defineConfig } from 'tsup';
-import type { Plugin } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RankTable } from './src/agent/bpe-count.js';
@@ -24,6 +24,7 @@ function writeRankTables(): void {
 
 async function publish(): Promise<void> {
   writeRankTables();
+  await buildBundle();
   const files = readdirSync(STAGING);
   const entry = new Set(['cli.js', 'cli.js.map']);
   for (const f of files.filter((f) => !entry.has(f))) renameSync(join(STAGING, f), join('dist', f));
@@ -62,6 +63,42 @@ const nativeUuidSha1: Plugin = {
   },
 };
 
+// The one-file bundle of agent runs (src/boot/): everything an agent run loads in one CommonJS
+// script, which Node 20 can run from a V8 code cache (src/boot/code-cache.ts) — ES modules it
+// cannot. Same sources and options as the code-split build below, except: no Ink (the TUI runs
+// on the code-split build; src/cli/tui-elsewhere.ts stands in for src/ui/start.ts), every
+// `import()` a `require()` (V8 loses a cached script's dynamic-import host, and the bundled
+// ones need none), `import.meta.url` the bundle's own file URL, and strict mode as in a module.
+const tuiElsewhere: Plugin = {
+  name: 'tui-elsewhere',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]ui[\\/]start\.js$/ }, (args) =>
+      args.resolveDir.startsWith(join(process.cwd(), 'src')) ? { path: join(process.cwd(), 'src', 'cli', 'tui-elsewhere.ts') } : undefined,
+    );
+  },
+};
+
+async function buildBundle(): Promise<void> {
+  await build({
+    entryPoints: ['src/cli.ts'],
+    outfile: join(STAGING, 'core.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    external: EXTERNAL,
+    keepNames: true,
+    minifyWhitespace: true,
+    minifySyntax: true,
+    sourcemap: true,
+    logLevel: 'warning',
+    supported: { 'dynamic-import': false },
+    define: { 'import.meta.url': '__bundle_url', GNS3_COPILOT_BUILD: '"bundle"' },
+    banner: { js: '"use strict";var __bundle_url=require("node:url").pathToFileURL(__filename).href;' },
+    plugins: [nativeUuidSha1, tuiElsewhere],
+  });
+}
+
 // One ESM bundle per entry, code-split so lazy `import()` calls stay lazy
 // (separate chunks). Every other dependency is bundled: a one-shot run loading
 // ~900 modules from node_modules spent about half its CPU resolving, reading and
@@ -87,6 +124,7 @@ export default defineConfig({
   // Less source to decode and scan at start-up; identifiers stay as written.
   minifyWhitespace: true,
   minifySyntax: true,
+  define: { GNS3_COPILOT_BUILD: '"modules"' },
   noExternal: [BUNDLED],
   banner: {
     js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);",

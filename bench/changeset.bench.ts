@@ -4,12 +4,16 @@
  * execute_multiple_device_config_commands call against one template with facts — and what
  * rendering that template for 20 routers costs. Goal: the template ≤ 10% of the per-device
  * commands. The per-device lines are the ones the template renders, so both configure the same.
+ * Then on 20 real FRR routers (./changeset-apply.ts): the set's apply against the slowest single
+ * router's (goal ≤ 1.5×) and a verification's reads (goal ≤ 2 s), behind consoles 10 ms away and
+ * on the local lab with the copilot's CPU share.
  */
 import { performance } from 'node:perf_hooks';
 import type { BenchTable } from './table.js';
 import { fmtMs, median } from './table.js';
 import { getEncoder } from '../src/agent/tokens.js';
 import { renderFor, renderedLines, type DeviceFacts } from '../src/tools/changeset/render.js';
+import { measureApply } from './changeset-apply.js';
 
 const N = 20;
 const ROUTERS = Array.from({ length: N }, (_, i) => `R${i + 1}`);
@@ -63,15 +67,20 @@ export async function run(): Promise<BenchTable> {
     times.push(performance.now() - t0);
   }
   const share = templateTokens / perDeviceTokens;
+  const lab = await measureApply();
   return {
-    title: `Change sets: OSPF on ${N} routers (tool-call arguments, o200k tokens)`,
+    title: `Change sets: OSPF on ${N} routers (tool-call arguments in o200k tokens; apply and verification on FRR)`,
     columns: ['what', 'value', 'goal'],
     rows: [
       ['per-device commands (execute_multiple_device_config_commands)', `${perDeviceTokens} tokens`, ''],
       ['template + facts (apply_config_template)', `${templateTokens} tokens`, ''],
       ['template / per-device', `${(share * 100).toFixed(1)} %`, `≤ 10 % ${share <= 0.1 ? '✓' : '✗'}`],
       [`render for ${N} routers (median of 20)`, fmtMs(median(times)), ''],
+      ...lab.rows,
     ],
-    notes: [`Both calls configure the same ${rendered.flat().length} lines; the per-device lines are the template's own rendering.`],
+    notes: [
+      `Both calls configure the same ${rendered.flat().length} lines; the per-device lines are the template's own rendering.`,
+      ...lab.notes,
+    ],
   };
 }

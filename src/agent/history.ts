@@ -46,6 +46,10 @@ export function toolMessage(call: { id: string; name: string }, r: ToolResult): 
     name: call.name,
     status: r.status === 'success' || r.status === 'partial' ? 'success' : 'error',
     // the display line goes with the result, so a transcript shows it (sessions show/export)
-    additional_kwargs: { copilot_status: r.status, ...(r.display ? { copilot_display: r.display } : {}) },
+    additional_kwargs: {
+      copilot_status: r.status,
+      ...(r.display ? { copilot_display: r.display } : {}),
+      ...(r.verification ? { copilot_verification: r.verification } : {}),
+    },
   });
 }

@@ -10,7 +10,7 @@
  * V8 flags below and of startTui): RSS ~160 MB right after the last turn, ~140 MB
  * once this has run (bench/ui.bench.ts).
  */
-import { setFlagsFromString } from 'node:v8';
+import { setV8Flags } from '../core/v8-flags.js';
 import { runInNewContext } from 'node:vm';
 
 let collect: (() => void) | null | undefined;
@@ -27,7 +27,7 @@ let smallHeap = false;
 function preferSmallHeap(): void {
   if (smallHeap) return;
   smallHeap = true;
-  setFlagsFromString('--optimize-for-size');
+  setV8Flags('--optimize-for-size');
 }
 
 function fullGc(): (() => void) | null {
@@ -37,7 +37,7 @@ function fullGc(): (() => void) | null {
     if (typeof exposed === 'function') collect = exposed;
     else {
       // the flag only affects contexts created after it; a fresh one hands us gc()
-      setFlagsFromString('--expose-gc');
+      setV8Flags('--expose-gc');
       const gc = runInNewContext('gc') as unknown;
       collect = typeof gc === 'function' ? (gc as () => void) : null;
     }

@@ -157,6 +157,7 @@ function batchEvents(
       const r = shown(call, ended);
       if (r.status === 'error') deps.log.error('tool call failed', { tool: call.name, id: call.id, output: r.output.slice(0, 300) });
       toolEnd(call, r, ms);
+      if (r.verification) run.emit({ type: 'verification', id: call.id, name: call.name, ...r.verification });
     },
   };
 }

@@ -53,6 +53,7 @@ const SETTING_GROUPS = {
       .option('--max-device-config-calls <n>', 'config-changing tool calls per request, 1..1000')
       .option('--max-diagnostic-calls <n>', 'read-only tool calls per request, 1..1000')
       .option('--verify-timeout <s>', 'seconds a change is re-read until its state is stable before it is verified, 1..600 (default 30)')
+      .option('--on-regression <keep|rewind>', 'one-shot: a change whose verification regressed is kept (exit 7, default) or rewound')
       .option(
         '--checks <file>',
         "a check file a change's verification also runs: a check that passed before and fails after is a regression",
@@ -116,6 +117,7 @@ const SETTING_FLAGS: Record<string, string> = {
   maxDeviceConfigCalls: 'max_device_config_calls',
   maxDiagnosticCalls: 'max_diagnostic_calls',
   verifyTimeout: 'verify_timeout',
+  onRegression: 'on_regression',
   checks: 'checks',
   provider: 'provider',
   model: 'model',

@@ -15,6 +15,8 @@ import { printJsonResult } from '../output/json.js';
 import { redact } from '../security/redact.js';
 import { sanitizeLine } from '../security/sanitize.js';
 import { whileRequestRuns } from '../output/reader-gone.js';
+import { RegressionWatch } from '../core/regressions.js';
+import { findingText } from '../core/verification.js';
 
 /** One request; a reader that closes our stdout stops the printing, never the request (src/output/reader-gone.ts). */
 export function runOneShot(settings: Settings, invocation: InvocationOptions): Promise<number> {
@@ -34,8 +36,10 @@ async function oneShot(settings: Settings, invocation: InvocationOptions): Promi
       ? new TextPrinter(stdout, stderr, settings.color && stderr.isTTY === true && !process.env.NO_COLOR)
       : undefined;
   const stream = invocation.output === 'stream-json' ? new StreamJsonPrinter(stdout) : undefined;
+  const watch = new RegressionWatch();
   const emit = (e: AgentEvent) => {
     builder.add(e);
+    watch.add(e);
     text?.event(e);
     stream?.event(e);
   };
@@ -76,8 +80,44 @@ async function oneShot(settings: Settings, invocation: InvocationOptions): Promi
     await session?.close().catch(() => undefined);
   }
   text?.finish();
+  if (session && watch.regressed().length > 0) await onRegression(settings, session.id, watch, builder, ac.signal);
   const result = builder.result();
   if (invocation.output === 'json') printJsonResult(stdout, result);
   else if (invocation.output === 'stream-json' && result.error) stderr.write(`error: ${sanitizeLine(result.error.message)}\n`);
   return exitCodeOf(result);
+}
+
+/** `--on-regression`: a regressed change is kept (exit 7) or its devices rewound through the gate; said on stderr. */
+async function onRegression(
+  settings: Settings,
+  sessionId: string,
+  watch: RegressionWatch,
+  builder: ResultBuilder,
+  signal: AbortSignal,
+): Promise<void> {
+  const calls = watch.regressed();
+  const devices = watch.devices();
+  const findings = calls.flatMap((c) => c.verification.regressions).map(findingText);
+  process.stderr.write(`regression: ${sanitizeLine(findings.join('; '))}\n`);
+  const base = { action: settings.on_regression, calls: calls.map((c) => c.id), devices };
+  if (settings.on_regression === 'keep') {
+    process.stderr.write('the regression is kept (--on-regression keep): exit 7\n');
+    builder.setRegression({ ...base, status: 'kept' });
+    return;
+  }
+  if (devices.length === 0) {
+    process.stderr.write('cannot rewind: the regressed calls have no checkpoint; the regression is kept\n');
+    builder.setRegression({ ...base, status: 'not_rewound', rewind: 'no checkpoint of the changed devices' });
+    return;
+  }
+  try {
+    const { rewindRegressed } = await import('../undo/regression-rewind.js');
+    const r = await rewindRegressed(settings, sessionId, devices, signal);
+    process.stderr.write(sanitizeLine(r.text.split('\n')[0] ?? '') + '\n');
+    builder.setRegression({ ...base, status: r.restored ? 'rewound' : 'not_rewound', rewind: r.text });
+  } catch (err) {
+    const message = sanitizeLine(redact(errorMessage(err).split('\n')[0] ?? 'error'));
+    process.stderr.write(`rewind failed: ${message}; the regression is kept\n`);
+    builder.setRegression({ ...base, status: 'not_rewound', rewind: `rewind failed: ${message}` });
+  }
 }

@@ -94,6 +94,8 @@ export const settingsSchema = z.object({
   max_parallel_tools: intIn(1, 20).default(5),
   /** seconds a change's verification re-reads the devices until their state is stable (routing protocols converge) */
   verify_timeout: intIn(1, 600).default(30),
+  /** one-shot: what a regression a change's verification found does — kept (exit 7) or rewound through the gate */
+  on_regression: z.enum(['keep', 'rewind']).default('keep'),
   /** a check file (src/check) a change's verification also runs before and after; lock it in a classroom */
   checks: z.string().trim().min(1).optional(),
   /** retries of a call that failed transiently (connection refused/reset, timeout, controller 5xx; src/tools/retry.ts says which) */

@@ -5,6 +5,7 @@
  */
 import type { CopilotMode } from './modes.js';
 import type { DevicePreview } from './preview.js';
+import type { Verification } from './verification.js';
 
 /** How sub-agents run (docs/task-trees.md). Releases before `flat` called it `legacy`: src/config/agent-mode.ts reads that word. */
 export type AgentMode = 'flat' | 'recursive';
@@ -15,10 +16,12 @@ export type ToolStatus = 'success' | 'partial' | 'error' | 'blocked' | 'limit' |
  * never the message (which is worded for the model and a person and may change).
  * not_available     – not among the caller's tools (the mode's set, a sub-agent's set, the
  *                     review gate's narrowing) or its MCP server stopped
- * invalid_arguments – arguments not valid JSON, too large, or not matching the tool's schema
+ * invalid_arguments – arguments not valid JSON, too large, or not matching the tool's schema (or
+ *                     inject mode's fault that does not resolve)
  * approval_denied   – the user was asked and said no
  * approval_required – the approval policy refused it without asking (`--approve never`, nobody to ask)
- * limit             – a count limit refused it (max_tool_calls, a per-tool or named cap)
+ * limit             – a count limit refused it (max_tool_calls, a per-tool or named cap, the task
+ *                     tree's depth, budget or a parent's sub-agent quota)
  * stopped           – the run was stopped (Ctrl-C, --max-time) before or while it ran
  * unreachable       – nothing reached the target: the console or controller refused the connection
  * failed            – the tool ran and failed (the default for an error outcome)
@@ -111,6 +114,11 @@ export type AgentEvent = AgentTag &
         /** why it did not succeed (every status but success and partial carries one) */
         code?: ToolErrorCode;
       }
+    /**
+     * After the `tool_end` of a configuration change: the automatic verification against the
+     * baseline (docs/tools.md, Verification after a change); `id` is the call's.
+     */
+    | ({ type: 'verification'; id: string; name: string } & Verification)
     /** a call failed transiently and runs again after delay_ms (attempt 1 = first retry) */
     | { type: 'tool_retry'; id: string; name: string; attempt: number; max_retries: number; delay_ms: number; error: string }
     | {

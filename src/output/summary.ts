@@ -14,6 +14,7 @@ import type {
   ValidationCheckEvent,
 } from '../core/events.js';
 import type { CopilotMode } from '../core/modes.js';
+import type { Verification } from '../core/verification.js';
 import { EXIT_CODE_OF_TYPE, ExitCode } from '../errors.js';
 import type { AgentView, ResourceUsage } from '../agent/tree/view.js';
 
@@ -32,6 +33,8 @@ export interface ToolCallRecord {
   retries?: number;
   /** what was checkpointed before the call ran: per device, or `error` for `no checkpoint for R3: <why>` (absent: nothing to checkpoint) */
   checkpoints?: { device: string; error?: string }[];
+  /** the automatic verification of a configuration change (the `verification` event; absent: none ran) */
+  verification?: Verification;
 }
 
 export interface OneShotResult {
@@ -50,6 +53,23 @@ export interface OneShotResult {
   resource_usage?: ResourceUsage | null;
   /** the root Validator's verdict on this request's answer (recursive, when the request delegated) */
   validation?: { verdict: EventOf<'validation'>['verdict']; reason?: 'budget'; summary: string; checks: ValidationCheckEvent[] };
+  /**
+   * Configuration calls whose verification regressed, and what `--on-regression` did: `kept`
+   * (exit 7), `rewound` (the devices are back at their checkpoint) or `not_rewound` (the rewind
+   * was refused or did not restore everything: exit 7). Absent: nothing regressed.
+   */
+  regression?: RegressionOutcome;
+}
+
+export interface RegressionOutcome {
+  action: 'keep' | 'rewind';
+  status: 'kept' | 'rewound' | 'not_rewound';
+  /** the regressed calls' ids */
+  calls: string[];
+  /** the devices those calls changed (what a rewind restores) */
+  devices: string[];
+  /** the rewind's summary (action rewind) */
+  rewind?: string;
 }
 
 const ZERO: RunStats = { iterations: 0, llm_calls: 0, tool_calls: 0, input_tokens: 0, output_tokens: 0, duration_ms: 0, cost_usd: null };
@@ -118,6 +138,11 @@ export class ResultBuilder {
         if (rec) (rec.checkpoints ??= []).push({ device: e.device, ...(e.error ? { error: e.error } : {}) });
         break;
       }
+      case 'verification': {
+        const rec = this.calls.get(e.id);
+        if (rec) rec.verification = verificationOf(e);
+        break;
+      }
       case 'tool_retry': {
         const rec = this.calls.get(e.id);
         if (rec) rec.retries = e.attempt;
@@ -151,6 +176,10 @@ export class ResultBuilder {
     this.r.stopped_reason = type === 'aborted' ? 'aborted' : 'error';
   }
 
+  setRegression(r: RegressionOutcome): void {
+    this.r.regression = r;
+  }
+
   result(): OneShotResult {
     return {
       ...this.r,
@@ -161,8 +190,22 @@ export class ResultBuilder {
   }
 }
 
+/** The verification an event carries, without the event's own fields. */
+export function verificationOf(e: EventOf<'verification'>): Verification {
+  return {
+    status: e.status,
+    regressions: e.regressions,
+    intended: e.intended,
+    settle_ms: e.settle_ms,
+    ...(e.reason !== undefined ? { reason: e.reason } : {}),
+    ...(e.report_only ? { report_only: true } : {}),
+  };
+}
+
 export function exitCodeOf(r: OneShotResult): number {
   if (r.stopped_reason === 'aborted') return ExitCode.Aborted;
   if (r.error) return EXIT_CODE_OF_TYPE[r.error.type];
-  return r.stopped_reason === 'error' ? ExitCode.Internal : ExitCode.Ok;
+  if (r.stopped_reason === 'error') return ExitCode.Internal;
+  // the lab fails as a check does: a change regressed it and the regression stays
+  return r.regression && r.regression.status !== 'rewound' ? ExitCode.ChecksFailed : ExitCode.Ok;
 }

@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { toTranscript, type TranscriptEntry } from './transcript.js';
+import { storedVerification, toTranscript, type TranscriptEntry } from './transcript.js';
 import { redact } from '../security/redact.js';
 import { PROTOCOL_NAME } from './message-text.js';
 
@@ -146,6 +146,7 @@ export function transcriptEntry(r: Pick<MessageRow, 'msg_id' | 'role' | 'content
       ...(x.name ? { name: x.name } : {}),
       status,
       ...(typeof display === 'string' ? { display } : {}),
+      ...storedVerification(x.additional_kwargs),
     };
   }
   return { role: 'system', content: r.content };

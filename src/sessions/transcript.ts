@@ -1,6 +1,7 @@
 /** Session transcripts for `sessions show` and `sessions export` (Markdown or JSON). */
 import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { SessionRow } from './types.js';
+import { verificationLine, type Verification } from '../core/verification.js';
 import { messageText } from './message-text.js';
 import { toolResultMarkdown } from './tool-result-md.js';
 import { PROTOCOL_NAME } from './message-text.js';
@@ -14,6 +15,14 @@ export interface TranscriptEntry {
   status?: string;
   /** the tool's one-line summary, as the TUI showed it */
   display?: string;
+  /** the automatic verification of a configuration change, stored with the call's result */
+  verification?: Verification;
+}
+
+/** The stored verification of a tool message's extras (absent: none ran, or not a verification). */
+export function storedVerification(kw: Record<string, unknown> | undefined): { verification?: Verification } {
+  const v = kw?.copilot_verification as Verification | undefined;
+  return v && typeof v === 'object' && typeof v.status === 'string' ? { verification: v } : {};
 }
 
 export function toTranscript(messages: BaseMessage[]): TranscriptEntry[] {
@@ -32,7 +41,7 @@ export function toTranscript(messages: BaseMessage[]): TranscriptEntry[] {
     }
     if (type === 'tool') {
       const t = m as ToolMessage;
-      const kw = t.additional_kwargs as { copilot_status?: string; copilot_display?: unknown } | undefined;
+      const kw = t.additional_kwargs as { copilot_status?: string; copilot_display?: unknown; copilot_verification?: unknown } | undefined;
       return {
         role: 'tool',
         content,
@@ -40,6 +49,7 @@ export function toTranscript(messages: BaseMessage[]): TranscriptEntry[] {
         ...(t.name ? { name: t.name } : {}),
         status: kw?.copilot_status ?? t.status ?? 'success',
         ...(typeof kw?.copilot_display === 'string' ? { display: kw.copilot_display } : {}),
+        ...storedVerification(kw),
       };
     }
     return { role: 'system', content };
@@ -47,6 +57,12 @@ export function toTranscript(messages: BaseMessage[]): TranscriptEntry[] {
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}… (${s.length - n} more characters)` : s);
+
+/** A call's verification under its result: the one line, then every regression. */
+function verificationMarkdown(v: Verification): string[] {
+  const list = v.regressions.map((r) => `- regression: ${r.device} ${r.kind} ${r.what}: ${r.before} → ${r.after}`);
+  return [`Verification: ${verificationLine(v)}${v.report_only ? ' (reported only: inject mode)' : ''}`, ...list, ''];
+}
 
 export function transcriptMarkdown(row: SessionRow, entries: TranscriptEntry[], opts: { clipToolOutput?: number } = {}): string {
   const lines = [
@@ -74,6 +90,7 @@ export function transcriptMarkdown(row: SessionRow, entries: TranscriptEntry[], 
         '',
         ...toolResultMarkdown(e.content, clipped),
         '',
+        ...(e.verification ? verificationMarkdown(e.verification) : []),
       );
     }
   }

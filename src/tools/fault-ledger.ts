@@ -49,9 +49,9 @@ export async function admitFault(
   arg: FaultArg | undefined,
   target: FaultTarget,
 ): Promise<{ ok: true; admitted: AdmittedFault } | { ok: false; outcome: ToolOutcome }> {
-  if (!arg) return { ok: false, outcome: failure(MISSING) };
+  if (!arg) return { ok: false, outcome: failure(MISSING, {}, { code: 'invalid_arguments' }) };
   const r = resolveFault(arg, target, toolLibrary(ctx).lib, ctx.settings.inject_level);
-  if (!r.ok) return { ok: false, outcome: failure(`fault refused, nothing was applied: ${r.error}`) };
+  if (!r.ok) return { ok: false, outcome: failure(`fault refused, nothing was applied: ${r.error}`, {}, { code: 'invalid_arguments' }) };
   const project = await ctx.project();
   const slot = ledger.store.reserveSlot(project.projectId, r.fault.target, r.fault.category, ctx.callId ?? 'a parallel call');
   if (!('claim' in slot)) return { ok: false, outcome: failure(applyingText(slot, r.fault)) };

@@ -12,6 +12,8 @@ import { failure, limitGroupOf, type ToolContext, type ToolDef, type ToolOutcome
 
 /** The review gate's tool (recursive trees): shown only while reports await the caller's review. */
 const REVIEW_TOOL = 'review_task';
+/** the Validator's one protocol tool: it reads the sub-agent's cut results, never the tree */
+export const READ_REF_TOOL = 'read_context_ref';
 import { errorMessage } from '../errors.js';
 import { isTransientError, isUnsentError } from './retry.js';
 import { capOutput } from './cap.js';
@@ -48,6 +50,7 @@ export function toolResultOf(o: ToolOutcome, maxChars: number): ToolResult {
     ...(o.status === 'error' ? { code: o.code ?? 'failed' } : {}),
     ...(o.status === 'error' && o.transient ? { transient: true } : {}),
     ...(o.status === 'error' && o.transient && o.unsent ? { unsent: true } : {}),
+    ...(o.verification ? { verification: o.verification } : {}),
   };
 }
 
@@ -84,8 +87,10 @@ export class ToolRegistry {
     const all = this.forMode(mode);
     const frozen = caller.tools;
     const mine = frozen ? all.filter((t) => frozen.has(t.name)) : all;
-    // a Validator re-observes the lab: read-only tools only, whatever its sub-agent had
-    if (caller.kind === 'validator') return mine.filter((t) => t.risk === 'read' && limitGroupOf(t) !== 'protocol');
+    // a Validator re-observes the lab: read-only tools only, whatever its sub-agent had, and
+    // pages the sub-agent's cut results (read_context_ref, the one protocol tool that only reads)
+    if (caller.kind === 'validator')
+      return mine.filter((t) => t.risk === 'read' && (limitGroupOf(t) !== 'protocol' || t.name === READ_REF_TOOL));
     // the review gate: reports await this agent's review, so it reviews or observes, nothing else
     if (caller.pendingReviews?.length)
       return mine.filter((t) => t.name === REVIEW_TOOL || (t.risk === 'read' && limitGroupOf(t) !== 'delegation'));
@@ -155,7 +160,9 @@ export async function prepareTool(
   const parsed = def.schema.safeParse(args);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    return { result: toolResultOf(failure(`invalid arguments for ${def.name}: ${issues}`), maxOutputChars) };
+    return {
+      result: toolResultOf(failure(`invalid arguments for ${def.name}: ${issues}`, {}, { code: 'invalid_arguments' }), maxOutputChars),
+    };
   }
   if (!def.prepare) return { args: parsed.data as Record<string, unknown> };
   const r = await def.prepare(parsed.data, ctx);

@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import type { ToolErrorCode, ToolStatus } from '../core/events.js';
 import type { Caller } from '../core/caller.js';
 import type { ToolTargets } from '../core/targets.js';
+import type { Verification } from '../core/verification.js';
 import type { DeviceState } from '../check/state.js';
 
 /**
@@ -136,6 +137,8 @@ export interface ToolOutcome {
   unsent?: boolean;
   /** why an error outcome failed, for programs (absent on an error: `failed`) */
   code?: ToolErrorCode;
+  /** the automatic verification of a configuration change (also inside `data` for the model) */
+  verification?: Verification;
 }
 
 /**
@@ -174,4 +177,6 @@ export interface ToolResult {
   unsent?: boolean;
   /** why it did not succeed, for programs: set on every status but success and partial */
   code?: ToolErrorCode;
+  /** the automatic verification of a configuration change (the `verification` event) */
+  verification?: Verification;
 }

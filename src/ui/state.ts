@@ -226,6 +226,8 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
         (c) => ({ ...c, state: e.status, durationMs: e.duration_ms, output: e.output, display: e.display }),
         true,
       );
+    case 'verification':
+      return touchCall(ensureLive(s0, at), e, (c) => ({ ...c, verification: e }));
     case 'tool_retry': {
       const s = ensureLive(s0, at);
       if (!hasCall(s.live!, e.id)) return s;

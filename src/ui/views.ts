@@ -4,6 +4,7 @@
  */
 import type { ApprovalDecision } from '../core/api.js';
 import type { ErrorType, RunStats, StoppedReason, ToolStatus } from '../core/events.js';
+import type { Verification } from '../core/verification.js';
 
 export type ToolCallState = 'pending' | 'awaiting_approval' | 'running' | ToolStatus;
 
@@ -19,6 +20,8 @@ export interface ToolCallView {
   output?: string;
   /** the tool's short line (tool_end `display`) */
   display?: string;
+  /** the automatic verification of a configuration change (the `verification` event) */
+  verification?: Verification;
   /** what the person answered when asked */
   decision?: ApprovalDecision['kind'];
   /** transient failures retried so far (tool_retry) */

@@ -16,6 +16,8 @@ export interface TuiRewindOptions {
   sessionId: string;
   /** the lab as it was just before this request */
   to: number;
+  /** only these devices (a regression's rewind); absent: everything the session changed since */
+  devices?: string[];
   /** the TUI's approval box: every call of the restore is asked for there */
   approver: Approver;
   signal: AbortSignal;
@@ -39,6 +41,7 @@ export async function rewindFromTui(settings: Settings, store: SessionStore, o: 
       runRewind(deps, {
         sessionId: row.id,
         to: o.to,
+        ...(o.devices ? { devices: o.devices } : {}),
         mode,
         policy: settings.approve === 'never' ? 'never' : 'ask',
         approvalTools: settings.approval_tools,

@@ -84,4 +84,49 @@ describe('the check file at startup', () => {
     }
     expect(llm.requests.filter((q) => q.purpose === null)).toHaveLength(0);
   });
+
+  it('mcp reads it before serving: a bad checks setting is one line and exit 2', async () => {
+    const e = scope.fresh();
+    const r = await runCli(['mcp', '-m', 'lab'], { ...e.env, GNS3_COPILOT_CHECKS: join(e.home, 'missing.yaml') });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([`error: cannot read check file ${join(e.home, 'missing.yaml')}: ENOENT`]);
+  });
+
+  it('a classroom lock of checks holds against --checks (exit 2 naming the lock)', async () => {
+    const e = scope.fresh();
+    const good = join(e.home, 'class.yaml');
+    writeFileSync(good, 'checks:\n  - node: {name: R1}\n');
+    const sys = join(e.home, 'system.json');
+    writeFileSync(sys, JSON.stringify({ checks: good, locked: ['checks'] }));
+    const llm = await scope.startLlm([{ text: 'never' }]);
+    const r = await runCli(['-p', 'hi', '--checks', join(e.home, 'mine.yaml'), ...llmFlags(llm.url)], {
+      ...e.env,
+      GNS3_COPILOT_SYSTEM_CONFIG: sys,
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/^error: --checks: "checks" is locked to ".*class\.yaml" by the system config .*\(classroom lock\)/);
+  });
+});
+
+describe('apply_config_template verify "checks"', () => {
+  it('without a check file the call is refused before anything is rendered or sent', async () => {
+    const { applyConfigTemplate } = await import('../../src/tools/changeset/apply-template.js');
+    const { settingsSchema } = await import('../../src/config/schema.js');
+    const { nullLogger } = await import('../../src/log.js');
+    let opened = 0;
+    const ctx = {
+      settings: settingsSchema.parse({}),
+      signal: new AbortController().signal,
+      log: nullLogger,
+      project: () => {
+        opened++;
+        return Promise.reject(new Error('no project in this test'));
+      },
+      services: new Map<string, unknown>(),
+    };
+    const r = await applyConfigTemplate.prepare!({ template: 'interface lo', devices: ['R1'], verify: 'checks' }, ctx);
+    expect(r).toMatchObject({ error: { status: 'error' } });
+    expect(JSON.stringify(r)).toMatch(/verify \\"checks\\" needs a check file \(--checks FILE or the checks setting\): nothing was sent/);
+    expect(opened).toBe(0);
+  });
 });

@@ -98,7 +98,8 @@ describe('approvals', () => {
     );
     expect(log.calls).toHaveLength(0);
     const end = ofType(ev, 'tool_end')[0]!;
-    expect(end.status).toBe('blocked');
+    expect(end).toMatchObject({ status: 'blocked', code: 'approval_required' });
+    // the refusal tells the model how the user may allow it
     expect(end.output).toContain('--approve config');
     // the model was told (no silent denial) and answered
     const second = server.requests.filter((r) => r.purpose === null)[1]!;
@@ -162,6 +163,7 @@ describe('approvals', () => {
       'x',
     );
     expect(log.calls).toHaveLength(0);
+    expect(ofType(ev, 'tool_end')[0]).toMatchObject({ status: 'blocked', code: 'approval_required' });
     expect(ofType(ev, 'tool_end')[0]!.output).toContain('--approve all');
     await s.close();
   });

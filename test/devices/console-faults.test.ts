@@ -192,7 +192,8 @@ describe('console faults', () => {
       fakeConsole('R4# ', (line) => (line.startsWith('show huge') ? huge : line.startsWith('show clock') ? '10:00\r\n' : '')),
     );
     const ctx = ctxFor(
-      settingsWith({ command_timeout_ms: 30_000 }),
+      // what is tested is the cut, not the speed: a loaded 2-core machine needs well over 30 s to stream 20 MB
+      settingsWith({ command_timeout_ms: 90_000 }),
       withNodes(extraNode('R4', chatty.port, { tags: ['device_type:cisco_ios_telnet'] })),
     );
     try {
@@ -216,12 +217,15 @@ describe('console faults', () => {
     } finally {
       closePool(ctx);
     }
-  });
+  }, 120_000);
 
   it("sixteen devices at once on one request's signal print no listener warning on the user's terminal", async () => {
     const consoles = await Promise.all(Array.from({ length: 16 }, () => track(iosLike('R5#'))));
     const nodes = consoles.map((c, i) => extraNode(`R${100 + i}`, c.port, { tags: ['device_type:cisco_ios_telnet'] }));
-    const ctx = ctxFor(settingsWith({ device_concurrency: 16 }), withNodes(...nodes));
+    const ctx = ctxFor(
+      settingsWith({ device_concurrency: 16, connect_timeout_ms: 20_000, command_timeout_ms: 20_000 }),
+      withNodes(...nodes),
+    );
     const warnings: string[] = [];
     const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
     process.on('warning', onWarning);

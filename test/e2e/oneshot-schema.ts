@@ -40,6 +40,22 @@ const validation = z.strictObject({ verdict, checks: z.array(check), summary: z.
 /** the root answer's: also `skipped` when no validation could run, with the reason */
 const rootVerdict = z.enum(['pass', 'fail', 'uncertain', 'skipped']);
 const rootValidation = validation.extend({ verdict: rootVerdict, reason: z.literal('budget').optional() });
+const finding = z.strictObject({
+  device: z.string().min(1),
+  kind: z.enum(['interface', 'address', 'ospf_neighbor', 'bgp_peer', 'route', 'check']),
+  what: z.string().min(1),
+  before: z.string(),
+  after: z.string(),
+});
+/** a configuration change's automatic verification (docs/tools.md, Verification after a change) */
+const verificationShape = {
+  status: z.enum(['pass', 'regressed', 'error']),
+  regressions: z.array(finding),
+  intended: z.array(finding),
+  settle_ms: nonNegInt,
+  reason: z.string().min(1).optional(),
+  report_only: z.literal(true).optional(),
+};
 
 export const jsonResultSchema = z.strictObject({
   session_id: z.string().min(1).nullable(),
@@ -58,6 +74,7 @@ export const jsonResultSchema = z.strictObject({
       code: toolErrorCode.optional(),
       retries: z.number().int().positive().optional(),
       checkpoints: z.array(z.strictObject({ device: z.string().min(1), error: z.string().min(1).optional() })).optional(),
+      verification: z.strictObject(verificationShape).optional(),
     }),
   ),
   stats,
@@ -92,6 +109,15 @@ export const jsonResultSchema = z.strictObject({
     .nullable()
     .optional(),
   validation: rootValidation.optional(),
+  regression: z
+    .strictObject({
+      action: z.enum(['keep', 'rewind']),
+      status: z.enum(['kept', 'rewound', 'not_rewound']),
+      calls: z.array(z.string().min(1)).min(1),
+      devices: z.array(z.string().min(1)),
+      rewind: z.string().min(1).optional(),
+    })
+    .optional(),
 });
 
 const ts = {
@@ -124,6 +150,7 @@ export const streamEventSchema = z.discriminatedUnion('type', [
     code: toolErrorCode.optional(),
     ...ts,
   }),
+  z.strictObject({ type: z.literal('verification'), id: z.string().min(1), name: z.string(), ...verificationShape, ...ts }),
   z.strictObject({
     type: z.literal('tool_retry'),
     id: z.string().min(1),

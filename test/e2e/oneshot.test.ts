@@ -195,7 +195,7 @@ describe('one-shot exit codes', () => {
     const r = await runCli(['-p', 'configure', '--json', '-m', 'lab', ...llmFlags(llm.url)], env.env);
     expect(r.code).toBe(6);
     const j = parseJsonResult(r.stdout);
-    expect(j.tool_calls[0]!.status).toBe('blocked');
+    expect(j.tool_calls[0]).toMatchObject({ status: 'blocked', code: 'approval_required' });
     expect(j.tool_calls[0]!.output).toContain('--approve config');
     expect(j.error!.type).toBe('approval');
     expect(j.response).toBe('I need approval for that.');

@@ -188,7 +188,9 @@ describe('fault ledger on the real FRR lab', () => {
     expect(byId.cost!.output).toMatch(
       /fault refused, nothing was applied: fault #1 \(ospf_hello_interval_mismatch, category ospf, on R1, injected [^)]+\) is still open/,
     );
-    expect(byId.own!.status).toBe('error');
+    // a fault that does not resolve is the model's arguments; one blocked by an open fault is not
+    expect(byId.own).toMatchObject({ status: 'error', code: 'invalid_arguments' });
+    expect(byId.cost!.code).toBe('failed');
     expect(byId.own!.output).toContain('fault refused, nothing was applied: fault.repair_check.interface.state');
     expect(running('R1')).not.toContain('ip ospf cost 1000');
     expect(running('R2')).not.toContain('description broken');

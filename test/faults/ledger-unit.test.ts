@@ -130,10 +130,12 @@ describe('admitFault', () => {
     expect(ledgerOf(ctx)).toBe(ctx.faults);
     expect(ledgerOf({ ...ctx, mode: 'lab_automation_assistant' })).toBeUndefined();
     const missing = await admitFault(ctx, ctx.faults!, undefined, linkTarget);
+    expect(!missing.ok && missing.outcome.code).toBe('invalid_arguments');
     expect(!missing.ok && missing.outcome.display).toMatch(
       /^inject mode: every change is a fault recorded in the fault ledger: pass fault \{scenario/,
     );
     const bad = await admitFault(ctx, ctx.faults!, { scenario: 'no_such_scenario' }, linkTarget);
+    expect(!bad.ok && bad.outcome.code).toBe('invalid_arguments');
     expect(!bad.ok && bad.outcome.display).toMatch(/^fault refused, nothing was applied: .*no_such_scenario/);
     expect(claimRows()).toEqual([]);
   });

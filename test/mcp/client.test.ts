@@ -84,9 +84,9 @@ describe('mcp_servers in the agent', () => {
     const ev = await collect(s.send('look up R1 and R2, set vlan 10'));
     const ends = Object.fromEntries(ofType(ev, 'tool_end').map((e) => [e.id, e]));
     expect(ends.a!.status).toBe('success');
-    expect(ends.b).toMatchObject({ status: 'limit' });
+    expect(ends.b).toMatchObject({ status: 'limit', code: 'limit' });
     expect(ends.b!.output).toContain('--tool-limit netbox__query=1');
-    expect(ends.c).toMatchObject({ status: 'blocked' });
+    expect(ends.c).toMatchObject({ status: 'blocked', code: 'approval_required' });
     // named for what it is: a tool of a server the user did not trust, not a device change
     expect(ends.c!.output).toContain('netbox__set_vlan is an untrusted MCP tool');
     expect(ends.c!.output).not.toContain('changes device configuration');
@@ -123,7 +123,7 @@ describe('mcp_servers in the agent', () => {
     const s = await session(testSettings(llm.url, tmp.dir, { mcp_servers: { netbox: { ...nb.cfg, trust: true } } }), testTools(log));
     const ev = await collect(s.send('crash it'));
     const end = ofType(ev, 'tool_end')[0]!;
-    expect(end).toMatchObject({ name: 'netbox__crash', status: 'error' });
+    expect(end).toMatchObject({ name: 'netbox__crash', status: 'error', code: 'not_available' });
     expect(end.output).toContain('MCP server netbox stopped during the call');
     const notices = ofType(ev, 'notice').map((e) => e.message);
     expect(notices.join('\n')).toMatch(

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { defineTool, failure, type ToolDef } from '../../src/tools/types.js';
-import { executeTool } from '../../src/tools/registry.js';
+import { executeTool, prepareTool } from '../../src/tools/registry.js';
 import { settingsSchema } from '../../src/config/schema.js';
 import { createLogger } from '../../src/log.js';
 import { dispatchCalls, type DispatchCall, type DispatchRequest } from '../../src/tools/dispatch.js';
@@ -136,6 +136,10 @@ describe('dispatchCalls', () => {
       ['error', 'failed'],
       ['error', 'failed'],
     ]);
+    // a tool with a prepare step (a template's) meets the schema there first: the same code
+    const withPrepare = { ...strict, prepare: async (a: { n: number }) => ({ args: a }) };
+    const refused = await prepareTool(withPrepare, { n: 'x' }, { ...ctx, project }, 1000);
+    expect('result' in refused && [refused.result.status, refused.result.code]).toEqual(['error', 'invalid_arguments']);
   });
 
   it('a sub-agent caller sees only its frozen set', async () => {

@@ -64,7 +64,7 @@ function delegationOutcome(reports: TaskReport[], data: string): ToolOutcome {
 
 export function agentTool(engine: TreeEngine): ToolDef {
   const refused = (err: unknown): ToolOutcome => {
-    if (err instanceof DelegationRefused) return failure(err.message);
+    if (err instanceof DelegationRefused) return failure(err.message, {}, { code: err.code });
     throw err;
   };
   if (engine.policy.mode === 'flat')

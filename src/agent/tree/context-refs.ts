@@ -49,17 +49,17 @@ export async function resolveRefs(
 }
 
 /**
- * A slice of a ref held by `agent` (the root when undefined: its cut tool results): from
+ * A slice of a ref held by agent `holder` (the root when undefined: its cut tool results): from
  * `line` (1-based) when given, else from character `offset`; `fit` shortens it to the page's
  * token bound (whole lines where it can), and `next_offset` says where to read on.
  */
 export function readGrantedRef(
   trees: TreeStore,
   rootId: string,
-  agent: AgentNodeInfo | undefined,
+  holderId: string | undefined,
   q: { refId: string; offset: number; line?: number; limit: number; fit?: (s: string) => string },
 ): RefSlice {
-  const holder = agent?.id ?? rootId;
+  const holder = holderId ?? rootId;
   const r = trees.grantedRef(rootId, holder, q.refId);
   if (!r) {
     const held = trees.heldRefIds(holder);

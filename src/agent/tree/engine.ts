@@ -147,7 +147,7 @@ export class TreeEngine {
     const depth = (parent?.depth ?? 0) + 1;
     const mode = this.d.session.mode;
     if (items.length === 0) throw new DelegationRefused('no task given');
-    if (depth > p.maxDepth) throw new DelegationRefused(`depth ${depth} is beyond the deepest sub-agent level (${p.maxDepth})`);
+    if (depth > p.maxDepth) throw new DelegationRefused(`depth ${depth} is beyond the deepest sub-agent level (${p.maxDepth})`, 'limit');
     const parentTools = parentRun.tools ? [...parentRun.tools] : this.d.registry.forMode(mode).map((t) => t.name);
     const tools = childToolSet(p, { parentTools, registered: (t) => this.d.registry.get(t) !== undefined, mode, depth });
 
@@ -170,11 +170,13 @@ export class TreeEngine {
     if (added === 'reserve')
       throw new DelegationRefused(
         `tree budget reached (agents: AGENT_MAX_TOTAL_AGENTS): no sub-agent of this batch was started; the task tree is stopping, answer with what you have`,
+        'limit',
       );
     if (added === 'quota') {
       const had = this.d.trees.childCount(parentId);
       throw new DelegationRefused(
         `sub-agent quota: a parent may start at most ${p.quotaPerParent} sub-agents over its lifetime (${had} started, ${prepared.length} requested); no sub-agent of this batch was started`,
+        'limit',
       );
     }
     for (const c of prepared) for (const r of c.brief?.refs ?? []) this.d.trees.grantRef(rootId, c.id, r.id);
@@ -385,8 +387,13 @@ export class TreeEngine {
     return resolveRefs({ trees: this.d.trees, rootId: this.d.rootId, maxRefs: this.d.policy.maxRefs, own }, ids, parent);
   }
 
-  /** `read_context_ref`: a slice of a ref the calling agent holds (granted to it, or its own cut result). */
+  /**
+   * `read_context_ref`: a slice of a ref the calling agent holds (granted to it, or its own cut
+   * result). A Validator reads as the sub-agent it judges (which has ended, so is not running):
+   * the results that sub-agent's calls stored whole, and nothing else.
+   */
   readRef(q: { refId: string; offset: number; line?: number; limit: number; fit?: (s: string) => string }, from: CallOrigin): RefSlice {
-    return readGrantedRef(this.d.trees, this.d.rootId, this.runOf(from).agent, q);
+    const holder = from.caller?.kind === 'validator' ? from.caller.agentId : this.runOf(from).agent?.id;
+    return readGrantedRef(this.d.trees, this.d.rootId, holder, q);
   }
 }

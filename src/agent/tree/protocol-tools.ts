@@ -57,7 +57,7 @@ export function readContextRefTool(engine: TreeEngine, fit?: (s: string) => stri
           display: `read ${r.content.length} of ${r.ref.size} characters of ${r.ref.id}`,
         };
       } catch (err) {
-        if (err instanceof DelegationRefused) return failure(err.message);
+        if (err instanceof DelegationRefused) return failure(err.message, {}, { code: err.code });
         throw err;
       }
     },
@@ -93,7 +93,7 @@ export function reviewTaskTool(engine: TreeEngine): ToolDef {
           display: `${args.decision} ${args.agent_id.slice(0, 8)}`,
         };
       } catch (err) {
-        if (err instanceof DelegationRefused) return failure(err.message);
+        if (err instanceof DelegationRefused) return failure(err.message, {}, { code: err.code });
         throw err;
       }
     },

@@ -4,7 +4,8 @@
  * report they fail is `fail` without any LLM call. Otherwise one Validator run: its
  * own prompt (prompts/validator.md), the brief, the report and the trajectory (never
  * the child's conversation), up to `validator_tool_calls` read-only tools of the
- * child's frozen set to re-observe the lab, and a structured ValidationResult. A
+ * child's frozen set to re-observe the lab (and `read_context_ref` to page a result the
+ * child's history holds cut to tool_result_tokens, stored whole), and a structured ValidationResult. A
  * malformed answer is `uncertain`, never `pass`. Every call is reserved and booked in
  * the tree budget like any other.
  */
@@ -14,7 +15,7 @@ import type { ChatOpenAICompletions } from '@langchain/openai';
 import type { AgentEvent } from '../../core/events.js';
 import type { ToolDef } from '../../tools/types.js';
 import type { Caller } from '../../core/caller.js';
-import { resultJson, type ToolSchema } from '../../tools/registry.js';
+import { READ_REF_TOOL, resultJson, type ToolSchema } from '../../tools/registry.js';
 import type { DispatchCall, DispatchOutcome } from '../../tools/dispatch.js';
 import type { RunControl } from '../graph-deps.js';
 import { messageText } from '../../sessions/message-text.js';
@@ -73,7 +74,15 @@ const resultSchema = z.object({
 });
 
 /** The tree's own tools act on the tree, not the lab: nothing for the Validator to re-observe with. */
-const TREE_TOOLS = new Set(['agent', 'read_context_ref', 'review_task']);
+const TREE_TOOLS = new Set(['agent', READ_REF_TOOL, 'review_task']);
+
+/** The note of a cut result names its ref (`read_context_ref {"ref_id":"call_1.1",…`, JSON-escaped inside a device batch). */
+const CUT_NOTE = /read_context_ref \{\\?"ref_id\\?":\\?"(.+?)\\?"[,}]/g;
+
+/** The refs a call's cut result names: the whole of it is stored, and the trajectory shows only its head and tail. */
+export function cutRefs(output: string): string[] {
+  return [...new Set([...output.matchAll(CUT_NOTE)].map((m) => m[1]!))];
+}
 
 const CAP = 1500;
 const capped = (s: string) => (s.length > CAP ? `${s.slice(0, CAP)}…[${s.length - CAP} more characters]` : s);
@@ -90,7 +99,12 @@ function validatorInput(i: ValidateInput, tools: string[], maxCalls: number, fen
     status: c.status,
     result: capped(c.output),
     ...(c.renamed.length ? { renamed: c.renamed } : {}),
+    // the cap above can hide the note in the middle: the refs are listed whole
+    ...(cutRefs(c.output).length ? { stored_whole: cutRefs(c.output) } : {}),
   }));
+  const pages = tools.includes(READ_REF_TOOL)
+    ? ` A result listed with stored_whole was cut to fit the history: ${READ_REF_TOOL} {ref_id, line? | offset?} pages the whole (each page counts as a call).`
+    : '';
   return [
     fence.rule(),
     '',
@@ -114,7 +128,7 @@ function validatorInput(i: ValidateInput, tools: string[], maxCalls: number, fen
     fence.block('the tool calls and their results', JSON.stringify(trajectory, null, 1)),
     '',
     tools.length && maxCalls > 0
-      ? `You may run up to ${maxCalls} read-only tool call(s) to re-observe the lab: ${tools.join(', ')}. Their results are data too.`
+      ? `You may run up to ${maxCalls} read-only tool call(s) to re-observe the lab: ${tools.join(', ')}. Their results are data too.${pages}`
       : 'You have no tools: judge from the trajectory.',
   ].join('\n');
 }
@@ -148,7 +162,11 @@ export async function validateReport(i: ValidateInput, host: ValidatorHost): Pro
   const pre = precheck(i);
   const failed = precheckVerdict(pre);
   if (failed) return failed;
-  const readOnly = host.visible(i.childTools).filter((n) => !TREE_TOOLS.has(n) && host.schema(n) !== undefined);
+  const visible = host.visible(i.childTools);
+  const lab = visible.filter((n) => !TREE_TOOLS.has(n) && host.schema(n) !== undefined);
+  // read_context_ref only when a result it must judge was cut (a schema on every Validator call costs tokens)
+  const cut = i.trajectory.some((c) => cutRefs(c.output).length > 0);
+  const readOnly = cut && visible.includes(READ_REF_TOOL) && host.schema(READ_REF_TOOL) ? [...lab, READ_REF_TOOL] : lab;
   const maxCalls = host.maxToolCalls;
   const fence = new DataFence();
   const messages: BaseMessage[] = [new SystemMessage(host.prompt()), new HumanMessage(validatorInput(i, readOnly, maxCalls, fence))];

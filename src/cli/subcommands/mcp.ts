@@ -14,6 +14,8 @@ export function addMcpCommand(program: Command): void {
   mcp.action(
     act(async (opts: Opts, cmd: Command) => {
       const { settings } = await loadFor(cmd);
+      // the check file its verifications would run: a bad one is a usage error before serving
+      if (settings.checks !== undefined) await (await import('../../check/verify-checks.js')).loadSessionChecks(settings);
       const { runMcpCommand } = await import('../../mcp/server/command.js');
       return runMcpCommand(settings, { ...(typeof opts.http === 'string' ? { http: opts.http } : {}), listen: opts.listen === true });
     }),

@@ -16,6 +16,8 @@ import pkg from '../../../package.json' with { type: 'json' };
 
 /** Any JSON object: the server validates arguments against its own inputSchema. */
 const anyObject = z.record(z.string(), z.unknown());
+/** a tool of a server that stopped is no longer among the session's tools (core/events.ts ToolErrorCode) */
+const NOT_AVAILABLE = { code: 'not_available' } as const;
 
 /** OpenAI function names: [A-Za-z0-9_-]{1,64}. */
 export function safeToolName(server: string, tool: string): string {
@@ -114,7 +116,7 @@ export class McpConnection {
       // what a server's tool touches is unknown: no checkpoint, and an allowance covers the whole tool
       targets: null,
       run: async (args, ctx) => {
-        if (this.dead) return failure(`MCP server ${this.name} is not running (${this.dead}); its tools were removed`);
+        if (this.dead) return failure(`MCP server ${this.name} is not running (${this.dead}); its tools were removed`, {}, NOT_AVAILABLE);
         try {
           const res = await this.client.callTool({ name: t.name, arguments: args }, undefined, {
             signal: ctx.signal,
@@ -126,6 +128,8 @@ export class McpConnection {
           if (this.dead)
             return failure(
               `MCP server ${this.name} stopped during the call (${this.dead}); its tools were removed, the session goes on without them`,
+              {},
+              NOT_AVAILABLE,
             );
           return failure(`MCP server ${this.name}: ${errorMessage(err).split('\n')[0]}`);
         }

@@ -40,7 +40,10 @@ const publicShape = {
     .optional()
     .describe('per-device variables over the shared ones, e.g. {"R1": {"area": 1}}'),
   pilot: z.array(z.string().min(1)).max(32).optional().describe('devices of the set applied first; the rest only if the pilot succeeds'),
-  verify: z.enum(['baseline', 'checks', 'none']).optional().describe('verification after the apply (default baseline)'),
+  verify: z
+    .enum(['baseline', 'checks', 'none'])
+    .optional()
+    .describe("verification after the apply (default baseline; checks: also the session's check file, which must be set)"),
 };
 
 /** What the model sends. */
@@ -146,7 +149,12 @@ async function applySet(set: RenderedSet, verify: boolean, ctx: ToolContext): Pr
     pilotNote?.status === 'failed' ? 'pilot failed, the rest untouched' : '',
     verification ? verificationLine(verification) : '',
   ].filter(Boolean);
-  return { ...out, data: { ...data, ...extra }, display: [out.display ?? '', ...notes].join(' · ') };
+  return {
+    ...out,
+    data: { ...data, ...extra },
+    display: [out.display ?? '', ...notes].join(' · '),
+    ...(verification ? { verification } : {}),
+  };
 }
 
 export const applyConfigTemplate = defineTool({
@@ -163,6 +171,9 @@ export const applyConfigTemplate = defineTool({
   targets: TOOL_TARGETS.apply_config_template,
   prepare: async (args: Args, ctx) => {
     const { rendered: _ignored, ...own } = args;
+    // a verification the caller asked to include the check file cannot quietly go without one
+    if (own.verify === 'checks' && ctx.settings.checks === undefined)
+      return { error: failure('verify "checks" needs a check file (--checks FILE or the checks setting): nothing was sent to any device') };
     const r = await prepareChangeSet(own, ctx);
     return 'error' in r ? r : { args: { ...own, rendered: r.set } };
   },

@@ -20,17 +20,11 @@ import {
   type Regression,
 } from '../../check/state.js';
 import type { ToolContext } from '../types.js';
+import type { Verification } from '../../core/verification.js';
 import { checksAfter, checksBaseline, type ChecksBaseline } from '../../check/verify-checks.js';
 
-export interface Verification {
-  status: 'pass' | 'regressed' | 'error';
-  regressions: Regression[];
-  intended: Regression[];
-  /** from the end of the apply until the state was stable (or verify_timeout) */
-  settle_ms: number;
-  /** why it could not decide (status error) */
-  reason?: string;
-}
+export type { Verification } from '../../core/verification.js';
+export { verificationLine } from '../../core/verification.js';
 
 export interface Baseline {
   topology: Topology;
@@ -116,13 +110,4 @@ export async function verifyChange(
   if ('error' in checked) return { status: 'error', regressions, intended, settle_ms, reason: checked.error };
   regressions.push(...checked.regressions);
   return { status: regressions.length > 0 ? 'regressed' : 'pass', regressions, intended, settle_ms };
-}
-
-/** One line for a person: `✓ verified (3 devices, 2.1 s)` / `✗ R2 lost ospf_neighbor 10.255.255.1`. */
-export function verificationLine(v: Verification): string {
-  if (v.status === 'pass') return `✓ verified, settled in ${(v.settle_ms / 1000).toFixed(1)} s`;
-  if (v.status === 'error') return `✗ verification error: ${v.reason ?? 'cannot decide'}`;
-  const first = v.regressions[0]!;
-  const more = v.regressions.length > 1 ? ` (+${v.regressions.length - 1} more)` : '';
-  return `✗ regressed: ${first.device} ${first.kind} ${first.what} ${first.before} → ${first.after}${more}`;
 }

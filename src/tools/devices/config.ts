@@ -7,6 +7,7 @@ import { resolveTarget } from '../../devices/target.js';
 import { faultArgSchema, type FaultArg } from '../../faults/spec.js';
 import { admitFault, faultNote, ledgerOf, recordFault } from '../fault-ledger.js';
 import type { FaultLedger } from '../../faults/store.js';
+import { withVerification } from '../changeset/verified-change.js';
 
 const schema = z.object({
   device_configs: z
@@ -54,7 +55,10 @@ async function injectFault(args: Args, ctx: ToolContext, ledger: FaultLedger): P
   });
   if (!admit.ok) return admit.outcome;
   try {
-    const out = await runBatch(batchOf(args), 'config', ctx, optsOf(args));
+    // the fault is meant to break something: its verification is reported, never acted on
+    const out = await withVerification(batchOf(args), ctx, () => runBatch(batchOf(args), 'config', ctx, optsOf(args)), {
+      reportOnly: true,
+    });
     // nothing applied (the first line failed, the device is unreachable): no fault to record
     if (out.status === 'error' || typeof out.data === 'string') return out;
     const recorded = recordFault(admit.admitted, config_commands, ctx.callId);
@@ -82,6 +86,6 @@ export const executeMultipleDeviceConfigCommands = defineTool({
   run: (args, ctx) => {
     const ledger = ledgerOf(ctx);
     if (ledger) return injectFault(args, ctx, ledger);
-    return runBatch(batchOf(args), 'config', ctx, optsOf(args));
+    return withVerification(batchOf(args), ctx, () => runBatch(batchOf(args), 'config', ctx, optsOf(args)));
   },
 });

@@ -1,56 +1,36 @@
 /**
- * The TUI root: layout and wiring. The hooks (src/ui/hooks) hold the parts: the agent
- * session, the running turn, approvals, the picker, start-up, the input line and key routing;
- * slash commands are objects in src/ui/slash. It holds no agent logic: it sends prompts,
- * forwards approvals and commands, and renders state.
+ * The TUI root: wiring. The hooks (src/ui/hooks) hold the parts: the agent side (session, turn,
+ * approvals, limit questions), the lab side (rewind, checkpoint restore, the picker), start-up and
+ * exit, the input line and key routing; slash commands are objects in src/ui/slash; Frame draws.
+ * It holds no agent logic: it sends prompts, forwards approvals and commands, and renders state.
  */
-import { useCallback, useEffect, useReducer, useState } from 'react';
-import { Box, Static, useApp, useStdin, useStdout } from 'ink';
+import { useCallback, useReducer, useState } from 'react';
+import { useApp, useStdin, useStdout, type Key } from 'ink';
 import type { InvocationOptions, Settings } from '../../config/schema.js';
 import { initialState, reduce, type NoticeTone, type UiState } from '../state.js';
-import { COMMANDS, completeCommand, isCommand, type SlashCommand } from '../slash/index.js';
-import type { PickerPurpose } from '../picker.js';
-import type { PickerItem } from './Picker.js';
+import { COMMANDS, completeCommand, type SlashCommand } from '../slash/index.js';
 import { frameLayout } from '../layout.js';
 import type { UiServices } from '../services.js';
 import type { EarlyInput } from '../first-frame.js';
-import { ColorProvider } from './theme.js';
-import { EntryView, LiveTurn } from './Turn.js';
-import { StatusBar } from './StatusBar.js';
-import { InputLine } from './InputLine.js';
-import { ApprovalPrompt } from './ApprovalPrompt.js';
-import { Picker, filterItems } from './Picker.js';
-import { OutputPanel } from './OutputPanel.js';
-import { ConnectingScreen, ControllerDownScreen } from './Screens.js';
 import { sanitizeDeep } from '../../security/sanitize.js';
 import { useTerminalSize } from '../hooks/useTerminalSize.js';
-import { useRefState } from '../hooks/useRefState.js';
-import { useReprintOnResize } from '../hooks/useReprintOnResize.js';
-import { useEvent, useLatest } from '../hooks/useEvent.js';
+import { useScreenReprint } from '../hooks/useReprintOnResize.js';
+import { useLatest } from '../hooks/useEvent.js';
 import { useNow } from '../hooks/useNow.js';
 import { useFlashHint } from '../hooks/useFlashHint.js';
-import { usePhase } from '../hooks/usePhase.js';
-import { useApprover } from '../hooks/useApprover.js';
-import { useLimitAsker } from '../hooks/useLimitAsker.js';
-import { LimitPrompt } from './LimitPrompt.js';
-import { useAgentSession } from '../hooks/useAgentSession.js';
-import { useAgentTurn } from '../hooks/useAgentTurn.js';
-import { usePicker } from '../hooks/usePicker.js';
-import { useRewind } from '../hooks/useRewind.js';
-import { useLabCheckpoint } from '../hooks/useLabCheckpoint.js';
-import { useBoot } from '../hooks/useBoot.js';
-import { useExit } from '../hooks/useExit.js';
+import { usePhase, type PhaseControl } from '../hooks/usePhase.js';
+import { useAgentParts, type AgentParts } from '../hooks/useAgentParts.js';
+import { useLabParts, type LabParts } from '../hooks/useLabParts.js';
+import { useLifecycle, type Lifecycle } from '../hooks/useLifecycle.js';
+import { usePromptLine } from '../hooks/usePromptLine.js';
 import { useLineEditor } from '../hooks/useLineEditor.js';
 import { useSlashCommands } from '../hooks/useSlashCommands.js';
 import { useKeys } from '../hooks/useKeys.js';
-import { useMap, useMapPicture } from '../hooks/useMap.js';
-import { MapPanel, mapLegendRows } from './MapPanel.js';
-import { markedLinks } from '../map/marks.js';
+import { useMap, useMapView, type MapView } from '../hooks/useMap.js';
+import { Frame } from './Frame.js';
 
 /** Every action (agent events, notices, history) is printable text before it reaches state: Ink writes strings raw. */
 const reduceSanitized = (s: UiState, a: Parameters<typeof reduce>[1]): UiState => reduce(s, sanitizeDeep(a));
-
-const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
 
 export interface AppProps {
   settings: Settings;
@@ -86,150 +66,45 @@ function startState(settings: Settings): UiState {
   });
 }
 
-export function App(props: AppProps) {
-  const { invocation, services, retryMs = 5000, flushMs = 33, commands = COMMANDS } = props;
-  const app = useApp();
-  const { isRawModeSupported } = useStdin();
-  const { stdout } = useStdout();
-  const size = useTerminalSize();
-
-  const [state, dispatch] = useReducer(reduceSanitized, props.settings, startState);
-  const stateRef = useLatest(state);
-  const [panelOffset, setPanelOffset] = useState(0);
-  const { hint, flashHint, stopHint } = useFlashHint();
-  const notice = useCallback((text: string, tone: NoticeTone = 'info') => dispatch({ type: 'notice', text, tone }), []);
-
-  const phase = usePhase();
-  const approvals = useApprover(dispatch);
-  // a raise "for this session" is in the session's limits once the core kept it: show them
-  const showSessionLimits = useEvent(() => {
-    setTimeout(() => {
-      const s = sessions.session();
-      if (s) dispatch({ type: 'set_limits', limits: { ...s.limits } });
-    }, 0);
-  });
-  const limitAsk = useLimitAsker(dispatch, showSessionLimits);
-  const sessions = useAgentSession({
-    initialSettings: props.settings,
-    invocation,
-    services,
-    approver: approvals.approver,
-    limitAsker: limitAsk.limitAsker,
-    resetAllowed: approvals.resetAllowed,
-    dispatch,
-    notice,
-    phase,
-  });
-  const turn = useAgentTurn({ dispatch, session: sessions.ensureSession, denyPending: approvals.denyPending, flushMs });
-  const rewind = useRewind({
-    services,
-    settings: sessions.settings,
+/** What the slash commands reach of the agent and lab parts. */
+function slashParts({ sessions, turn }: AgentParts, { pickers, labCheckpoint }: LabParts) {
+  return {
     session: sessions.session,
-    approver: approvals.approver,
-    notice,
-    dispatch,
-  });
-  const labCheckpoint = useLabCheckpoint({ services, settings: sessions.settings, approver: approvals.approver, notice, dispatch });
-  const choose = useEvent(async (purpose: PickerPurpose, item: PickerItem | undefined) => {
-    if (purpose === 'checkpoint') return item ? labCheckpoint.restoreCheckpoint(item.id) : undefined;
-    if (purpose === 'sessions') return item ? sessions.openSession({ sessionId: item.id, announce: 'resumed' }) : undefined;
-    if (purpose === 'rewind') return item ? rewind.rewindTo(Number(item.id)) : undefined;
-    if (purpose === 'project_start') return sessions.startIn(item && { id: item.id, name: item.label });
-    if (item) await sessions.switchProject(item.label);
-  });
-  const pickers = usePicker({
-    services,
-    settings: sessions.settings,
-    sessionId: () => sessions.session()?.id,
-    notice,
-    onChoose: choose,
-  });
-  const { exit, isExiting } = useExit({
-    // Runs only on exit, by when `boot` (declared below: it needs isExiting) exists.
-    stop: () => {
-      turn.abortTurn();
-      approvals.denyPending();
-      limitAsk.declinePending();
-      boot.stopRetry();
-      stopHint();
-    },
-    closeSession: sessions.closeSession,
-    closeServices: () => services.close(),
-    onExit: props.onExit,
-    unmount: app.exit,
-  });
-  const boot = useBoot({
-    services,
-    invocation,
-    retryMs,
-    settings: sessions.settings,
-    phase,
-    exiting: isExiting,
-    notice,
-    openSession: sessions.openSession,
-    openPicker: pickers.openPicker,
-    closePicker: pickers.closePicker,
-    runTurn: turn.runTurn,
-  });
-  const maps = useMap({ session: sessions.session, notice });
-  const runCommand = useSlashCommands({
-    commands,
-    state: () => stateRef.current,
-    session: sessions.session,
-    services,
     settings: sessions.settings,
     updateSettings: sessions.updateSettings,
-    dispatch,
-    notice,
     turnRunning: turn.turnRunning,
     openSession: sessions.openSession,
     openPicker: pickers.openPicker,
-    openMap: maps.openMap,
     restoreCheckpoint: labCheckpoint.restoreCheckpoint,
     switchProject: sessions.switchProject,
-    clearScreen: () => stdout.write(CLEAR_SCREEN),
-    exit,
-  });
-  // A prompt entered while start-up still runs: sent once the session is open.
-  const [queued, setQueued, queuedRef] = useRefState<string | undefined>(props.early?.entered);
-  const submit = useEvent((line: string): boolean => {
-    if (!line) return true;
-    if (phase.current().kind !== 'ready') {
-      setQueued(line);
-      return true;
-    }
-    if (isCommand(line)) void runCommand(line);
-    else if (turn.turnRunning()) notice('A turn is running: wait, or Esc to abort it', 'warn');
-    else if (rewind.rewindRunning()) notice('A rewind is running: wait, or Esc to abort it', 'warn');
-    else if (labCheckpoint.restoreRunning()) notice('A checkpoint restore is running: wait, or Esc to abort it', 'warn');
-    else void turn.runTurn(line);
-    return true;
-  });
-  useReprintOnResize(
-    size.columns,
-    useCallback(() => {
-      stdout.write(CLEAR_SCREEN);
-      dispatch({ type: 'reprint' });
-    }, [stdout]),
-  );
-  const sendQueued = useEvent(() => {
-    const line = queuedRef.current;
-    if (line === undefined || phase.current().kind !== 'ready' || pickers.pickerOpen() || !sessions.session()) return;
-    setQueued(undefined);
-    submit(line);
-  });
-  // Runs on every phase change: openSession sets `ready` again once the session exists.
-  useEffect(() => sendQueued(), [phase.phase, pickers.picker, sendQueued]);
-  const complete = useCallback((line: string) => completeCommand(commands, line), [commands]);
-  const input = useLineEditor({ complete, onSubmit: submit, initial: props.early?.typed });
-  useKeys({
-    enabled: isRawModeSupported,
-    exiting: isExiting,
-    exit,
+  };
+}
+
+/** The parts keys reach: the agent, the lab, start-up and exit, the map. */
+interface KeyedParts {
+  agent: AgentParts;
+  lab: LabParts;
+  life: Lifecycle;
+  phase: PhaseControl;
+  maps: ReturnType<typeof useMap>;
+  mapView: MapView;
+}
+
+/** The keys' routes into the parts: Esc aborts whichever of turn, rewind or restore runs. */
+function keyParts({
+  agent: { turn, limitAsk, approvals },
+  lab: { rewind, labCheckpoint, pickers },
+  life,
+  phase,
+  maps,
+  mapView,
+}: KeyedParts) {
+  return {
+    exiting: life.isExiting,
+    exit: life.exit,
     abortTurn: () => turn.abortTurn() || rewind.abortRewind() || labCheckpoint.abortRestore(),
-    flashHint,
     phase: phase.current,
-    retry: boot.retry,
+    retry: life.boot.retry,
     limitPending: limitAsk.isPending,
     onLimitKey: limitAsk.onLimitKey,
     approvalPending: approvals.isPending,
@@ -238,96 +113,86 @@ export function App(props: AppProps) {
     pickerOpen: pickers.pickerOpen,
     onPickerKey: pickers.onPickerKey,
     mapOpen: maps.mapOpen,
-    onMapKey: (i, k) => maps.onMapKey(i, k, picture, mapRoom),
-    outputShown: () => stateRef.current.expandedToolId !== null,
-    dispatch,
-    setPanelOffset,
-    clearLine: input.clearLine,
-    onEditKey: input.onEditKey,
+    onMapKey: (input: string, key: Key) => maps.onMapKey(input, key, mapView.picture, mapView.room),
+  };
+}
+
+export function App(props: AppProps) {
+  const { invocation, services, retryMs = 5000, flushMs = 33, commands = COMMANDS } = props;
+  const app = useApp();
+  const { isRawModeSupported } = useStdin();
+  const { stdout } = useStdout();
+  const size = useTerminalSize();
+  const [state, dispatch] = useReducer(reduceSanitized, props.settings, startState);
+  const stateRef = useLatest(state);
+  const [panelOffset, setPanelOffset] = useState(0);
+  const { hint, flashHint, stopHint } = useFlashHint();
+  const notice = useCallback((text: string, tone: NoticeTone = 'info') => dispatch({ type: 'notice', text, tone }), []);
+  const phase = usePhase();
+  const agent = useAgentParts({ settings: props.settings, invocation, services, dispatch, notice, phase, flushMs });
+  const lab = useLabParts({ services, agent, notice, dispatch });
+  const life = useLifecycle({
+    services,
+    invocation,
+    retryMs,
+    phase,
+    notice,
+    agent,
+    lab,
+    stopHint,
+    onExit: props.onExit,
+    unmount: app.exit,
   });
+  const clearScreen = useScreenReprint(stdout, size.columns, dispatch);
+  const maps = useMap({ session: agent.sessions.session, notice });
+  const runCommand = useSlashCommands({
+    ...slashParts(agent, lab),
+    commands,
+    state: () => stateRef.current,
+    services,
+    dispatch,
+    notice,
+    exit: life.exit,
+    openMap: maps.openMap,
+    clearScreen,
+  });
+  const prompt = usePromptLine({ entered: props.early?.entered, phase, agent, lab, runCommand, notice });
+  const complete = useCallback((line: string) => completeCommand(commands, line), [commands]);
+  const input = useLineEditor({ complete, onSubmit: prompt.submit, initial: props.early?.typed });
 
   // Spinner / elapsed / retry countdown tick, only while something moves.
   const now = useNow(state.live !== null || phase.phase.kind === 'down');
-  const { picker } = pickers;
-  const busy = state.live !== null;
   const layout = frameLayout(state, size, {
     hint: hint !== undefined,
     candidates: input.candidates.length,
-    picker: picker !== null,
+    picker: lab.pickers.picker !== null,
     map: maps.map !== null,
   });
-  const { width } = layout;
-  // the drawing gets the map's rows less its header and legend, one column spare (a full line would wrap)
-  const mapRoom = {
-    width: width - 1,
-    rows: Math.max(2, layout.mapRows - 1 - mapLegendRows(maps.map ? markedLinks(maps.map.topology) : 0)),
-  };
-  const picture = useMapPicture(maps.map?.topology, maps.render, props.color, mapRoom);
-  const current = phase.phase;
+  const mapView = useMapView(maps.map, maps.render, props.color, layout);
+  useKeys({
+    ...keyParts({ agent, lab, life, phase, maps, mapView }),
+    enabled: isRawModeSupported,
+    flashHint,
+    dispatch,
+    setPanelOffset,
+    outputShown: () => stateRef.current.expandedToolId !== null,
+    clearLine: input.clearLine,
+    onEditKey: input.onEditKey,
+  });
   return (
-    <ColorProvider color={props.color}>
-      <Static key={state.epoch} items={state.entries}>
-        {(e) => <EntryView key={e.key} entry={e} width={width} />}
-      </Static>
-      {current.kind === 'connecting' ? <ConnectingScreen server={state.server} step={current.step} queued={queued} /> : null}
-      {current.kind === 'down' ? (
-        <ControllerDownScreen
-          server={state.server}
-          message={current.message}
-          attempts={current.attempts}
-          retryInSec={current.retryAt === null ? null : Math.max(0, Math.ceil((current.retryAt - now) / 1000))}
-        />
-      ) : null}
-      {current.kind !== 'down' ? (
-        <Box flexDirection="column">
-          {state.live ? <LiveTurn turn={state.live} width={width} maxRows={layout.liveRowsMax} now={now} /> : null}
-          {layout.expanded ? <OutputPanel call={layout.expanded} width={width} maxRows={layout.panelRows} offset={panelOffset} /> : null}
-          {picker ? (
-            <Picker
-              title={picker.title}
-              items={filterItems(picker.items, picker.query)}
-              query={picker.query}
-              selected={picker.selected}
-              maxRows={layout.pickerRows}
-              width={width}
-              empty={picker.empty}
-              loading={picker.loading}
-            />
-          ) : maps.map && picture ? (
-            <MapPanel
-              picture={picture}
-              x={maps.map.x}
-              y={maps.map.y}
-              width={mapRoom.width}
-              rows={mapRoom.rows}
-              live={maps.map.live}
-              reason={maps.map.reason}
-            />
-          ) : state.limitPrompt ? (
-            <LimitPrompt request={state.limitPrompt} />
-          ) : state.approval ? (
-            <ApprovalPrompt
-              request={state.approval}
-              selected={approvals.approvalUi.selected}
-              feedback={approvals.approvalUi.feedback}
-              maxLines={layout.approvalMax}
-            />
-          ) : (
-            <InputLine
-              value={input.editor.value}
-              cursor={input.editor.cursor}
-              busy={busy}
-              placeholder={busy ? 'working… (Esc aborts)' : 'Ask about your lab, or /help'}
-              candidates={input.candidates}
-            />
-          )}
-          <StatusBar
-            state={state}
-            width={width}
-            hint={hint ?? (isRawModeSupported ? undefined : 'stdin is not a terminal: input disabled')}
-          />
-        </Box>
-      ) : null}
-    </ColorProvider>
+    <Frame
+      state={state}
+      layout={layout}
+      picker={lab.pickers.picker}
+      mapView={mapView}
+      now={now}
+      panelOffset={panelOffset}
+      color={props.color}
+      phase={phase.phase}
+      queued={prompt.queued}
+      approvalUi={agent.approvals.approvalUi}
+      input={input}
+      hint={hint ?? (isRawModeSupported ? undefined : 'stdin is not a terminal: input disabled')}
+    />
   );
 }

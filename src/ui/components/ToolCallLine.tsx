@@ -4,6 +4,7 @@ import type { ToolCallState, ToolCallView } from '../state.js';
 import { deviceRows, resultNote } from '../call-text.js';
 import { formatDuration, truncate } from '../format.js';
 import { Tone, type ToneName } from './theme.js';
+import { verificationLine, type Verification } from '../../core/verification.js';
 
 export const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -68,12 +69,24 @@ export function ToolCallLine({
         </Text>
       ) : null}
       {rows ? <DeviceTable rows={rows} width={width} /> : null}
+      {call.verification ? <VerificationLine v={call.verification} width={width} /> : null}
       {call.children?.map((c) => (
         <Box key={c.id} marginLeft={2 * c.depth}>
           <ToolCallLine call={c} now={now} width={Math.max(20, width - 2 * c.depth)} />
         </Box>
       ))}
     </Box>
+  );
+}
+
+/** ✓/✗ under a configuration change: what its automatic verification found (inject mode: reported only). */
+function VerificationLine({ v, width }: { v: Verification; width: number }) {
+  const tone: ToneName = v.status === 'pass' ? 'ok' : v.report_only ? 'warn' : 'bad';
+  return (
+    <Text wrap="truncate-end">
+      {'  '}
+      <Tone tone={tone}>└ {truncate(verificationLine(v) + (v.report_only ? ' (reported only)' : ''), Math.max(10, width - 4))}</Tone>
+    </Text>
   );
 }
 

@@ -10,6 +10,8 @@ import type { Topology } from '../../gns3/types.js';
 import { errorMessage } from '../../errors.js';
 import { sanitizeDeep } from '../../security/sanitize.js';
 import type { MapPicture } from '../map/render.js';
+import { markedLinks } from '../map/marks.js';
+import { mapLegendRows } from '../components/MapPanel.js';
 import type { NoticeTone } from '../state.js';
 import { useRefState } from './useRefState.js';
 import { useEvent } from './useEvent.js';
@@ -28,7 +30,25 @@ export interface MapOptions {
 }
 
 /** The drawing for the screen (null while the map is closed); the App lays out the rows first. */
-export function useMapPicture(
+/** The map as drawn now: its state, the drawing, and the cells the drawing has on screen. */
+export interface MapView {
+  map: MapState | null;
+  picture: MapPicture | null;
+  room: { width: number; rows: number };
+}
+
+/** The map's drawing fitted to the frame: the map's rows less its header and legend, one column spare (a full line would wrap). */
+export function useMapView(
+  map: MapState | null,
+  render: Render | undefined,
+  color: boolean,
+  frame: { width: number; mapRows: number },
+): MapView {
+  const room = { width: frame.width - 1, rows: Math.max(2, frame.mapRows - 1 - mapLegendRows(map ? markedLinks(map.topology) : 0)) };
+  return { map, room, picture: useMapPicture(map?.topology, render, color, room) };
+}
+
+function useMapPicture(
   topology: Topology | undefined,
   render: Render | undefined,
   color: boolean,

@@ -1,4 +1,5 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
+import type { UiAction } from '../state.js';
 
 /** How long the width must hold still before the history is printed again (a dragged window sends many resizes). */
 export const RESIZE_SETTLE_MS = 120;
@@ -20,4 +21,19 @@ export function useReprintOnResize(columns: number, reprint: () => void): void {
     }, RESIZE_SETTLE_MS);
     return () => clearTimeout(timer);
   }, [columns, reprint]);
+}
+
+const CLEAR_SCREEN = '\u001b[2J\u001b[3J\u001b[H';
+
+/** Clears the screen and scrollback (`/clear`), and reprints the history on a width change. Returns the clear. */
+export function useScreenReprint(stdout: NodeJS.WriteStream, columns: number, dispatch: (a: UiAction) => void): () => void {
+  const clearScreen = useCallback(() => void stdout.write(CLEAR_SCREEN), [stdout]);
+  useReprintOnResize(
+    columns,
+    useCallback(() => {
+      clearScreen();
+      dispatch({ type: 'reprint' });
+    }, [clearScreen, dispatch]),
+  );
+  return clearScreen;
 }

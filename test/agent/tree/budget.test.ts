@@ -83,7 +83,8 @@ describe('tree budget', () => {
       delegate('b', [{ goal: 'one' }, { goal: 'two' }]),
       { text: 'answered anyway' },
     ]);
-    expect(ofType(ev, 'tool_end')[0]!.output).toMatch(/tree budget reached \(agents/);
+    expect(ofType(ev, 'tool_end')[0]).toMatchObject({ status: 'error', code: 'limit' });
+    expect(ofType(ev, 'tool_end')[0]!.output).toContain('AGENT_MAX_TOTAL_AGENTS');
     expect(reqs).toHaveLength(2);
     expect(reqs[1]!.body.tools).toBeUndefined();
     expect(ofType(ev, 'done')[0]!.stopped_reason).toBe('budget');

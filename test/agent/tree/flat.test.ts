@@ -83,8 +83,7 @@ describe('flat agent tool', () => {
     const s = await session(testSettings(llm.url, tmp.dir), testTools({ calls: [] }));
     const ev = await collect(s.send('go'));
     const forged = ofType(ev, 'tool_end').find((e) => e.id === 'forged')!;
-    expect(forged).toMatchObject({ status: 'blocked', depth: 1 });
-    expect(forged.output).toContain("not in this sub-agent's tool set");
+    expect(forged).toMatchObject({ status: 'blocked', code: 'not_available', depth: 1 });
     expect(chat(llm)).toHaveLength(4);
     expect(s.tree().agents).toHaveLength(1);
     await s.close();

@@ -66,7 +66,7 @@ describe('parent review gate', () => {
     const childId = s.tree().agents[0]!.id;
     // the held answer: the model is told which reports await review
     expect(lastUser(reqs[4]!)).toContain(`await your review: ${childId}`);
-    expect(ofType(ev, 'tool_end').find((e) => e.id === 'cfg')).toMatchObject({ status: 'blocked' });
+    expect(ofType(ev, 'tool_end').find((e) => e.id === 'cfg')).toMatchObject({ status: 'blocked', code: 'not_available' });
     expect(ofType(ev, 'tool_end').find((e) => e.id === 'cfg')!.output).toMatch(/await your review .*review_task/);
     expect(log.calls.map((c) => c.name)).toEqual(['execute_multiple_device_commands']);
     // after the review the gate is gone
