@@ -97,6 +97,15 @@ const MESSAGE_OVERHEAD = 4;
  */
 export const ESTIMATE_ABOVE = 64_000;
 export const COUNT_BUDGET_MS = 100;
+/**
+ * The budget is CPU time spent encoding, not wall time: on a loaded machine a short text
+ * waited for the CPU past 100 ms and was estimated, so the same prompt counted differently
+ * from one call to the next (an estimate's figures no longer matched the request's).
+ */
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 const LONG_RUN = /\S{64}|\s{64}/;
 const LONG_RUN_SPLIT = /(\S{64,}|\s{64,})/;
 export function estimateTokens(s: string): number {
@@ -149,7 +158,7 @@ export class TokenCounter {
 
   /**
    * Exact for ordinary text; bounded otherwise (see ESTIMATE_ABOVE): long runs are
-   * estimated, and once one call has spent COUNT_BUDGET_MS encoding (repetitive
+   * estimated, and once one call has spent COUNT_BUDGET_MS of CPU encoding (repetitive
    * text is slow even in short runs) the rest of the text is estimated too.
    */
   text(s: string): number {
@@ -157,7 +166,7 @@ export class TokenCounter {
     const enc = this.encoder();
     if (s.length > ESTIMATE_ABOVE) return estimateTokens(s);
     if (s.length <= 2048 && !LONG_RUN.test(s)) return enc.count(s);
-    const t0 = performance.now();
+    const t0 = cpuMs();
     let n = 0;
     for (const part of s.split(LONG_RUN_SPLIT)) {
       if (!part) continue;
@@ -166,7 +175,7 @@ export class TokenCounter {
         continue;
       }
       for (const piece of part.match(/[\s\S]{1,2048}(?=\s|$)|[\s\S]{1,2048}/g) ?? []) {
-        n += performance.now() - t0 > COUNT_BUDGET_MS ? estimateTokens(piece) : enc.count(piece);
+        n += cpuMs() - t0 > COUNT_BUDGET_MS ? estimateTokens(piece) : enc.count(piece);
       }
     }
     return n;
