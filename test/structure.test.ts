@@ -130,6 +130,9 @@ describe('layers (docs/ARCHITECTURE.md, Layers)', () => {
     expect(floorOf.get('core')).toBe(floors.length - 1);
     expect(floorOf.get('ui')).toBe(floorOf.get('output'));
     expect(floorOf.get('agent')!).toBeLessThan(floorOf.get('tools')!);
+    // eval runs the agent, the scenarios and the restores, and folds with the one-shot's builder; the command is above it
+    expect(floorOf.get('commands')!).toBeLessThan(floorOf.get('eval')!);
+    expect(floorOf.get('eval')!).toBeLessThan(floorOf.get('output')!);
     // commands/main.ts loads the TUI only with import(): the rule must see it
     expect(allImports(join(SRC, 'commands/main.ts')).map(topOf)).toContain('ui');
   });

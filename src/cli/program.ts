@@ -9,6 +9,7 @@ import { act, exit, installProcessHandlers, failWith, onJsonFailure, EXIT_USAGE 
 import { addRunOptions, addSettingsOptions, loadFor, typed } from './options.js';
 import { addSubcommands } from './subcommands.js';
 import { addScenarioOptions, isScenarioRun, runScenarioInject } from './inject-options.js';
+import { addEvalCommand } from './eval-options.js';
 import pkg from '../../package.json' with { type: 'json' };
 import { dropFirstFrame } from '../ui/first-frame.js';
 
@@ -106,6 +107,7 @@ function buildProgram(): Command {
   );
 
   addSubcommands(program);
+  addEvalCommand(program);
   return program;
 }
 

@@ -25,6 +25,7 @@ export const SUBCOMMANDS: ReadonlySet<string> = new Set([
   'checkpoint',
   'map',
   'mcp',
+  'eval',
   'help',
 ]);
 

@@ -252,8 +252,8 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
       return withNotice(s0, text, tone);
     }
     case 'checkpoint':
-      // a kept checkpoint is silent; a missing one is said, the change runs anyway
-      if (!e.error) return s0;
+      // a kept one is noted on its call (a regression's rewind restores it); a missing one is said, the change runs anyway
+      if (!e.error) return touchCall(ensureLive(s0, at), e, (c) => ({ ...c, checkpointed: [...(c.checkpointed ?? []), e.device] }));
       return withNotice(s0, `⚠ no checkpoint for ${e.device}: ${e.error}`, 'warn');
     case 'context':
       return {

@@ -22,6 +22,8 @@ export interface ToolCallView {
   display?: string;
   /** the automatic verification of a configuration change (the `verification` event) */
   verification?: Verification;
+  /** what was checkpointed before the call ran (`checkpoint` events without error) */
+  checkpointed?: string[];
   /** what the person answered when asked */
   decision?: ApprovalDecision['kind'];
   /** transient failures retried so far (tool_retry) */

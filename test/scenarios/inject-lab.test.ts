@@ -372,6 +372,37 @@ describe('inject --projects: a class in one command', () => {
     expect([...gns3.project('student-02').links.values()][0]!.filters).toEqual({ delay: [500, 50] });
   }, 300_000);
 
+  it('faults check --projects: a row per project from its own ledger, exit 7 while one is open; a fix in one project is recorded', async () => {
+    // after the test above: student-01 and -03 carry packet loss, student-02 a delay (its loss was restored)
+    const r = await run(envA, ['faults', 'check', '--projects', 'student-*', '--jobs', '2']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(7);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^project\s+open\s+fixed\s+restored\s+score\s+still present$/);
+    expect(lines.slice(1, 4).map((l) => l.split(/\s{2,}/).slice(0, 5))).toEqual([
+      ['student-01', '1', '0', '0', '0/2'],
+      ['student-02', '1', '0', '1', '0/4'],
+      ['student-03', '1', '0', '0', '0/2'],
+    ]);
+    expect(lines[1]).toMatch(/#\d+ R1:e0 <-> R2:e0 link_packet_loss_30 still present \(fail\)/);
+    expect(lines[2]).toMatch(/#\d+ R1:e0 <-> R2:e0 link_high_delay still present \(fail\)/);
+    expect(lines[4]).toBe('3 projects: 3 with a fault open · 3 open, 0 fixed, 1 restored unfixed · score 0/8');
+
+    // student-03 repairs the link (the filter removed on the controller): its fault is fixed, the class row says so
+    [...gns3.project('student-03').links.values()][0]!.filters = {};
+    const j = await run(envA, ['faults', 'check', '--projects', 'student-0[3]', '--json']);
+    expect(j.code, j.stderr).toBe(0);
+    const doc = JSON.parse(j.stdout) as {
+      projects: { project: string; open: number; fixed: number; faults: { state: string; check?: { fixed_now: boolean } }[] }[];
+      totals: Record<string, number>;
+    };
+    expect(doc.projects.map((p) => [p.project, p.open, p.fixed])).toEqual([['student-03', 0, 1]]);
+    expect(doc.projects[0]!.faults[0]).toMatchObject({ state: 'fixed', check: { fixed_now: true } });
+    expect(doc.totals).toMatchObject({ projects: 1, open: 0, fixed: 1, score: 2, max_score: 2 });
+    const both = await run(envA, ['faults', 'check', '--projects', 'student-*', '--project', PROJECT]);
+    expect([both.code, both.stderr]).toEqual([2, 'error: --project and --projects: give one of them\n']);
+  }, 300_000);
+
   it('one seed draws the same faults in every project; the devices are read from each project', async () => {
     // the class shares three routers here: one project at a time, so two never talk to one console at once
     const r = await run(envA, [

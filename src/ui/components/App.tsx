@@ -27,6 +27,7 @@ import { useLineEditor } from '../hooks/useLineEditor.js';
 import { useSlashCommands } from '../hooks/useSlashCommands.js';
 import { useKeys } from '../hooks/useKeys.js';
 import { useMap, useMapView, type MapView } from '../hooks/useMap.js';
+import { useRegressionPrompt } from '../hooks/useRegressionPrompt.js';
 import { Frame } from './Frame.js';
 
 /** Every action (agent events, notices, history) is printable text before it reaches state: Ink writes strings raw. */
@@ -88,6 +89,7 @@ interface KeyedParts {
   phase: PhaseControl;
   maps: ReturnType<typeof useMap>;
   mapView: MapView;
+  regression: ReturnType<typeof useRegressionPrompt>;
 }
 
 /** The keys' routes into the parts: Esc aborts whichever of turn, rewind or restore runs. */
@@ -98,6 +100,7 @@ function keyParts({
   phase,
   maps,
   mapView,
+  regression,
 }: KeyedParts) {
   return {
     exiting: life.isExiting,
@@ -107,6 +110,8 @@ function keyParts({
     retry: life.boot.retry,
     limitPending: limitAsk.isPending,
     onLimitKey: limitAsk.onLimitKey,
+    regressionPending: regression.isPending,
+    onRegressionKey: regression.onKey,
     approvalPending: approvals.isPending,
     typingFeedback: approvals.typingFeedback,
     onApprovalKey: approvals.onApprovalKey,
@@ -169,8 +174,9 @@ export function App(props: AppProps) {
     map: maps.map !== null,
   });
   const mapView = useMapView(maps.map, maps.render, props.color, layout);
+  const regression = useRegressionPrompt({ entries: state.entries, rewind: (d) => void lab.rewind.rewindDevices(d), notice });
   useKeys({
-    ...keyParts({ agent, lab, life, phase, maps, mapView }),
+    ...keyParts({ agent, lab, life, phase, maps, mapView, regression }),
     enabled: isRawModeSupported,
     flashHint,
     dispatch,

@@ -20,6 +20,9 @@ export interface KeyRoutes {
   /** a reached limit asks whether to raise it: y / a / n (Esc) */
   limitPending: () => boolean;
   onLimitKey: KeyHandler;
+  /** a change regressed the lab: y rewinds it, n (Esc) keeps it */
+  regressionPending: () => boolean;
+  onRegressionKey: KeyHandler;
   approvalPending: () => boolean;
   typingFeedback: () => boolean;
   onApprovalKey: KeyHandler;
@@ -59,6 +62,7 @@ export function useKeys(r: KeyRoutes): void {
       return;
     }
     if (r.limitPending()) return r.onLimitKey(input, key);
+    if (r.regressionPending() && !r.approvalPending()) return r.onRegressionKey(input, key);
     if (r.approvalPending()) {
       if (key.escape && !r.typingFeedback()) {
         r.abortTurn();

@@ -40,5 +40,26 @@ export function useRewind({ services, settings, session, approver, notice, dispa
     });
   });
 
-  return { rewindTo, rewindRunning: restoreRun.isRunning, abortRewind: restoreRun.abort };
+  /** A regression's rewind: only these devices, to just before the request that has just ended. */
+  const rewindDevices = useEvent(async (devices: string[]) => {
+    const s = session();
+    if (!s) return notice('No session: nothing to rewind', 'warn');
+    const to = (await services.sessionRequests(settings(), s.id)).at(-1)?.no;
+    if (to === undefined) return notice('The session has no request to rewind', 'warn');
+    return restoreRun.run(`Rewinding ${devices.join(', ')} to just before request ${to}…`, async (signal) =>
+      rewindSummary(
+        await services.rewind(settings(), {
+          sessionId: s.id,
+          to,
+          devices,
+          approver,
+          signal,
+          onPlan: (plan) => notice(reportText(plan, 'rewind').trimEnd()),
+          notice: (text) => notice(text, 'warn'),
+        }),
+      ),
+    );
+  });
+
+  return { rewindTo, rewindDevices, rewindRunning: restoreRun.isRunning, abortRewind: restoreRun.abort };
 }

@@ -1,0 +1,83 @@
+/**
+ * The `verification` event through the one-shot fold and the stored transcript: `--json` carries
+ * it on the call, a kept regression is exit 7 (a rewound one is not, inject mode's report-only one
+ * never counts), the regressed calls are paired with what they checkpointed, and `sessions
+ * show`/`export` read it back from the stored tool message.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/core/events.js';
+import type { Verification } from '../../src/core/verification.js';
+import { RegressionWatch, rewindQuestion } from '../../src/core/regressions.js';
+import { ResultBuilder, exitCodeOf } from '../../src/output/summary.js';
+import { toolMessage } from '../../src/agent/history.js';
+import { encodeMessage, transcriptEntry } from '../../src/sessions/message-log.js';
+import { toTranscript, transcriptMarkdown } from '../../src/sessions/transcript.js';
+import type { SessionRow } from '../../src/sessions/types.js';
+
+const NAME = 'execute_multiple_device_config_commands';
+const lost: Verification = {
+  status: 'regressed',
+  regressions: [{ device: 'R2', kind: 'ospf_neighbor', what: '10.255.255.1', before: 'Full', after: 'absent' }],
+  intended: [],
+  settle_ms: 1500,
+};
+
+const events = (v: Verification, id = 'c1'): AgentEvent[] => [
+  { type: 'tool_call', id, name: NAME, args: {} },
+  { type: 'checkpoint', id, name: NAME, device: 'R2' },
+  { type: 'checkpoint', id, name: NAME, device: 'R3' },
+  { type: 'tool_end', id, name: NAME, status: 'success', duration_ms: 5, output: '{}' },
+  { type: 'verification', id, name: NAME, ...v },
+];
+
+describe('the verification event', () => {
+  it('--json carries it on the call; a kept regression exits 7, a rewound one 0', () => {
+    const b = new ResultBuilder('lab_automation_assistant');
+    for (const e of events(lost)) b.add(e);
+    b.add({
+      type: 'done',
+      stopped_reason: 'done',
+      stats: { iterations: 1, llm_calls: 1, tool_calls: 1, input_tokens: 1, output_tokens: 1, duration_ms: 1 },
+    });
+    expect(b.result().tool_calls[0]!.verification).toEqual(lost);
+    expect(exitCodeOf(b.result())).toBe(0);
+    b.setRegression({ action: 'keep', status: 'kept', calls: ['c1'], devices: ['R2', 'R3'] });
+    expect(exitCodeOf(b.result())).toBe(7);
+    b.setRegression({ action: 'rewind', status: 'not_rewound', calls: ['c1'], devices: ['R2', 'R3'] });
+    expect(exitCodeOf(b.result())).toBe(7);
+    b.setRegression({ action: 'rewind', status: 'rewound', calls: ['c1'], devices: ['R2', 'R3'] });
+    expect(exitCodeOf(b.result())).toBe(0);
+  });
+
+  it('the watch pairs a regressed call with its checkpointed devices; passes and report-only ones are not regressions', () => {
+    const w = new RegressionWatch();
+    for (const e of [
+      ...events(lost),
+      ...events({ ...lost, report_only: true }, 'fault'),
+      ...events({ status: 'pass', regressions: [], intended: [], settle_ms: 1 }, 'ok'),
+      ...events({ status: 'error', regressions: [], intended: [], settle_ms: 0, reason: 'cannot reach R4' }, 'err'),
+    ])
+      w.add(e);
+    expect(w.regressed().map((c) => [c.id, c.devices])).toEqual([['c1', ['R2', 'R3']]]);
+    expect(w.devices()).toEqual(['R2', 'R3']);
+    expect(rewindQuestion(w.regressed(), w.devices())).toBe('R2 lost OSPF neighbour 10.255.255.1: rewind R2, R3? y/n');
+  });
+
+  it('is stored with the tool message and read back by sessions show/export', () => {
+    const msg = toolMessage(
+      { id: 'c1', name: NAME },
+      { status: 'success', output: '{"status":"success"}', display: '1 device ok', verification: lost },
+    );
+    const row = encodeMessage(msg);
+    const fromRow = transcriptEntry(row);
+    expect(fromRow.verification).toEqual(lost);
+    expect(toTranscript([msg])[0]!.verification).toEqual(lost);
+    const md = transcriptMarkdown({ id: 's', title: 't', message_count: 1 } as SessionRow, [fromRow]);
+    expect(md).toContain('Verification: ✗ regressed: R2 ospf_neighbor 10.255.255.1 Full → absent');
+    expect(md).toContain('- regression: R2 ospf_neighbor 10.255.255.1: Full → absent');
+    // a result without one has none
+    expect(
+      transcriptEntry(encodeMessage(toolMessage({ id: 'c2', name: NAME }, { status: 'success', output: '{}' }))).verification,
+    ).toBeUndefined();
+  });
+});
