@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lab } from '../lab/lab.js';
 import type { FakeGns3 } from '../fakes/gns3/server.js';
 import { frrLabNode } from '../fakes/gns3/nodes.js';
-import { cliEnv, runCli, type CliEnv } from '../e2e/oneshot-cli.js';
+import { BIN, cliEnv, runCli, type CliEnv } from '../e2e/oneshot-cli.js';
+import { spawn } from 'node:child_process';
 import { ROUTERS, ospfConfig, startOspfLab, waitForFullMesh, type OspfLab } from '../e2e/ospf-lab.js';
 import { cliSessionId } from '../../src/scenarios/cli-session.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -402,6 +403,33 @@ describe('inject --projects: a class in one command', () => {
     const both = await run(envA, ['faults', 'check', '--projects', 'student-*', '--project', PROJECT]);
     expect([both.code, both.stderr]).toEqual([2, 'error: --project and --projects: give one of them\n']);
   }, 300_000);
+
+  it('faults check --projects --watch: each fix printed with its project as it happens, until no fault of the class is open', async () => {
+    const child = spawn(process.execPath, [BIN, 'faults', 'check', '--projects', 'student-0[12]', '--watch', '1', '--server', gns3.url], {
+      env: envA.env,
+      cwd: envA.home,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let fixed = false;
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      // both students repair their link once the watch has seen the faults still there
+      if (!fixed && /no change: 2 faults still present/.test(stdout)) {
+        fixed = true;
+        for (const s of ['student-01', 'student-02']) [...gns3.project(s).links.values()][0]!.filters = {};
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^2 projects: 2 with a fault open · 2 open, 0 fixed, 1 restored unfixed · score 0\/6$/m);
+    expect(stdout).toMatch(/^\d\d:\d\d:\d\d student-01: ✓ #\d+ R1:e0 <-> R2:e0 link_packet_loss_30 fixed /m);
+    expect(stdout).toMatch(/^\d\d:\d\d:\d\d student-02: ✓ #\d+ R1:e0 <-> R2:e0 link_high_delay fixed /m);
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('no fault is open in any project · 0 open, 2 fixed, 1 restored unfixed · score 4/6');
+  }, 120_000);
 
   it('one seed draws the same faults in every project; the devices are read from each project', async () => {
     // the class shares three routers here: one project at a time, so two never talk to one console at once
