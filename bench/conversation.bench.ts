@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- conversation`: what a whole troubleshooting conversation costs in prompt
  * tokens, before → after the lean context (compact tool schemas and topology, tool results cut
- * to tool_result_tokens). One scripted 10-step OSPF troubleshooting request (the model reads the
+ * to tool_result_tokens, older tool results masked per history_full_turns). One scripted 10-step OSPF troubleshooting request (the model reads the
  * topology, the neighbours, interfaces, configs, routes and the database, fixes R3's hello
  * interval, re-checks, answers) runs the built CLI of each version from outside against the
  * same real FRR lab (test/lab: R1–R3, a fake v3 controller whose consoles are the routers) and

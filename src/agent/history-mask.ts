@@ -13,14 +13,14 @@ import type { TokenCounter } from './tokens.js';
 /** Results at most this long (o200k/cl100k tokens) are sent whole: a stub would save next to nothing. */
 export const MASK_MIN_TOKENS = 150;
 /** Room for the first lines of a result that is not a device batch. */
-const HEAD_TOKENS = 40;
+const HEAD_TOKENS = 30;
 /**
  * Results never masked: the task tree's reports (`agent`, `review_task`) are already the child's
  * summary, and the parent addresses its children by the agent_id they carry (review_task,
  * continue_from) — a stub would hide exactly that.
  */
 const KEEP_WHOLE = new Set(['agent', 'review_task']);
-/** Device/command lines listed in a device batch's stub; the rest is counted. */
+/** Commands listed in a device batch's stub; the rest is counted. */
 const MAX_LISTED = 8;
 
 export interface MaskOptions {
@@ -67,9 +67,9 @@ function stubMessage(m: ToolMessage, o: MaskOptions): ToolMessage {
   const name = m.name ?? 'tool';
   const ref = o.store({ id: m.tool_call_id, source: name, content });
   const tokens = o.counter.message(m);
-  const body = deviceLines(content) ?? headLines(content, o.counter);
+  const body = deviceLines(content) ?? headLines(jsonOutline(content) ?? content, o.counter);
   const stub = new ToolMessage({
-    content: `[older ${name} result, masked (${tokens} tokens); whole: read_context_ref {"ref_id":${JSON.stringify(ref)}}]${body ? `\n${body}` : ''}`,
+    content: `[older ${name} result masked (${tokens} tokens): read_context_ref {"ref_id":${JSON.stringify(ref)}}]${body ? ` ${body}` : ''}`,
     tool_call_id: m.tool_call_id,
     name,
     ...(m.status ? { status: m.status } : {}),
@@ -83,7 +83,10 @@ interface Batch {
   devices?: { device_name?: string; status?: string; results?: { command?: string; status?: string; output?: unknown }[] }[];
 }
 
-/** A device batch as one line per device and command (status when not success, output lines); undefined for other results. */
+/**
+ * A device batch as one line: per command the devices and their output lines, a status other
+ * than success named (`show ip route: R1 17, R2 16, R3 error 0 lines`); undefined for other results.
+ */
 function deviceLines(text: string): string | undefined {
   let batch: Batch;
   try {
@@ -92,21 +95,46 @@ function deviceLines(text: string): string | undefined {
     return undefined;
   }
   if (!batch || !Array.isArray(batch.devices)) return undefined;
-  const lines = batch.devices.flatMap((d) =>
-    (d.results ?? []).map((r) => {
+  const byCommand = new Map<string, string[]>();
+  for (const d of batch.devices)
+    for (const r of d.results ?? []) {
       const out = typeof r.output === 'string' ? r.output : '';
       const status = r.status && r.status !== 'success' ? ` ${r.status}` : '';
-      return `${d.device_name ?? '?'} \`${r.command ?? ''}\`${status}: ${out ? out.split('\n').length : 0} lines`;
-    }),
-  );
-  const more = lines.length > MAX_LISTED ? [`… ${lines.length - MAX_LISTED} more`] : [];
+      const entries = byCommand.get(r.command ?? '') ?? [];
+      entries.push(`${d.device_name ?? '?'}${status} ${out ? out.split('\n').length : 0}`);
+      byCommand.set(r.command ?? '', entries);
+    }
+  const parts = [...byCommand].map(([command, entries]) => `${command}: ${entries.join(', ')} lines`);
+  const more = parts.length > MAX_LISTED ? [`${parts.length - MAX_LISTED} more commands`] : [];
   const head = batch.status && batch.status !== 'success' ? [`status ${batch.status}`] : [];
-  return [...head, ...lines.slice(0, MAX_LISTED), ...more].join('\n');
+  return [...head, ...parts.slice(0, MAX_LISTED), ...more].join('; ');
+}
+
+/**
+ * Another JSON object as its top-level outline (`status: success, project: lab, nodes: 3 items`):
+ * short scalars, array lengths; ids (long, read back whole if needed) left out. Undefined when not an object.
+ */
+function jsonOutline(text: string): string | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return Array.isArray(v) ? `${v.length} items` : undefined;
+  const parts: string[] = [];
+  for (const [k, x] of Object.entries(v)) {
+    if (/(^|_)id$/.test(k)) continue;
+    if (Array.isArray(x)) parts.push(`${k}: ${x.length} items`);
+    else if (x !== null && typeof x === 'object') parts.push(`${k}: {…}`);
+    else if (String(x).length <= 40) parts.push(`${k}: ${String(x)}`);
+  }
+  return parts.join(', ');
 }
 
 /** The whole lines of the text's start within HEAD_TOKENS (a one-line text: its first characters). */
 function headLines(text: string, counter: TokenCounter): string {
-  const units = text.includes('\n') ? text.split(/(?<=\n)/) : [text.slice(0, 160)];
+  const units = text.includes('\n') ? text.split(/(?<=\n)/) : [text.slice(0, 100)];
   let used = 0;
   let out = '';
   for (const u of units) {
@@ -115,6 +143,6 @@ function headLines(text: string, counter: TokenCounter): string {
     used += c;
     out += u;
   }
-  if (!out) out = text.slice(0, 120);
+  if (!out) out = text.slice(0, 80);
   return out.length < text.length ? `${out.trimEnd()}\n…` : out;
 }

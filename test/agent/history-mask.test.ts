@@ -64,11 +64,10 @@ describe('maskOldResults', () => {
     const text = (i: number) => sent[i]!.content as string;
     // turns 1 and 2 (messages 2 and 4) masked, turns 3 and 4 (6 and 8) whole
     for (const i of [2, 4]) {
-      expect(text(i)).toMatch(
-        /^\[older execute_multiple_device_commands result, masked \(\d+ tokens\); whole: read_context_ref \{"ref_id":"call\d"\}\]/,
+      expect(text(i)).toBe(
+        `[older execute_multiple_device_commands result masked (${counter.message(h[i]!)} tokens): read_context_ref {"ref_id":"call${i / 2}"}] show ip route: R${i / 2} 40 lines`,
       );
-      expect(text(i)).toContain(`R${i / 2} \`show ip route\`: 40 lines`);
-      expect(counter.text(text(i))).toBeLessThan(60);
+      expect(counter.text(text(i))).toBeLessThan(40);
       expect((sent[i] as ToolMessage).tool_call_id).toBe(`call${i / 2}`);
     }
     for (const i of [6, 8]) expect(sent[i]).toBe(h[i]);
@@ -99,6 +98,21 @@ describe('maskOldResults', () => {
     const sent = maskOldResults(h, { fullTurns: 2, counter, store: memoryStore().store });
     expect(sent[2]).toBe(h[2]);
     expect((sent[4]!.content as string).startsWith('[older')).toBe(true);
+  });
+
+  it('another JSON object goes as its outline: short scalars and array lengths, ids left out', () => {
+    const h = history(3);
+    const nodes = ROUTES.map((r, i) => ({ name: `R${i}`, node_id: `0000-${i}`, note: r }));
+    const topo = JSON.stringify({
+      status: 'success',
+      project: 'lab',
+      project_id: '62e6cd48-f91f-4ee6-8281-3a1b2c3d4e5f',
+      nodes,
+      links: [],
+    });
+    h[2] = new ToolMessage({ content: topo, tool_call_id: 'call1', name: 'gns3_topology_reader' });
+    const sent = maskOldResults(h, { fullTurns: 2, counter, store: memoryStore().store });
+    expect(sent[2]!.content).toMatch(/\] status: success, project: lab, nodes: 40 items, links: 0 items$/);
   });
 
   it('a result that is not a device batch keeps its first lines', () => {
@@ -198,7 +212,7 @@ describe('a session sends old results as stubs and the model reads them back wit
       // call 4: three turns later, a stub naming the ref
       const stub = toolText(reqs[3]!, 'rib');
       expect(stub).toMatch(
-        /^\[older execute_multiple_device_commands result, masked \(\d+ tokens\); whole: read_context_ref \{"ref_id":"rib"\}\]\nR1 `show ip route`: 40 lines$/,
+        /^\[older execute_multiple_device_commands result masked \(\d+ tokens\): read_context_ref \{"ref_id":"rib"\}\] show ip route: R1 40 lines$/,
       );
       // the page read by that ref is the whole result as the history holds it
       const page = JSON.parse(toolText(reqs[4]!, 'back')) as { status: string; content: string };
