@@ -62,6 +62,8 @@ export interface ContextOptions {
   summarizer?: Summarizer;
   /** shrinks the budget (e.g. 0.5 after the provider said the prompt was too long) */
   ratioScale?: number;
+  /** what is sent of the history (./history-mask.ts: old tool results as stubs), one message for one; the summarizer still gets it whole */
+  mask?: (history: BaseMessage[]) => BaseMessage[];
 }
 
 interface Unit {
@@ -161,6 +163,15 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
   const count = (m: BaseMessage) => o.counter.message(m);
   const covered = Math.min(input.summary?.covered ?? 0, input.history.length);
   const view = input.history.slice(covered);
+  let sent: BaseMessage[];
+  let maskWarning: string | undefined;
+  try {
+    sent = o.mask ? o.mask(view) : view;
+  } catch (err) {
+    // masking only saves tokens: when it fails (the ref store), the results go whole
+    sent = view;
+    maskWarning = `masking older tool results failed, sent whole: ${String(err)}`;
+  }
   const baseSystem = systemWithSummary(input.system, input.summary?.text);
   const systemTokens = o.counter.cachedText(baseSystem) + 4;
   const plan = (
@@ -191,12 +202,12 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
 
   let units: Unit[];
   try {
-    units = toUnits(view, count);
+    units = toUnits(sent, count);
   } catch (err) {
-    return plan(baseSystem, systemTokens, view, 0, covered, null, undefined, `Context trimming failed (token counting: ${String(err)})`);
+    return plan(baseSystem, systemTokens, sent, 0, covered, null, undefined, `Context trimming failed (token counting: ${String(err)})`);
   }
   const total = units.reduce((n, u) => n + u.tokens, 0);
-  if (systemTokens + total <= budget) return plan(baseSystem, systemTokens, view, total, covered, null);
+  if (systemTokens + total <= budget) return plan(baseSystem, systemTokens, sent, total, covered, null, maskWarning);
 
   try {
     const target = budget - (o.summarizer ? SUMMARY_RESERVE : 0);
@@ -205,7 +216,7 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
     let summary: HistorySummary | null = null;
     let system = baseSystem;
     let sysTokens = systemTokens;
-    let warning: string | undefined;
+    let warning = maskWarning;
     const prefixEnd = prefixUnits > 0 ? units[prefixUnits - 1]!.end : 0;
     if (o.summarizer && prefixEnd > 0) {
       try {
@@ -219,11 +230,11 @@ export async function prepareContext(input: ContextInput, o: ContextOptions): Pr
         warning = `summarizing dropped history failed, dropping it instead: ${String(err)}`;
       }
     }
-    const { messages, msgTokens, dropped } = keptMessages(view, units, keep, covered);
+    const { messages, msgTokens, dropped } = keptMessages(sent, units, keep, covered);
     if (sysTokens + msgTokens > budget)
       warning ??= `context still over budget after trimming (${sysTokens + msgTokens} > ${budget} tokens)`;
     return plan(system, sysTokens, messages, msgTokens, dropped, summary, warning);
   } catch (err) {
-    return plan(baseSystem, systemTokens, view, total, covered, null, undefined, `Context trimming failed (${String(err)})`);
+    return plan(baseSystem, systemTokens, sent, total, covered, null, undefined, `Context trimming failed (${String(err)})`);
   }
 }

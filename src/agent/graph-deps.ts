@@ -88,7 +88,8 @@ export interface GraphDeps {
   registry: ToolRegistry;
   prompts: PromptLibrary;
   counter: TokenCounter;
-  context: { limitK: number; strategy: ContextStrategy; summarize: boolean };
+  /** fullTurns: history_full_turns, the last model turns whose tool results are sent whole (older long ones as stubs; 0 = all whole) */
+  context: { limitK: number; strategy: ContextStrategy; summarize: boolean; fullTurns?: number };
   /** or a loader: @langchain/openai (~45 MB) then loads with the first LLM call, not while the TUI idles */
   models: ChatModels | (() => Promise<ChatModels>);
   endpoint: ProviderEndpoint;

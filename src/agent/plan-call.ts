@@ -5,6 +5,7 @@
  * reservation of its worst case (the user may raise the limit, else a tools-free wrap-up may
  * still fit). The answer is a plan for the call, or the update of a call that is not made.
  */
+import type { BaseMessage } from '@langchain/core/messages';
 import type { RequestLimits } from '../core/api.js';
 import type { Caller } from '../core/caller.js';
 import type { StoppedReason } from '../core/events.js';
@@ -12,6 +13,7 @@ import type { CopilotMode } from '../core/modes.js';
 import type { ToolSchema } from '../tools/registry.js';
 import type { AgentStateType, AgentStateUpdate } from './state.js';
 import { prepareContext, toolSchemaTokens, type ContextPlan } from './context.js';
+import { maskOldResults } from './history-mask.js';
 import { logContext, logPreparing } from './context-log.js';
 import { runCaller, type GraphDeps, type InjectedTopology, type RunControl } from './graph-deps.js';
 import { callPlan, wrapUpInstruction } from './limits.js';
@@ -183,6 +185,7 @@ async function prepareFor(
       counter: deps.counter,
       ...(deps.context.summarize ? { summarizer: summarizerFor(deps, run) } : {}),
       ...(o.ratioScale ? { ratioScale: o.ratioScale } : {}),
+      ...maskFor(deps, o.caller),
     },
   );
   run.emit({
@@ -202,4 +205,14 @@ async function prepareFor(
     finalPass: !o.withTools,
   });
   return { schemas, context };
+}
+
+/** Older tool results as stubs whose whole the calling agent reads back (the refs of its cut results): without a ref store, none. */
+function maskFor(deps: GraphDeps, caller: Caller): { mask?: (history: BaseMessage[]) => BaseMessage[] } {
+  const results = deps.results;
+  const fullTurns = deps.context.fullTurns ?? 0;
+  if (!results || fullTurns <= 0) return {};
+  return {
+    mask: (history) => maskOldResults(history, { fullTurns, counter: deps.counter, store: (ref) => results.store(caller.agentId, ref) }),
+  };
 }

@@ -7,7 +7,6 @@
  * that changed are printed, as lines. Exit 0 when every check of every project passes, 7 when
  * one fails or errors or a project cannot be graded, 130 on Ctrl-C.
  */
-import { setMaxListeners } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Settings } from '../config/schema.js';
@@ -49,33 +48,22 @@ function interruptSignal(): { signal: AbortSignal; done(): void } {
   return { signal: ac.signal, done: () => ['SIGINT', 'SIGTERM'].forEach((s) => process.off(s, stop)) };
 }
 
-/**
- * One grading round under its own signal, aborted with the command's: the listeners a round's
- * many device and controller calls leave on it go with it, so a long --watch does not pile
- * them up on one signal (and 30 projects at once are not a listener leak).
- */
-async function perRound<T>(signal: AbortSignal, body: (round: AbortSignal) => Promise<T>): Promise<T> {
-  const round = new AbortController();
-  setMaxListeners(0, round.signal);
-  const stop = () => round.abort(signal.reason);
-  signal.addEventListener('abort', stop, { once: true });
-  try {
-    return await body(round.signal);
-  } finally {
-    signal.removeEventListener('abort', stop);
-  }
-}
-
 export async function classCheckCommand(settings: Settings, o: ClassCheckOptions, log: Logger): Promise<number> {
-  const [{ createKeychainGns3Client }, { openProjectScope }, { classProjects }, { runChecks }, { withStages }, { defaultName, kindOf }] =
-    await Promise.all([
-      import('../gns3/keychain-client.js'),
-      import('../gns3/client.js'),
-      import('../gns3/class-projects.js'),
-      import('../check/run.js'),
-      import('../check/stages.js'),
-      import('../check/schema.js'),
-    ]);
+  const [
+    { createKeychainGns3Client },
+    { openProjectScope },
+    { classProjects, withClassSignal },
+    { runChecks },
+    { withStages },
+    { defaultName, kindOf },
+  ] = await Promise.all([
+    import('../gns3/keychain-client.js'),
+    import('../gns3/client.js'),
+    import('../gns3/class-projects.js'),
+    import('../check/run.js'),
+    import('../check/stages.js'),
+    import('../check/schema.js'),
+  ]);
   const interrupt = interruptSignal();
   const { signal } = interrupt;
   const client = createKeychainGns3Client(settings, log);
@@ -92,7 +80,8 @@ export async function classCheckCommand(settings: Settings, o: ClassCheckOptions
       return withStages(await runChecks(o.checks, { project: lab.scope, settings, pool: lab.pool, signal: round, log }), o.stageOf);
     };
     const described = o.checks.map((c) => ({ name: c.name ?? defaultName(c), kind: kindOf(c), points: c.points }));
-    const run = () => perRound(signal, (round) => gradeClass({ projects, jobs: o.jobs, grade: (p) => grade(p, round), checks: described }));
+    const run = () =>
+      withClassSignal(signal, (round) => gradeClass({ projects, jobs: o.jobs, grade: (p) => grade(p, round), checks: described }));
 
     let r = await run();
     if (signal.aborted) return ExitCode.Aborted;

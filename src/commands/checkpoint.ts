@@ -34,6 +34,8 @@ export async function checkpointCommand(
   settings: Settings,
   signal: AbortSignal,
 ): Promise<number> {
+  if (opts.projects !== undefined) return classCommand(action, positional, opts, settings, signal);
+  if (opts.jobs !== undefined) throw new UsageError('--jobs: only with --projects GLOB');
   const project = settings.project;
   if (!project) throw new UsageError(`checkpoint ${action}: pass --project <name|id> (checkpoints belong to a GNS3 project)`);
   const sessions = await SessionStore.open(settings.data_dir);
@@ -41,6 +43,21 @@ export async function checkpointCommand(
     return await withClient(settings, (client, log) =>
       withProjectLab(client, settings, project, sessions, signal, log, (lab) => runAction(action, positional, opts, settings, lab)),
     );
+  } finally {
+    sessions.close();
+  }
+}
+
+/** `checkpoint save|restore NAME --projects GLOB`: ./checkpoint-class.ts. */
+async function classCommand(action: CheckpointAction, positional: string[], opts: Opts, settings: Settings, signal: AbortSignal) {
+  const { classCheckpointRestore, classCheckpointSave } = await import('./checkpoint-class.js');
+  const name = nameArg(action, positional);
+  const sessions = await SessionStore.open(settings.data_dir);
+  try {
+    return await withClient(settings, (client, log) => {
+      const deps = { client, settings, sessions, signal, log };
+      return action === 'save' ? classCheckpointSave(deps, name, opts) : classCheckpointRestore(deps, name, opts);
+    });
   } finally {
     sessions.close();
   }

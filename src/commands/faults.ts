@@ -57,6 +57,15 @@ export async function faultsCommand(
         return ExitCode.Ok;
       }
       case 'check':
+        if (opts.projects !== undefined) {
+          const { classFaultsCheck } = await import('./faults-class.js');
+          const log = createLogger(settings.log_level);
+          return await classFaultsCheck(
+            { store, session, settings, log, signal, checkOpen: (open, round) => checkOpen(store, open, settings, log, round) },
+            opts,
+          );
+        }
+        if (opts.jobs !== undefined) throw new UsageError('--jobs: only with --projects GLOB');
         return await checkFaults(store, faults, opts, settings, signal);
       case 'restore':
         return await restore(faultId(positional[0], store), store, opts, settings, signal);

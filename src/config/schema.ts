@@ -157,6 +157,8 @@ export const settingsSchema = z.object({
   context_summarize: z.coerce.boolean().default(true),
   /** tokens one tool result may carry into the history; a longer one is cut (head and tail) and stored whole for read_context_ref */
   tool_result_tokens: intIn(200, 1_000_000).default(2000),
+  /** the last model turns whose tool results are sent whole; older long ones go as stubs naming their read_context_ref (0 = off) */
+  history_full_turns: intIn(0, 1_000).default(2),
   /** USD per 1M tokens by model name, over the built-in table (src/agent/pricing.ts) */
   model_prices: z.record(z.string(), z.object({ input: z.coerce.number().min(0), output: z.coerce.number().min(0) })).default({}),
 

@@ -3,6 +3,7 @@
  * (inject, check, faults check, checkpoint save|restore): the names of the controller's
  * projects the pattern matches (./project-glob.ts), and the bound on projects at once.
  */
+import { setMaxListeners } from 'node:events';
 import { UsageError } from '../errors.js';
 import type { Gns3Client } from './client.js';
 import { matchProjects } from './project-glob.js';
@@ -37,4 +38,22 @@ export async function classProjects(client: Gns3Client, glob: string, signal?: A
       })`,
     );
   return hits.map((p) => p.name);
+}
+
+/**
+ * One pass over the class under its own signal, aborted with the command's: the many projects'
+ * device and controller calls listen on it at once (no listener limit), and what they leave on it
+ * goes with it, so a --watch does not pile listeners up on one signal round after round.
+ */
+export async function withClassSignal<T>(signal: AbortSignal, body: (round: AbortSignal) => Promise<T>): Promise<T> {
+  const round = new AbortController();
+  setMaxListeners(0, round.signal);
+  const stop = () => round.abort(signal.reason);
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
+  try {
+    return await body(round.signal);
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
 }

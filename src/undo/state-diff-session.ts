@@ -5,7 +5,7 @@
  * (src/check/state.ts, the readers `check --init` uses), as src/check/state-diff.ts compares.
  */
 import { poolFor } from '../devices/engine.js';
-import { readStates } from '../check/state.js';
+import { readStates, type DeviceState } from '../check/state.js';
 import { diffState, stateDiffEmpty, type StateChange } from '../check/state-diff.js';
 import type { StateBaselineStore } from '../sessions/state-baselines.js';
 import type { ToolContext } from '../tools/types.js';
@@ -34,7 +34,7 @@ export async function diffSessionState(
   o: { sessionId: string; to: number; devices?: string[] },
 ): Promise<StateDiffReport> {
   const only = o.devices?.map((d) => d.toLowerCase());
-  const stored = baselines.firstSince(o.sessionId, o.to).filter((b) => !only || only.includes(b.device.toLowerCase()));
+  const stored = baselines.firstSince<DeviceState>(o.sessionId, o.to).filter((b) => !only || only.includes(b.device.toLowerCase()));
   if (stored.length === 0) return { to: o.to, devices: [] };
   const topology = await (await ctx.project()).getTopology(ctx.signal, { fresh: true });
   const now = await readStates(

@@ -225,3 +225,42 @@ describe('check --projects: the whole class in one command', () => {
     }
   }, 120_000);
 });
+
+describe('checkpoint save|restore --projects: a class checkpoint, one approval for the whole class', () => {
+  const CLASS = 'student-0[123]';
+  const extra = (r: string) => lab.vtysh(r, 'show running-config').includes('ip route 10.98.0.0/16 Null0');
+
+  it('saves every project; a restore without --yes lists every project and device and sends nothing (6); --yes restores all', async () => {
+    const save = await cli(['checkpoint', 'save', 'stage1', '--projects', CLASS, '--jobs', '2']);
+    expect(save.stderr).toBe('');
+    expect(save.code).toBe(0);
+    for (const s of Object.keys(STUDENT_ROUTER))
+      expect(save.stdout).toMatch(new RegExp(`^checkpoint stage1 of project ${s}: 1 of 1 node\\(s\\) saved`, 'm'));
+    expect(save.stdout).toMatch(/^3 projects: 3 saved, 0 not$/m);
+
+    // two students change their router after the checkpoint
+    for (const r of ['R1', 'R3']) lab.vtysh(r, 'configure terminal', 'ip route 10.98.0.0/16 Null0', 'end');
+    const plan = await cli(['checkpoint', 'restore', 'stage1', '--projects', CLASS]);
+    expect(plan.code).toBe(6);
+    expect(plan.stderr).toBe(
+      'error: the class restore needs approval: rerun with --yes to apply this plan to every project (nothing was sent)\n',
+    );
+    for (const s of Object.keys(STUDENT_ROUTER)) expect(plan.stdout).toContain(`project ${s}: restore of checkpoint stage1`);
+    expect(plan.stdout).toMatch(/no ip route 10\.98\.0\.0\/16 Null0/);
+    expect(plan.stdout).toMatch(/^3 projects, 2 devices in the plan$/m);
+    expect([extra('R1'), extra('R3')]).toEqual([true, true]);
+
+    const done = await cli(['checkpoint', 'restore', 'stage1', '--projects', CLASS, '--yes', '--json']);
+    expect(done.code, done.stderr).toBe(0);
+    const doc = JSON.parse(done.stdout) as { projects: { project: string; devices: { name: string; status: string }[] }[] };
+    expect(doc.projects.map((p) => [p.project, p.devices.map((d) => d.status)])).toEqual([
+      ['student-01', ['restored']],
+      ['student-02', ['unchanged']],
+      ['student-03', ['restored']],
+    ]);
+    expect([extra('R1'), extra('R3')]).toEqual([false, false]);
+
+    const both = await cli(['checkpoint', 'save', 'x', '--projects', CLASS, '--project', 'teacher']);
+    expect([both.code, both.stderr]).toEqual([2, 'error: --project and --projects: give one of them\n']);
+  }, 180_000);
+});

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { diffState, stateDiffEmpty } from '../../src/check/state-diff.js';
+import { stateDiffText } from '../../src/undo/state-diff-session.js';
 import type { DeviceState } from '../../src/check/state.js';
 
 const state = (over: Partial<DeviceState> = {}): DeviceState => ({
@@ -52,6 +53,27 @@ describe('diffState', () => {
     expect(d.changed).toEqual([
       { kind: 'interface', what: 'eth0', before: 'up 10.0.1.2/24', after: 'up 10.0.1.2/24 10.0.7.1/24' },
       { kind: 'ospf_neighbor', what: '10.255.255.1', before: 'Full', after: 'Init' },
+    ]);
+  });
+});
+
+describe('stateDiffText', () => {
+  it('says when no baseline is stored, and why a device could not be read now', () => {
+    expect(stateDiffText({ to: 2, devices: [] })).toMatch(
+      /^ {2}no baselines stored: no configuration change of this session was verified since then$/m,
+    );
+    const t = stateDiffText({
+      to: 1,
+      devices: [
+        { device: 'R1', baseline_request: 1, status: 'unchanged', added: [], lost: [], changed: [] },
+        { device: 'R2', baseline_request: 2, status: 'error', added: [], lost: [], changed: [], error: 'cannot reach R2: ECONNREFUSED' },
+      ],
+    });
+    expect(t.split('\n')).toEqual([
+      "Operational state since before request 1 (the baselines of the session's change verifications, against a fresh read):",
+      '  R1 (baseline of request 1): unchanged',
+      '  R2 (baseline of request 2): cannot read it now: cannot reach R2: ECONNREFUSED',
+      '',
     ]);
   });
 });

@@ -72,7 +72,8 @@ describe('--version and --help', () => {
   });
 });
 
-describe('bad flags: one line naming the flag and the range, exit 2', () => {
+// every case is its own process in its own HOME: they run side by side (vitest's maxConcurrency at a time)
+describe.concurrent('bad flags: one line naming the flag and the range, exit 2', () => {
   const cases: [string[], RegExp][] = [
     [['--max-iterations', '0'], /^error: --max-iterations: must be an integer 1\.\.100 \(got 0\)$/],
     [['--max-iterations', '101'], /^error: --max-iterations: must be an integer 1\.\.100 \(got 101\)$/],

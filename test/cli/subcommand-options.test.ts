@@ -78,7 +78,19 @@ describe('subcommand options', () => {
     ],
     [
       ['faults', 'check'],
-      ['--session', '--json', '--watch', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help'],
+      [
+        '--session',
+        '--json',
+        '--watch',
+        '--projects',
+        '--jobs',
+        '--server',
+        '--insecure',
+        '--project',
+        '--no-color',
+        '--verbose',
+        '--help',
+      ],
     ],
     [
       ['faults', 'restore'],
@@ -86,7 +98,7 @@ describe('subcommand options', () => {
     ],
     [
       ['checkpoint', 'save'],
-      ['--note', '--replace', '--json', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help'],
+      ['--note', '--replace', '--projects', '--jobs', '--json', '--server', '--insecure', '--project', '--no-color', '--verbose', '--help'],
     ],
     [
       ['checkpoint', 'diff'],
@@ -94,7 +106,21 @@ describe('subcommand options', () => {
     ],
     [
       ['checkpoint', 'restore'],
-      ['--device', '--dry-run', '--yes', '--json', '--server', '--insecure', '--project', '--approve', '--no-color', '--verbose', '--help'],
+      [
+        '--device',
+        '--dry-run',
+        '--yes',
+        '--projects',
+        '--jobs',
+        '--json',
+        '--server',
+        '--insecure',
+        '--project',
+        '--approve',
+        '--no-color',
+        '--verbose',
+        '--help',
+      ],
     ],
     [['mcp'], ['--http', '--listen', '--server', '--insecure', '--project', '--mode', '--approve', '--no-color', '--verbose', '--help']],
     [

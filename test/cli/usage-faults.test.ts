@@ -47,9 +47,10 @@ describe('usage errors with --json', () => {
       ['-p', 'hi', '--json', '--approve', 'ask', ...llmFlags(llm.url)],
       ['-p', 'hi', '--json', '-r', 'no-such-session', ...llmFlags(llm.url)],
     ];
-    for (const args of cases) {
-      const r = await runCli(args, e.env);
-      expect(r.code, `${args.join(' ')}\n${r.stderr}`).toBe(2);
+    // separate processes; only the last one opens sessions.db: they run side by side
+    const results = await Promise.all(cases.map((args) => runCli(args, e.env)));
+    for (const [i, r] of results.entries()) {
+      expect(r.code, `${cases[i]!.join(' ')}\n${r.stderr}`).toBe(2);
       const out = JSON.parse(r.stdout) as { stopped_reason: string; error: { type: string; message: string } };
       expect(out.stopped_reason).toBe('error');
       expect(out.error.type).toBe('usage');

@@ -19,7 +19,7 @@ describe('tree settings on the command line', () => {
   it('bad values are one line, exit 2, no LLM call; the stored mode wins on resume with a notice', async () => {
     llm = await startFakeLlm([{ text: 'first answer' }, { text: 'second answer' }]);
     const flags = llmFlags(llm.url);
-    for (const [args, extra, line] of [
+    const bad = [
       [['--max-parallel-children', '3'], {}, 'error: --max-parallel-children: must be an integer 1..2 (got 3)'],
       [['--child-execution-mode', 'fast'], {}, 'error: --child-execution-mode: must be one of sequential|parallel (got fast)'],
       [['--agent-mode', 'tree'], {}, 'error: --agent-mode: must be one of flat|recursive (got tree)'],
@@ -35,11 +35,10 @@ describe('tree settings on the command line', () => {
         { AGENT_MODE: 'recursive', AGENT_MAX_TOTAL_COST_USD: '-1' },
         'error: AGENT_MAX_TOTAL_COST_USD must be a positive number (got "-1")',
       ],
-    ] as const) {
-      const r = await runCli(['-p', 'hi', ...flags, ...args], { ...env.env, ...extra });
-      expect(r.code).toBe(2);
-      expect(r.stderr.trim()).toBe(line);
-    }
+    ] as const;
+    // each refusal is its own process and reads nothing another writes: they run side by side
+    const refused = await Promise.all(bad.map(([args, extra]) => runCli(['-p', 'hi', ...flags, ...args], { ...env.env, ...extra })));
+    expect(refused.map((r) => [r.code, r.stderr.trim()])).toEqual(bad.map(([, , line]) => [2, line]));
     expect(llm.requests).toHaveLength(0);
 
     // the flag wins over the environment

@@ -165,6 +165,17 @@ export class Tmux {
     }
   }
 
+  /** Waits until the scrollback's rows (unjoined, as the terminal shows them) reach a state; returns them. */
+  async waitForRows(reached: (rows: string[]) => boolean, what: string, timeoutMs = 15_000): Promise<string[]> {
+    const start = Date.now();
+    for (;;) {
+      const rows = this.capture(1000, false).replace(/\s+$/, '').split('\n');
+      if (reached(rows)) return rows;
+      if (Date.now() - start > timeoutMs) throw new Error(`tmux: timed out waiting for ${what}\n----- screen -----\n${this.screen()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   kill(): void {
     if (!this.started) return;
     try {

@@ -69,6 +69,9 @@ describe('a link fault in the ledger', () => {
       filters: { packet_loss: [30] },
       fault: { id: 1, category: 'link', target: 'R1:e0 <-> R2:e0' },
     });
+    // a link between routers is verified, reported only (the fault is the point); these routers have no console: error, never pass
+    expect(set.verification).toMatchObject({ status: 'error', report_only: true, regressions: [] });
+    expect((set.verification as { reason: string }).reason).toMatch(/R1|R2/);
     const f = store.get(1)!;
     expect(f).toMatchObject({
       session_id: 's-link',

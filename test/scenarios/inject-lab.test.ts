@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lab } from '../lab/lab.js';
 import type { FakeGns3 } from '../fakes/gns3/server.js';
 import { frrLabNode } from '../fakes/gns3/nodes.js';
-import { cliEnv, runCli, type CliEnv } from '../e2e/oneshot-cli.js';
+import { BIN, cliEnv, runCli, type CliEnv } from '../e2e/oneshot-cli.js';
+import { spawn } from 'node:child_process';
 import { ROUTERS, ospfConfig, startOspfLab, waitForFullMesh, type OspfLab } from '../e2e/ospf-lab.js';
 import { cliSessionId } from '../../src/scenarios/cli-session.js';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -371,6 +372,64 @@ describe('inject --projects: a class in one command', () => {
     expect(again.stderr).toBe('error: not every fault was applied: student-01 (error)\n');
     expect([...gns3.project('student-02').links.values()][0]!.filters).toEqual({ delay: [500, 50] });
   }, 300_000);
+
+  it('faults check --projects: a row per project from its own ledger, exit 7 while one is open; a fix in one project is recorded', async () => {
+    // after the test above: student-01 and -03 carry packet loss, student-02 a delay (its loss was restored)
+    const r = await run(envA, ['faults', 'check', '--projects', 'student-*', '--jobs', '2']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(7);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^project\s+open\s+fixed\s+restored\s+score\s+still present$/);
+    expect(lines.slice(1, 4).map((l) => l.split(/\s{2,}/).slice(0, 5))).toEqual([
+      ['student-01', '1', '0', '0', '0/2'],
+      ['student-02', '1', '0', '1', '0/4'],
+      ['student-03', '1', '0', '0', '0/2'],
+    ]);
+    expect(lines[1]).toMatch(/#\d+ R1:e0 <-> R2:e0 link_packet_loss_30 still present \(fail\)/);
+    expect(lines[2]).toMatch(/#\d+ R1:e0 <-> R2:e0 link_high_delay still present \(fail\)/);
+    expect(lines[4]).toBe('3 projects: 3 with a fault open · 3 open, 0 fixed, 1 restored unfixed · score 0/8');
+
+    // student-03 repairs the link (the filter removed on the controller): its fault is fixed, the class row says so
+    [...gns3.project('student-03').links.values()][0]!.filters = {};
+    const j = await run(envA, ['faults', 'check', '--projects', 'student-0[3]', '--json']);
+    expect(j.code, j.stderr).toBe(0);
+    const doc = JSON.parse(j.stdout) as {
+      projects: { project: string; open: number; fixed: number; faults: { state: string; check?: { fixed_now: boolean } }[] }[];
+      totals: Record<string, number>;
+    };
+    expect(doc.projects.map((p) => [p.project, p.open, p.fixed])).toEqual([['student-03', 0, 1]]);
+    expect(doc.projects[0]!.faults[0]).toMatchObject({ state: 'fixed', check: { fixed_now: true } });
+    expect(doc.totals).toMatchObject({ projects: 1, open: 0, fixed: 1, score: 2, max_score: 2 });
+    const both = await run(envA, ['faults', 'check', '--projects', 'student-*', '--project', PROJECT]);
+    expect([both.code, both.stderr]).toEqual([2, 'error: --project and --projects: give one of them\n']);
+  }, 300_000);
+
+  it('faults check --projects --watch: each fix printed with its project as it happens, until no fault of the class is open', async () => {
+    const child = spawn(process.execPath, [BIN, 'faults', 'check', '--projects', 'student-0[12]', '--watch', '1', '--server', gns3.url], {
+      env: envA.env,
+      cwd: envA.home,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let fixed = false;
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      // both students repair their link once the watch has seen the faults still there
+      if (!fixed && /no change: 2 faults still present/.test(stdout)) {
+        fixed = true;
+        for (const s of ['student-01', 'student-02']) [...gns3.project(s).links.values()][0]!.filters = {};
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^2 projects: 2 with a fault open · 2 open, 0 fixed, 1 restored unfixed · score 0\/6$/m);
+    expect(stdout).toMatch(/^\d\d:\d\d:\d\d student-01: ✓ #\d+ R1:e0 <-> R2:e0 link_packet_loss_30 fixed /m);
+    expect(stdout).toMatch(/^\d\d:\d\d:\d\d student-02: ✓ #\d+ R1:e0 <-> R2:e0 link_high_delay fixed /m);
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('no fault is open in any project · 0 open, 2 fixed, 1 restored unfixed · score 4/6');
+  }, 120_000);
 
   it('one seed draws the same faults in every project; the devices are read from each project', async () => {
     // the class shares three routers here: one project at a time, so two never talk to one console at once

@@ -27,8 +27,9 @@ function paths(home: string) {
   return { dirs, files };
 }
 
-async function run(env: NodeJS.ProcessEnv): Promise<void> {
-  expect((await runCli(['config', 'set', 'on_limit', 'warn'], env)).code).toBe(0);
+/** A one-shot run; `createConfig` first writes config.json with `config set` (a run alone does not create it). */
+async function run(env: NodeJS.ProcessEnv, createConfig = false): Promise<void> {
+  if (createConfig) expect((await runCli(['config', 'set', 'on_limit', 'warn'], env)).code).toBe(0);
   const llm = await scope.startLlm([{ text: 'ok' }]);
   const r = await runCli(['-p', 'hello', '--verbose', ...llmFlags(llm.url)], env);
   expect(r.code, r.stderr).toBe(0);
@@ -37,7 +38,7 @@ async function run(env: NodeJS.ProcessEnv): Promise<void> {
 describe('file permissions', () => {
   it('new config/data/state dirs are 0700 and config.json, sessions.db and the log 0600', async () => {
     const e = scope.fresh();
-    await run(e.env);
+    await run(e.env, true);
     const { dirs, files } = paths(e.home);
     for (const d of Object.values(dirs)) expect(mode(d).toString(8), d).toBe('700');
     for (const f of Object.values(files)) expect(mode(f).toString(8), f).toBe('600');

@@ -31,7 +31,7 @@ describe('StateBaselineStore', () => {
       b.save('s1', 1, 'call-a', [st('R1', 'up'), st('R2', 'up', 'cannot reach R2')]);
       b.save('s1', 2, 'call-b', [st('r1', 'down'), st('R2', 'down')]);
       b.save('s2', 1, 'call-c', [st('R9', 'up')]);
-      expect(b.firstSince('s1', 1).map((x) => [x.device, x.request_no, x.call_id, x.state.interfaces.eth0!.state])).toEqual([
+      expect(b.firstSince<DeviceState>('s1', 1).map((x) => [x.device, x.request_no, x.call_id, x.state.interfaces.eth0!.state])).toEqual([
         ['R1', 1, 'call-a', 'up'],
         ['R2', 2, 'call-b', 'down'],
       ]);

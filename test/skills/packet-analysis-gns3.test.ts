@@ -9,6 +9,15 @@ import { packetAnalysisTool } from '../../src/tools/skills/packet-analysis.js';
 import { rig, runTool, toolCtx, type Rig } from '../gns3/helpers.js';
 import { startVethLab, type VethLab } from './netns.js';
 
+/** The packets of a classic pcap file (dumpcap -P): a 24-byte file header, then per packet a 16-byte header whose third word is its length. */
+function pcapRecords(file: Uint8Array): number {
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  const little = view.getUint32(0, true) === 0xa1b2c3d4;
+  let n = 0;
+  for (let at = 24; at + 16 <= file.byteLength; n++) at += 16 + view.getUint32(at + 8, little);
+  return n;
+}
+
 let lab: VethLab;
 let pcap: Uint8Array;
 let current: Rig | undefined;
@@ -37,9 +46,13 @@ describe.each(['v2', 'v3'] as const)('packet_analysis via the GNS3 API (%s)', (a
   it('captures the link by node names, analyses the stream and stops the capture', async () => {
     const { link, ctx } = await setup();
     current!.fake.setLinkPcap(link.link_id, pcap, { packetIntervalMs: 5 });
-    const r = await runTool(packetAnalysisTool, { link: 'R1<->R2', seconds: 2, display_filter: 'tcp.flags.syn == 1', fields: ['ip.src', 'ip.dst'] }, ctx);
+    // the whole stream, every packet of it: the capture stops at its last packet instead of waiting out the window
+    const streamed = pcapRecords(pcap);
+    expect(streamed).toBeGreaterThanOrEqual(11);
+    const args = { link: 'R1<->R2', seconds: 30, packets: streamed, display_filter: 'tcp.flags.syn == 1', fields: ['ip.src', 'ip.dst'] };
+    const r = await runTool(packetAnalysisTool, args, ctx);
     expect(r.status).toBe('success');
-    expect(r.packets_captured).toBeGreaterThanOrEqual(11);
+    expect(r.packets_captured).toBe(streamed);
     expect(r.rows.map((row: string[]) => row.slice(1))).toEqual([
       [lab.ip1, lab.ip2],
       [lab.ip2, lab.ip1],

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import type { AgentEvent } from '../../src/core/events.js';
-import { mount, KEY, sleep } from './harness.js';
+import { mount, KEY } from './harness.js';
 import { previewDevice } from '../../src/checkpoints/preview.js';
 import { stats, until, type ScriptStep } from './helpers/scripted-session.js';
 import { sessionRow, testSettings } from './helpers/fake-services.js';
@@ -158,8 +158,13 @@ describe('App: streaming and tool calls', () => {
         .frame()
         .split('\n')
         .filter((l) => l.includes(' │ ') || l.includes('iter '));
-    await until(() => status().length > 1);
-    await sleep(200);
+    // the narrower frame is drawn whole once every line fits: wait for that, not for a time
+    const fits = () =>
+      t
+        .frame()
+        .split('\n')
+        .every((l) => displayWidth(l) <= 40);
+    await until(() => status().length > 1 && fits());
     expect(status().length).toBeGreaterThan(1);
     for (const l of t.frame().split('\n')) expect(displayWidth(l)).toBeLessThanOrEqual(40);
   });

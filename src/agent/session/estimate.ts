@@ -19,6 +19,7 @@ import type { ModelPrice } from '../../core/pricing.js';
 import { PromptLibrary } from '../prompts.js';
 import { prepareContext, STRATEGY_RATIO, toolSchemaTokens, type ContextStrategy } from '../context.js';
 import { enforcedLimits } from '../limits.js';
+import { maskOldResults } from '../history-mask.js';
 import { roundUsd } from '../../core/pricing.js';
 import { worstCaseUsd } from '../cost-limit.js';
 
@@ -49,7 +50,8 @@ export interface EstimateDeps {
   graph: AgentGraph;
   registry: ToolRegistry;
   counter: TokenCounter;
-  context: { limitK: number; strategy: ContextStrategy };
+  /** fullTurns: history_full_turns (older long tool results counted as the stubs a call sends) */
+  context: { limitK: number; strategy: ContextStrategy; fullTurns?: number };
   topology(signal: AbortSignal): Promise<InjectedTopology | undefined>;
   mode: CopilotMode;
   limits: RequestLimits;
@@ -68,7 +70,13 @@ export async function estimateRequest(prompt: string, d: EstimateDeps, signal: A
   const toolsTokens = toolSchemaTokens(d.counter, schemas);
   const plan = await prepareContext(
     { system: new PromptLibrary().system(d.mode, topo?.text), history, summary: values?.summary ?? null, toolsTokens },
-    { limitK: d.context.limitK, strategy: d.context.strategy, counter: d.counter },
+    {
+      limitK: d.context.limitK,
+      strategy: d.context.strategy,
+      counter: d.counter,
+      // the stubs the call would send, counted: nothing is stored (a ref is stored by the call that sends it)
+      mask: (h) => maskOldResults(h, { fullTurns: d.context.fullTurns ?? 0, counter: d.counter, store: (ref) => ref.id, cache: false }),
+    },
   );
   const limit = plan.limit;
   const contextBudget = Math.floor(limit * STRATEGY_RATIO[d.context.strategy]);

@@ -174,7 +174,7 @@ async function estimate(
       graph: x.host.graph,
       registry: p.registry,
       counter: p.provider.counter,
-      context: { limitK: p.provider.limitK, strategy: settings.context_strategy },
+      context: { limitK: p.provider.limitK, strategy: settings.context_strategy, fullTurns: settings.history_full_turns },
       topology: (s) => p.project.topology(s),
       mode: live.mode,
       limits: live.limits,

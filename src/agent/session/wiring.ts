@@ -107,7 +107,12 @@ export function sessionGraph(p: SessionParts, tools: ToolRunDeps): AgentGraph {
       ...tools,
       prompts: new PromptLibrary(),
       counter: provider.counter,
-      context: { limitK, strategy: settings.context_strategy, summarize: settings.context_summarize },
+      context: {
+        limitK,
+        strategy: settings.context_strategy,
+        summarize: settings.context_summarize,
+        fullTurns: settings.history_full_turns,
+      },
       models: provider.models,
       endpoint: provider.endpoint,
       cost: chatCost(provider.endpoint.model, settings),

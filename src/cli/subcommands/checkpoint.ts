@@ -24,7 +24,7 @@ export function addCheckpointCommand(program: Command): void {
   }
   const lab: SettingGroup[] = ['controller', 'project', 'output'];
   checkpointSub('save', ['<name>'], "save every device's configuration and the topology under NAME", lab, (c) =>
-    c.option('--note <text>', 'a note kept with the checkpoint').option('--replace', 'overwrite a checkpoint of that name'),
+    classOptions(c.option('--note <text>', 'a note kept with the checkpoint').option('--replace', 'overwrite a checkpoint of that name')),
   );
   checkpointSub('list', [], "the project's checkpoints, oldest first", lab);
   checkpointSub('show', ['<name>'], 'one checkpoint: its devices (saved or why not), topology and restores', lab);
@@ -41,6 +41,15 @@ export function addCheckpointCommand(program: Command): void {
       c
         .option('--device <name>', 'only this device (repeatable); the topology is then left as it is', collect)
         .option('--dry-run', 'print the plan, change nothing')
-        .option('--yes', 'approve the plan (without it the plan is printed and the exit code is 6)'),
+        .option('--yes', 'approve the plan (without it the plan is printed and the exit code is 6)')
+        .option('--projects <glob>', "every matching project, e.g. 'student-*': one plan and one approval for the whole class")
+        .option('--jobs <n>', 'with --projects: projects at once, 1..32 (default 8)'),
   );
+}
+
+/** `--projects GLOB` and `--jobs N` of `checkpoint save` (restore has its own --projects text). */
+function classOptions(c: Command): Command {
+  return c
+    .option('--projects <glob>', "save it in every matching project, e.g. 'student-*' (in parallel)")
+    .option('--jobs <n>', 'with --projects: projects at once, 1..32 (default 8)');
 }

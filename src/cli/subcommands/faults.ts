@@ -34,7 +34,11 @@ export function addFaultsCommand(program: Command): void {
     [],
     "run the open faults' repair checks: which are still present, when each was fixed; exit 7 while one is open",
     ['controller', 'project', 'output'],
-    (c) => c.option('--watch [seconds]', 're-run every few seconds (default 5) until no fault is open, recording each fix when it happens'),
+    (c) =>
+      c
+        .option('--watch [seconds]', 're-run every few seconds (default 5) until no fault is open, recording each fix when it happens')
+        .option('--projects <glob>', "every matching project's ledger, e.g. 'student-*' (a row per project, in parallel)")
+        .option('--jobs <n>', 'with --projects: projects checked at once, 1..32 (default 8)'),
   );
   faultsSub('restore', ['<id>'], "apply a fault's restore through the approval gate", ['controller', 'project', 'approve', 'output'], (c) =>
     c.option('--yes', 'approve the restore (without it the plan is printed and the exit code is 6)'),

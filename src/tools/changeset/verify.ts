@@ -36,7 +36,7 @@ export interface Baseline {
 }
 
 /** Routers and switches have readers; a neighbour that is a PC adds nothing to decide on and is left out. */
-const readable = (topology: Topology, name: string) => {
+export const readable = (topology: Topology, name: string) => {
   const p = platformHint(findNode(topology, name));
   return p !== 'vpcs' && p !== 'linux';
 };

@@ -11,6 +11,9 @@ import { guarded, projectOf } from './common.js';
 import { TOOL_TARGETS } from '../targets.js';
 import { faultArgSchema } from '../../faults/spec.js';
 import { admitFault, faultNote, ledgerOf, recordFault, type AdmittedFault } from '../fault-ledger.js';
+import { withVerification } from '../changeset/verified-change.js';
+import { readable } from '../changeset/verify.js';
+import type { ToolContext, ToolOutcome } from '../types.js';
 
 const filterValue = z.union([z.array(z.union([z.number(), z.string()])), z.number(), z.string()]);
 
@@ -61,6 +64,15 @@ export function validateFilter(type: string, value: unknown, available: Availabl
     values.push(n);
   }
   return { values };
+}
+
+/** The ends of a link labelled `R1:e0 <-> R2:e1` that have state readers (routers, not PCs). */
+async function routerEnds(label: string, ctx: ToolContext): Promise<string[]> {
+  const topology = await (await ctx.project()).getTopology(ctx.signal);
+  return label
+    .split(' <-> ')
+    .map((end) => end.replace(/:[^:]*$/, ''))
+    .filter((name) => topology.nodes.some((n) => n.name === name) && readable(topology, name));
 }
 
 /** `packet_loss 30, delay 100/10` or `no filters`, for the display line. */
@@ -141,7 +153,7 @@ export const manageGns3PacketFilter = defineTool({
           admitted = admit.admitted;
         }
       }
-      try {
+      const apply = async (): Promise<ToolOutcome> => {
         // PUT replaces the whole set, hence the merge above.
         const stored = await project.putFilters(link.link_id, next, ctx.signal);
         const result = stored?.filters ?? {};
@@ -154,6 +166,18 @@ export const manageGns3PacketFilter = defineTool({
           data: { ...base, filters: result, ...(notes.length ? { notes } : {}), ...(recorded ? { fault: faultNote(recorded) } : {}) },
           display: `${label}: ${filterLine(result)}${recorded ? ` · fault #${recorded.id} recorded` : ''}`,
         };
+      };
+      try {
+        // a fault on a link between routers: what it broke is verified and reported (inject mode: reported only)
+        const routers = admitted ? await routerEnds(label, ctx) : [];
+        return routers.length
+          ? await withVerification(
+              routers.map((device_name) => ({ device_name, commands: [] })),
+              ctx,
+              apply,
+              { reportOnly: true },
+            )
+          : await apply();
       } finally {
         admitted?.release();
       }
