@@ -3,7 +3,9 @@
  * one-shot runs of the built CLI against one fake controller in front of real
  * FRR consoles, each a `show` on a router and an answer, half of them on one
  * shared sessions.db. Reports the wall time of one run alone (median of 3) and
- * p50/p95 of the 30; goal p95 ≤ 3× one run alone.
+ * p50/p95 of the 30, on the one-file bundle from its code cache and on the code-split modules
+ * (GNS3_COPILOT_CODE_CACHE=off, as before the bundle); goal p95 ≤ 8× one run alone (issue #30;
+ * the earlier goal of 3× is shown too).
  *
  * Then 10 concurrent clients of `gns3-copilot mcp --http` calling read tools
  * (the topology reader and a `show` on the lab router) for 30 s: every call
@@ -15,7 +17,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { percentile, runClassroom, startClassroom, type LoadRun } from '../test/e2e/classroom-load.js';
+import { percentile, runClassroom, startClassroom, type Classroom, type LoadRun } from '../test/e2e/classroom-load.js';
 import { startLab } from '../test/lab/lab.js';
 import { mcpEnv, serverArgs, startHttpBinary, startMcpLab } from '../test/mcp/helpers.js';
 import { fmtMs, median, type BenchTable } from './table.js';
@@ -32,32 +34,38 @@ function failures(runs: LoadRun[]): string[] {
     .map((r) => `${r.tag}: exit ${r.result.code} ${r.result.stderr.trim().split('\n')[0] ?? ''}`);
 }
 
+/** One run alone (median of 3), then 30 at once, on one build (`extraEnv`: GNS3_COPILOT_CODE_CACHE=off for the modules). */
+async function classroomRound(room: Classroom, label: string, extraEnv: NodeJS.ProcessEnv): Promise<(string | number)[][]> {
+  const alone: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const [one] = await runClassroom(room, 1, `${label}-alone${i}`, undefined, extraEnv);
+    if (failures([one!]).length) throw new Error(failures([one!]).join('\n'));
+    alone.push(one!.ms);
+  }
+  const t0 = performance.now();
+  const runs = await runClassroom(room, RUNS, `${label}-class`, undefined, extraEnv);
+  const wall = performance.now() - t0;
+  const bad = failures(runs);
+  if (bad.length) throw new Error(`${bad.length} of ${RUNS} runs failed (${label}):\n${bad.join('\n')}`);
+  const times = runs.map((r) => r.ms);
+  const base = median(alone);
+  const p95 = percentile(times, 95);
+  const verdict = `${p95 <= 8 * base ? 'ok (≤ 8×)' : 'OVER 8×'}; ${p95 <= 3 * base ? 'ok (≤ 3×)' : 'over 3×'}`;
+  return [
+    [`${label}: one run alone (median of 3)`, fmtMs(base), '', ''],
+    [`${label}: ${RUNS} at once: p50`, fmtMs(percentile(times, 50)), `${(percentile(times, 50) / base).toFixed(2)}×`, ''],
+    [`${label}: ${RUNS} at once: p95`, fmtMs(p95), `${(p95 / base).toFixed(2)}×`, verdict],
+    [`${label}: ${RUNS} at once: all done`, fmtMs(wall), '', `${RUNS} exit 0, no lock error`],
+  ];
+}
+
 async function classroomRows(): Promise<{ rows: (string | number)[][]; notes: string[] }> {
   const room = await startClassroom();
   try {
-    const alone: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const [one] = await runClassroom(room, 1, `alone${i}`);
-      if (failures([one!]).length) throw new Error(failures([one!]).join('\n'));
-      alone.push(one!.ms);
-    }
-    const t0 = performance.now();
-    const runs = await runClassroom(room, RUNS, 'class');
-    const wall = performance.now() - t0;
-    const bad = failures(runs);
-    if (bad.length) throw new Error(`${bad.length} of ${RUNS} runs failed:\n${bad.join('\n')}`);
-    const times = runs.map((r) => r.ms);
-    const base = median(alone);
-    const p95 = percentile(times, 95);
-    return {
-      rows: [
-        ['one run alone (median of 3)', fmtMs(base), '', ''],
-        [`${RUNS} at once: p50`, fmtMs(percentile(times, 50)), `${(percentile(times, 50) / base).toFixed(2)}×`, ''],
-        [`${RUNS} at once: p95`, fmtMs(p95), `${(p95 / base).toFixed(2)}×`, p95 <= 3 * base ? 'ok (≤ 3×)' : 'OVER 3×'],
-        [`${RUNS} at once: all done`, fmtMs(wall), '', `${RUNS} exit 0, no lock error`],
-      ],
-      notes: [],
-    };
+    // the bundle (from its code cache) is what a one-shot runs; the modules are what it ran before
+    const bundle = await classroomRound(room, 'bundle', {});
+    const modules = await classroomRound(room, 'modules', { GNS3_COPILOT_CODE_CACHE: 'off' });
+    return { rows: [...bundle, ...modules], notes: [] };
   } finally {
     await room.stop();
   }
@@ -151,6 +159,6 @@ export async function run(): Promise<BenchTable> {
     title: 'Classroom load (30 concurrent one-shot runs; mcp --http with 10 clients)',
     columns: ['case', 'time / amount', 'vs alone', 'verdict'],
     rows: [...classroom.rows, ...mcp],
-    notes: ['goals: p95 ≤ 3× one run alone; mcp --http RSS at the end ≤ 1.2× after warm-up, no error'],
+    notes: ['goals: p95 ≤ 8× one run alone (issue #30; earlier 3×); mcp --http RSS at the end ≤ 1.2× after warm-up, no error'],
   };
 }

@@ -73,14 +73,25 @@ function script(tag: string, router: string): FakeTurn[] {
 /**
  * Starts `count` runs at once (the first half in one shared env, the rest each
  * in its own) and waits for all of them. `prefix` keeps tags unique across
- * rounds on one fake LLM.
+ * rounds on one fake LLM; `extraEnv` goes to every run (the bench's GNS3_COPILOT_CODE_CACHE).
  */
-export async function runClassroom(c: Classroom, count: number, prefix: string, sharedEnv?: CliEnv): Promise<LoadRun[]> {
-  const shared = sharedEnv ?? cliEnv(ENV);
+export async function runClassroom(
+  c: Classroom,
+  count: number,
+  prefix: string,
+  sharedEnv?: CliEnv,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<LoadRun[]> {
+  const shared = sharedEnv ?? cliEnv({ ...ENV, ...extraEnv });
   const runs = Array.from({ length: count }, (_, i) => {
     const tag = `${prefix}-${String(i).padStart(2, '0')}`;
     const isShared = i < Math.ceil(count / 2);
-    return { tag, shared: isShared, env: isShared ? shared : cliEnv(ENV), router: LOAD_ROUTERS[i % LOAD_ROUTERS.length]! };
+    return {
+      tag,
+      shared: isShared,
+      env: isShared ? shared : cliEnv({ ...ENV, ...extraEnv }),
+      router: LOAD_ROUTERS[i % LOAD_ROUTERS.length]!,
+    };
   });
   for (const r of runs) for (const t of script(r.tag, r.router)) c.llm.push(t);
   return Promise.all(

@@ -3,10 +3,12 @@
  * there, runs it from its V8 code cache once a run has written one, and answers exactly as the
  * code-split build does (GNS3_COPILOT_CODE_CACHE=off).
  */
+import { spawn } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startFakeGns3 } from '../fakes/gns3/server.js';
 import { fakeLlmServers } from '../helpers/fake-llm.js';
 import { commandCall } from '../helpers/tool-calls.js';
-import { cliEnv, llmFlags, runCli } from './oneshot-cli.js';
+import { BIN, cliEnv, llmFlags, runCli } from './oneshot-cli.js';
 import { parseJsonResult } from './oneshot-schema.js';
 
 const env = cliEnv();
@@ -68,4 +70,39 @@ describe('one-shot on the bundle', () => {
     expect(b.code).toBe(2);
     expect([b.code, b.stderr, b.stdout]).toEqual([m.code, m.stderr, m.stdout]);
   });
+
+  it('a command line sent to the bundle that starts the TUI after all (`--project -p`) runs it on the modules, same terminal', async () => {
+    const gns3 = await startFakeGns3({ api: 'v2' });
+    gns3.addProject({ name: '-p' });
+    const llm = await startLlm([]);
+    // a real terminal (util-linux script): the TUI only starts on one
+    const cmd = `stty cols 100 rows 30; exec '${process.execPath}' '${BIN}' --server '${gns3.url}' --project -p ${llmFlags(llm.url).join(' ')}`;
+    const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
+      env: { ...env.env, ...REPORT, TERM: 'xterm-256color' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    const plain = () => out.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no TUI: ${plain().slice(-600)}`)), 40_000);
+        child.stdout.on('data', () => {
+          if (/Ask about your lab/.test(plain())) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      // the bundle ran first (it reports its cache), then the TUI on the project named "-p"
+      expect(plain()).toMatch(/code cache: (used|cold)/);
+      expect(plain()).toMatch(/· -p │/);
+    } finally {
+      child.stdin.write('\u0003\u0003');
+      const kill = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await new Promise((r) => (child.exitCode !== null ? r(null) : child.on('exit', r)));
+      clearTimeout(kill);
+      await gns3.close();
+    }
+  }, 60_000);
 });
