@@ -29,8 +29,12 @@ import { CODE_CACHE_ENV } from './route.js';
 /** How a run used the cache: from it, compiled without one (written at an exit 0), or no cache directory. */
 export type CacheUse = 'used' | 'cold' | 'none';
 
-/** Cache files untouched this long belong to bundles or Node versions no longer run. */
-const STALE_MS = 7 * 24 * 3_600_000;
+/**
+ * A cache of another build of the bundle (or a temporary file) untouched this long is gone when
+ * the next cache is written: a run that started on the old build has long ended, and a
+ * developer's rebuilds would otherwise pile up ~3 MB each.
+ */
+const STALE_MS = 3_600_000;
 
 const ownedByMe = (path: string): boolean => {
   const st = lstatSync(path, { throwIfNoEntry: false });
@@ -60,12 +64,17 @@ export function cacheDirFor(bundle: string, env: NodeJS.ProcessEnv = process.env
  * started with, and the kind of run (`kind`: an `--estimate` compiles less than a request).
  */
 export function cacheName(bundle: string, kind: string, env: NodeJS.ProcessEnv = process.env): string {
-  const st = statSync(bundle);
   const flags = createHash('sha256')
     .update(`${process.execArgv.join(' ')}\n${env.NODE_OPTIONS ?? ''}`)
     .digest('hex')
     .slice(0, 12);
-  return `${basename(bundle)}-${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}-${flags}-${kind}.v8`;
+  return `${buildKey(bundle)}${process.version}-${process.arch}-${flags}-${kind}.v8`;
+}
+
+/** The start of every cache name of this build of the bundle. */
+function buildKey(bundle: string): string {
+  const st = statSync(bundle);
+  return `${basename(bundle)}-${st.size}-${Math.floor(st.mtimeMs)}-`;
 }
 
 function readCache(file: string): Buffer | undefined {
@@ -76,7 +85,7 @@ function readCache(file: string): Buffer | undefined {
   }
 }
 
-function writeCache(dir: string, name: string, data: Buffer): void {
+function writeCache(dir: string, name: string, data: Buffer, keep: string): void {
   const file = join(dir, name);
   const tmp = `${file}.${process.pid}.tmp`;
   try {
@@ -85,7 +94,8 @@ function writeCache(dir: string, name: string, data: Buffer): void {
     const now = Date.now();
     for (const f of readdirSync(dir)) {
       const st = statSync(join(dir, f), { throwIfNoEntry: false });
-      if (f !== name && st && now - st.mtimeMs > STALE_MS) rmSync(join(dir, f), { force: true });
+      const other = !f.startsWith(keep) || f.endsWith('.tmp');
+      if (other && st && now - st.mtimeMs > STALE_MS) rmSync(join(dir, f), { force: true });
     }
   } catch {
     // a full disk or a vanished directory costs the next run its head start, nothing else
@@ -94,13 +104,13 @@ function writeCache(dir: string, name: string, data: Buffer): void {
 }
 
 /** Writes the cache of `script` the first time it is called while V8's flags are still those it started with. */
-function cacheTaker(script: Script, dir: string, name: string): () => void {
+function cacheTaker(script: Script, dir: string, name: string, keep: string): () => void {
   const tag = cachedDataVersionTag();
   let taken = false;
   return () => {
     if (taken || cachedDataVersionTag() !== tag) return;
     taken = true;
-    writeCache(dir, name, script.createCachedData());
+    writeCache(dir, name, script.createCachedData(), keep);
   };
 }
 
@@ -123,7 +133,7 @@ export function runBundle(at: URL | string, kind: string, env: NodeJS.ProcessEnv
   const use: CacheUse = cached && !script.cachedDataRejected ? 'used' : dir ? 'cold' : 'none';
   if (env[CODE_CACHE_ENV] === 'report') process.stderr.write(`code cache: ${use}${dir ? ` (${join(dir, name)})` : ''}\n`);
   if (use === 'cold' && dir) {
-    const take = cacheTaker(script, dir, name);
+    const take = cacheTaker(script, dir, name, buildKey(bundle));
     (process as NodeJS.EventEmitter).once(V8_FLAGS_EVENT, take);
     process.once('exit', (code) => code === 0 && take());
   }

@@ -3,7 +3,7 @@
  * CommonJS script run through runBundle in this process, its cache written on the V8-flags
  * announcement, used by the next run, refused (and compiled without) when it does not fit.
  */
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -59,10 +59,21 @@ describe('the code cache of the agent bundle', () => {
     expect(runs()).toBe(before + 1);
   });
 
-  it('a rebuilt bundle (other size or time) gets another name', () => {
+  it('a rebuilt bundle (other size or time) gets another name; caches of old builds go when one is written, an hour on', () => {
     const first = cacheName(bundle, 'run', env());
+    const dir = cacheDirFor(bundle, env())!;
+    const hourAgo = new Date(Date.now() - 2 * 3_600_000);
+    for (const f of [first, cacheName(bundle, 'estimate', env()), `${first}.123.tmp`]) {
+      writeFileSync(join(dir, f), 'x');
+      utimesSync(join(dir, f), hourAgo, hourAgo);
+    }
     writeFileSync(bundle, '"use strict"; globalThis.__bundleRuns = (globalThis.__bundleRuns ?? 0) + 1; // rebuilt');
     expect(cacheName(bundle, 'run', env())).not.toBe(first);
+    // this build's estimate cache, written recently, stays
+    writeFileSync(join(dir, cacheName(bundle, 'estimate', env())), 'y');
+    expect(runBundle(bundle, 'run', env())).toBe('cold');
+    process.emit(V8_FLAGS_EVENT as 'exit', 0);
+    expect(readdirSync(dir).sort()).toEqual([cacheName(bundle, 'estimate', env()), cacheName(bundle, 'run', env())].sort());
   });
 
   it('lives next to the bundle when this user owns it, else in the user cache directory (0700), never in one another user owns', () => {
