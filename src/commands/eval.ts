@@ -131,6 +131,8 @@ async function evaluate(lab: EvalLab, o: EvalCommandOptions, runs: number, mode:
     throw new UsageError(
       `an eval of project ${interrupted.project} was interrupted (started ${interrupted.started_at}): run \`gns3-copilot eval --resume --project ${interrupted.project} --yes\` first`,
     );
+  // a check file that cannot be read is refused before anything is sent
+  if (settings.checks !== undefined) await (await import('../check/verify-checks.js')).loadSessionChecks(settings);
   if (o.from) {
     const { findLabCheckpoint } = await import('../undo/named-restore.js');
     await findLabCheckpoint(lab.named, o.from);

@@ -102,6 +102,9 @@ async function loop(lab: EvalLab, plan: EvalPlan, o: EvalOptions, marker: EvalMa
         o.onRun?.(result, runs.length, total);
         if (agentError && STOPPING.includes(agentError.type))
           return finish(lab, plan, stop(EXIT_CODE_OF_TYPE[agentError.type], `${model}: ${agentError.message}`));
+        // what is left of --max-cost did not cover the run's next call: the runs after it could not run either
+        if (result.stopped_reason === 'max_cost')
+          return finish(lab, plan, stop(ExitCode.Limit, `--max-cost ${o.maxCostUsd} USD spent after ${runs.length} of ${total} runs`));
       }
   return finish(lab, plan, { runs });
 }

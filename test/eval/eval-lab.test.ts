@@ -9,7 +9,7 @@
  * running configurations equal those before it. One lab for the file; the tests run in order.
  * Needs root + frr (fails, never skips, when missing).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import Database from 'better-sqlite3';
@@ -57,6 +57,9 @@ function openFault() {
 function answer(body: FakeRequest['body']): Omit<FakeTurn, 'reply' | 'when'> {
   if (body.model === 'noidea') return { text: 'No idea, sorry.' };
   if (body.model === 'hang') return { hang: true, text: 'Looking' };
+  if (body.model === 'broken') return { error: { status: 401, message: 'invalid api key' } };
+  // the oracle's repair, and a description on R3's loopback nobody asked for (what --checks catches)
+  const clumsy = body.model === 'clumsy';
   const f = openFault();
   const repaired = body.messages.some((m) => m.role === 'tool');
   if (!f || repaired) {
@@ -67,8 +70,11 @@ function answer(body: FakeRequest['body']): Omit<FakeTurn, 'reply' | 'when'> {
   // back to its default, and this lab runs fast hellos (1 s / 4 s), so the oracle sets them again
   const [cfg] = (f.restore.args as { device_configs: { device_name: string; config_commands: string[] }[] }).device_configs;
   const commands = [...cfg!.config_commands, 'exit', ...ospfConfig(lab, cfg!.device_name)];
+  const extra = clumsy ? [{ device_name: 'R3', config_commands: ['interface lo', 'description changed by the agent'] }] : [];
   return {
-    tool_calls: [{ name: f.restore.tool, args: { device_configs: [{ device_name: cfg!.device_name, config_commands: commands }] } }],
+    tool_calls: [
+      { name: f.restore.tool, args: { device_configs: [{ device_name: cfg!.device_name, config_commands: commands }, ...extra] } },
+    ],
   };
 }
 
@@ -208,6 +214,102 @@ describe('eval on the real FRR lab', () => {
 
     expect(configs()).toEqual(before);
   }, 300_000);
+
+  it('--mode teaching: diagnosis only (the oracle cannot change the lab, repair is not scored), the fault restored', async () => {
+    const before = configs();
+    const r = await evalCli(['--scenarios', 'interface_shutdown', '--model', 'oracle', '--mode', 'teaching', '--yes', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { runs: RunResult[]; models: ModelSummary[] };
+    expect(out.runs).toEqual([expect.objectContaining({ detected: true, localized: true, repaired: null, regressions: null })]);
+    expect(out.models[0]).toMatchObject({ detected: 100, localized: 100, repaired: null });
+    expect(configs()).toEqual(before);
+    expect(openFault()).toBeUndefined();
+  }, 120_000);
+
+  it('an LLM failure stops the eval with exit 4, the lab restored first', async () => {
+    const before = configs();
+    const r = await evalCli(['--scenarios', 'ospf_hello_interval_mismatch,interface_shutdown', '--model', 'broken', '--yes', '--json']);
+    expect(r.code, r.stderr).toBe(4);
+    const out = JSON.parse(r.stdout) as { runs: RunResult[] };
+    expect(out.runs).toHaveLength(1);
+    expect(out.runs[0]).toMatchObject({ detected: false, repaired: null, error: expect.stringMatching(/401|api key/i) });
+    expect(r.stderr).toMatch(/^error: broken: /m);
+    expect(configs()).toEqual(before);
+    expect(openFault()).toBeUndefined();
+  }, 120_000);
+
+  it('--max-cost covers the whole eval: once what is left cannot pay the next call, it stops (exit 5), the lab restored', async () => {
+    // a second home with a price for the oracle (USD per 1M tokens): each call reserves about $0.41 for its worst case (the output cap) and spends a fraction of a cent
+    // (the same sessions.db: the oracle reads its ledger)
+    const priced = cliEnv({
+      GNS3_USER: 'admin',
+      GNS3_PASSWORD: 'admin-pass',
+      GNS3_COPILOT_DATA_DIR: join(env.home, 'data', 'gns3-copilot'),
+    });
+    try {
+      mkdirSync(join(priced.home, 'config', 'gns3-copilot'), { recursive: true });
+      writeFileSync(
+        join(priced.home, 'config', 'gns3-copilot', 'config.json'),
+        JSON.stringify({ model_prices: { oracle: { input: 1, output: 100 } } }),
+        { mode: 0o600 },
+      );
+      const before = configs();
+      const r = await runCli(
+        [
+          'eval',
+          '--scenarios',
+          'ospf_hello_interval_mismatch,interface_shutdown,ospf_dead_interval_mismatch',
+          '--model',
+          'oracle',
+          '--max-cost',
+          '0.4125',
+          '--yes',
+          '--json',
+          ...base(),
+        ],
+        priced.env,
+        { timeoutMs: 120_000 },
+      );
+      expect(r.code, r.stderr).toBe(5);
+      const out = JSON.parse(r.stdout) as { runs: RunResult[]; models: ModelSummary[] };
+      // a call reserves its worst case first: the run whose next call no longer fits stops there, and the eval with it
+      expect(out.runs.length).toBeLessThan(3);
+      expect(out.runs.at(-1)!.stopped_reason).toBe('max_cost');
+      expect(out.models[0]!.cost_usd).toBeGreaterThan(0);
+      expect(r.stderr).toMatch(/^error: --max-cost 0\.4125 USD spent after [12] of 3 runs$/m);
+      expect(configs()).toEqual(before);
+    } finally {
+      priced.cleanup();
+    }
+  }, 120_000);
+
+  it('--checks FILE: a check that passed at the start and fails after a repaired run is a regression; the lab restored', async () => {
+    const before = configs();
+    const file = join(env.home, 'keep.yaml');
+    writeFileSync(
+      file,
+      `checks:\n  - name: R3 loopback undescribed\n    config: {device: R3, section: interface lo, lacks: description}\n`,
+    );
+    const r = await evalCli([
+      '--scenarios',
+      'interface_shutdown',
+      '--model',
+      'oracle',
+      '--model',
+      'clumsy',
+      '--checks',
+      file,
+      '--yes',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { runs: RunResult[] };
+    expect(out.runs.map((x) => [x.model, x.repaired, x.regressions])).toEqual([
+      ['oracle', true, 0],
+      ['clumsy', true, 1],
+    ]);
+    expect(configs()).toEqual(before);
+  }, 120_000);
 
   it('kill -9 in the middle, then eval --resume: the lab as before, the fault closed; no eval starts while one is unfinished', async () => {
     const before = configs();
