@@ -92,6 +92,8 @@ async function buildBundle(): Promise<void> {
     minifySyntax: true,
     sourcemap: true,
     logLevel: 'warning',
+    // `import.meta` other than `.url` (defined below) would be empty in this script: a build error
+    logOverride: { 'empty-import-meta': 'error' },
     supported: { 'dynamic-import': false },
     define: { 'import.meta.url': '__bundle_url', GNS3_COPILOT_BUILD: '"bundle"' },
     banner: { js: '"use strict";var __bundle_url=require("node:url").pathToFileURL(__filename).href;' },

@@ -7,11 +7,25 @@
  */
 import { count } from '../core/plural.js';
 import { sanitizeLine } from '../security/sanitize.js';
-import { createStyle, type Style } from '../ui/style.js';
 import type { CheckStatus } from './plan.js';
 import { MARK } from './report.js';
 import { totalsLine } from './class-report.js';
 import type { ClassReport, ClassRow } from './class-run.js';
+
+/** The few colours the grid uses (the check layer draws no UI: plain ANSI, none at all without colour). */
+interface Style {
+  green(s: string): string;
+  red(s: string): string;
+  yellow(s: string): string;
+  bold(s: string): string;
+  dim(s: string): string;
+}
+const sgr = (open: number, close: number) => (s: string) => (s ? `\u001b[${open}m${s}\u001b[${close}m` : s);
+const id = (s: string) => s;
+function createStyle(color: boolean): Style {
+  if (!color) return { green: id, red: id, yellow: id, bold: id, dim: id };
+  return { green: sgr(32, 39), red: sgr(31, 39), yellow: sgr(33, 39), bold: sgr(1, 22), dim: sgr(2, 22) };
+}
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
