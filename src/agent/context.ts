@@ -157,21 +157,23 @@ function keptMessages(view: BaseMessage[], units: Unit[], keep: boolean[], cover
   return { messages, msgTokens, dropped };
 }
 
+/** The history as it is sent: older long tool results as stubs (./history-mask.ts). */
+function maskedView(view: BaseMessage[], mask: ContextOptions['mask']): { sent: BaseMessage[]; maskWarning?: string } {
+  try {
+    return { sent: mask ? mask(view) : view };
+  } catch (err) {
+    // masking only saves tokens: when it fails (the ref store), the results go whole
+    return { sent: view, maskWarning: `masking older tool results failed, sent whole: ${String(err)}` };
+  }
+}
+
 export async function prepareContext(input: ContextInput, o: ContextOptions): Promise<ContextPlan> {
   const limit = o.limitK * 1000;
   const budget = Math.floor(limit * STRATEGY_RATIO[o.strategy] * (o.ratioScale ?? 1)) - input.toolsTokens;
   const count = (m: BaseMessage) => o.counter.message(m);
   const covered = Math.min(input.summary?.covered ?? 0, input.history.length);
   const view = input.history.slice(covered);
-  let sent: BaseMessage[];
-  let maskWarning: string | undefined;
-  try {
-    sent = o.mask ? o.mask(view) : view;
-  } catch (err) {
-    // masking only saves tokens: when it fails (the ref store), the results go whole
-    sent = view;
-    maskWarning = `masking older tool results failed, sent whole: ${String(err)}`;
-  }
+  const { sent, maskWarning } = maskedView(view, o.mask);
   const baseSystem = systemWithSummary(input.system, input.summary?.text);
   const systemTokens = o.counter.cachedText(baseSystem) + 4;
   const plan = (
