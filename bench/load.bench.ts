@@ -4,8 +4,8 @@
  * FRR consoles, each a `show` on a router and an answer, half of them on one
  * shared sessions.db. Reports the wall time of one run alone (median of 3) and
  * p50/p95 of the 30, on the one-file bundle from its code cache and on the code-split modules
- * (GNS3_COPILOT_CODE_CACHE=off, as before the bundle); goal p95 ≤ 8× one run alone (issue #30;
- * the earlier goal of 3× is shown too).
+ * (GNS3_COPILOT_CODE_CACHE=off, as before the bundle); goal p95 ≤ 8× one run alone
+ * (the earlier goal of 3× is shown too).
  *
  * Then 10 concurrent clients of `gns3-copilot mcp --http` calling read tools
  * (the topology reader and a `show` on the lab router) for 30 s: every call
@@ -159,6 +159,6 @@ export async function run(): Promise<BenchTable> {
     title: 'Classroom load (30 concurrent one-shot runs; mcp --http with 10 clients)',
     columns: ['case', 'time / amount', 'vs alone', 'verdict'],
     rows: [...classroom.rows, ...mcp],
-    notes: ['goals: p95 ≤ 8× one run alone (issue #30; earlier 3×); mcp --http RSS at the end ≤ 1.2× after warm-up, no error'],
+    notes: ['goals: p95 ≤ 8× one run alone (earlier 3×); mcp --http RSS at the end ≤ 1.2× after warm-up, no error'],
   };
 }

@@ -2,8 +2,8 @@
  * CPU of one agent one-shot (user + sys of the process, /usr/bin/time): `-p … --estimate --json`
  * and a request answered by the fake LLM, against the fake controller, on the one-file bundle
  * from its code cache and on the code-split modules (GNS3_COPILOT_CODE_CACHE=off: the start-up
- * of every one-shot before the bundle), with `node -e 0` interleaved as the floor. Goal (issue
- * #30): ≤ 350 ms per `--estimate` run, median of 20.
+ * of every one-shot before the bundle), with `node -e 0` interleaved as the floor. Goal:
+ * ≤ 350 ms per `--estimate` run, median of 20.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';

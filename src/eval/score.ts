@@ -1,5 +1,5 @@
 /**
- * How one answer is scored against the fault it was given (issue #31, §1.4): `detected` — the
+ * How one answer is scored against the fault it was given: `detected` — the
  * answer names the faulty device (for a link fault: one of its two ends); `localized` — it
  * names the device and the scenario's category or one of its diagnosis keywords. Pure, so
  * the words a model must say are the same on every lab. Repair and regressions are read from
