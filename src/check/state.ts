@@ -13,6 +13,7 @@ import type { Settings } from '../config/schema.js';
 import type { Topology } from '../gns3/types.js';
 import type { Logger } from '../log.js';
 import { runLimited } from '../core/run-limited.js';
+import type { VerificationFinding } from '../core/verification.js';
 import { errorMessage } from '../errors.js';
 import { parseBgpSummary, parseFrrInterfaceBrief, parseIosInterfaceBrief, parseIosRoutes, parseOspfNeighbors } from './parse.js';
 import { stateCommands } from './init.js';
@@ -31,13 +32,8 @@ export interface DeviceState {
   error?: string;
 }
 
-export interface Regression {
-  device: string;
-  kind: 'interface' | 'address' | 'ospf_neighbor' | 'bgp_peer' | 'route' | 'check';
-  what: string;
-  before: string;
-  after: string;
-}
+/** Something of a baseline that is missing or worse now: the verification's finding (one shape for both). */
+export type Regression = VerificationFinding;
 
 export interface StateReadContext {
   topology: Topology;
