@@ -20,6 +20,8 @@ import { classPasses, gradeClass, type ClassReport } from '../check/class-run.js
 import { classJson, formatClassJunit, formatClassTable, totalsLine } from '../check/class-report.js';
 import { changedRows, gridFrame, plainRows } from '../check/class-grid.js';
 import { colorEnabled } from '../ui/style.js';
+import { interruptSignal } from '../core/interrupt.js';
+import { timeOfDay } from '../core/clock.js';
 
 export interface ClassCheckOptions {
   glob: string;
@@ -38,15 +40,6 @@ export interface ClassCheckOptions {
 }
 
 const out = (s: string) => process.stdout.write(s);
-const stamp = () => new Date().toISOString().slice(11, 19);
-
-/** Ctrl-C / SIGTERM abort the class run (the process then exits 130). */
-function interruptSignal(): { signal: AbortSignal; done(): void } {
-  const ac = new AbortController();
-  const stop = () => ac.abort('interrupted');
-  for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, stop);
-  return { signal: ac.signal, done: () => ['SIGINT', 'SIGTERM'].forEach((s) => process.off(s, stop)) };
-}
 
 export async function classCheckCommand(settings: Settings, o: ClassCheckOptions, log: Logger): Promise<number> {
   const [
@@ -119,7 +112,7 @@ async function watch(
   const columns = () => process.stdout.columns ?? 120;
   let lines = 0;
   const draw = (r: ClassReport) => {
-    const frame = `${gridFrame(r, { color: true, stamp: stamp(), interval, columns: columns() })}\n`;
+    const frame = `${gridFrame(r, { color: true, stamp: timeOfDay(), interval, columns: columns() })}\n`;
     // back to the first line of the previous frame, clear below it, draw the new one
     out(`${lines > 0 ? `\u001b[${lines}F\u001b[0J` : '\u001b[?25l'}${frame}`);
     lines = frame.split('\n').length - 1;
@@ -136,7 +129,7 @@ async function watch(
       if (live) draw(next);
       else if (!json) {
         const changed = changedRows(r, next, columns());
-        const at = stamp();
+        const at = timeOfDay();
         out(
           changed.length > 0
             ? `${changed.map((l) => `${at} ${l}`).join('\n')}\n`

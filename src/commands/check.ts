@@ -10,6 +10,7 @@ import { open, rename, unlink, writeFile } from 'node:fs/promises';
 import type { Settings } from '../config/schema.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { sanitizeLine } from '../security/sanitize.js';
+import { timeOfDay } from '../core/clock.js';
 import { createLogger, type Logger } from '../log.js';
 import { DevicePool } from '../devices/pool.js';
 import type { Check } from '../check/schema.js';
@@ -164,7 +165,7 @@ export async function checkCommand(settings: Settings, opts: CheckCommandOptions
         const next = await run();
         if (!opts.json) {
           const changes = report.formatChanges(r, next);
-          const stamp = new Date().toISOString().slice(11, 19);
+          const stamp = timeOfDay();
           process.stdout.write(
             changes.length > 0
               ? `${stamp} ${changes.join(`\n${stamp} `)}\n`

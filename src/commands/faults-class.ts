@@ -15,6 +15,7 @@ import { sanitizeLine } from '../security/sanitize.js';
 import type { Fault, FaultStore } from '../faults/store.js';
 import { scoreOf, type FaultScore, type RepairResult } from '../faults/check.js';
 import { faultJson, formatFixed, scoreLine } from '../faults/report.js';
+import { timeOfDay } from '../core/clock.js';
 
 type Opts = Record<string, unknown>;
 type CheckOpen = (open: Fault[], signal: AbortSignal) => Promise<RepairResult[]>;
@@ -117,7 +118,7 @@ export async function classFaultsCheck(deps: ClassFaultsDeps, opts: Opts): Promi
       });
       rows = await round();
       if (opts.json) continue;
-      const stamp = new Date().toISOString().slice(11, 19);
+      const stamp = timeOfDay();
       const fixed = rows.flatMap((r) =>
         r.results.filter((x) => x.fixed_now).map((x) => `${stamp} ${sanitizeLine(r.project)}: ${formatFixed(x)}`),
       );

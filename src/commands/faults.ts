@@ -15,6 +15,7 @@ import { FaultStore, type Fault } from '../faults/store.js';
 import { scoreOf, type RepairResult } from '../faults/check.js';
 import { faultJson, formatCheck, formatFixed, formatList, formatShow, scoreLine } from '../faults/report.js';
 import { MODE_SHORT_NAME, type CopilotMode } from '../core/modes.js';
+import { timeOfDay } from '../core/clock.js';
 
 export type FaultsAction = 'list' | 'show' | 'check' | 'restore';
 
@@ -143,7 +144,7 @@ async function checkFaults(store: FaultStore, faults: () => Fault[], opts: Opts,
         throw new AbortedError('faults check --watch interrupted');
       });
       const fixed = (await round()).filter((r) => r.fixed_now);
-      const stamp = new Date().toISOString().slice(11, 19);
+      const stamp = timeOfDay();
       const open = faults().filter((f) => f.state === 'open').length;
       if (!opts.json)
         out(

@@ -12,6 +12,7 @@ import type { Settings } from '../config/schema.js';
 import { ExitCode, UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { runLimited } from '../core/run-limited.js';
+import { interruptSignal } from '../core/interrupt.js';
 import { checkProjectFlags, classProjects, parseJobs } from '../gns3/class-projects.js';
 import { sanitizeText } from '../security/sanitize.js';
 import { SessionStore } from '../sessions/store.js';
@@ -88,7 +89,7 @@ export async function injectScenarioCommand(o: InjectScenarioOptions, settings: 
     throw new UsageError('inject --scenario/--random: which project? pass --project NAME or --projects GLOB');
   checkProjectFlags(o.projects, o.projectFromFlag);
   const log = createLogger(settings.log_level);
-  const signal = abortOnSignal();
+  const { signal } = interruptSignal();
   const [{ createKeychainGns3Client }, { ToolRegistry }, { allTools }, { loadSkills }, { runProject }] = await Promise.all([
     import('../gns3/keychain-client.js'),
     import('../tools/registry.js'),
@@ -108,12 +109,6 @@ export async function injectScenarioCommand(o: InjectScenarioOptions, settings: 
     sessions.close();
     await client.close().catch(() => undefined);
   }
-}
-
-function abortOnSignal(): AbortSignal {
-  const ac = new AbortController();
-  for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => ac.abort('interrupted'));
-  return ac.signal;
 }
 
 /** Prints the reports and decides the exit code. */

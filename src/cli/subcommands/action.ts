@@ -6,14 +6,13 @@ import type { Command } from 'commander';
 import { act } from '../process.js';
 import { loadFor } from '../options.js';
 import type { Settings } from '../../config/schema.js';
+import { interruptSignal } from '../../core/interrupt.js';
 
 export type Opts = Record<string, unknown>;
 
 /** An abort signal for a subcommand that talks to devices: Ctrl-C (SIGINT/SIGTERM) stops it between steps. */
 export function abortOnSignal(): AbortSignal {
-  const ac = new AbortController();
-  for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => ac.abort('interrupted'));
-  return ac.signal;
+  return interruptSignal().signal;
 }
 
 /**
