@@ -70,11 +70,13 @@ export async function classCheckCommand(settings: Settings, o: ClassCheckOptions
         lab = { scope: await openProjectScope(client, project, round), pool: o.newPool() };
         labs.set(project, lab);
       }
-      return withStages(await runChecks(o.checks, { project: lab.scope, settings, pool: lab.pool, signal: round, log }), o.stageOf);
+      return runChecks(o.checks, { project: lab.scope, settings, pool: lab.pool, signal: round, log });
     };
     const described = o.checks.map((c) => ({ name: c.name ?? defaultName(c), kind: kindOf(c), points: c.points }));
     const run = () =>
-      withClassSignal(signal, (round) => gradeClass({ projects, jobs: o.jobs, grade: (p) => grade(p, round), checks: described }));
+      withClassSignal(signal, (round) =>
+        gradeClass({ projects, jobs: o.jobs, grade: (p) => grade(p, round), checks: described, staged: (r) => withStages(r, o.stageOf) }),
+      );
 
     let r = await run();
     if (signal.aborted) return ExitCode.Aborted;
