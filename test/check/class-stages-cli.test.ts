@@ -2,7 +2,8 @@
  * `check FILE --projects GLOB --junit FILE` with a staged check file, through the built CLI
  * against a fake GNS3 controller holding a class (topology checks only: nodes and links, read
  * from the controller): one testsuite per project and stage, named "project: stage" as a single
- * project's are, and --json keeping each project's stages. Run `npm run build` first.
+ * project's are, and --json keeping each project's stages; the controller's project list read once
+ * for the class. Run `npm run build` first.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,8 +56,12 @@ function setup() {
 describe('check --projects with a staged file', () => {
   it('--junit: one testsuite per project and stage, with its failures', async () => {
     const { path, cli } = setup();
+    const before = gns3.requests.length;
     const r = await cli(['check', path('lab.yaml'), '--projects', 'student-*', '--junit', path('class.xml')]);
     expect(r.code, r.stderr).toBe(7);
+    // the controller's project list is read once for the class, not again per project
+    const lists = gns3.requests.slice(before).filter((q) => q.method === 'GET' && /\/projects\/?$/.test(q.path));
+    expect(lists).toHaveLength(1);
     const doc = parseXml(readFileSync(path('class.xml'), 'utf8'));
     expect(doc.attrs).toMatchObject({ tests: '6', failures: '2', errors: '0' });
     expect(doc.children.map((s) => [s.attrs.name, s.attrs.tests, s.attrs.failures, s.attrs.errors])).toEqual([
