@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 
 /** busy CPU time of the whole machine in ms (/proc/stat: all but idle and iowait) */
-function machineBusyMs(): number {
+export function machineBusyMs(): number {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
   const [user, nice, system, , , irq, softirq, steal] = fields;
   const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
@@ -29,4 +29,15 @@ export async function cpuShare(fn: () => Promise<unknown>, n: number): Promise<C
   const ownMs = (own.user + own.system) / 1000;
   const busy = machineBusyMs() - busy0;
   return { own: ownMs / n, rest: Math.max(0, busy - ownMs) / n };
+}
+
+/**
+ * CPU time (user + sys, ms) of this process's children that have exited and been reaped
+ * (/proc/self/stat cutime + cstime): what the CLI runs a bench spawned cost, whatever their wall time.
+ */
+export function childrenCpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  // fields after the command name, which may hold spaces: state is field 3, cutime 16, cstime 17
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[13]) + Number(fields[14])) * 10; // USER_HZ 100: 10 ms a tick
 }

@@ -1,12 +1,12 @@
 /**
  * How a class run (./class-run.ts) is shown: one row per project (score, passed/failed/errors,
- * time, the first failing check) and the totals; JUnit XML with one testsuite per project;
- * the --json document. The live grid of `--watch` is ./class-grid.ts.
+ * time, the first failing check) and the totals; JUnit XML with one testsuite per project (and
+ * stage); the --json document. The live grid of `--watch` is ./class-grid.ts.
  */
 import { count } from '../core/plural.js';
 import { sanitizeLine } from '../security/sanitize.js';
-import { seconds, testsuite } from './report.js';
-import type { ClassReport, ClassRow, ClassTotals } from './class-run.js';
+import { reportSuites, seconds } from './report.js';
+import type { ClassReport, ClassTotals } from './class-run.js';
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const time = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
@@ -34,14 +34,17 @@ export function formatClassTable(r: ClassReport): string {
   return `${head}\n${rows.join('\n')}\n${totalsLine(r.totals)}\n`;
 }
 
-/** JUnit XML: one testsuite per project (named after it), one testcase per check. */
+/**
+ * JUnit XML: one testsuite per project (named after it), one testcase per check; with a staged
+ * file one testsuite per project and stage, named "project: stage" as a single project's are.
+ */
 export function formatClassJunit(r: ClassReport): string {
   const t = r.totals;
   const tests = r.projects.reduce((s, p) => s + p.checks.length, 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="gns3-copilot check" tests="${tests}" failures="${t.failed}" errors="${t.errors}" time="${seconds(t.duration_ms)}">`,
-    ...r.projects.flatMap((p: ClassRow) => testsuite(p.project, p, p.checks)),
+    ...r.projects.flatMap(reportSuites),
     '</testsuites>',
     '',
   ].join('\n');

@@ -78,6 +78,11 @@ export interface GradeClassOptions {
   grade(project: string): Promise<CheckReport>;
   /** what each check is, for the row of a project that cannot be graded */
   checks: { name: string; kind: CheckResult['kind']; points: number }[];
+  /**
+   * groups a report's checks into the file's stages (src/check/stages.ts withStages), applied
+   * to an ungradable project's row too so that every row has the same stages
+   */
+  staged?: (r: CheckReport) => CheckReport;
 }
 
 export async function gradeClass(o: GradeClassOptions): Promise<ClassReport> {
@@ -92,6 +97,7 @@ export async function gradeClass(o: GradeClassOptions): Promise<ClassReport> {
       error = errorMessage(err);
       report = unreachableRow(project, o.checks, error);
     }
+    if (o.staged) report = o.staged(report);
     // the controller's spelling of a project may differ from the pattern's: the row keeps the name listed
     const row: ClassRow = { ...report, project, duration_ms: round(performance.now() - start) };
     const first = firstFailing(report);

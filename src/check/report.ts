@@ -65,21 +65,27 @@ export function testsuite(name: string, s: Omit<StageSummary, 'name'>, checks: C
   ];
 }
 
+/**
+ * A report's testsuites: one per stage of a staged file, named "project: stage" (CI readers
+ * such as GitLab and Jenkins show flat suites best), or one named after the project.
+ */
+export function reportSuites(r: CheckReport): string[] {
+  if (!r.stages) return testsuite(r.project, r, r.checks);
+  return r.stages.flatMap((s) =>
+    testsuite(
+      `${r.project}: ${s.name}`,
+      s,
+      r.checks.filter((c) => c.stage === s.name),
+    ),
+  );
+}
+
 export function formatJunit(r: CheckReport): string {
   const total = r.checks.reduce((s, c) => s + c.duration_ms, 0);
-  const suites = r.stages
-    ? r.stages.flatMap((s) =>
-        testsuite(
-          `${r.project}: ${s.name}`,
-          s,
-          r.checks.filter((c) => c.stage === s.name),
-        ),
-      )
-    : testsuite(r.project, r, r.checks);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="gns3-copilot check" tests="${r.checks.length}" failures="${r.failed}" errors="${r.errors}" time="${seconds(total)}">`,
-    ...suites,
+    ...reportSuites(r),
     '</testsuites>',
     '',
   ].join('\n');

@@ -42,39 +42,36 @@ export interface ClassCheckOptions {
 const out = (s: string) => process.stdout.write(s);
 
 export async function classCheckCommand(settings: Settings, o: ClassCheckOptions, log: Logger): Promise<number> {
-  const [
-    { createKeychainGns3Client },
-    { openProjectScope },
-    { classProjects, withClassSignal },
-    { runChecks },
-    { withStages },
-    { defaultName, kindOf },
-  ] = await Promise.all([
-    import('../gns3/keychain-client.js'),
-    import('../gns3/client.js'),
-    import('../gns3/class-projects.js'),
-    import('../check/run.js'),
-    import('../check/stages.js'),
-    import('../check/schema.js'),
-  ]);
+  const [{ createKeychainGns3Client }, { classProjectList, withClassSignal }, { runChecks }, { withStages }, { defaultName, kindOf }] =
+    await Promise.all([
+      import('../gns3/keychain-client.js'),
+      import('../gns3/class-projects.js'),
+      import('../check/run.js'),
+      import('../check/stages.js'),
+      import('../check/schema.js'),
+    ]);
   const interrupt = interruptSignal();
   const { signal } = interrupt;
   const client = createKeychainGns3Client(settings, log);
   // each project keeps its scope and its device sessions across --watch runs
   const labs = new Map<string, { scope: ProjectScope; pool: DevicePool }>();
   try {
-    const projects = await classProjects(client, o.glob, signal);
+    // the controller's list is read once for the class, not again by every project
+    const listed = new Map((await classProjectList(client, o.glob, signal)).map((p) => [p.name, p]));
+    const projects = [...listed.keys()];
     const grade = async (project: string, round: AbortSignal): Promise<CheckReport> => {
       let lab = labs.get(project);
       if (!lab) {
-        lab = { scope: await openProjectScope(client, project, round), pool: o.newPool() };
+        lab = { scope: await client.openListedProject(listed.get(project)!, round), pool: o.newPool() };
         labs.set(project, lab);
       }
-      return withStages(await runChecks(o.checks, { project: lab.scope, settings, pool: lab.pool, signal: round, log }), o.stageOf);
+      return runChecks(o.checks, { project: lab.scope, settings, pool: lab.pool, signal: round, log });
     };
     const described = o.checks.map((c) => ({ name: c.name ?? defaultName(c), kind: kindOf(c), points: c.points }));
     const run = () =>
-      withClassSignal(signal, (round) => gradeClass({ projects, jobs: o.jobs, grade: (p) => grade(p, round), checks: described }));
+      withClassSignal(signal, (round) =>
+        gradeClass({ projects, jobs: o.jobs, grade: (p) => grade(p, round), checks: described, staged: (r) => withStages(r, o.stageOf) }),
+      );
 
     let r = await run();
     if (signal.aborted) return ExitCode.Aborted;

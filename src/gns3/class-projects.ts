@@ -7,6 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { UsageError } from '../errors.js';
 import type { Gns3Client } from './client.js';
 import { matchProjects } from './project-glob.js';
+import type { RawProject } from './raw.js';
 
 export const DEFAULT_JOBS = 8;
 export const MAX_JOBS = 32;
@@ -26,6 +27,11 @@ export function checkProjectFlags(projects: string | undefined, projectFromFlag:
 
 /** The matching project names in natural order; none is a usage error naming what the controller has. */
 export async function classProjects(client: Gns3Client, glob: string, signal?: AbortSignal): Promise<string[]> {
+  return (await classProjectList(client, glob, signal)).map((p) => p.name);
+}
+
+/** The matching projects as the controller listed them (./client.ts openListedProject opens one without listing again). */
+export async function classProjectList(client: Gns3Client, glob: string, signal?: AbortSignal): Promise<RawProject[]> {
   const all = await client.listProjects(signal);
   const hits = matchProjects(all, glob);
   if (hits.length === 0)
@@ -37,7 +43,7 @@ export async function classProjects(client: Gns3Client, glob: string, signal?: A
           .join(', ') || 'none'
       })`,
     );
-  return hits.map((p) => p.name);
+  return hits;
 }
 
 /**

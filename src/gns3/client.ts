@@ -156,7 +156,12 @@ export class Gns3Client implements ControllerApi {
 
   /** Finds the project and opens it when closed. */
   async openProject(nameOrId: string, signal?: AbortSignal): Promise<Gns3Project> {
-    let project = await this.findProject(nameOrId, signal);
+    return this.openListedProject(await this.findProject(nameOrId, signal), signal);
+  }
+
+  /** A project as the controller just listed it (no second read of the list), opened when closed. */
+  async openListedProject(listed: RawProject, signal?: AbortSignal): Promise<Gns3Project> {
+    let project = listed;
     if (project.status !== 'opened') {
       this.log.info('opening GNS3 project', { project: project.name });
       project =

@@ -1,7 +1,8 @@
 /**
  * `gns3-copilot check` on the real device lab: three FRR routers (OSPF triangle)
  * and a VPCS PC behind a fake GNS3 controller, the built CLI run as a process.
- * One lab for the file; the tests run in order (pass, break, watch the fix, init).
+ * One lab for the file; the tests run in order (pass, init, break, watch the fix): --init reads
+ * the lab OSPF converged at the start, before the flap sets FRR's SPF hold time growing.
  * Needs root + frr + vpcs (fails, never skips, when missing). Run `npm run build` first.
  */
 import { spawn } from 'node:child_process';
@@ -164,6 +165,45 @@ describe('gns3-copilot check on the real FRR/VPCS lab', () => {
     }
   }, 60_000);
 
+  it('--init writes a check file from the live lab that passes right after', async () => {
+    // --init writes every route it sees with its next hop: the shortest paths themselves must be
+    // in, which no later SPF run changes (the start waited for them; this returns at once unless
+    // the lab moved since)
+    await converged();
+    const init = await cli(['check', '--init', file('init.yaml'), '--project', PROJECT]);
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    const text = readFileSync(file('init.yaml'), 'utf8');
+    expect(text).toContain('- node: { name: PC1, status: started }');
+    expect(text).toMatch(/- link: \{ a: R1:e0, b: R2:e0, clean: true \}/);
+    expect(text).toContain('- interface: { device: R1, name: eth0, state: up, ip: 10.0.1.1/24 }');
+    expect(text).toContain('- ospf_neighbor: { device: R1, neighbor: 10.255.255.2, state: Full }');
+    expect(text).toMatch(/- route: \{ device: R1, prefix: 10\.255\.255\.3\/32, protocol: ospf, via: 10\.0\.3\.2 \}/);
+    const r = await cli(['check', file('init.yaml'), '--project', PROJECT]);
+    expect(r.stdout).toMatch(/ 0 failed, 0 errors/);
+    expect(r.code).toBe(0);
+  }, 180_000);
+
+  it('--init --stage appends the live lab as a stage to a plain file; each stage passes on its own and in the per-stage report', async () => {
+    await converged();
+    writeFileSync(file('staged.yaml'), CHECKS);
+    const init = await cli(['check', '--init', file('staged.yaml'), '--stage', '2 as built']);
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    const j = await cli(['check', file('staged.yaml'), '--json']);
+    expect(j.code, j.stdout).toBe(0);
+    const report = JSON.parse(j.stdout) as { stages: { name: string; passed: number; failed: number; errors: number }[]; passed: number };
+    // the plain file's checks are its first stage, named after the file
+    expect(report.stages.map((s) => s.name)).toEqual(['staged', '2 as built']);
+    expect(report.stages[0]).toMatchObject({ passed: 9, failed: 0, errors: 0, score: 10, max_score: 10 });
+    expect(report.stages[1]!.passed).toBeGreaterThan(10);
+    expect(report.stages[1]).toMatchObject({ failed: 0, errors: 0 });
+    const one = await cli(['check', file('staged.yaml'), '--stage', 'staged']);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/^── staged · 9 passed, 0 failed, 0 errors · score 10\/10\n/);
+    expect(one.stdout).not.toContain('2 as built');
+  }, 180_000);
+
   it('after shutdown on one interface: exit 7, the ✗ line quotes the device output, --junit parses with that evidence', async () => {
     lab.vtysh('R2', 'configure terminal', 'interface eth0', 'shutdown', 'end');
     const r = await cli([
@@ -213,45 +253,6 @@ describe('gns3-copilot check on the real FRR/VPCS lab', () => {
     expect(stdout).toMatch(/✗ → ✓ R2 interface eth0 up 10\.0\.1\.2\/24\s+eth0\s+up/);
     expect(stdout).toContain('the check passes · score 1/1');
   }, 60_000);
-
-  it('--init writes a check file from the live lab that passes right after', async () => {
-    // after the flap, SPF runs are held back (FRR's hold time grows to 5 s): wait for the
-    // shortest paths themselves, which no later SPF run changes, rather than for a fixed time;
-    // --init writes every route it sees with its next hop
-    await converged();
-    const init = await cli(['check', '--init', file('init.yaml'), '--project', PROJECT]);
-    expect(init.stderr).toBe('');
-    expect(init.code).toBe(0);
-    const text = readFileSync(file('init.yaml'), 'utf8');
-    expect(text).toContain('- node: { name: PC1, status: started }');
-    expect(text).toMatch(/- link: \{ a: R1:e0, b: R2:e0, clean: true \}/);
-    expect(text).toContain('- interface: { device: R1, name: eth0, state: up, ip: 10.0.1.1/24 }');
-    expect(text).toContain('- ospf_neighbor: { device: R1, neighbor: 10.255.255.2, state: Full }');
-    expect(text).toMatch(/- route: \{ device: R1, prefix: 10\.255\.255\.3\/32, protocol: ospf, via: 10\.0\.3\.2 \}/);
-    const r = await cli(['check', file('init.yaml'), '--project', PROJECT]);
-    expect(r.stdout).toMatch(/ 0 failed, 0 errors/);
-    expect(r.code).toBe(0);
-  }, 180_000);
-
-  it('--init --stage appends the live lab as a stage to a plain file; each stage passes on its own and in the per-stage report', async () => {
-    await converged();
-    writeFileSync(file('staged.yaml'), CHECKS);
-    const init = await cli(['check', '--init', file('staged.yaml'), '--stage', '2 as built']);
-    expect(init.stderr).toBe('');
-    expect(init.code).toBe(0);
-    const j = await cli(['check', file('staged.yaml'), '--json']);
-    expect(j.code, j.stdout).toBe(0);
-    const report = JSON.parse(j.stdout) as { stages: { name: string; passed: number; failed: number; errors: number }[]; passed: number };
-    // the plain file's checks are its first stage, named after the file
-    expect(report.stages.map((s) => s.name)).toEqual(['staged', '2 as built']);
-    expect(report.stages[0]).toMatchObject({ passed: 9, failed: 0, errors: 0, score: 10, max_score: 10 });
-    expect(report.stages[1]!.passed).toBeGreaterThan(10);
-    expect(report.stages[1]).toMatchObject({ failed: 0, errors: 0 });
-    const one = await cli(['check', file('staged.yaml'), '--stage', 'staged']);
-    expect(one.code).toBe(0);
-    expect(one.stdout).toMatch(/^── staged · 9 passed, 0 failed, 0 errors · score 10\/10\n/);
-    expect(one.stdout).not.toContain('2 as built');
-  }, 180_000);
 
   it('a bad file exits 2 naming the line and field; an unreachable controller exits 3', async () => {
     writeFileSync(

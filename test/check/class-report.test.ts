@@ -9,6 +9,7 @@ import { classPasses, gradeClass, type ClassReport } from '../../src/check/class
 import { formatClassJunit, formatClassTable } from '../../src/check/class-report.js';
 import { changedRows, gridFrame, plainRows } from '../../src/check/class-grid.js';
 import { summarize, type CheckResult } from '../../src/check/run.js';
+import { withStages } from '../../src/check/stages.js';
 import type { CheckStatus } from '../../src/check/plan.js';
 import { parseXml } from './xml.js';
 
@@ -108,6 +109,52 @@ describe('the class table and JUnit', () => {
     const cases = doc.children[1]!.children.filter((c) => c.name === 'testcase');
     expect(cases.map((c) => c.attrs.name)).toEqual(NAMES);
     expect(cases[2]!.children.find((c) => c.name === 'failure')?.attrs.message).toBe('R1 route 10.99.0.0/16 is not so');
+  });
+});
+
+describe('the class JUnit of a staged file', () => {
+  const STAGE_OF = ['1 nodes', '1 nodes', '2 routes'];
+  const staged = () =>
+    gradeClass({
+      projects: ['student-01', 'student-02'],
+      jobs: 2,
+      checks,
+      staged: (r) => withStages(r, STAGE_OF),
+      grade: (project) => {
+        if (project === 'student-02') return Promise.reject(new Error('project is closed'));
+        const results: CheckResult[] = checks.map((c, i) => ({
+          ...c,
+          status: i === 2 ? 'fail' : 'pass',
+          evidence: i === 2 ? 'no route' : 'ok',
+          duration_ms: 5,
+        }));
+        return Promise.resolve(summarize(project, results));
+      },
+    });
+
+  it('one testsuite per project and stage, named "project: stage"; an ungradable project keeps the stages', async () => {
+    const r = await staged();
+    expect(r.projects.map((p) => p.stages?.map((s) => [s.name, s.passed, s.failed, s.errors]))).toEqual([
+      [
+        ['1 nodes', 2, 0, 0],
+        ['2 routes', 0, 1, 0],
+      ],
+      [
+        ['1 nodes', 0, 0, 2],
+        ['2 routes', 0, 0, 1],
+      ],
+    ]);
+    const doc = parseXml(formatClassJunit(r));
+    expect(doc.attrs).toMatchObject({ tests: '6', failures: '1', errors: '3' });
+    expect(doc.children.map((s) => [s.attrs.name, s.attrs.tests, s.attrs.failures, s.attrs.errors])).toEqual([
+      ['student-01: 1 nodes', '2', '0', '0'],
+      ['student-01: 2 routes', '1', '1', '0'],
+      ['student-02: 1 nodes', '2', '0', '2'],
+      ['student-02: 2 routes', '1', '0', '1'],
+    ]);
+    const cases = doc.children[1]!.children.filter((c) => c.name === 'testcase');
+    expect(cases.map((c) => c.attrs.name)).toEqual([NAMES[2]]);
+    expect(cases[0]!.children.find((c) => c.name === 'failure')?.attrs.message).toBe('no route');
   });
 });
 

@@ -16,11 +16,15 @@ new TreeStore(db);
 // barrier: say ready, start when the test has seen both processes ready
 process.stderr.write('ready\n');
 await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+// Each granted call holds the process for 2 ms, as a model call would: without it one process can finish all
+// twenty trees (~30 ms) before a busy machine schedules the other, and nothing races.
+const modelCall = new Int32Array(new SharedArrayBuffer(4));
 const granted: number[] = [];
 for (const root of roots) {
   const ledger = new BudgetLedger(db, root, { ...DEFAULT_BUDGET, max_llm_calls: 30, reserved_final_calls: 1 }, true);
   let n = 0;
   while (ledger.reserveCall({ root: false }) === 'ok') {
+    Atomics.wait(modelCall, 0, 0, 2);
     ledger.book(1, 0);
     n++;
   }
