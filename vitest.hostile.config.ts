@@ -4,5 +4,7 @@ import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 import { HOSTILE_FILES } from './test/hostile/cases.js';
 
-// not mergeConfig: it would add these files to the base's include (the whole suite) instead of replacing it
-export default defineConfig({ ...base, test: { ...base.test, include: HOSTILE_FILES } });
+// not mergeConfig: it would add these files to the base's include (the whole suite) instead of replacing it;
+// and without the base's projects, whose includes would replace this one (these files run isolated)
+const { projects: _projects, ...test } = base.test ?? {};
+export default defineConfig({ ...base, test: { ...test, include: HOSTILE_FILES } });
