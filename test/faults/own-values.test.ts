@@ -1,0 +1,134 @@
+/**
+ * A fault's restore puts back the device's own values (src/faults/own-values.ts,
+ * src/faults/own-restore.ts): the lines of the running configuration the fault's lines
+ * override or remove, in their sections, after the scenario's restore; nothing when the
+ * device had the default; the reason when the configuration could not be read.
+ */
+import { describe, expect, it } from 'vitest';
+import { ownValueLines } from '../../src/faults/own-values.js';
+import { withOwnValues } from '../../src/faults/own-restore.js';
+import type { RestoreCall } from '../../src/faults/store.js';
+
+const FRR = `Building configuration...
+
+Current configuration:
+!
+frr version 8.4
+hostname R1
+!
+interface eth0
+ ip address 10.0.12.1/24
+ ip ospf dead-interval 4
+ ip ospf hello-interval 1
+exit
+!
+interface eth1
+ ip address 10.0.13.1/24
+exit
+!
+router bgp 65001
+ neighbor 10.0.12.2 remote-as 65002
+ neighbor 10.0.12.2 password s3cret
+ neighbor 10.0.12.2 ebgp-multihop 5
+ !
+ address-family ipv4 unicast
+  network 10.1.0.0/24
+ exit-address-family
+exit
+!
+router ospf
+ network 10.0.12.0/24 area 0
+exit
+!
+end
+`;
+
+const helloInject = ['interface eth0', 'ip ospf hello-interval 25'];
+const helloRestore = ['interface eth0', 'no ip ospf hello-interval'];
+const restoreCall = (lines: string[]): RestoreCall => ({
+  tool: 'execute_multiple_device_config_commands',
+  args: { device_configs: [{ device_name: 'R1', config_commands: lines }] },
+});
+
+describe('ownValueLines', () => {
+  it("keeps the interface's own hello interval, in its section, and nothing else of it", () => {
+    expect(ownValueLines(helloInject, helloRestore, FRR)).toEqual(['interface eth0', 'ip ospf hello-interval 1', 'exit']);
+    expect(ownValueLines(['interface eth0', 'ip ospf dead-interval 15'], ['interface eth0', 'no ip ospf dead-interval'], FRR)).toEqual([
+      'interface eth0',
+      'ip ospf dead-interval 4',
+      'exit',
+    ]);
+  });
+
+  it('keeps nothing when the device had the default (the scenario restore is the right one)', () => {
+    expect(ownValueLines(['interface eth1', 'ip ospf hello-interval 25'], ['interface eth1', 'no ip ospf hello-interval'], FRR)).toEqual(
+      [],
+    );
+    expect(ownValueLines(['interface eth1', 'ip ospf cost 1000'], ['interface eth1', 'no ip ospf cost'], FRR)).toEqual([]);
+  });
+
+  it('keeps what a `no` line removes and what a value overrides, never what the restore puts back already', () => {
+    // the password the restore's `no neighbor … password` would leave unset
+    expect(
+      ownValueLines(
+        ['router bgp 65001', 'neighbor 10.0.12.2 password LABFAULT'],
+        ['router bgp 65001', 'no neighbor 10.0.12.2 password'],
+        FRR,
+      ),
+    ).toEqual(['router bgp 65001', 'neighbor 10.0.12.2 password s3cret', 'exit']);
+    // the device's multihop, not the scenario's 2
+    expect(
+      ownValueLines(
+        ['router bgp 65001', 'no neighbor 10.0.12.2 ebgp-multihop'],
+        ['router bgp 65001', 'neighbor 10.0.12.2 ebgp-multihop 2'],
+        FRR,
+      ),
+    ).toEqual(['router bgp 65001', 'neighbor 10.0.12.2 ebgp-multihop 5', 'exit']);
+    // the removed network is the restore's own line: nothing to add
+    expect(
+      ownValueLines(
+        ['router bgp 65001', 'address-family ipv4 unicast', 'no network 10.1.0.0/24', 'exit-address-family'],
+        ['router bgp 65001', 'address-family ipv4 unicast', 'network 10.1.0.0/24', 'exit-address-family'],
+        FRR,
+      ),
+    ).toEqual([]);
+  });
+
+  it('compares lines in the same section only', () => {
+    // eth1 has no own hello interval although eth0 has one
+    expect(ownValueLines(['interface eth1', 'ip ospf hello-interval 25'], ['interface eth1', 'no ip ospf hello-interval'], FRR)).toEqual(
+      [],
+    );
+  });
+
+  it('nests a line of an address family under its heads', () => {
+    const cfg = 'router bgp 1\n address-family ipv4 unicast\n  distance bgp 20 200 200\n exit-address-family\nexit\n';
+    expect(
+      ownValueLines(['router bgp 1', 'address-family ipv4 unicast', 'distance bgp 20 200 250'], ['router bgp 1', 'no distance bgp'], cfg),
+    ).toEqual(['router bgp 1', 'address-family ipv4 unicast', 'distance bgp 20 200 200', 'exit-address-family', 'exit']);
+  });
+});
+
+describe('withOwnValues', () => {
+  it("appends the device's own lines to the scenario's restore and names them", () => {
+    const r = withOwnValues(restoreCall(helloRestore), helloInject, { config: FRR });
+    expect(r.args.device_configs).toEqual([
+      { device_name: 'R1', config_commands: [...helloRestore, 'interface eth0', 'ip ospf hello-interval 1', 'exit'] },
+    ]);
+    expect(r.own_lines).toEqual(['interface eth0', 'ip ospf hello-interval 1', 'exit']);
+    expect(r.own_unread).toBeUndefined();
+  });
+
+  it('leaves the default restore as it is when the device had no value of its own', () => {
+    const r = withOwnValues(restoreCall(['interface eth1', 'no ip ospf hello-interval']), ['interface eth1', 'ip ospf hello-interval 25'], {
+      config: FRR,
+    });
+    expect(r).toEqual(restoreCall(['interface eth1', 'no ip ospf hello-interval']));
+  });
+
+  it('says why when the configuration could not be read, and keeps the scenario restore', () => {
+    const r = withOwnValues(restoreCall(helloRestore), helloInject, { error: 'cannot reach R1: connection refused' });
+    expect(r.args).toEqual(restoreCall(helloRestore).args);
+    expect(r.own_unread).toBe('cannot reach R1: connection refused');
+  });
+});
