@@ -14,6 +14,8 @@ import type { Topology } from '../src/gns3/types.js';
 import { applyConfigTemplate } from '../src/tools/changeset/apply-template.js';
 import { prepareChangeSet, type RenderedSet } from '../src/tools/changeset/prepare.js';
 import { takeBaseline, verifyChange } from '../src/tools/changeset/verify.js';
+import { keepRead, readBeforeChange } from '../src/tools/changeset/pre-change-read.js';
+import { captureDevices } from '../src/checkpoints/capture.js';
 import type { ToolContext } from '../src/tools/types.js';
 import { startLab } from '../test/lab/lab.js';
 import { scopeOf } from '../test/devices/helpers.js';
@@ -71,6 +73,10 @@ export interface ApplyFigures {
   setDefault: number;
   /** baseline + verification reads of the 20 routers, settle excluded */
   verifyReads: number;
+  /** the reads before the apply: the preview's configuration and the baseline in one console round per router */
+  preRead: number;
+  /** the same reads as two rounds per router (the configuration, then the baseline) */
+  preReadTwoRounds: number;
   cpuApply?: CpuShare;
   cpuVerify?: CpuShare;
 }
@@ -95,7 +101,16 @@ async function measure(topology: Topology, withCpu: boolean): Promise<ApplyFigur
     };
     await reads();
     const verifyReads = await timed(reads, RUNS);
-    const figures: ApplyFigures = { slowest: Math.max(...perDevice), set20, setDefault, verifyReads };
+    // what a verified change reads between the call and the apply: one round per router, taken by the run's baseline
+    const preRead = await timed(async () => {
+      keepRead(ctx.services, 'bench', await readBeforeChange(ROUTERS, topology, { config: true, baseline: true }, ctx));
+      await takeBaseline(ROUTERS, { ...ctx, callId: 'bench' });
+    }, RUNS);
+    const preReadTwoRounds = await timed(async () => {
+      await captureDevices(ROUTERS, ctx);
+      await takeBaseline(ROUTERS, ctx);
+    }, RUNS);
+    const figures: ApplyFigures = { slowest: Math.max(...perDevice), set20, setDefault, verifyReads, preRead, preReadTwoRounds };
     if (withCpu) {
       figures.cpuApply = await cpuShare(() => apply(set, ctx), RUNS);
       figures.cpuVerify = await cpuShare(reads, RUNS);
@@ -125,6 +140,8 @@ export function applyRows(f: ApplyFigures, where: string): string[][] {
       fmtMs(f.verifyReads),
       `≤ 2 s ${f.verifyReads <= 2000 ? '✓' : '✗'}`,
     ],
+    [`${where}: preview + baseline reads of 20 routers before the apply, one console round per router`, fmtMs(f.preRead), ''],
+    [`${where}: the same reads as two rounds per router (configuration, then baseline)`, fmtMs(f.preReadTwoRounds), ''],
   ];
   if (f.cpuApply && f.cpuVerify)
     rows.push(
@@ -146,6 +163,7 @@ export async function measureApply(): Promise<{ rows: string[][]; notes: string[
       notes: [
         `apply: the OSPF template rendered for each of ${N} chained FRR routers, through apply_config_template (verify none), re-applied each run`,
         'the verification reads are takeBaseline (devices and their linked routers) and verifyChange re-reading until two reads agree, no wait between reads',
+        'the reads before the apply: readBeforeChange (running-config + state commands back to back) taken by takeBaseline, against captureDevices then takeBaseline',
         'local FRR lab: 20 vtysh consoles share the 2 cores with the copilot, so a parallel run there is CPU-bound',
       ],
     };

@@ -146,7 +146,14 @@ function batchEvents(
       run.emit({ type: 'approval', id: call.id, name: call.name, args: call.args, why: need.why, ...(preview ? { preview } : {}) }),
     settled: (call, settled) => toolEnd(call, shown(call, settled), 0),
     checkpoint: (call, c) =>
-      run.emit({ type: 'checkpoint', id: call.id, name: call.name, device: c.device, ...(c.error ? { error: c.error } : {}) }),
+      run.emit({
+        type: 'checkpoint',
+        id: call.id,
+        name: call.name,
+        device: c.device,
+        ...(c.error ? { error: c.error } : {}),
+        ...(c.checkpoint !== undefined ? { checkpoint_id: c.checkpoint } : {}),
+      }),
     start: (call) => run.emit({ type: 'tool_start', id: call.id, name: call.name }),
     crossed: (call, stop) => {
       if (b.exceeded.includes(stop)) return;

@@ -45,7 +45,20 @@ export interface StateReadContext {
 
 const ROUTE_PROTOCOLS = new Set(['connected', 'ospf', 'bgp', 'static', 'rip', 'isis', 'eigrp']);
 
-function stateOf(device: string, platform: PlatformName, out: (c: string) => string | undefined): DeviceState {
+/** The platforms the state readers know (the others' verification is `error`, never `pass`). */
+export const hasStateReaders = (platform: PlatformName): boolean => platform === 'frr' || platform === 'cisco_ios';
+
+export const unreadState = (device: string, error: string): DeviceState => ({
+  device,
+  interfaces: {},
+  ospf: {},
+  bgp: {},
+  routes: {},
+  error,
+});
+
+/** A device's state from the answers to stateCommands(platform) (`out`: a command's output, undefined when it failed). */
+export function stateOf(device: string, platform: PlatformName, out: (c: string) => string | undefined): DeviceState {
   const s: DeviceState = { device, interfaces: {}, ospf: {}, bgp: {}, routes: {} };
   const brief = out(platform === 'frr' ? 'show interface brief' : 'show ip interface brief');
   const rows = brief === undefined ? undefined : platform === 'frr' ? parseFrrInterfaceBrief(brief) : parseIosInterfaceBrief(brief);
@@ -61,15 +74,17 @@ function stateOf(device: string, platform: PlatformName, out: (c: string) => str
   return s;
 }
 
+export const noReaders = (platform: string) => `no state readers for ${platform} devices`;
+
 /** The state of every device, in parallel; a device without readers or unreachable carries `error`. */
 export async function readStates(devices: readonly string[], c: StateReadContext): Promise<DeviceState[]> {
-  const empty = (device: string, error: string): DeviceState => ({ device, interfaces: {}, ospf: {}, bgp: {}, routes: {}, error });
+  const empty = unreadState;
   const jobs = await runLimited([...devices], c.settings.device_concurrency, async (d): Promise<DeviceJob | DeviceState> => {
     const resolved = resolveTarget(c.topology, d, c.settings);
     if (!resolved.ok) return empty(d, resolved.error);
     try {
       const platform = (await c.pool.acquire(resolved.target, c.signal)).platform;
-      if (platform !== 'frr' && platform !== 'cisco_ios') return empty(d, `no state readers for ${platform} devices`);
+      if (!hasStateReaders(platform)) return empty(d, noReaders(platform));
       return { device_name: d, resolved: { ok: true, target: { ...resolved.target, platform } }, commands: stateCommands(platform) };
     } catch (err) {
       return empty(d, `cannot reach ${d}: ${errorMessage(err).split('\n')[0]}`);

@@ -25,6 +25,8 @@ export interface DeviceCheckpointReport {
   device: string;
   /** the first call of the batch that changes it (the checkpoint is tied to it) */
   callId: string;
+  /** the stored checkpoint's id (CheckpointStore.saveDevice): what a rewind of this call restores */
+  checkpoint?: number;
   /** why there is no checkpoint (absent: saved) */
   error?: string;
 }
@@ -69,12 +71,13 @@ export function sessionCheckpointer(o: CheckpointerOptions): Checkpointer {
     for (const [device, callId] of owner) {
       const c = captures.get(device) ?? { error: 'not captured' };
       let error = c.config === undefined ? (c.error ?? 'no configuration captured') : undefined;
+      let checkpoint: number | undefined;
       try {
-        o.store.saveDevice({ session_id: o.sessionId, request_no: requestNo, call_id: callId, device, ...c });
+        checkpoint = o.store.saveDevice({ session_id: o.sessionId, request_no: requestNo, call_id: callId, device, ...c });
       } catch (err) {
         error = `cannot store it: ${errorMessage(err)}`;
       }
-      devices.push({ device, callId, ...(error ? { error } : {}) });
+      devices.push({ device, callId, ...(error ? { error } : { checkpoint }) });
     }
     if (!before || 'error' in before) {
       if (before) for (const c of topoCalls) devices.push({ device: 'topology', callId: c.id, error: before.error });

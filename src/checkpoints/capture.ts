@@ -56,6 +56,7 @@ export async function captureDevices(names: string[], ctx: CaptureContext): Prom
       const session = await pool.acquire(resolved.target, ctx.signal);
       const command = DRIVERS[session.platform].capture;
       if (!command) return { platform: session.platform, error: `no capture command for ${session.platform} devices` };
+      ctx.log.debug('device round', { device: name, mode: 'capture', commands: 1 });
       const r = await session.run(command, { timeoutMs: ctx.settings.command_timeout_ms, signal: ctx.signal });
       if (!session.usable) pool.drop(resolved.target);
       if (r.status !== 'success') return { platform: session.platform, error: `${command}: ${r.error ?? r.status}` };

@@ -29,6 +29,8 @@ export type ApprovalPreviewer = (
   signal: AbortSignal,
   /** devices read for an earlier approval of the same batch (nothing has run since): not read again */
   known?: ReadonlyMap<string, Capture>,
+  /** the call previewed; `baseline`: it is verified against a baseline, which the same read may take (ToolTargets.baseline) */
+  call?: { id: string; baseline?: boolean },
 ) => Promise<ApprovalPreview>;
 
 const HIER_PLATFORMS = new Set(['frr', 'cisco_ios']);

@@ -45,11 +45,13 @@ export class CheckpointStore {
   constructor(readonly db: Database.Database) {}
 
   /**
-   * Keeps a device's configuration as it was before request `request_no` changed
-   * it: the first capture of a request wins (later calls of the same request find
-   * the device already changed). A failed capture (`error`) is recorded so diff
-   * and rewind can say why there is no checkpoint; a later successful capture in
-   * the same request replaces it. Returns false when the request already had one.
+   * Keeps a device's configuration as it was before call `call_id` of request `request_no`
+   * changed it, and returns the id of the checkpoint that holds it. Each call gets its own
+   * (a later call of the request that changes the device again keeps what it found: a
+   * regression's rewind goes back to the checkpoint before that call); the same call twice
+   * keeps its first. The request's first checkpoint of the device is "just before the
+   * request" (devicesAt). A failed capture (`error`) is recorded so diff and rewind can say
+   * why there is no checkpoint; a later successful capture in the same request replaces it.
    */
   saveDevice(c: {
     session_id: string;
@@ -58,29 +60,30 @@ export class CheckpointStore {
     device: string;
     config?: string;
     error?: string;
-  }): boolean {
+  }): number {
     return this.db
       .transaction(() => {
-        const had = this.db
-          .prepare('SELECT hash FROM device_checkpoints WHERE session_id = ? AND request_no = ? AND device = ?')
-          .get(c.session_id, c.request_no, c.device) as { hash: string | null } | undefined;
-        if (had && (had.hash !== null || c.config === undefined)) return false;
+        const rows = this.db
+          .prepare('SELECT id, call_id, hash FROM device_checkpoints WHERE session_id = ? AND request_no = ? AND device = ? ORDER BY id')
+          .all(c.session_id, c.request_no, c.device) as { id: number; call_id: string | null; hash: string | null }[];
+        const callId = c.call_id ?? null;
+        const first = rows[0];
+        if (first && first.hash === null && c.config !== undefined) {
+          this.db
+            .prepare('UPDATE device_checkpoints SET hash = ?, error = NULL, call_id = ? WHERE id = ?')
+            .run(this.putBlob(c.config), callId, first.id);
+          return first.id;
+        }
+        const same = rows.find((r) => r.call_id === callId);
+        if (same) return same.id;
         const hash = c.config !== undefined ? this.putBlob(c.config) : null;
         const error = hash === null ? (c.error ?? 'no configuration captured') : null;
-        if (had) {
-          this.db
-            .prepare(
-              'UPDATE device_checkpoints SET hash = ?, error = NULL, call_id = ? WHERE session_id = ? AND request_no = ? AND device = ?',
-            )
-            .run(hash, c.call_id ?? null, c.session_id, c.request_no, c.device);
-        } else {
-          this.db
-            .prepare(
-              'INSERT INTO device_checkpoints (session_id, request_no, call_id, device, hash, error, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-            )
-            .run(c.session_id, c.request_no, c.call_id ?? null, c.device, hash, error, new Date().toISOString());
-        }
-        return true;
+        const r = this.db
+          .prepare(
+            'INSERT INTO device_checkpoints (session_id, request_no, call_id, device, hash, error, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          )
+          .run(c.session_id, c.request_no, callId, c.device, hash, error, new Date().toISOString());
+        return Number(r.lastInsertRowid);
       })
       .immediate();
   }
@@ -122,6 +125,15 @@ export class CheckpointStore {
       .all(sessionId, from, from) as DeviceRow[];
     const wanted = devices?.map((d) => d.toLowerCase());
     return rows.filter((r) => !wanted || wanted.includes(r.device.toLowerCase())).map((r) => this.deviceOf(r));
+  }
+
+  /** These checkpoints of the session (saveDevice's ids), by device: a regression's rewind restores exactly them. */
+  devicesByIds(sessionId: string, ids: readonly number[]): DeviceCheckpoint[] {
+    if (ids.length === 0) return [];
+    const rows = this.db
+      .prepare(`SELECT * FROM device_checkpoints WHERE session_id = ? AND id IN (${ids.map(() => '?').join(', ')}) ORDER BY device`)
+      .all(sessionId, ...ids) as DeviceRow[];
+    return rows.map((r) => this.deviceOf(r));
   }
 
   /** Every device checkpoint of a session, oldest first. */

@@ -33,18 +33,19 @@ type Row<T> = { project: string; report: T } | { project: string; error: string 
 
 /** The class's projects, each run through `body` with its lab open; a project's error is its row. */
 async function eachProject<T>(deps: ClassCheckpointDeps, opts: Opts, body: (lab: ProjectLab) => Promise<T>): Promise<Row<T>[]> {
-  const { classProjects, parseJobs, checkProjectFlags, withClassSignal } = await import('../gns3/class-projects.js');
+  const { classProjectList, parseJobs, checkProjectFlags, withClassSignal } = await import('../gns3/class-projects.js');
   const glob = String(opts.projects);
   checkProjectFlags(glob, typeof opts.project === 'string');
   const jobs = parseJobs(opts.jobs as string | undefined);
-  const names = await classProjects(deps.client, glob, deps.signal);
+  // the controller's list is read once for the class: each project is opened as listed
+  const listed = await classProjectList(deps.client, glob, deps.signal);
   return withClassSignal(deps.signal, (signal) =>
-    runLimited(names, jobs, async (project): Promise<Row<T>> => {
+    runLimited(listed, jobs, async (raw): Promise<Row<T>> => {
       try {
-        const report = await withProjectLab(deps.client, deps.settings, project, deps.sessions, signal, deps.log, body);
-        return { project, report };
+        const report = await withProjectLab(deps.client, deps.settings, raw, deps.sessions, signal, deps.log, body);
+        return { project: raw.name, report };
       } catch (err) {
-        return { project, error: errorMessage(err) };
+        return { project: raw.name, error: errorMessage(err) };
       }
     }),
   );

@@ -99,7 +99,8 @@ async function onRegression(
   const devices = watch.devices();
   const findings = calls.flatMap((c) => c.verification.regressions).map(findingText);
   process.stderr.write(`regression: ${sanitizeLine(findings.join('; '))}\n`);
-  const base = { action: settings.on_regression, calls: calls.map((c) => c.id), devices };
+  const checkpoints = watch.checkpoints();
+  const base = { action: settings.on_regression, calls: calls.map((c) => c.id), devices, checkpoints };
   if (settings.on_regression === 'keep') {
     process.stderr.write('the regression is kept (--on-regression keep): exit 7\n');
     builder.setRegression({ ...base, status: 'kept' });
@@ -112,7 +113,7 @@ async function onRegression(
   }
   try {
     const { rewindRegressed } = await import('../undo/regression-rewind.js');
-    const r = await rewindRegressed(settings, sessionId, devices, signal);
+    const r = await rewindRegressed(settings, sessionId, devices, checkpoints, signal);
     process.stderr.write(sanitizeLine(r.text.split('\n')[0] ?? '') + '\n');
     builder.setRegression({ ...base, status: r.restored ? 'rewound' : 'not_rewound', rewind: r.text });
   } catch (err) {

@@ -130,8 +130,11 @@ export type AgentEvent = AgentTag &
         /** per device the call changes, the diff its commands would make, as the approver is shown it (absent: no preview was made) */
         preview?: DevicePreview[];
       }
-    /** before the call ran, the device's configuration (or `topology`) was checkpointed, or could not be: `error` says why */
-    | { type: 'checkpoint'; id: string; name: string; device: string; error?: string }
+    /**
+     * before the call ran, the device's configuration (or `topology`) was checkpointed, or could not be: `error` says why.
+     * `checkpoint_id`: the stored device checkpoint, the one a regression's rewind of this call restores (absent: topology, error)
+     */
+    | { type: 'checkpoint'; id: string; name: string; device: string; error?: string; checkpoint_id?: number }
     | {
         type: 'context';
         tokens: number;

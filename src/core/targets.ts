@@ -30,6 +30,8 @@ export interface ToolTargets {
   links?: TargetLink[];
   /** device configuration: the devices are checkpointed before the call runs */
   changesConfig?: boolean;
+  /** the change is verified against a baseline of its devices' state: the read before it reads that state too */
+  baseline?: boolean;
   /** the topology (nodes, links, their status and filters): their before-state is recorded */
   changesTopology?: boolean;
 }

@@ -128,6 +128,8 @@ async function runOne(job: DeviceJob, opts: RunJobsOptions): Promise<DeviceResul
     return done({ ...base, platform, status: 'error', results, blocked: [...blocked, ...refused.bad], error: refused.error });
   }
 
+  // one console round: the lines of one job, back to back on one session (what "one round per device" counts)
+  log.debug('device round', { device: target.name, mode: opts.mode, commands: toSend.length });
   let sent: CommandResult[] = [];
   let error: string | undefined;
   if (opts.mode === 'config') {

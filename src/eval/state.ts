@@ -54,9 +54,11 @@ const pause = (ms: number, signal: AbortSignal) =>
 /**
  * Re-reads the baseline's devices until nothing of the baseline is missing or worse, or
  * `timeoutMs` passes; the regressions of the last read. A device that cannot be read (now or
- * in the baseline) is an error: no verdict comes from it.
+ * in the baseline) is an error: no verdict comes from it. The wait ends on the first read equal
+ * to the baseline, so the poll only sets how late after that moment it notices: a quarter
+ * second (a read is a few show commands per router), not a whole one per run.
  */
-export async function settleToBaseline(base: LabBaseline, ctx: ToolContext, timeoutMs: number, pollMs = 1_000): Promise<Settled> {
+export async function settleToBaseline(base: LabBaseline, ctx: ToolContext, timeoutMs: number, pollMs = 250): Promise<Settled> {
   const broken = base.states.find((s) => s.error !== undefined);
   if (broken) return { error: `no baseline for ${broken.device}: ${broken.error}` };
   const deadline = performance.now() + timeoutMs;

@@ -68,6 +68,8 @@ export interface RegressionOutcome {
   calls: string[];
   /** the devices those calls changed (what a rewind restores) */
   devices: string[];
+  /** per device, the checkpoint taken just before the regressed call that changed it (what a rewind restores; `checkpoint` events' `checkpoint_id`) */
+  checkpoints: number[];
   /** the rewind's summary (action rewind) */
   rewind?: string;
 }

@@ -40,3 +40,27 @@ CREATE TABLE IF NOT EXISTS rewinds (
   PRIMARY KEY (session_id, request_no)
 );
 `;
+
+/**
+ * Migration 9: a device checkpoint per configuration call, not per request. A request's later
+ * call that changes a device again keeps the configuration it found, so a regression's rewind
+ * restores the checkpoint taken before that very call (an earlier call's change stays). The
+ * request's first row per device is still "the device just before the request".
+ */
+export const DEVICE_CHECKPOINTS_PER_CALL = `
+CREATE TABLE device_checkpoints_per_call (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  session_id TEXT NOT NULL,
+  request_no INTEGER NOT NULL,
+  call_id TEXT,
+  device TEXT NOT NULL,
+  hash TEXT,
+  error TEXT,
+  created_at TEXT NOT NULL
+);
+INSERT INTO device_checkpoints_per_call (id, session_id, request_no, call_id, device, hash, error, created_at)
+  SELECT id, session_id, request_no, call_id, device, hash, error, created_at FROM device_checkpoints;
+DROP TABLE device_checkpoints;
+ALTER TABLE device_checkpoints_per_call RENAME TO device_checkpoints;
+CREATE INDEX IF NOT EXISTS device_checkpoints_request ON device_checkpoints(session_id, request_no, device);
+`;

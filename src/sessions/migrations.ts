@@ -10,14 +10,14 @@ import type Database from 'better-sqlite3';
 import type { BaseMessage } from '@langchain/core/messages';
 import { CopilotError } from '../errors.js';
 import { MESSAGES_SCHEMA, MessageLog } from './message-log.js';
-import { CHECKPOINT_SCHEMA } from './checkpoint-schema.js';
+import { CHECKPOINT_SCHEMA, DEVICE_CHECKPOINTS_PER_CALL } from './checkpoint-schema.js';
 import { REQUEST_USAGE_SCHEMA } from './request-usage.js';
 import { FAULT_SCHEMA } from './fault-schema.js';
 import { SEEN_TOPOLOGY_SCHEMA } from './seen-topology.js';
 import { NAMED_CHECKPOINT_SCHEMA } from './named-checkpoint-schema.js';
 import { STATE_BASELINE_SCHEMA } from './state-baselines.js';
 
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 interface Migration<T> {
   to: number;
@@ -114,6 +114,15 @@ const stateBaselines: Migration<void> = {
   },
 };
 
+/** 8 → 9: a device checkpoint per configuration call, not per request (./checkpoint-schema.ts). */
+const checkpointPerCall: Migration<void> = {
+  to: 9,
+  prepare: () => Promise.resolve(),
+  apply(db) {
+    db.exec(DEVICE_CHECKPOINTS_PER_CALL);
+  },
+};
+
 const MIGRATIONS: Migration<never>[] = [
   messagesTable as Migration<never>,
   checkpointTables as Migration<never>,
@@ -122,6 +131,7 @@ const MIGRATIONS: Migration<never>[] = [
   seenTopology as Migration<never>,
   namedCheckpoints as Migration<never>,
   stateBaselines as Migration<never>,
+  checkpointPerCall as Migration<never>,
 ];
 
 export function schemaVersion(db: Database.Database): number {

@@ -113,6 +113,7 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
   const toRun: { i: number; call: DispatchCall; def: ToolDef }[] = [];
   // what the previews read; the checkpoint of an approved call reuses it (a denied call's is dropped with this map)
   const previewed = new Map<string, Capture>();
+  const previewedIds = new Set<string>();
 
   // Sequential: each verdict counts the calls let through before it, and approvals are asked one at a time.
   let limits = req.limits;
@@ -146,6 +147,7 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     if (verdict.kind === 'ask') {
       // read first, so the approval event carries the same preview the approver is shown
       const preview = await previewCall(verdict.def, call, req, previewed);
+      previewedIds.add(call.id);
       req.events?.approval?.(call, verdict.need, preview);
       const answer = await askApproval(
         { ...call, why: verdict.need.why, ...(preview ? { preview } : {}) },
@@ -185,6 +187,9 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     const r = results[i];
     if (r) req.events?.settled?.(c, r);
   });
+  // A call verified against a baseline that was not previewed (no approval asked) reads its devices now,
+  // configuration and state in one round, which its checkpoint and its baseline then share.
+  await Promise.all(toRun.filter(({ call }) => !previewedIds.has(call.id)).map(({ call, def }) => readAhead(def, call, req, previewed)));
   // After every approval (nothing denied is captured), before any call runs (none can race the capture).
   const after = await checkpointBatch(toRun, req, previewed);
   await runLimited(toRun, req.maxParallel, async ({ i, call, def }) => {
@@ -285,11 +290,23 @@ async function previewCall(
   const targets = def.targets?.(call.args);
   if (!req.previewer || !req.approval.approver || !targets?.changesConfig || !targets.devices?.length) return undefined;
   try {
-    const p = await req.previewer(targets.devices, req.signal, previewed);
+    const p = await req.previewer(targets.devices, req.signal, previewed, { id: call.id, ...(targets.baseline ? { baseline: true } : {}) });
     for (const [device, c] of p.captures) if (c.config !== undefined && !previewed.has(device)) previewed.set(device, c);
     return p.devices.length > 0 ? p.devices : undefined;
   } catch (err) {
     // a preview is a courtesy: the question is asked without it
     return targets.devices.map((d) => ({ device: d.name, error: `no preview: ${errorMessage(err)}` }));
+  }
+}
+
+/** The previewer's read for a call that runs unasked and is verified against a baseline (its preview is not shown). */
+async function readAhead(def: ToolDef, call: DispatchCall, req: DispatchRequest, previewed: Map<string, Capture>): Promise<void> {
+  const targets = def.targets?.(call.args);
+  if (!req.previewer || !targets?.baseline || !targets.changesConfig || !targets.devices?.length) return;
+  try {
+    const p = await req.previewer(targets.devices, req.signal, previewed, { id: call.id, baseline: true });
+    for (const [device, c] of p.captures) if (c.config !== undefined && !previewed.has(device)) previewed.set(device, c);
+  } catch {
+    // the checkpoint and the baseline read the devices themselves
   }
 }

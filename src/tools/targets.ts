@@ -17,7 +17,7 @@ const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const textOf = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
 
 /** `{device_configs:[{device_name, <key>:[…]}]}`: the device tools. */
-function deviceConfigs(key: 'commands' | 'config_commands', changesConfig: boolean): TargetsFn {
+function deviceConfigs(key: 'commands' | 'config_commands', changesConfig: boolean, baseline = false): TargetsFn {
   return (args) => ({
     devices: list(args.device_configs)
       .filter(isObj)
@@ -29,6 +29,7 @@ function deviceConfigs(key: 'commands' | 'config_commands', changesConfig: boole
         };
       }),
     ...(changesConfig ? { changesConfig } : {}),
+    ...(baseline ? { baseline } : {}),
   });
 }
 
@@ -46,6 +47,7 @@ const changeSet: TargetsFn = (args) => {
           .filter((n): n is string => n !== undefined && !/[*?[]/.test(n))
           .map((name) => ({ name, commands: [] })),
     changesConfig: true,
+    ...(args.verify === 'none' ? {} : { baseline: true }),
   };
 };
 
@@ -100,7 +102,8 @@ const packetFilter: TargetsFn = (args) => {
 export const TOOL_TARGETS = {
   execute_multiple_device_commands: deviceConfigs('commands', false),
   execute_vpcs_commands: deviceConfigs('commands', true),
-  execute_multiple_device_config_commands: deviceConfigs('config_commands', true),
+  // verified against a baseline (src/tools/changeset/verified-change.ts)
+  execute_multiple_device_config_commands: deviceConfigs('config_commands', true, true),
   apply_config_template: changeSet,
   create_gns3_node: createNodes,
   update_gns3_node_name: renameNodes,

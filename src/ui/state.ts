@@ -253,7 +253,12 @@ function applyEvent(s0: UiState, e: AgentEvent, at: number): UiState {
     }
     case 'checkpoint':
       // a kept one is noted on its call (a regression's rewind restores it); a missing one is said, the change runs anyway
-      if (!e.error) return touchCall(ensureLive(s0, at), e, (c) => ({ ...c, checkpointed: [...(c.checkpointed ?? []), e.device] }));
+      if (!e.error)
+        return touchCall(ensureLive(s0, at), e, (c) => ({
+          ...c,
+          checkpointed: [...(c.checkpointed ?? []), e.device],
+          ...(e.checkpoint_id !== undefined ? { checkpoints: [...(c.checkpoints ?? []), { device: e.device, id: e.checkpoint_id }] } : {}),
+        }));
       return withNotice(s0, `⚠ no checkpoint for ${e.device}: ${e.error}`, 'warn');
     case 'context':
       return {

@@ -5,6 +5,7 @@
 import type { ApprovalDecision } from '../core/api.js';
 import type { ErrorType, RunStats, StoppedReason, ToolStatus } from '../core/events.js';
 import type { Verification } from '../core/verification.js';
+import type { CallCheckpoint } from '../core/regressions.js';
 
 export type ToolCallState = 'pending' | 'awaiting_approval' | 'running' | ToolStatus;
 
@@ -24,6 +25,8 @@ export interface ToolCallView {
   verification?: Verification;
   /** what was checkpointed before the call ran (`checkpoint` events without error) */
   checkpointed?: string[];
+  /** the stored device checkpoints among them (`checkpoint_id`): what a regression's rewind of this call restores */
+  checkpoints?: CallCheckpoint[];
   /** what the person answered when asked */
   decision?: ApprovalDecision['kind'];
   /** transient failures retried so far (tool_retry) */

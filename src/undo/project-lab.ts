@@ -6,6 +6,7 @@
  */
 import type { Settings } from '../config/schema.js';
 import type { Gns3Client } from '../gns3/client.js';
+import type { RawProject } from '../gns3/raw.js';
 import { createLogger, type Logger } from '../log.js';
 import type { SessionStore } from '../sessions/store.js';
 import { NamedCheckpointStore, controllerKey } from '../checkpoints/named-store.js';
@@ -34,11 +35,14 @@ export async function withClient<T>(settings: Settings, body: (client: Gns3Clien
   }
 }
 
-/** Runs `body` against one project (name or id) of the client's controller; its consoles are closed after. */
+/**
+ * Runs `body` against one project of the client's controller — by name or id, or as the controller
+ * just listed it (a class: the list is not read again per project); its consoles are closed after.
+ */
 export async function withProjectLab<T>(
   client: Gns3Client,
   settings: Settings,
-  project: string,
+  project: string | RawProject,
   sessions: SessionStore,
   signal: AbortSignal,
   log: Logger,
@@ -51,7 +55,8 @@ export async function withProjectLab<T>(
   ]);
   const services = new Map<string, unknown>();
   try {
-    const scope = await openProjectScope(client, project, signal);
+    const scope =
+      typeof project === 'string' ? await openProjectScope(client, project, signal) : await client.openListedProject(project, signal);
     const ctx: ToolContext = { settings, signal, log, project: () => Promise.resolve(scope), services };
     return await body({
       ctx,

@@ -1,7 +1,7 @@
 /**
  * `--on-regression rewind` (one-shot): once the request has ended, the devices of the calls
- * whose verification regressed go back to their checkpoint of this request (taken before the
- * first call of the request that changed them) — the rewind of the command line and the TUI,
+ * whose verification regressed go back to the checkpoint taken just before the regressed call
+ * (an earlier call's change in the request stays) — the rewind of the command line and the TUI,
  * through the gate. `--approve config` or `all` approves it; `never` refuses it and the
  * regression is kept.
  */
@@ -12,7 +12,7 @@ import { rewindFromTui } from './tui-rewind.js';
 import { rewindSummary } from './rewind-report.js';
 
 export interface RegressionRewind {
-  /** the request whose start the devices went back to */
+  /** the request the regressed calls ran in */
   to: number;
   devices: string[];
   /** every device back at its checkpoint */
@@ -25,6 +25,8 @@ export async function rewindRegressed(
   settings: Settings,
   sessionId: string,
   devices: string[],
+  /** per device, the checkpoint taken before the regressed call (RegressionWatch.checkpoints) */
+  checkpoints: number[],
   signal: AbortSignal,
 ): Promise<RegressionRewind> {
   const store = await SessionStore.open(settings.data_dir);
@@ -35,6 +37,7 @@ export async function rewindRegressed(
       sessionId,
       to,
       devices,
+      checkpoints,
       approver: () => Promise.resolve(approves ? { kind: 'allow_once' as const } : { kind: 'deny' as const }),
       signal,
       onPlan: () => undefined,

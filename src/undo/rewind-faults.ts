@@ -100,7 +100,7 @@ export function faultsBroughtBack(i: Omit<UndoneInputs, 'open'> & { restored: Fa
  */
 export function markFaultsUndone(
   store: CheckpointStore,
-  o: { sessionId: string; to: number; devices?: string[] | undefined },
+  o: { sessionId: string; to: number; devices?: string[] | undefined; checkpoints?: number[] | undefined },
   outcome: RewindOutcome,
 ): { restored: number[]; reopened: number[] } {
   const ledger = new FaultStore(store.db);
@@ -111,8 +111,8 @@ export function markFaultsUndone(
   if (open.length === 0 && restored.length === 0) return { restored: [], reopened: [] };
   const at = {
     outcome,
-    deviceCheckpoints: store.devicesAt(o.sessionId, o.to, o.devices),
-    topologyCheckpoints: o.devices ? [] : store.topologyFrom(o.sessionId, o.to),
+    deviceCheckpoints: o.checkpoints ? store.devicesByIds(o.sessionId, o.checkpoints) : store.devicesAt(o.sessionId, o.to, o.devices),
+    topologyCheckpoints: o.devices || o.checkpoints ? [] : store.topologyFrom(o.sessionId, o.to),
   };
   const undone = faultsUndone({ ...at, open, requestStart: store.requests(o.sessionId).find((r) => r.no === o.to)?.created_at });
   const back = faultsBroughtBack({ ...at, restored });

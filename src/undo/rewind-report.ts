@@ -10,6 +10,10 @@ function topologyLines(t: TopologyReport): string[] {
 
 const ids = (xs: number[]) => xs.map((id) => `#${id}`).join(', ');
 
+/** Where the rewind goes: just before a request, or (a regression's rewind) just before the regressed call. */
+const rewindTarget = (r: RewindReport) =>
+  r.checkpoints ? `just before the regressed call of request ${r.to}` : `just before request ${r.to}`;
+
 /** The inject-mode faults the rewind undid (marked restored in the ledger) or brought back (open again), if any. */
 const faultsLine = (r: RewindReport): string | undefined => {
   const parts = [
@@ -21,7 +25,7 @@ const faultsLine = (r: RewindReport): string | undefined => {
 
 export function reportText(r: RewindReport, kind: 'diff' | 'rewind'): string {
   const out: string[] = [];
-  const head = kind === 'diff' ? `changes since just before request ${r.to}` : `rewind to just before request ${r.to}`;
+  const head = kind === 'diff' ? `changes since just before request ${r.to}` : `rewind to ${rewindTarget(r)}`;
   out.push(`session ${r.session_id.slice(0, 8)}: ${head}${r.resumed ? ' (resumed)' : ''}`);
   if (r.devices.length === 0 && out.length === 1) out.push('no device was changed since then');
   for (const d of r.devices) out.push(...devicePlanLines(d, kind === 'diff' ? 'diff' : 'restore', WORDS));
@@ -34,11 +38,11 @@ export function reportText(r: RewindReport, kind: 'diff' | 'rewind'): string {
 
 /** After a rewind: per device `restored` or what remains, and the topology — short, for the TUI (the plan was shown before). */
 export function rewindSummary(r: RewindReport): { text: string; complete: boolean } {
-  if (r.blocked) return { text: `✗ rewind to just before request ${r.to} not applied: ${r.blocked.reason}`, complete: false };
+  if (r.blocked) return { text: `✗ rewind to ${rewindTarget(r)} not applied: ${r.blocked.reason}`, complete: false };
   const changed = r.devices.some((d) => d.status !== 'unchanged') || r.topology.status !== 'unchanged';
   const faults = faultsLine(r);
   if (!changed)
-    return { text: `nothing to rewind: the lab is as it was just before request ${r.to}${faults ? `\n  ${faults}` : ''}`, complete: true };
+    return { text: `nothing to rewind: the lab is as it was ${rewindTarget(r)}${faults ? `\n  ${faults}` : ''}`, complete: true };
   const out: string[] = [];
   let complete = true;
   for (const d of r.devices) {
@@ -50,6 +54,6 @@ export function rewindSummary(r: RewindReport): { text: string; complete: boolea
     out.push(`  topology: ${r.topology.status}`, ...r.topology.errors.map((e) => `    ${e}`));
   }
   if (faults) out.push(`  ${faults}`);
-  const head = `${complete ? '✓' : '✗'} rewind to just before request ${r.to}${r.request_no !== undefined ? ` (request ${r.request_no})` : ''}${r.resumed ? ', resumed' : ''}: ${complete ? 'restored' : 'not everything was restored'}`;
+  const head = `${complete ? '✓' : '✗'} rewind to ${rewindTarget(r)}${r.request_no !== undefined ? ` (request ${r.request_no})` : ''}${r.resumed ? ', resumed' : ''}: ${complete ? 'restored' : 'not everything was restored'}`;
   return { text: [head, ...out].join('\n'), complete };
 }

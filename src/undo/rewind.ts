@@ -17,7 +17,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import { asGns3Project } from '../tools/gns3/common.js';
 import { captureDevices } from '../checkpoints/capture.js';
 import type { CheckpointStore } from '../checkpoints/store.js';
-import type { TopologyBefore } from '../checkpoints/types.js';
+import type { DeviceCheckpoint, TopologyBefore } from '../checkpoints/types.js';
 import { planDevice, planTopology, topologyPlanEmpty, type DevicePlan, type TopologyNow, type TopologyPlan } from '../checkpoints/plan.js';
 import { markFaultsUndone } from './rewind-faults.js';
 import {
@@ -39,6 +39,11 @@ export interface RewindOptions extends RestoreApproval {
   /** the lab just before this request */
   to: number;
   devices?: string[];
+  /**
+   * exactly these device checkpoints instead of each device's first since `to` (a regression's
+   * rewind: per device the one taken before the regressed call, so an earlier call's change stays)
+   */
+  checkpoints?: number[];
   dryRun?: boolean;
   /** hears the plan once it is made, before anything is asked or sent (the TUI prints it above the approval box) */
   onPlan?: (plan: RewindReport) => void;
@@ -52,6 +57,8 @@ export interface TopologyReport extends TopologyPlan {
 export interface RewindReport {
   session_id: string;
   to: number;
+  /** the device checkpoints restored when a regression's rewind named them (absent: each device's first since `to`) */
+  checkpoints?: number[];
   /** the request number this rewind runs as (absent for a diff or a dry run) */
   request_no?: number;
   resumed?: boolean;
@@ -92,18 +99,26 @@ async function topologyNow(ctx: ToolContext): Promise<TopologyNow & { labels: Ma
   };
 }
 
-/** What changed since just before request `to`: per device the diff to a fresh capture, and the topology plan. */
+/** The device checkpoints a rewind goes back to: the ones named, or per device the first since request `to`. */
+export function rewindPoint(
+  store: CheckpointStore,
+  o: Pick<RewindOptions, 'sessionId' | 'to' | 'devices' | 'checkpoints'>,
+): DeviceCheckpoint[] {
+  return o.checkpoints ? store.devicesByIds(o.sessionId, o.checkpoints) : store.devicesAt(o.sessionId, o.to, o.devices);
+}
+
+/** What changed since just before request `to` (or the named checkpoints): per device the diff to a fresh capture, and the topology plan. */
 export async function planRewind(
   deps: RewindDeps,
-  o: Pick<RewindOptions, 'sessionId' | 'to' | 'devices'>,
+  o: Pick<RewindOptions, 'sessionId' | 'to' | 'devices' | 'checkpoints'>,
 ): Promise<{ plans: DevicePlan[]; topology: TopologyPlan; now: TopologyNow }> {
-  const checkpoints = deps.store.devicesAt(o.sessionId, o.to, o.devices);
+  const checkpoints = rewindPoint(deps.store, o);
   const captures = await captureDevices(
     checkpoints.filter((c) => c.config !== null).map((c) => c.device),
     deps.ctx,
   );
   const plans = checkpoints.map((c) => planDevice(c, captures.get(c.device) ?? { error: 'not captured' }));
-  const topoCheckpoints = o.devices ? [] : deps.store.topologyFrom(o.sessionId, o.to);
+  const topoCheckpoints = o.devices || o.checkpoints ? [] : deps.store.topologyFrom(o.sessionId, o.to);
   const now = topoCheckpoints.length > 0 ? await topologyNow(deps.ctx) : { nodes: [], links: [] };
   return { plans, topology: planTopology(topoCheckpoints, now), now };
 }
@@ -129,6 +144,7 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
   const report: RewindReport = {
     session_id: o.sessionId,
     to: o.to,
+    ...(o.checkpoints ? { checkpoints: o.checkpoints } : {}),
     devices: plans.map((p) => reportOf(p, p.status === 'restore' ? 'planned' : p.status)),
     topology: { ...topology, status: topologyPlanEmpty(topology) ? 'unchanged' : 'planned', errors: [] },
     ...(resumed ? { resumed } : {}),
@@ -172,7 +188,7 @@ export async function runRewind(deps: RewindDeps, o: RewindOptions): Promise<Rew
 
   report.topology.errors = await sendRestore(calls, topology, deps, approval, { mode: o.mode, interactive: o.interactive, refusalText });
   if (report.topology.status === 'planned') report.topology.status = report.topology.errors.length ? 'partial' : 'restored';
-  const checkpoints = new Map(store.devicesAt(o.sessionId, o.to, o.devices).map((c) => [c.device, c]));
+  const checkpoints = new Map(rewindPoint(store, o).map((c) => [c.device, c]));
   await verifyRestored(report.devices, checkpoints, ctx, { restore: 'the rewind', target: 'the checkpoint' });
   ledgerAfter(report, markFaultsUndone(store, o, report));
   store.finishRewind(o.sessionId, requestNo);

@@ -18,6 +18,8 @@ export interface TuiRewindOptions {
   to: number;
   /** only these devices (a regression's rewind); absent: everything the session changed since */
   devices?: string[];
+  /** exactly these device checkpoints (a regression's rewind: the ones taken before the regressed call) */
+  checkpoints?: number[];
   /** the TUI's approval box: every call of the restore is asked for there */
   approver: Approver;
   signal: AbortSignal;
@@ -42,6 +44,7 @@ export async function rewindFromTui(settings: Settings, store: SessionStore, o: 
         sessionId: row.id,
         to: o.to,
         ...(o.devices ? { devices: o.devices } : {}),
+        ...(o.checkpoints ? { checkpoints: o.checkpoints } : {}),
         mode,
         policy: settings.approve === 'never' ? 'never' : 'ask',
         approvalTools: settings.approval_tools,

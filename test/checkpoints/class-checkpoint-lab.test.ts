@@ -55,10 +55,13 @@ afterAll(async () => {
 });
 
 describe('checkpoint restore --projects: one plan for the class, nothing sent until --yes', () => {
-  it('save stage1 --projects saves each matching project (the teacher is not matched)', async () => {
+  it('save stage1 --projects saves each matching project (the teacher is not matched), listing the projects once', async () => {
     for (const r of Object.values(STUDENT_ROUTER)) atStage1.set(r, running(r));
+    const before = gns3.requests.length;
     const r = await cli(['checkpoint', 'save', 'stage1', '--projects', 'student-*', '--json']);
     expect(r.code, r.stderr).toBe(0);
+    // the controller's project list is read once for the class, not again per project
+    expect(gns3.requests.slice(before).filter((q) => q.method === 'GET' && /\/projects\/?$/.test(q.path))).toHaveLength(1);
     const j = JSON.parse(r.stdout) as { projects: { project: string }[]; totals: unknown };
     expect(j.projects.map((p) => p.project)).toEqual(['student-01', 'student-02']);
     expect(j.totals).toEqual({ projects: 2, saved: 2, not_saved: 0 });

@@ -18,6 +18,7 @@ import { StreamJsonPrinter } from '../../src/output/stream-json.js';
 import { TextPrinter } from '../../src/output/text.js';
 import { ResultBuilder } from '../../src/output/summary.js';
 import { jsonResultSchema, parseStreamJson } from '../e2e/oneshot-schema.js';
+import { nullLogger, type Logger } from '../../src/log.js';
 
 const { tmp, startLlm } = useFakeLlm('gc-cp-dispatch-');
 let lab: Lab;
@@ -94,10 +95,17 @@ describe('checkpoints in the dispatch', () => {
       { text: 'done' },
     ]);
     const asked: ApprovalRequest[] = [];
+    // the console rounds the device engine logs: "R1 read" is one job's lines back to back on R1
+    const rounds: string[] = [];
+    const log: Logger = {
+      ...nullLogger,
+      debug: (msg, data) => void (msg === 'device round' && rounds.push(`${String(data?.device)} ${String(data?.mode)}`)),
+    };
     const s = await session(
       testSettings(llm.url, tmp.dir, { server: gns3.url, project: 'cp-lab', mode: 'lab', approve: 'ask' }),
       allTools(),
       {
+        log,
         approver: (req) => {
           asked.push(req);
           return Promise.resolve({ kind: asked.length === 1 ? 'deny' : 'allow_once' });
@@ -105,7 +113,11 @@ describe('checkpoints in the dispatch', () => {
       },
     );
     const denied = await collect(s.send('describe lo, first try'));
+    // the preview's configuration and the baseline in one round; nothing more for a denied call
+    expect(rounds.splice(0)).toEqual(['R1 read']);
     const allowed = await collect(s.send('describe lo, second try'));
+    // one round before the apply: the checkpoint and the baseline reuse the preview's read
+    expect(rounds.slice(0, rounds.indexOf('R1 config') + 1)).toEqual(['R1 read', 'R1 config']);
     const sessionId = s.id;
     await s.close();
 

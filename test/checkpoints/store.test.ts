@@ -7,6 +7,7 @@ import { HumanMessage } from '@langchain/core/messages';
 import { SessionStore } from '../../src/sessions/store.js';
 import { CheckpointStore } from '../../src/checkpoints/store.js';
 import { vpcsConfigOf, vpcsRestore } from '../../src/checkpoints/vpcs.js';
+import { CHECKPOINT_SCHEMA } from '../../src/sessions/checkpoint-schema.js';
 
 let dir: string;
 let store: SessionStore;
@@ -28,22 +29,31 @@ afterAll(() => {
 const big = Array.from({ length: 2000 }, (_, i) => `interface eth${i}\n ip address 10.${i >> 8}.${i & 255}.1/24\nexit`).join('\n');
 
 describe('CheckpointStore', () => {
-  it('numbers requests by prompts and rewinds and keeps the first capture of a request', () => {
+  it('numbers requests by prompts and rewinds; a checkpoint per call, the first of a request is "before the request"', () => {
     store.saver.log.append(S, 0, [new HumanMessage('configure OSPF on r1 and r2')]);
     expect(cp.currentRequestNo(S)).toBe(1);
-    expect(cp.saveDevice({ session_id: S, request_no: 1, call_id: 'c1', device: 'r1', config: big })).toBe(true);
-    expect(cp.saveDevice({ session_id: S, request_no: 1, call_id: 'c2', device: 'r1', config: 'later' })).toBe(false);
-    expect(cp.saveDevice({ session_id: S, request_no: 1, call_id: 'c1', device: 'r2', error: 'connection refused' })).toBe(true);
+    const c1 = cp.saveDevice({ session_id: S, request_no: 1, call_id: 'c1', device: 'r1', config: big });
+    // a later call of the request keeps what it found: its own checkpoint, restored by a regression's rewind of it
+    const c2 = cp.saveDevice({ session_id: S, request_no: 1, call_id: 'c2', device: 'r1', config: 'later' });
+    expect(c2).toBeGreaterThan(c1);
+    // the same call twice (a resumed rewind) keeps its first
+    expect(cp.saveDevice({ session_id: S, request_no: 1, call_id: 'c2', device: 'r1', config: 'again' })).toBe(c2);
+    const r2 = cp.saveDevice({ session_id: S, request_no: 1, call_id: 'c1', device: 'r2', error: 'connection refused' });
     // a later successful capture in the same request replaces the failure
-    expect(cp.saveDevice({ session_id: S, request_no: 1, call_id: 'c2', device: 'r2', config: big })).toBe(true);
+    expect(cp.saveDevice({ session_id: S, request_no: 1, call_id: 'c2', device: 'r2', config: big })).toBe(r2);
     const at1 = cp.devicesAt(S, 1);
     expect(at1.map((d) => [d.device, d.config === big, d.error, d.call_id])).toEqual([
       ['r1', true, null, 'c1'],
       ['r2', true, null, 'c2'],
     ]);
-    // one stored text for two devices, compressed
-    expect(cp.blobCount()).toBe(1);
-    const bytes = store.db.prepare('SELECT length(data) FROM checkpoint_blobs').pluck().get() as number;
+    expect(cp.devicesByIds(S, [c2, r2]).map((d) => [d.device, d.config === big ? 'big' : d.config, d.call_id])).toEqual([
+      ['r1', 'later', 'c2'],
+      ['r2', 'big', 'c2'],
+    ]);
+    expect(cp.devicesByIds('another-session', [c1])).toEqual([]);
+    // one stored text for two devices (and one for the later capture), compressed
+    expect(cp.blobCount()).toBe(2);
+    const bytes = store.db.prepare('SELECT MAX(length(data)) FROM checkpoint_blobs').pluck().get() as number;
     expect(bytes).toBeLessThan(big.length / 4);
   });
 
@@ -89,6 +99,34 @@ describe('CheckpointStore', () => {
     });
     expect(cp.topologyFrom(S, 4).map((t) => [t.call_id, t.before.nodes[0]!.name, t.created.nodes])).toEqual([['c9', 'R1', ['n9']]]);
     expect(cp.topologyFrom(S, 5)).toEqual([]);
+  });
+
+  it('migration 9: a database with one checkpoint per request keeps its rows and takes one per call', async () => {
+    const old = mkdtempSync(join(tmpdir(), 'gcl-cp9-'));
+    try {
+      const s8 = await SessionStore.open(old);
+      const o = s8.create({ copilot_mode: 'lab_automation_assistant', agent_mode: 'flat' }).id;
+      // the table as schema 8 had it: one row per session, request and device
+      s8.db.exec(`DROP TABLE device_checkpoints; ${CHECKPOINT_SCHEMA}`);
+      const id = new CheckpointStore(s8.db).saveDevice({ session_id: o, request_no: 1, call_id: 'a', device: 'R1', config: 'hostname R1' });
+      expect(() =>
+        s8.db.prepare("INSERT INTO device_checkpoints (session_id, request_no, device, created_at) VALUES (?, 1, 'R1', 'x')").run(o),
+      ).toThrow(/UNIQUE/);
+      s8.db.exec('UPDATE schema_version SET version = 8');
+      s8.close();
+      const s9 = await SessionStore.open(old);
+      try {
+        const cps = new CheckpointStore(s9.db);
+        expect(cps.devicesAt(o, 1).map((d) => [d.id, d.device, d.config])).toEqual([[id, 'R1', 'hostname R1']]);
+        const later = cps.saveDevice({ session_id: o, request_no: 1, call_id: 'b', device: 'R1', config: 'hostname R1\nip forwarding' });
+        expect(cps.devicesByIds(o, [later])[0]!.config).toBe('hostname R1\nip forwarding');
+        expect(cps.devicesAt(o, 1)[0]!.id).toBe(id);
+      } finally {
+        s9.close();
+      }
+    } finally {
+      rmSync(old, { recursive: true, force: true });
+    }
   });
 
   it('forgets a deleted session', () => {

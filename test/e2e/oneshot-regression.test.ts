@@ -4,11 +4,22 @@
  * and a fake LLM over HTTP. A change that shuts R2's interface towards R1 regresses the lab:
  * `--on-regression keep` exits 7 with the `verification` event (stream-json) naming the lost
  * neighbour, stored with the call (`sessions show`); `--on-regression rewind` rewinds R2 through
- * the gate and the neighbour is Full again; a linked router that cannot be read makes the
+ * the gate to the checkpoint taken before that call (an earlier call's change to R2 in the same
+ * request stays) and the neighbour is Full again; the TUI (the real App on the real services)
+ * asks, `y` rewinds and the neighbour is Full again; a linked router that cannot be read makes the
  * verification `error`, never `pass`. Needs root + frr (fails, never skips, when missing).
  */
 import { createServer } from 'node:net';
+import { createElement } from 'react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { render } from 'ink-testing-library';
+import { App } from '../../src/ui/components/App.js';
+import { createRealServices } from '../../src/ui/services.js';
+import { stripAnsi } from '../../src/ui/style.js';
+import { nullLogger } from '../../src/log.js';
+import { sessionOpener } from '../../src/commands/agent-session.js';
+import { testSettings } from '../agent/helpers.js';
+import { tuiInvocation } from '../ui/helpers/fake-services.js';
 import type { Lab } from '../lab/lab.js';
 import type { FakeGns3 } from '../fakes/gns3/server.js';
 import type { FakeToolCall } from '../fakes/llm/server.js';
@@ -34,8 +45,16 @@ const shutCall = (): FakeToolCall => ({
   args: { device_configs: [{ device_name: 'R2', config_commands: [`interface ${r2ToR1()}`, 'shutdown', 'exit'] }] },
 });
 
-async function oneShot(calls: FakeToolCall[], flags: string[]) {
-  const llm = await startLlm([{ tool_calls: calls }, { text: 'done' }], { title: 'regression' });
+/** An earlier call of the same request that changes R2 too (a regression's rewind of the later call keeps it). */
+const describeCall = (text: string): FakeToolCall => ({
+  id: 'desc',
+  name: 'execute_multiple_device_config_commands',
+  args: { device_configs: [{ device_name: 'R2', config_commands: ['interface lo', `description ${text}`, 'exit'] }] },
+});
+
+/** One request; each element of `turns` is one model turn's tool calls (its own batch). */
+async function oneShot(turns: FakeToolCall[][], flags: string[]) {
+  const llm = await startLlm([...turns.map((tool_calls) => ({ tool_calls })), { text: 'done' }], { title: 'regression' });
   return runCli(
     ['-p', 'change R2', '-m', 'lab', '--approve', 'config', '--server', gns3.url, '--project', PROJECT, ...llmFlags(llm.url), ...flags],
     env.env,
@@ -70,7 +89,7 @@ afterAll(async () => {
 
 describe('one-shot: a configuration change that regresses the lab', () => {
   it('--on-regression keep: exit 7, the verification event names the lost neighbour, sessions show has it', async () => {
-    const r = await oneShot([shutCall()], ['--stream-json']);
+    const r = await oneShot([[shutCall()]], ['--stream-json']);
     expect(r.code, r.stderr).toBe(7);
     const events = parseStreamJson(r.stdout);
     const v = events.find((e) => e.type === 'verification');
@@ -109,19 +128,91 @@ describe('one-shot: a configuration change that regresses the lab', () => {
     await waitForFullMesh(lab, 60_000);
   }, 240_000);
 
-  it('--on-regression rewind: R2 is rewound through the gate and the neighbour is Full again; --json carries the verification', async () => {
-    const r = await oneShot([shutCall()], ['--json', '--on-regression', 'rewind']);
+  it('--on-regression rewind: R2 goes back to the checkpoint before the regressed call (the earlier call stays), Full again', async () => {
+    // two calls of one request, each its own batch: a description on R2, then the cut
+    const r = await oneShot([[describeCall('kept-by-rewind')], [shutCall()]], ['--json', '--on-regression', 'rewind']);
     expect(r.code, r.stderr).toBe(0);
     const j = parseJsonResult(r.stdout);
-    expect(j.tool_calls[0]!.verification).toMatchObject({ status: 'regressed' });
-    expect(j.tool_calls[0]!.verification!.regressions).toContainEqual(
+    expect(j.tool_calls.map((c) => [c.id, c.verification?.status])).toEqual([
+      ['desc', 'pass'],
+      ['cut', 'regressed'],
+    ]);
+    expect(j.tool_calls[1]!.verification!.regressions).toContainEqual(
       expect.objectContaining({ device: 'R2', kind: 'ospf_neighbor', what: '10.255.255.1' }),
     );
     expect(j.regression).toMatchObject({ action: 'rewind', status: 'rewound', calls: ['cut'], devices: ['R2'] });
-    expect(j.regression!.rewind).toMatch(/^✓ rewind to just before request 1/);
-    expect(lab.vtysh('R2', 'show running-config')).not.toMatch(new RegExp(`interface ${r2ToR1()}\\n(?: .*\\n)* shutdown`));
+    // R2's second checkpoint of the request: the one taken before the cut, not before the description
+    expect(j.regression!.checkpoints).toHaveLength(1);
+    expect(j.regression!.rewind).toMatch(/^✓ rewind to just before the regressed call of request 1/);
+    const running = lab.vtysh('R2', 'show running-config');
+    expect(running).not.toMatch(new RegExp(`interface ${r2ToR1()}\\n(?: .*\\n)* shutdown`));
+    // the first call's change is still there: the rewind restored the checkpoint before the cut, not the request's first
+    expect(running).toMatch(/interface lo\n(?: .*\n)* description kept-by-rewind/);
     expect(await until(() => /10\.255\.255\.1\s+\S+\s+Full/.test(r2Neighbours()), 60_000)).toBe(true);
+    lab.vtysh('R2', 'configure terminal', 'interface lo', 'no description', 'end');
   }, 240_000);
+
+  it('TUI: the question after the turn, y rewinds R2 through the approval box and the neighbour is Full again', async () => {
+    const saved = { keychain: process.env.GNS3_COPILOT_KEYCHAIN, user: process.env.GNS3_USER, password: process.env.GNS3_PASSWORD };
+    // the TUI talks to the controller in process: credentials from the env, as a user without a keychain has them
+    process.env.GNS3_COPILOT_KEYCHAIN = 'off';
+    process.env.GNS3_USER = 'admin';
+    process.env.GNS3_PASSWORD = 'admin-pass';
+    const llm = await startLlm([{ tool_calls: [shutCall()] }, { text: 'R2 is cut off from R1.' }], { title: 'regression' });
+    const settings = testSettings(llm.url, `${env.home}/tui-data`, {
+      server: gns3.url,
+      project: PROJECT,
+      mode: 'lab',
+      approve: 'config',
+      connect_timeout_ms: 15_000,
+    });
+    const r = render(
+      createElement(App, {
+        settings,
+        invocation: tuiInvocation(),
+        services: createRealServices(nullLogger, sessionOpener),
+        color: false,
+        onExit: () => undefined,
+        retryMs: 150,
+        flushMs: 5,
+      }),
+    );
+    const frames: string[] = [];
+    const frame = () => {
+      const f = stripAnsi(r.lastFrame() ?? '');
+      frames.push(f);
+      return f;
+    };
+    const seen = (text: string) => frame().includes(text) || frames.some((f) => f.includes(text));
+    const press = async (k: string) => {
+      r.stdin.write(k);
+      await new Promise((res) => setTimeout(res, 25));
+    };
+    try {
+      expect(await until(() => seen('›'), 10_000), frame()).toBe(true);
+      await press('shut R2 towards R1');
+      await press('\r');
+      expect(await until(() => seen('R2 lost OSPF neighbour 10.255.255.1'), 150_000), frame()).toBe(true);
+      expect(frame()).toMatch(/rewind R2\? y\/n/);
+      expect(r2Neighbours()).not.toMatch(/10\.255\.255\.1\s+\S+\s+Full/);
+      await press('y');
+      // the rewind's restore is asked in the approval box like any change
+      expect(await until(() => seen('Approve execute_multiple_device_config_commands?'), 60_000), frame()).toBe(true);
+      await press('y');
+      expect(await until(() => seen('✓ rewind to just before the regressed call of request 1'), 60_000), frame()).toBe(true);
+      expect(await until(() => /10\.255\.255\.1\s+\S+\s+Full/.test(r2Neighbours()), 60_000)).toBe(true);
+    } finally {
+      r.stdin.write('\u0004');
+      r.unmount();
+      for (const [k, v] of [
+        ['GNS3_COPILOT_KEYCHAIN', saved.keychain],
+        ['GNS3_USER', saved.user],
+        ['GNS3_PASSWORD', saved.password],
+      ] as const)
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+  }, 300_000);
 
   it('a linked router that cannot be read: the verification is error with the reason, never pass', async () => {
     // R4 hangs off R2 in the controller's topology, its console is closed
@@ -139,7 +230,7 @@ describe('one-shot: a configuration change that regresses the lab', () => {
       name: 'execute_multiple_device_config_commands',
       args: { device_configs: [{ device_name: 'R2', config_commands: ['interface lo', 'description verified', 'exit'] }] },
     };
-    const r = await oneShot([harmless], ['--json']);
+    const r = await oneShot([[harmless]], ['--json']);
     expect(r.code, r.stderr).toBe(0);
     const v = parseJsonResult(r.stdout).tool_calls[0]!.verification;
     expect(v).toMatchObject({ status: 'error', regressions: [] });

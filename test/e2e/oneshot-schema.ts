@@ -115,6 +115,7 @@ export const jsonResultSchema = z.strictObject({
       status: z.enum(['kept', 'rewound', 'not_rewound']),
       calls: z.array(z.string().min(1)).min(1),
       devices: z.array(z.string().min(1)),
+      checkpoints: z.array(z.number().int().positive()),
       rewind: z.string().min(1).optional(),
     })
     .optional(),
@@ -183,6 +184,7 @@ export const streamEventSchema = z.discriminatedUnion('type', [
     name: z.string(),
     device: z.string().min(1),
     error: z.string().min(1).optional(),
+    checkpoint_id: z.number().int().positive().optional(),
     ...ts,
   }),
   z.strictObject({

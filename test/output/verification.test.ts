@@ -22,10 +22,11 @@ const lost: Verification = {
   settle_ms: 1500,
 };
 
+let nextCheckpoint = 1;
 const events = (v: Verification, id = 'c1'): AgentEvent[] => [
   { type: 'tool_call', id, name: NAME, args: {} },
-  { type: 'checkpoint', id, name: NAME, device: 'R2' },
-  { type: 'checkpoint', id, name: NAME, device: 'R3' },
+  { type: 'checkpoint', id, name: NAME, device: 'R2', checkpoint_id: nextCheckpoint++ },
+  { type: 'checkpoint', id, name: NAME, device: 'R3', checkpoint_id: nextCheckpoint++ },
   { type: 'tool_end', id, name: NAME, status: 'success', duration_ms: 5, output: '{}' },
   { type: 'verification', id, name: NAME, ...v },
 ];
@@ -41,11 +42,11 @@ describe('the verification event', () => {
     });
     expect(b.result().tool_calls[0]!.verification).toEqual(lost);
     expect(exitCodeOf(b.result())).toBe(0);
-    b.setRegression({ action: 'keep', status: 'kept', calls: ['c1'], devices: ['R2', 'R3'] });
+    b.setRegression({ action: 'keep', status: 'kept', calls: ['c1'], devices: ['R2', 'R3'], checkpoints: [4, 5] });
     expect(exitCodeOf(b.result())).toBe(7);
-    b.setRegression({ action: 'rewind', status: 'not_rewound', calls: ['c1'], devices: ['R2', 'R3'] });
+    b.setRegression({ action: 'rewind', status: 'not_rewound', calls: ['c1'], devices: ['R2', 'R3'], checkpoints: [4, 5] });
     expect(exitCodeOf(b.result())).toBe(7);
-    b.setRegression({ action: 'rewind', status: 'rewound', calls: ['c1'], devices: ['R2', 'R3'] });
+    b.setRegression({ action: 'rewind', status: 'rewound', calls: ['c1'], devices: ['R2', 'R3'], checkpoints: [4, 5] });
     expect(exitCodeOf(b.result())).toBe(0);
   });
 
@@ -60,7 +61,29 @@ describe('the verification event', () => {
       w.add(e);
     expect(w.regressed().map((c) => [c.id, c.devices])).toEqual([['c1', ['R2', 'R3']]]);
     expect(w.devices()).toEqual(['R2', 'R3']);
+    const [r2, r3] = w.regressed()[0]!.checkpoints;
+    expect(w.checkpoints()).toEqual([r2, r3]);
     expect(rewindQuestion(w.regressed(), w.devices())).toBe('R2 lost OSPF neighbour 10.255.255.1: rewind R2, R3? y/n');
+  });
+
+  it("rewinds to the checkpoint taken before the regressed call: an earlier call's checkpoint of the device is not it", () => {
+    const w = new RegressionWatch();
+    const ok: Verification = { status: 'pass', regressions: [], intended: [], settle_ms: 1 };
+    const first = events(ok, 'desc');
+    const cut = events(lost, 'cut');
+    const later = events(lost, 'again');
+    for (const e of [...first, ...cut, ...later]) w.add(e);
+    const ids = (ev: AgentEvent[]) =>
+      ev.flatMap((e) => (e.type === 'checkpoint' && e.checkpoint_id !== undefined ? [e.checkpoint_id] : []));
+    expect(w.regressed().map((c) => c.id)).toEqual(['cut', 'again']);
+    // per device the checkpoint before the first regressed call that changed it; never the passing call's
+    expect(w.checkpoints()).toEqual(ids(cut));
+    // a checkpoint event without an id (a failed capture, the topology) gives nothing to rewind
+    const bare = new RegressionWatch();
+    for (const e of events(lost, 'x'))
+      bare.add(e.type === 'checkpoint' ? { type: 'checkpoint', id: e.id, name: e.name, device: e.device } : e);
+    expect(bare.devices()).toEqual([]);
+    expect(bare.checkpoints()).toEqual([]);
   });
 
   it('is stored with the tool message and read back by sessions show/export', () => {

@@ -16,6 +16,7 @@ import type { ApprovalRequest } from '../../src/core/api.js';
 import { runChecks } from '../../src/check/run.js';
 import { parseCheckText } from '../../src/check/load.js';
 import { DevicePool } from '../../src/devices/pool.js';
+import type { Logger } from '../../src/log.js';
 
 const ROUTERS = ['R1', 'R2', 'R3', 'R4', 'R5', 'R6'];
 const PROJECT = 'changeset-lab';
@@ -48,19 +49,44 @@ async function waitFor(cond: () => boolean, timeoutMs: number): Promise<void> {
   while (!cond() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 300));
 }
 
-async function run(calls: ReturnType<typeof call>[], approve: 'config' | 'ask', approver?: (r: ApprovalRequest) => void) {
+/** The console rounds the device engine logs ('device round'), in order: one job's lines on one device. */
+function roundLog(): { log: Logger; rounds: { device: string; mode: string }[] } {
+  const rounds: { device: string; mode: string }[] = [];
+  const log: Logger = {
+    error: () => undefined,
+    warn: () => undefined,
+    info: () => undefined,
+    debug: (msg, data) => {
+      if (msg === 'device round') rounds.push({ device: String(data?.device), mode: String(data?.mode) });
+    },
+  };
+  return { log, rounds };
+}
+
+/** Per device, the console rounds before the first line of configuration reached any device. */
+function roundsBeforeApply(rounds: { device: string; mode: string }[]): Record<string, number> {
+  const first = rounds.findIndex((r) => r.mode === 'config' || r.mode === 'vpcs');
+  const out: Record<string, number> = {};
+  for (const r of rounds.slice(0, first < 0 ? rounds.length : first)) out[r.device] = (out[r.device] ?? 0) + 1;
+  return out;
+}
+
+async function run(calls: ReturnType<typeof call>[], approve: 'config' | 'ask', approver?: (r: ApprovalRequest) => void, log?: Logger) {
   const llm = await startLlm([{ tool_calls: calls }, { text: 'done' }]);
   const s = await session(
     testSettings(llm.url, tmp.dir, { server: gns3.url, project: PROJECT, mode: 'lab', approve, max_parallel_tools: 8 }),
     allTools(),
-    approver
-      ? {
-          approver: (req) => {
-            approver(req);
-            return Promise.resolve({ kind: 'allow_once' as const });
-          },
-        }
-      : {},
+    {
+      ...(log ? { log } : {}),
+      ...(approver
+        ? {
+            approver: (req: ApprovalRequest) => {
+              approver(req);
+              return Promise.resolve({ kind: 'allow_once' as const });
+            },
+          }
+        : {}),
+    },
   );
   try {
     const ev = await collect(s.send('configure the set'));
@@ -117,8 +143,9 @@ describe('apply_config_template on the FRR lab', () => {
     expect(runningConfigs()).toEqual(before);
   }, 120_000);
 
-  it('a pilot that fails stops the set: the other devices are untouched', async () => {
+  it('a pilot that fails stops the set: the other devices are untouched; each router was read in one console round before', async () => {
     const before = runningConfigs();
+    const { log, rounds } = roundLog();
     const [r] = await run(
       [
         call('p', {
@@ -130,7 +157,11 @@ describe('apply_config_template on the FRR lab', () => {
         }),
       ],
       'config',
+      undefined,
+      log,
     );
+    // no approval asked: the checkpoint's configuration and the baseline came from one read per router
+    expect(roundsBeforeApply(rounds)).toEqual(Object.fromEntries(ROUTERS.map((rt) => [rt, 1])));
     // R2 took its first line and refused the second: partial there, nothing anywhere else
     expect(r!.status).toBe('partial');
     expect(r!.result.devices.find((d: { device_name: string }) => d.device_name === 'R2').status).toBe('partial');
@@ -145,6 +176,7 @@ describe('apply_config_template on the FRR lab', () => {
 
   it('OSPF on six routers and addresses on the PCs from two templates: one approval each, converges, a check file passes', async () => {
     const asked: ApprovalRequest[] = [];
+    const { log, rounds } = roundLog();
     const ends = await run(
       [
         call('ospf', { template: OSPF_TEMPLATE, devices: ['R*'], vars: { area: 0, hello: 1 }, pilot: ['R1'] }),
@@ -152,7 +184,10 @@ describe('apply_config_template on the FRR lab', () => {
       ],
       'ask',
       (req) => asked.push(req),
+      log,
     );
+    // one console round per device before the apply: the facts, the preview's configuration and the baseline read together
+    expect(roundsBeforeApply(rounds)).toEqual(Object.fromEntries([...ROUTERS, 'PC1', 'PC2'].map((d) => [d, 1])));
     expect(asked.map((a) => a.name)).toEqual(['apply_config_template', 'apply_config_template']);
     const set = asked[0]!.args.rendered as { devices: { device_name: string; commands: string[] }[]; expansion: unknown };
     expect(set.expansion).toEqual({ 'R*': ROUTERS });
@@ -181,6 +216,11 @@ describe('apply_config_template on the FRR lab', () => {
     expect(ospf.devices).toHaveLength(6);
     // verified against the baseline: OSPF only added state, nothing was lost
     expect(ospf.verification).toMatchObject({ status: 'pass', regressions: [] });
+    // PCs have no state readers: their verification cannot decide, and says why
+    expect(ends.find((e) => e.id === 'pcs')!.result.verification).toMatchObject({
+      status: 'error',
+      reason: 'no baseline for PC1: no state readers for vpcs devices',
+    });
 
     // both directions of the PC1 → PC2 ping: R1 reaches PC2's LAN and R4 (PC2's gateway) reaches PC1's;
     // the ping may still lose its first probe to ARP on a loaded machine (min_success 60: two of three)

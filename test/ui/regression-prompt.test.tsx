@@ -1,7 +1,7 @@
 /**
  * The TUI after a configuration change whose verification regressed the lab: a ✓/✗ line under
  * the call, then the question "R2 lost OSPF neighbour 10.255.255.1: rewind R2? y/n"; y rewinds
- * the devices the call checkpointed to just before the request (through the rewind the TUI's
+ * the devices the call checkpointed to the checkpoint taken before that call (through the rewind the TUI's
  * /rewind uses), n keeps it; inject mode's report-only verification asks nothing. The agent
  * session is scripted; the rewind is the services' (its lab proof is test/e2e/oneshot-regression).
  */
@@ -35,7 +35,7 @@ function script(v: Verification): AgentEvent[] {
   return [
     { type: 'init', session_id: 'sess-1', project_id: 'p-1', mode: 'lab_automation_assistant', agent_mode: 'flat', model: 'm' },
     { type: 'tool_call', id: 'cut', name: NAME, args },
-    { type: 'checkpoint', id: 'cut', name: NAME, device: 'R2' },
+    { type: 'checkpoint', id: 'cut', name: NAME, device: 'R2', checkpoint_id: 42 },
     { type: 'tool_start', id: 'cut', name: NAME },
     { type: 'tool_end', id: 'cut', name: NAME, status: 'success', duration_ms: 900, output, display: '1 device ok' },
     { type: 'verification', id: 'cut', name: NAME, ...v },
@@ -44,9 +44,10 @@ function script(v: Verification): AgentEvent[] {
   ];
 }
 
-const report = (to: number): RewindReport => ({
+const report = (to: number, checkpoints?: number[]): RewindReport => ({
   session_id: 'sess-1',
   to,
+  ...(checkpoints ? { checkpoints } : {}),
   request_no: 2,
   devices: [
     {
@@ -68,7 +69,7 @@ function mountRegressed(v: Verification) {
   t.services.sessionRequests = async () => [{ no: 1, kind: 'prompt', text: 'shut R2 eth0', created_at: '2026-01-01T00:00:00Z' }];
   t.services.rewind = async (_s: Settings, o: TuiRewindOptions) => {
     rewinds.push(o);
-    return report(o.to);
+    return report(o.to, o.checkpoints);
   };
   const seen = (text: string) =>
     until(() => t.frames.some((f) => stripAnsi(f).includes(text)), 3000, `the screen to have shown ${text}\n${t.frame()}`);
@@ -85,8 +86,9 @@ describe('TUI: a change whose verification regressed', () => {
     expect(t.rewinds).toEqual([]);
     await t.press('y');
     await until(() => t.rewinds.length === 1, 3000, 'the rewind');
-    expect(t.rewinds[0]).toMatchObject({ sessionId: 'sess-1', to: 1, devices: ['R2'] });
-    await t.seen('✓ rewind to just before request 1 (request 2): restored');
+    // the checkpoint taken before the regressed call, not the request's first
+    expect(t.rewinds[0]).toMatchObject({ sessionId: 'sess-1', to: 1, devices: ['R2'], checkpoints: [42] });
+    await t.seen('✓ rewind to just before the regressed call of request 1 (request 2): restored');
     // answered: a second y is typed into the input line, not another rewind
     await t.press('y');
     expect(t.rewinds).toHaveLength(1);

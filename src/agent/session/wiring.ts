@@ -15,7 +15,7 @@ import type { ToolRegistry } from '../../tools/registry.js';
 import type { ToolContext } from '../../tools/types.js';
 import type { SessionStore } from '../../sessions/store.js';
 import { sessionCheckpointer } from '../../checkpoints/batch.js';
-import { capturePreviewer } from '../../checkpoints/preview.js';
+import { baselinePreviewer } from '../../tools/changeset/baseline-previewer.js';
 import { CheckpointStore } from '../../checkpoints/store.js';
 import { FaultStore } from '../../faults/store.js';
 import { StateBaselineStore } from '../../sessions/state-baselines.js';
@@ -81,7 +81,7 @@ export function sessionToolRunner(
       requestNo: () => checkpointStore.currentRequestNo(sessionId),
       context: toolContext,
     }),
-    previewer: capturePreviewer(toolContext),
+    previewer: baselinePreviewer(toolContext),
   };
 }
 

@@ -20,7 +20,7 @@ import type { ToolDef } from '../../tools/types.js';
 import type { McpRuntime } from './runtime.js';
 import { elicitationApprover } from './approval.js';
 import { withProgress, type ProgressSink } from './progress.js';
-import { capturePreviewer } from '../../checkpoints/preview.js';
+import { baselinePreviewer } from '../../tools/changeset/baseline-previewer.js';
 
 export interface ToolGateOptions {
   mode: CopilotMode;
@@ -106,8 +106,9 @@ export async function callTool(
     stopped: () => undefined,
     wordRefusal: mcpRefusalText,
     checkpoints: rt.checkpoints,
-    // read through the shared device pool only when the client is asked (the dispatch decides); the checkpoint reuses the reading
-    previewer: capturePreviewer((signal) => rt.toolContext(signal)),
+    // read through the shared device pool when the client is asked, or ahead of a verified change (the dispatch decides);
+    // the checkpoint and the baseline reuse the reading
+    previewer: baselinePreviewer((signal) => rt.toolContext(signal)),
     maxParallel: 1,
     prepare: preparer(
       async (def) => ({ ...(await rt.callContext(def, extra.signal)), caller: MCP_CLIENT, callId: call.id }),

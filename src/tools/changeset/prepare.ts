@@ -7,12 +7,13 @@
  * (../dispatch.ts) puts the result in the call's arguments as `rendered`, which the
  * approval, the preview, the checkpoint and the apply all read.
  */
-import { poolFor } from '../../devices/engine.js';
 import { controlCharRefusal, forbiddenMatch } from '../../devices/filter.js';
 import { errorMessage } from '../../errors.js';
 import { failure, type ToolContext, type ToolOutcome } from '../types.js';
 import { expandDevices } from './expand.js';
-import { needsConsoleFacts, plainFacts, readFacts } from './facts.js';
+import { factsFromRead, needsConsoleFacts, plainFacts } from './facts.js';
+import { keepRead, readBeforeChange } from './pre-change-read.js';
+import type { Topology } from '../../gns3/types.js';
 import { parseError, renderFor, renderedLines, type DeviceFacts } from './render.js';
 
 export interface RenderedDevice {
@@ -38,6 +39,8 @@ export interface ChangeSetArgs {
   vars?: Record<string, unknown> | undefined;
   device_vars?: Record<string, Record<string, unknown>> | undefined;
   pilot?: string[] | undefined;
+  /** `none`: no baseline is read with the facts */
+  verify?: 'baseline' | 'checks' | 'none' | undefined;
 }
 
 const NOTHING_SENT = 'nothing was sent to any device';
@@ -55,15 +58,15 @@ function judgeLines(rendered: RenderedDevice[], forbidden: string[]): string | u
   return undefined;
 }
 
-async function factsOf(args: ChangeSetArgs, devices: string[], ctx: ToolContext, topology: Parameters<typeof plainFacts>[1]) {
+/**
+ * The facts the template uses. Read from the consoles, they come in the one round per device
+ * that also reads what the preview diffs and the baseline (kept for the call: not read again).
+ */
+async function factsOf(args: ChangeSetArgs, devices: string[], ctx: ToolContext, topology: Topology) {
   if (!needsConsoleFacts(args.template)) return { facts: plainFacts(devices, topology), errors: [] as string[] };
-  return readFacts(devices, {
-    topology,
-    settings: ctx.settings,
-    pool: poolFor(ctx.services, ctx.settings, ctx.log),
-    signal: ctx.signal,
-    log: ctx.log,
-  });
+  const read = await readBeforeChange(devices, topology, { config: true, baseline: args.verify !== 'none', interfaces: true }, ctx);
+  if (ctx.callId !== undefined) keepRead(ctx.services, ctx.callId, read);
+  return factsFromRead(devices, read);
 }
 
 function renderAll(
@@ -90,7 +93,7 @@ function renderAll(
 export async function prepareChangeSet(args: ChangeSetArgs, ctx: ToolContext): Promise<{ set: RenderedSet } | { error: ToolOutcome }> {
   const syntax = parseError(args.template);
   if (syntax !== undefined) return { error: failure(`template does not parse, ${NOTHING_SENT}: ${syntax}`) };
-  let topology;
+  let topology: Topology;
   try {
     topology = await (await ctx.project()).getTopology(ctx.signal);
   } catch (err) {

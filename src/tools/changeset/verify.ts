@@ -8,7 +8,6 @@
  * `error` with the reason, never `pass`.
  */
 import { poolFor } from '../../devices/engine.js';
-import { findNode, platformHint } from '../../devices/target.js';
 import type { Topology } from '../../gns3/types.js';
 import {
   intendedBy,
@@ -22,6 +21,7 @@ import {
 import type { ToolContext } from '../types.js';
 import type { Verification } from '../../core/verification.js';
 import { checksAfter, checksBaseline, type ChecksBaseline } from '../../check/verify-checks.js';
+import { readable, takeRead } from './pre-change-read.js';
 
 export type { Verification } from '../../core/verification.js';
 export { verificationLine } from '../../core/verification.js';
@@ -35,16 +35,21 @@ export interface Baseline {
   checks?: ChecksBaseline;
 }
 
-/** Routers and switches have readers; a neighbour that is a PC adds nothing to decide on and is left out. */
-export const readable = (topology: Topology, name: string) => {
-  const p = platformHint(findNode(topology, name));
-  return p !== 'vpcs' && p !== 'linux';
-};
+export { readable } from './pre-change-read.js';
 
+/**
+ * The baseline of the devices a call changes and their linked routers. The states read
+ * with the call's preview (./pre-change-read.ts, the same console round) are taken as they
+ * are; only what that read did not cover is read now.
+ */
 export async function takeBaseline(touched: readonly string[], ctx: ToolContext): Promise<Baseline> {
-  const topology = await (await ctx.project()).getTopology(ctx.signal);
+  const pre = takeRead(ctx.services, ctx.callId);
+  const shared = pre?.baseline ? pre.states : undefined;
+  const topology = pre?.baseline ? pre.topology : await (await ctx.project()).getTopology(ctx.signal);
   const devices = [...touched, ...linkedNeighbours(topology, touched).filter((n) => readable(topology, n))];
-  const [states, checks] = await Promise.all([readStates(devices, stateContext(topology, ctx)), checksBaseline(checksContext(ctx))]);
+  const missing = devices.filter((d) => !shared?.has(d));
+  const [read, checks] = await Promise.all([readStates(missing, stateContext(topology, ctx)), checksBaseline(checksContext(ctx))]);
+  const states = devices.map((d) => shared?.get(d) ?? read[missing.indexOf(d)]!);
   ctx.recordBaseline?.(states, ctx.callId);
   return { topology, devices, states, ...(checks ? { checks } : {}) };
 }

@@ -174,7 +174,7 @@ export function App(props: AppProps) {
     map: maps.map !== null,
   });
   const mapView = useMapView(maps.map, maps.render, props.color, layout);
-  const regression = useRegressionPrompt({ entries: state.entries, rewind: (d) => void lab.rewind.rewindDevices(d), notice });
+  const regression = useRegressionPrompt({ entries: state.entries, rewind: (d, cps) => void lab.rewind.rewindDevices(d, cps), notice });
   useKeys({
     ...keyParts({ agent, lab, life, phase, maps, mapView, regression }),
     enabled: isRawModeSupported,

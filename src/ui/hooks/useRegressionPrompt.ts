@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 import type { Key } from 'ink';
-import { rewindQuestion, type RegressedCall } from '../../core/regressions.js';
+import { checkpointsToRestore, rewindQuestion, rewindable, type RegressedCall } from '../../core/regressions.js';
 import { findingText } from '../../core/verification.js';
 import type { NoticeTone, UiState } from '../state.js';
 import type { TurnView } from '../views.js';
@@ -14,7 +14,7 @@ export function regressedCalls(turn: TurnView): RegressedCall[] {
             id: it.call.id,
             name: it.call.name,
             verification: it.call.verification,
-            devices: (it.call.checkpointed ?? []).filter((d) => d !== 'topology' && d !== 'all'),
+            ...rewindable(it.call.checkpoints ?? []),
           },
         ]
       : [],
@@ -23,18 +23,19 @@ export function regressedCalls(turn: TurnView): RegressedCall[] {
 
 export interface RegressionPromptOptions {
   entries: UiState['entries'];
-  /** rewinds these devices to just before the request that has just ended, through the approval box */
-  rewind: (devices: string[]) => void;
+  /** rewinds these devices to these checkpoints (each taken just before the regressed call), through the approval box */
+  rewind: (devices: string[], checkpoints: number[]) => void;
   notice: (text: string, tone?: NoticeTone) => void;
 }
 
 /**
  * After a turn whose configuration change regressed the lab: the question
  * "R2 lost OSPF neighbour 10.255.255.1: rewind R2, R3? y/n"; y rewinds the devices the
- * regressed calls changed (the /rewind machinery, each call asked in the approval box), n or Esc keeps it.
+ * regressed calls changed to the checkpoint taken just before the regressed call (an earlier
+ * call's change stays; the /rewind machinery, each call asked in the approval box), n or Esc keeps it.
  */
 export function useRegressionPrompt({ entries, rewind, notice }: RegressionPromptOptions) {
-  const pending = useRef<string[] | null>(null);
+  const pending = useRef<{ devices: string[]; checkpoints: number[] } | null>(null);
   const seen = useRef(entries.length);
 
   useEffect(() => {
@@ -53,22 +54,22 @@ export function useRegressionPrompt({ entries, rewind, notice }: RegressionPromp
       );
       return;
     }
-    pending.current = devices;
+    pending.current = { devices, checkpoints: checkpointsToRestore(calls) };
     notice(rewindQuestion(calls, devices), 'warn');
   }, [entries, notice]);
 
   const isPending = useCallback(() => pending.current !== null, []);
   const onKey = useCallback(
     (input: string, key: Key) => {
-      const devices = pending.current;
-      if (!devices) return;
+      const asked = pending.current;
+      if (!asked) return;
       const k = input.toLowerCase();
       if (k === 'y') {
         pending.current = null;
-        rewind(devices);
+        rewind(asked.devices, asked.checkpoints);
       } else if (k === 'n' || key.escape) {
         pending.current = null;
-        notice(`regression kept: ${devices.join(', ')} not rewound (/rewind can still undo the request)`);
+        notice(`regression kept: ${asked.devices.join(', ')} not rewound (/rewind can still undo the request)`);
       }
     },
     [rewind, notice],

@@ -40,18 +40,19 @@ export function useRewind({ services, settings, session, approver, notice, dispa
     });
   });
 
-  /** A regression's rewind: only these devices, to just before the request that has just ended. */
-  const rewindDevices = useEvent(async (devices: string[]) => {
+  /** A regression's rewind: only these devices, each to its checkpoint taken just before the regressed call. */
+  const rewindDevices = useEvent(async (devices: string[], checkpoints: number[]) => {
     const s = session();
     if (!s) return notice('No session: nothing to rewind', 'warn');
     const to = (await services.sessionRequests(settings(), s.id)).at(-1)?.no;
     if (to === undefined) return notice('The session has no request to rewind', 'warn');
-    return restoreRun.run(`Rewinding ${devices.join(', ')} to just before request ${to}…`, async (signal) =>
+    return restoreRun.run(`Rewinding ${devices.join(', ')} to just before the regressed call…`, async (signal) =>
       rewindSummary(
         await services.rewind(settings(), {
           sessionId: s.id,
           to,
           devices,
+          checkpoints,
           approver,
           signal,
           onPlan: (plan) => notice(reportText(plan, 'rewind').trimEnd()),
