@@ -5,9 +5,8 @@ import { runBatch } from './shared.js';
 import { TOOL_TARGETS } from '../targets.js';
 import { resolveTarget } from '../../devices/target.js';
 import { faultArgSchema, type FaultArg } from '../../faults/spec.js';
-import { admitFault, faultNote, ledgerOf, recordFault } from '../fault-ledger.js';
+import { addOwnValues, admitFault, faultNote, ledgerOf, recordFault } from '../fault-ledger.js';
 import type { FaultLedger } from '../../faults/store.js';
-import { readRunningConfig, withOwnValues } from '../../faults/own-restore.js';
 import { withVerification } from '../changeset/verified-change.js';
 
 const schema = z.object({
@@ -57,10 +56,7 @@ async function injectFault(args: Args, ctx: ToolContext, ledger: FaultLedger): P
   if (!admit.ok) return admit.outcome;
   try {
     // the device's own values the fault overrides, read before it is applied, so its restore puts them back
-    const known = ledger.configs?.get(name.toLowerCase());
-    const read = known !== undefined ? { config: known } : await readRunningConfig(resolved.target, ctx);
-    const a = admit.admitted;
-    a.fault = { ...a.fault, restore: withOwnValues(a.fault.restore, config_commands, read) };
+    await addOwnValues(admit.admitted, ctx, name, config_commands, topology);
     // the fault is meant to break something: its verification is reported, never acted on
     const out = await withVerification(batchOf(args), ctx, () => runBatch(batchOf(args), 'config', ctx, optsOf(args)), {
       reportOnly: true,
