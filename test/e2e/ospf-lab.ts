@@ -53,8 +53,20 @@ export function fullNeighbours(lab: Lab, router: string): number {
     .filter((l) => /Full/.test(l)).length;
 }
 
-/** Waits (up to timeoutMs) until every router has both neighbours Full. */
+/**
+ * Waits until every router has both neighbours Full, polling the routers out of band every 100 ms
+ * (a read is three vtysh calls); throws naming the routers still short when `timeoutMs` (a bound
+ * for a loaded machine) runs out, so a test never goes on with a mesh that did not form.
+ */
 export async function waitForFullMesh(lab: Lab, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (ROUTERS.some((x) => fullNeighbours(lab, x) < 2) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 500));
+  for (;;) {
+    const short = ROUTERS.map((x) => [x, fullNeighbours(lab, x)] as const).filter(([, n]) => n < 2);
+    if (short.length === 0) return;
+    if (Date.now() >= deadline)
+      throw new Error(
+        `OSPF full mesh not formed within ${timeoutMs} ms: ${short.map(([x, n]) => `${x} has ${n} of 2 neighbours Full`).join(', ')}`,
+      );
+    await new Promise((res) => setTimeout(res, 100));
+  }
 }
