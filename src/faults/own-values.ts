@@ -49,11 +49,19 @@ const startsWithWords = (line: string, prefix: string) => {
   return b.length <= a.length && b.every((w, i) => a[i] === w);
 };
 
-/** Does `own` set the same command as `sent`, up to its value (the last word)? */
+/**
+ * Does `own` set the same command as `sent`, up to its value (the last word)? A short command's
+ * last word is a value only when it looks like one: `distance 90`, `ip mtu 1500`, but not
+ * `passive-interface default` for `passive-interface eth0` (sent again, IOS would drop its
+ * exceptions) nor `neighbor 10.0.12.2 activate` for `neighbor 10.0.12.2 shutdown`.
+ */
 function sameCommand(sent: string, own: string): boolean {
   const a = words(lower(sent));
   const b = words(lower(own));
-  return a.length >= 2 && a.length === b.length && a.slice(0, -1).every((w, i) => b[i] === w);
+  if (a.length < 2 || a.length !== b.length || !a.slice(0, -1).every((w, i) => b[i] === w)) return false;
+  const value = a[a.length - 1]!;
+  const key = a.length - 1;
+  return key >= 3 || (key === 2 && /\d/.test(value)) || (key === 1 && /^\d+$/.test(value));
 }
 
 /** What the fault's lines touch in the section `path`: `no K` removes every line K…; `K v` overrides `K w`. */
@@ -61,7 +69,8 @@ function touches(sent: string, own: string): boolean {
   const s = squash(sent);
   const neg = /^no\s+(.+)$/i.exec(s);
   if (neg) return startsWithWords(own, neg[1]!);
-  return sameCommand(s, own);
+  // the device had this very line: a restore's `no` would take away what was there before
+  return lower(s) === lower(own) || sameCommand(s, own);
 }
 
 /** The inject (or restore) lines with the section each one is typed in. */

@@ -94,6 +94,23 @@ describe('ownValueLines', () => {
     ).toEqual([]);
   });
 
+  it('never takes a keyword for a value: an IOS passive-interface default, a BGP neighbour flag', () => {
+    const ios = 'router ospf 1\n passive-interface default\n no passive-interface Gi0/1\n!\n';
+    expect(ownValueLines(['router ospf 1', 'passive-interface Gi0/0'], ['router ospf 1', 'no passive-interface Gi0/0'], ios)).toEqual([]);
+    const bgp = 'router bgp 1\n neighbor 10.0.0.2 remote-as 2\n neighbor 10.0.0.2 activate\n';
+    expect(ownValueLines(['router bgp 1', 'neighbor 10.0.0.2 shutdown'], ['router bgp 1', 'no neighbor 10.0.0.2 shutdown'], bgp)).toEqual(
+      [],
+    );
+    // a neighbour shut down already stays so: the restore's `no` would have opened it
+    expect(
+      ownValueLines(
+        ['router bgp 1', 'neighbor 10.0.0.2 shutdown'],
+        ['router bgp 1', 'no neighbor 10.0.0.2 shutdown'],
+        `${bgp} neighbor 10.0.0.2 shutdown\n`,
+      ),
+    ).toEqual(['router bgp 1', 'neighbor 10.0.0.2 shutdown', 'exit']);
+  });
+
   it('compares lines in the same section only', () => {
     // eth1 has no own hello interval although eth0 has one
     expect(ownValueLines(['interface eth1', 'ip ospf hello-interval 25'], ['interface eth1', 'no ip ospf hello-interval'], FRR)).toEqual(
