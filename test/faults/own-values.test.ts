@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { ownValueLines } from '../../src/faults/own-values.js';
 import { withOwnValues } from '../../src/faults/own-restore.js';
-import type { RestoreCall } from '../../src/faults/store.js';
+import type { Fault, RestoreCall } from '../../src/faults/store.js';
+import { formatShow } from '../../src/faults/report.js';
 
 const FRR = `Building configuration...
 
@@ -147,5 +148,34 @@ describe('withOwnValues', () => {
     const r = withOwnValues(restoreCall(helloRestore), helloInject, { error: 'cannot reach R1: connection refused' });
     expect(r.args).toEqual(restoreCall(helloRestore).args);
     expect(r.own_unread).toBe('cannot reach R1: connection refused');
+  });
+});
+
+describe('faults show', () => {
+  const fault = (restore: RestoreCall): Fault => ({
+    id: 3,
+    session_id: 'S1',
+    project_id: 'P1',
+    project_name: 'lab',
+    call_id: null,
+    target_kind: 'device',
+    target: 'R1',
+    scenario: 'ospf_hello_interval_mismatch',
+    category: 'ospf',
+    difficulty: 'medium',
+    applied: helloInject,
+    restore,
+    repair_check: { config: { device: 'R1', section: 'interface eth0', lacks: 'ip ospf hello-interval 25' } },
+    injected_at: '2026-01-01T00:00:00.000Z',
+    fixed_at: null,
+    restored_at: null,
+    state: 'open',
+  });
+
+  it("names the device's own values the restore puts back, or why they could not be read", () => {
+    const kept = formatShow(fault(withOwnValues(restoreCall(helloRestore), helloInject, { config: FRR })), []);
+    expect(kept).toContain("  own values   interface eth0; ip ospf hello-interval 1; exit (put back after the scenario's restore)\n");
+    const unread = formatShow(fault(withOwnValues(restoreCall(helloRestore), helloInject, { error: 'cannot reach R1: refused' })), []);
+    expect(unread).toContain('  own values   not read: cannot reach R1: refused\n');
   });
 });
