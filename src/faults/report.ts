@@ -55,6 +55,8 @@ export function formatShow(f: Fault, checks: FaultCheckRow[]): string {
     `  session      ${f.session_id}`,
     `  applied      ${applied}`,
     `  restore      ${f.restore.tool} ${JSON.stringify(f.restore.args)}`,
+    ...(f.restore.own_lines ? [`  own values   ${f.restore.own_lines.join('; ')} (put back after the scenario's restore)`] : []),
+    ...(f.restore.own_unread ? [`  own values   not read: ${f.restore.own_unread}`] : []),
     `  repair check ${JSON.stringify(f.repair_check)}`,
     `  injected     ${when(f.injected_at)}`,
     `  fixed        ${when(f.fixed_at)}`,

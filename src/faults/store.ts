@@ -20,6 +20,10 @@ export type FaultState = 'open' | 'fixed' | 'restored_unfixed';
 export interface RestoreCall {
   tool: 'execute_multiple_device_config_commands' | 'manage_gns3_packet_filter';
   args: Record<string, unknown>;
+  /** the device's own lines (read before the fault) its config_commands end with, to put its values back (./own-values.ts) */
+  own_lines?: string[];
+  /** why the device's own values could not be read at injection time: the restore is the scenario's as written */
+  own_unread?: string;
 }
 
 export interface NewFault {
@@ -248,4 +252,6 @@ export class FaultStore {
 export interface FaultLedger {
   sessionId: string;
   store: FaultStore;
+  /** running configurations the caller read moments before (device name, lower case → text): the own-values read reuses them */
+  configs?: ReadonlyMap<string, string>;
 }

@@ -79,7 +79,11 @@ export async function applyPlacements(lab: InjectLab, placements: readonly Place
   const sessionId =
     o.sessionId ??
     (o.approver ? cliSession(lab.sessions, lab.settings.server, lab.project) : cliSessionId(lab.settings.server, lab.project.projectId));
-  const ctx = { ...lab.ctx, mode: INJECT_MODE, faults: { sessionId, store } };
+  // the running configurations the plan read: the tool's own-values read reuses them (no second console round)
+  const configs = new Map(
+    placements.flatMap((p) => (p.target.kind === 'device' && p.config ? [[p.target.name.toLowerCase(), p.config]] : [])),
+  );
+  const ctx = { ...lab.ctx, mode: INJECT_MODE, faults: { sessionId, store, configs } };
   const calls = placements.map(injectionCall);
   const checkpoints = await cliCheckpointer(
     lab.sessions,

@@ -23,6 +23,8 @@ export interface Placement {
   values: Values;
   /** configuration lines (device), or the link filters to set (link) */
   applied: string[] | Record<string, unknown>;
+  /** the device's running configuration as the placement read it (FRR, IOS): its own values for the restore */
+  config?: string;
 }
 
 export type PlaceResult = { ok: true; placement: Placement } | { ok: false; parameter?: string; why: string };
@@ -37,7 +39,13 @@ export function placeOnDevice(s: InjectionScenario, facts: DeviceFacts, set: Val
   if (!r.ok) return { ok: false, parameter: r.parameter, why: `${facts.name}: ${r.why}` };
   return {
     ok: true,
-    placement: { scenario: s, target: { kind: 'device', name: facts.name, platform }, values: r.values, applied: r.lines },
+    placement: {
+      scenario: s,
+      target: { kind: 'device', name: facts.name, platform },
+      values: r.values,
+      applied: r.lines,
+      ...(facts.config !== undefined && (platform === 'frr' || platform === 'cisco_ios') ? { config: facts.config } : {}),
+    },
   };
 }
 

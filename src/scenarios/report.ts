@@ -6,6 +6,7 @@
  */
 import type { Settings } from '../config/schema.js';
 import { resolveFault } from '../faults/spec.js';
+import { withOwnValues } from '../faults/own-restore.js';
 import type { RestoreCall } from '../faults/store.js';
 import type { SkillLibrary } from '../skills/loader.js';
 import type { InjectOutcome } from './apply.js';
@@ -50,6 +51,11 @@ export function plannedRow(p: Placement, lib: SkillLibrary, level: Settings['inj
       ? { kind: 'device' as const, name: t.name, platform: t.platform, commands: p.applied as string[] }
       : { kind: 'link' as const, label: t.label, linkId: t.link_id, ends: t.ends, filters: p.applied as Record<string, unknown> };
   const r = resolveFault({ scenario: p.scenario.id, parameters: p.values }, target, lib, level);
+  // the restore as the ledger will have it: with the device's own values read by the plan
+  const restore =
+    r.ok && target.kind === 'device' && p.config !== undefined
+      ? withOwnValues(r.fault.restore, target.commands, { config: p.config })
+      : undefined;
   return {
     status: 'planned',
     scenario: p.scenario.id,
@@ -60,7 +66,7 @@ export function plannedRow(p: Placement, lib: SkillLibrary, level: Settings['inj
     ...(t.kind === 'device' ? { platform: t.platform } : {}),
     parameters: p.values,
     applied: p.applied,
-    ...(r.ok ? { restore: r.fault.restore, repair_check: r.fault.repair_check } : { error: r.error }),
+    ...(r.ok ? { restore: restore ?? r.fault.restore, repair_check: r.fault.repair_check } : { error: r.error }),
   };
 }
 
@@ -106,6 +112,7 @@ export function reportText(r: ProjectReport): string {
     );
     for (const l of linesOf(f.applied)) out.push(`      + ${l}`);
     out.push(`      restore: ${restoreLines(f.restore)}`);
+    if (f.restore?.own_unread) out.push(`      own values not read (the restore resets to the scenario's values): ${f.restore.own_unread}`);
     if (f.repair_check) out.push(`      repair check: ${JSON.stringify(f.repair_check)}`);
     if (f.error) out.push(`      ${f.status}: ${f.error}`);
     if (f.warning) out.push(`      warning: ${f.warning}`);

@@ -121,7 +121,16 @@ describe('fault ledger on the real FRR lab', () => {
       // the interface was read out of the lines sent: the restore and the check name it
       restore: {
         tool: 'execute_multiple_device_config_commands',
-        args: { device_configs: [{ device_name: 'R1', config_commands: [`interface ${toR2}`, 'no ip ospf hello-interval'] }] },
+        // then the interface's own timer (the lab runs fast hellos), read before the fault: the restore puts it back
+        args: {
+          device_configs: [
+            {
+              device_name: 'R1',
+              config_commands: [`interface ${toR2}`, 'no ip ospf hello-interval', `interface ${toR2}`, 'ip ospf hello-interval 1', 'exit'],
+            },
+          ],
+        },
+        own_lines: [`interface ${toR2}`, 'ip ospf hello-interval 1', 'exit'],
       },
       repair_check: { config: { device: 'R1', section: `interface ${toR2}`, lacks: 'ip ospf hello-interval 25' } },
       fixed_at: null,

@@ -15,7 +15,7 @@ import type { FakeGns3 } from '../fakes/gns3/server.js';
 import { frrLabNode } from '../fakes/gns3/nodes.js';
 import { BIN, cliEnv, runCli, type CliEnv } from '../e2e/oneshot-cli.js';
 import { spawn } from 'node:child_process';
-import { ROUTERS, ospfConfig, startOspfLab, waitForFullMesh, type OspfLab } from '../e2e/ospf-lab.js';
+import { ROUTERS, fullNeighbours, ospfConfig, startOspfLab, waitForFullMesh, type OspfLab } from '../e2e/ospf-lab.js';
 import { cliSessionId } from '../../src/scenarios/cli-session.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,7 +91,10 @@ describe('inject --scenario on the real FRR lab', () => {
     expect(r.stdout).toContain(`${PROJECT}: planned`);
     expect(r.stdout).toContain('· ospf_hello_interval_mismatch (ospf, medium) on R1 [frr]  interface=eth0');
     expect(r.stdout).toContain('      + interface eth0\n      + ip ospf hello-interval 25\n');
-    expect(r.stdout).toContain('      restore: interface eth0 / no ip ospf hello-interval\n');
+    // the scenario's restore, then the interface's own timer the fault overrides (the lab runs fast hellos)
+    expect(r.stdout).toContain(
+      '      restore: interface eth0 / no ip ospf hello-interval / interface eth0 / ip ospf hello-interval 1 / exit\n',
+    );
     expect(r.stderr).toBe('error: the faults need approval: rerun with --yes to apply this plan (nothing was sent)\n');
     expect(running('R1')).toBe(before);
     const list = await cli(['faults', 'list', '--json']);
@@ -150,7 +153,15 @@ describe('inject --scenario on the real FRR lab', () => {
       difficulty: 'medium',
       restore: {
         tool: 'execute_multiple_device_config_commands',
-        args: { device_configs: [{ device_name: 'R1', config_commands: ['interface eth0', 'no ip ospf hello-interval'] }] },
+        args: {
+          device_configs: [
+            {
+              device_name: 'R1',
+              config_commands: ['interface eth0', 'no ip ospf hello-interval', 'interface eth0', 'ip ospf hello-interval 1', 'exit'],
+            },
+          ],
+        },
+        own_lines: ['interface eth0', 'ip ospf hello-interval 1', 'exit'],
       },
       repair_check: { config: { device: 'R1', section: 'interface eth0', lacks: 'ip ospf hello-interval 25' } },
     });
@@ -175,11 +186,13 @@ describe('inject --scenario on the real FRR lab', () => {
     const restore = await cli(['faults', 'restore', String(faultId), '--yes']);
     expect(restore.code, restore.stderr).toBe(0);
     expect(running('R1')).not.toContain('ip ospf hello-interval 25');
+    // the restore puts back the interface's own timer, not the default: R2 (hello 1, dead 4) is Full with R1 again
+    expect(running('R1')).toMatch(/^interface eth0\n( .*\n)* ip ospf hello-interval 1$/m);
+    expect(running('R1')).toMatch(/^interface eth0\n( .*\n)* ip ospf dead-interval 4$/m);
     const after = JSON.parse((await cli(['faults', 'list', '--json'])).stdout);
     expect(after).toMatchObject({ open: 0, restored: 1 });
-    // the scenario's restore sets the default timer: put the lab's own back for the next tests
-    lab.vtysh('R1', 'configure terminal', 'interface eth0', 'ip ospf hello-interval 1', 'end');
     await waitForFullMesh(lab, 30_000);
+    expect(ROUTERS.map((x) => fullNeighbours(lab, x))).toEqual([2, 2, 2]);
   }, 180_000);
 
   it('a rewind of the CLI session undoes its faults and marks them restored, like an agent session', async () => {

@@ -1,7 +1,9 @@
 /**
  * Every FRR injection scenario on a real FRR router: with the parameters' example
  * values filled in, the inject commands are accepted by vtysh and change the
- * running-config, and the restore commands bring back exactly the original one.
+ * running-config, and the restore commands bring back exactly the original one. On a router
+ * with values of its own (fast OSPF timers, a cost, a BGP password …) the restore with the
+ * device's own lines (src/faults/own-restore.ts) brings that router back exactly too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SkillStore } from '../../src/skills/loader.js';
@@ -10,6 +12,7 @@ import { fillCheck, fillPlaceholders, type InjectionScenario } from '../../src/s
 import { validateCheck } from '../../src/check/load.js';
 import { planCheck } from '../../src/check/plan.js';
 import { startFrrRouter, type FrrRouter } from './frr-router.js';
+import { withOwnValues } from '../../src/faults/own-restore.js';
 
 /** A small router config that every scenario's example values fit. */
 const BASELINE = [
@@ -102,5 +105,53 @@ describe('FRR injection scenarios on a real router', () => {
   it('the harness does catch a rejected command', () => {
     const r = router.configure(['router ospf', 'network 10.0.99.0/24 area 0 bogus']);
     expect(r.ok).toBe(false);
+  });
+});
+
+/** Values of the router's own that the scenarios override: a restore to the defaults would lose them. */
+const OWN = [
+  'interface eth0',
+  'ip ospf hello-interval 1',
+  'ip ospf dead-interval 4',
+  'ip ospf network point-to-point',
+  'ip ospf cost 50',
+  'exit',
+  'router ospf',
+  'distance 90',
+  'exit',
+  'router bgp 65001',
+  'neighbor 10.0.12.2 password own-secret',
+  'exit',
+];
+
+describe("restores with the device's own values on a real FRR router", () => {
+  it('every scenario that overrides one of them is restored to the router as it was, own values and all', () => {
+    const own = router.configure(OWN);
+    expect(own.ok, own.output).toBe(true);
+    const before = router.runningConfig();
+    const kept: Record<string, string[]> = {};
+    for (const s of frrScenarios) {
+      const inject = lines(s, 'inject');
+      const call = { device_name: 'R1', config_commands: lines(s, 'restore') };
+      const restore = withOwnValues({ tool: 'execute_multiple_device_config_commands', args: { device_configs: [call] } }, inject, {
+        config: before,
+      });
+      // the others restore as the test above proves; the router is the same after them
+      if (!restore.own_lines) continue;
+      kept[s.id] = restore.own_lines.filter((l) => !/^(interface|router|exit)/.test(l));
+      expect(router.configure(inject).ok, s.id).toBe(true);
+      const res = router.configure((restore.args.device_configs as (typeof call)[])[0]!.config_commands);
+      expect(res.ok, `${s.id}: ${res.output}`).toBe(true);
+      expect(router.runningConfig(), s.id).toBe(before);
+    }
+    expect(kept).toEqual({
+      bgp_password_mismatch: ['neighbor 10.0.12.2 password own-secret'],
+      duplicate_host_route: ['ip address 1.1.1.1/32'],
+      ospf_cost_detour: ['ip ospf cost 50'],
+      ospf_dead_interval_mismatch: ['ip ospf dead-interval 4'],
+      ospf_distance_unusable: ['distance 90'],
+      ospf_hello_interval_mismatch: ['ip ospf hello-interval 1'],
+      ospf_network_type_mismatch: ['ip ospf network point-to-point'],
+    });
   });
 });

@@ -5,7 +5,7 @@ import { runBatch } from './shared.js';
 import { TOOL_TARGETS } from '../targets.js';
 import { resolveTarget } from '../../devices/target.js';
 import { faultArgSchema, type FaultArg } from '../../faults/spec.js';
-import { admitFault, faultNote, ledgerOf, recordFault } from '../fault-ledger.js';
+import { addOwnValues, admitFault, faultNote, ledgerOf, recordFault } from '../fault-ledger.js';
 import type { FaultLedger } from '../../faults/store.js';
 import { withVerification } from '../changeset/verified-change.js';
 
@@ -55,6 +55,8 @@ async function injectFault(args: Args, ctx: ToolContext, ledger: FaultLedger): P
   });
   if (!admit.ok) return admit.outcome;
   try {
+    // the device's own values the fault overrides, read before it is applied, so its restore puts them back
+    await addOwnValues(admit.admitted, ctx, name, config_commands, topology);
     // the fault is meant to break something: its verification is reported, never acted on
     const out = await withVerification(batchOf(args), ctx, () => runBatch(batchOf(args), 'config', ctx, optsOf(args)), {
       reportOnly: true,
