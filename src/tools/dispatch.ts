@@ -187,11 +187,8 @@ export async function dispatchCalls(calls: readonly DispatchCall[], req: Dispatc
     const r = results[i];
     if (r) req.events?.settled?.(c, r);
   });
-  // A call verified against a baseline that was not previewed (no approval asked) reads its devices now,
-  // configuration and state in one round, which its checkpoint and its baseline then share.
-  await Promise.all(toRun.filter(({ call }) => !previewedIds.has(call.id)).map(({ call, def }) => readAhead(def, call, req, previewed)));
   // After every approval (nothing denied is captured), before any call runs (none can race the capture).
-  const after = await checkpointBatch(toRun, req, previewed);
+  const after = await readAndCheckpoint(toRun, req, previewed, previewedIds);
   await runLimited(toRun, req.maxParallel, async ({ i, call, def }) => {
     // A user MCP server may have died while the approver was asked: its tools are gone.
     if (req.tools.get(call.name) !== def) {
@@ -297,6 +294,21 @@ async function previewCall(
     // a preview is a courtesy: the question is asked without it
     return targets.devices.map((d) => ({ device: d.name, error: `no preview: ${errorMessage(err)}` }));
   }
+}
+
+/**
+ * A call verified against a baseline that was not previewed (no approval asked) reads its devices first,
+ * configuration and state in one round, which its checkpoint and its baseline then share.
+ */
+async function readAndCheckpoint(
+  toRun: { i: number; call: DispatchCall; def: ToolDef }[],
+  req: DispatchRequest,
+  previewed: Map<string, Capture>,
+  previewedIds: ReadonlySet<string>,
+): ReturnType<typeof checkpointBatch> {
+  const unread = toRun.filter(({ call }) => !previewedIds.has(call.id));
+  await Promise.all(unread.map(({ call, def }) => readAhead(def, call, req, previewed)));
+  return checkpointBatch(toRun, req, previewed);
 }
 
 /** The previewer's read for a call that runs unasked and is verified against a baseline (its preview is not shown). */
