@@ -67,6 +67,8 @@ export function testSettings(llmUrl: string, dataDir: string, extra: Record<stri
 /** Records every execution so tests can prove what ran (and what did not). */
 export interface ToolLog {
   calls: { name: string; args: unknown }[];
+  /** when each slow show call ran, measured inside the tool (events reach a test later on a loaded machine) */
+  spans?: { start: number; end: number }[];
 }
 
 export function testTools(log: ToolLog, opts: { slowMs?: number; bigOutput?: number } = {}): ToolDef[] {
@@ -78,6 +80,8 @@ export function testTools(log: ToolLog, opts: { slowMs?: number; bigOutput?: num
     async run(args, ctx) {
       log.calls.push({ name: 'execute_multiple_device_commands', args });
       if (opts.slowMs) {
+        const span = { start: performance.now(), end: Infinity };
+        log.spans?.push(span);
         await new Promise<void>((resolve) => {
           const t = setTimeout(resolve, opts.slowMs);
           ctx.signal.addEventListener('abort', () => {
@@ -85,6 +89,7 @@ export function testTools(log: ToolLog, opts: { slowMs?: number; bigOutput?: num
             resolve();
           });
         });
+        span.end = performance.now();
       }
       const out = opts.bigOutput ? 'x'.repeat(opts.bigOutput) : 'ok';
       return {
