@@ -1,6 +1,6 @@
 /**
  * A device fault's restore with the device's own values (./own-values.ts): given the running
- * configuration read before the fault was applied (src/tools/fault-ledger.ts reads it), the
+ * configuration read before the fault was applied (src/tools/fault-own-values.ts reads it), the
  * restore gets the device's own lines after the scenario's. A configuration that could not be
  * read leaves the restore as written and says why in `own_unread`, never silently. Pure.
  */

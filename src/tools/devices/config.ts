@@ -5,7 +5,8 @@ import { runBatch } from './shared.js';
 import { TOOL_TARGETS } from '../targets.js';
 import { resolveTarget } from '../../devices/target.js';
 import { faultArgSchema, type FaultArg } from '../../faults/spec.js';
-import { addOwnValues, admitFault, faultNote, ledgerOf, recordFault } from '../fault-ledger.js';
+import { admitFault, faultNote, ledgerOf, recordFault } from '../fault-ledger.js';
+import { addOwnValues } from '../fault-own-values.js';
 import type { FaultLedger } from '../../faults/store.js';
 import { withVerification } from '../changeset/verified-change.js';
 
