@@ -154,14 +154,31 @@ export function previewDevice(device: string, entries: string[], now: Capture): 
   return { device, diff: unifiedDiff(base, applyConfigCommands(now.config, commands), labels, 1) };
 }
 
+/**
+ * The preview of `devices` on the configurations `read` returns; a read that fails is every
+ * device's "no preview" (the approval is still asked, without a diff).
+ */
+export async function previewOnRead(devices: readonly TargetDevice[], read: () => Promise<Map<string, Capture>>): Promise<ApprovalPreview> {
+  let captures: Map<string, Capture>;
+  try {
+    captures = await read();
+  } catch (err) {
+    const error = `no preview: ${errorMessage(err)}`;
+    return { devices: devices.map((d) => ({ device: d.name, error })), captures: new Map() };
+  }
+  return {
+    devices: devices.map((d) => previewDevice(d.name, d.commands, captures.get(d.name) ?? { error: 'not captured' })),
+    captures,
+  };
+}
+
 /** A previewer that captures the devices (read-only, in parallel) through `context`. */
 export function capturePreviewer(context: (signal: AbortSignal) => CaptureContext): ApprovalPreviewer {
   return async (devices, signal, known) => {
     const withCommands = devices.filter((d) => d.commands.length > 0);
     if (withCommands.length === 0) return { devices: [], captures: new Map() };
-    let captures: Map<string, Capture>;
-    try {
-      captures = await captureDevices(
+    return previewOnRead(withCommands, async () => {
+      const captures = await captureDevices(
         withCommands.map((d) => d.name).filter((n) => known?.get(n)?.config === undefined),
         context(signal),
       );
@@ -169,13 +186,7 @@ export function capturePreviewer(context: (signal: AbortSignal) => CaptureContex
         const k = known?.get(d.name);
         if (k?.config !== undefined) captures.set(d.name, k);
       }
-    } catch (err) {
-      const error = `no preview: ${errorMessage(err)}`;
-      return { devices: withCommands.map((d) => ({ device: d.name, error })), captures: new Map() };
-    }
-    return {
-      devices: withCommands.map((d) => previewDevice(d.name, d.commands, captures.get(d.name) ?? { error: 'not captured' })),
-      captures,
-    };
+      return captures;
+    });
   };
 }

@@ -4,12 +4,8 @@
  * text (`checkpoint_blobs`, keyed by SHA-256, deflated); a device checkpoint
  * row points at its blob, or says why there is none.
  */
-export const CHECKPOINT_SCHEMA = `
-CREATE TABLE IF NOT EXISTS checkpoint_blobs (
-  hash TEXT PRIMARY KEY,
-  data BLOB NOT NULL
-);
-CREATE TABLE IF NOT EXISTS device_checkpoints (
+/** A device checkpoint's columns: one per request up to migration 9, one per call since. */
+const DEVICE_CHECKPOINT_COLUMNS = `
   id INTEGER PRIMARY KEY AUTOINCREMENT,
   session_id TEXT NOT NULL,
   request_no INTEGER NOT NULL,
@@ -17,7 +13,15 @@ CREATE TABLE IF NOT EXISTS device_checkpoints (
   device TEXT NOT NULL,
   hash TEXT,
   error TEXT,
-  created_at TEXT NOT NULL,
+  created_at TEXT NOT NULL`.slice(1);
+
+export const CHECKPOINT_SCHEMA = `
+CREATE TABLE IF NOT EXISTS checkpoint_blobs (
+  hash TEXT PRIMARY KEY,
+  data BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS device_checkpoints (
+${DEVICE_CHECKPOINT_COLUMNS},
   UNIQUE (session_id, request_no, device)
 );
 CREATE TABLE IF NOT EXISTS topology_checkpoints (
@@ -49,14 +53,7 @@ CREATE TABLE IF NOT EXISTS rewinds (
  */
 export const DEVICE_CHECKPOINTS_PER_CALL = `
 CREATE TABLE device_checkpoints_per_call (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  session_id TEXT NOT NULL,
-  request_no INTEGER NOT NULL,
-  call_id TEXT,
-  device TEXT NOT NULL,
-  hash TEXT,
-  error TEXT,
-  created_at TEXT NOT NULL
+${DEVICE_CHECKPOINT_COLUMNS}
 );
 INSERT INTO device_checkpoints_per_call (id, session_id, request_no, call_id, device, hash, error, created_at)
   SELECT id, session_id, request_no, call_id, device, hash, error, created_at FROM device_checkpoints;

@@ -6,10 +6,8 @@
  * prepare step read them, with or without a baseline) is previewed from that read. Other
  * calls are previewed as before (src/checkpoints/preview.ts).
  */
-import { capturePreviewer, previewDevice, type ApprovalPreviewer } from '../../checkpoints/preview.js';
+import { capturePreviewer, previewOnRead, type ApprovalPreviewer } from '../../checkpoints/preview.js';
 import type { CaptureContext } from '../../checkpoints/capture.js';
-import type { Capture } from '../../checkpoints/types.js';
-import { errorMessage } from '../../errors.js';
 import { keepRead, keptRead, readBeforeChange } from './pre-change-read.js';
 
 export function baselinePreviewer(context: (signal: AbortSignal) => CaptureContext): ApprovalPreviewer {
@@ -22,21 +20,13 @@ export function baselinePreviewer(context: (signal: AbortSignal) => CaptureConte
     const covered = kept !== undefined && (kept.baseline || !call?.baseline) && names.every((n) => kept.captures.has(n));
     if (!covered && !call?.baseline) return plain(devices, signal, known);
     if (withCommands.length === 0) return { devices: [], captures: new Map() };
-    let captures: Map<string, Capture>;
-    try {
+    return previewOnRead(withCommands, async () => {
       let read = covered ? kept : undefined;
       if (!read) {
         read = await readBeforeChange(names, await (await ctx.project()).getTopology(signal), { config: true, baseline: true }, ctx);
         keepRead(ctx.services, call!.id, read);
       }
-      captures = new Map(read.captures);
-    } catch (err) {
-      const error = `no preview: ${errorMessage(err)}`;
-      return { devices: withCommands.map((d) => ({ device: d.name, error })), captures: new Map() };
-    }
-    return {
-      devices: withCommands.map((d) => previewDevice(d.name, d.commands, captures.get(d.name) ?? { error: 'not captured' })),
-      captures,
-    };
+      return new Map(read.captures);
+    });
   };
 }
