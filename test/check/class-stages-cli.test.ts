@@ -12,21 +12,12 @@ import { runCli } from '../e2e/oneshot-cli.js';
 import { cliScope } from '../helpers/cli-scope.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
 import { parseXml } from './xml.js';
+import { stagedCheckFile } from './staged-file.js';
 
 const scope = cliScope();
 let gns3: FakeGns3;
 
-const STAGED = `project: teacher
-stages:
-  - name: 1 nodes
-    checks:
-      - node: {name: R1, status: started}
-      - node: {name: R2, status: started}
-        points: 2
-  - name: 2 links
-    checks:
-      - link: {a: "R1:e0", b: "R2:e0", clean: true}
-`;
+const STAGED = stagedCheckFile('teacher');
 
 /** student-01 has it all; student-02's R2 is stopped and its link missing; the teacher's project is not graded */
 beforeAll(async () => {

@@ -13,22 +13,13 @@ import { cliScope } from '../helpers/cli-scope.js';
 import { startFakeGns3, type FakeGns3 } from '../fakes/gns3/server.js';
 import { parseCheckText } from '../../src/check/load.js';
 import { parseXml } from './xml.js';
+import { stagedCheckFile } from './staged-file.js';
 
 const scope = cliScope();
 const PROJECT = 'stages-lab';
 let gns3: FakeGns3;
 
-const STAGED = `project: ${PROJECT}
-stages:
-  - name: 1 nodes
-    checks:
-      - node: {name: R1, status: started}
-      - node: {name: R2, status: started}
-        points: 2
-  - name: 2 links
-    checks:
-      - link: {a: "R1:e0", b: "R2:e0", clean: true}
-`;
+const STAGED = stagedCheckFile(PROJECT);
 
 beforeAll(async () => {
   gns3 = await startFakeGns3({ api: 'v2' });
