@@ -209,10 +209,15 @@ async function sendEach(
       error = 'session timeout';
       break;
     }
+    const cutBySession = left < opts.settings.command_timeout_ms;
     let r = await session.run(c, {
       timeoutMs: Math.min(opts.settings.command_timeout_ms, left),
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
+    // The wait was the session's remainder, not the command's own timeout: name the limit that was reached.
+    if (cutBySession && r.status === 'timeout') {
+      r = { ...r, error: `session timeout (${opts.settings.session_timeout_ms} ms) reached during this line; ${r.error ?? ''}`.trimEnd() };
+    }
     // A pooled console that died while idle: reconnect once and resend.
     if (i === 0 && reused && !session.usable && r.status === 'error' && r.output === '') {
       try {

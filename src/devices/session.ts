@@ -331,7 +331,7 @@ export class DeviceSession {
         return result(
           'timeout',
           partial,
-          `no prompt after ${timeoutMs} ms; ${recovered ? 'interrupted with Ctrl-C' : 'console did not recover, session dropped'}`,
+          `no prompt after ${Math.round(timeoutMs)} ms; ${recovered ? 'interrupted with Ctrl-C' : 'console did not recover, session dropped'}`,
         );
       }
       if (ev.kind === 'pager') {

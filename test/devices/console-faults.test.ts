@@ -170,6 +170,7 @@ describe('console faults', () => {
       expect(Date.now() - t0).toBeLessThan(2_500);
       const d = out.devices[0];
       expect(d.results[0].status).toBe('timeout');
+      expect(d.results[0].error).toContain('session timeout (1000 ms) reached during this line');
       expect(d.results[1].status).toBe('timeout');
       expect(d.results[1].error).toContain('session timeout');
     } finally {
