@@ -123,6 +123,13 @@ export function linkedNeighbours(topology: Topology, devices: readonly string[])
 /** Two reads are the same state (for settling: stable when two reads in a row agree). */
 export const sameStates = (a: readonly DeviceState[], b: readonly DeviceState[]): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+/** An interface, an OSPF adjacency or a BGP session differs: the change moved what routing protocols flood. */
+export const routingMoved = (before: readonly DeviceState[], after: readonly DeviceState[]): boolean =>
+  before.some((b, i) => {
+    const a = after[i];
+    return !a || JSON.stringify([b.interfaces, b.ospf, b.bgp]) !== JSON.stringify([a.interfaces, a.ospf, a.bgp]);
+  });
+
 const ifaceText = (i: { state: string; addresses: string[] } | undefined) => (i ? [i.state, ...i.addresses].join(' ') : 'absent');
 
 /** What of `before` is missing or worse in `after`, per device. */

@@ -4,7 +4,7 @@
  * and the devices linked to the touched ones are read beside them.
  */
 import { describe, expect, it } from 'vitest';
-import { intendedBy, linkedNeighbours, regressionsOf, sameStates, type DeviceState } from '../../src/check/state.js';
+import { intendedBy, linkedNeighbours, regressionsOf, routingMoved, sameStates, type DeviceState } from '../../src/check/state.js';
 import type { Topology } from '../../src/gns3/types.js';
 
 const state = (over: Partial<DeviceState> = {}): DeviceState => ({
@@ -22,6 +22,15 @@ describe('regressions against a baseline', () => {
     expect(regressionsOf(state(), after)).toEqual([]);
     expect(sameStates([state()], [state()])).toBe(true);
     expect(sameStates([state()], [after])).toBe(false);
+  });
+
+  it('routing moved: an interface, an adjacency or a session differs; a route alone is what follows, not a move', () => {
+    expect(routingMoved([state()], [state()])).toBe(false);
+    expect(routingMoved([state()], [state({ routes: {} })])).toBe(false);
+    expect(routingMoved([state()], [state({ ospf: { '10.255.255.1': 'Full' } })])).toBe(true);
+    expect(routingMoved([state()], [state({ bgp: {} })])).toBe(true);
+    expect(routingMoved([state()], [state({ interfaces: { eth0: { state: 'down', addresses: ['10.0.1.2/24'] } } })])).toBe(true);
+    expect(routingMoved([state(), state()], [state()])).toBe(true);
   });
 
   it('names every kind: interface down, address lost, neighbour not Full, peer not Established, route gone', () => {

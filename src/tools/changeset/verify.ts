@@ -2,7 +2,8 @@
  * Verification of a configuration change against a baseline (docs/tools.md, Verification):
  * before the change, the operational state of the devices it touches and of their directly
  * linked routers (src/check/state.ts); after it, the same devices re-read until two reads in a
- * row agree or verify_timeout passes, then compared. A regression is something of the baseline
+ * row agree (for at least ROUTING_QUIET_MS when the change moved routing) or verify_timeout
+ * passes, then compared. A regression is something of the baseline
  * missing or worse that the change's own lines do not name; those it names are `intended`.
  * A verification that cannot decide (a device unreachable, a platform without readers) is
  * `error` with the reason, never `pass`.
@@ -14,6 +15,7 @@ import {
   linkedNeighbours,
   readStates,
   regressionsOf,
+  routingMoved,
   sameStates,
   type DeviceState,
   type Regression,
@@ -70,7 +72,17 @@ const until = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
   });
 
-/** Re-reads until two reads agree or the timeout; compares the last read with the baseline. */
+/**
+ * OSPF paces a router's new LSA to one per 5 s (the default of FRR and IOS): when a change moved
+ * an interface or an adjacency, routers further away may learn of it up to that much later, so two
+ * equal reads inside that window are not yet the settled lab.
+ */
+export const ROUTING_QUIET_MS = 6_000;
+
+/**
+ * Re-reads until two reads agree (and, when the change moved routing, ROUTING_QUIET_MS has passed)
+ * or the timeout; compares the last read with the baseline.
+ */
 export async function verifyChange(
   base: Baseline,
   commands: ReadonlyMap<string, readonly string[]>,
@@ -93,7 +105,8 @@ export async function verifyChange(
     const next = await readStates(base.devices, c);
     const stable = sameStates(last, next);
     last = next;
-    if (stable) break;
+    const propagating = performance.now() - t0 < ROUTING_QUIET_MS && routingMoved(base.states, next);
+    if (stable && !propagating) break;
   }
   const settle_ms = Math.round(performance.now() - t0);
   const lost = last.find((s) => s.error !== undefined);
