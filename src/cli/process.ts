@@ -7,6 +7,7 @@ import { redact } from '../security/redact.js';
 import { dropFirstFrame } from '../ui/first-frame.js';
 import { sanitizeLine, sanitizeText } from '../security/sanitize.js';
 import { requestRunning } from '../output/reader-gone.js';
+import { exitHeld } from '../core/interrupt.js';
 
 export const EXIT_USAGE = 2;
 const EXIT_INTERNAL = 1;
@@ -48,8 +49,9 @@ export async function exit(code: number): Promise<never> {
 let signalled = false;
 /**
  * Ctrl-C / SIGTERM. When a run installed its own handler (one-shot and TUI abort the run and
- * print what they have), we only make sure the exit code ends up 130; with
- * nobody else listening, or on a second signal, we leave at once.
+ * print what they have), we only make sure the exit code ends up 130 within 5 s — unless a run
+ * holds the exit (holdExitAfterSignal); with nobody else listening, or on a second signal, we
+ * leave at once.
  */
 function onSignal(signal: NodeJS.Signals): void {
   const othersListening = process.listenerCount(signal) > 1;
@@ -58,7 +60,7 @@ function onSignal(signal: NodeJS.Signals): void {
     return;
   }
   signalled = true;
-  setTimeout(() => void exit(EXIT_ABORTED), 5_000).unref();
+  if (!exitHeld()) setTimeout(() => void exit(EXIT_ABORTED), 5_000).unref();
 }
 
 /** Signals, closed pipes and stray errors end the process with the documented exit code. */

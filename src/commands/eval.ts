@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import type { Settings } from '../config/schema.js';
 import type { Approver } from '../core/api.js';
 import { ExitCode, UsageError } from '../errors.js';
+import { holdExitAfterSignal } from '../core/interrupt.js';
 import { createLogger } from '../log.js';
 import { sanitizeText } from '../security/sanitize.js';
 import { SessionStore } from '../sessions/store.js';
@@ -178,6 +179,7 @@ async function run(lab: EvalLab, plan: EvalPlan, o: EvalCommandOptions): Promise
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  const releaseExit = holdExitAfterSignal();
   live.write(`\n${report.PROGRESS_HEAD}`);
   const seen: RunResult[] = [];
   try {
@@ -201,6 +203,7 @@ async function run(lab: EvalLab, plan: EvalPlan, o: EvalCommandOptions): Promise
     }
     return ExitCode.Ok;
   } finally {
+    releaseExit();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }

@@ -9,3 +9,20 @@ export function interruptSignal(): { signal: AbortSignal; done(): void } {
   for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, stop);
   return { signal: ac.signal, done: () => ['SIGINT', 'SIGTERM'].forEach((s) => process.off(s, stop)) };
 }
+
+let holds = 0;
+
+/**
+ * A run whose work after a signal must finish however long it takes (the eval putting the lab
+ * back: cut mid-restore, a device keeps its fault) holds the process boundary's 5 s exit until it
+ * releases it (src/cli/process.ts); a second signal still leaves at once.
+ */
+export function holdExitAfterSignal(): () => void {
+  holds++;
+  let released = false;
+  return () => {
+    if (!released) (released = true), holds--;
+  };
+}
+
+export const exitHeld = (): boolean => holds > 0;

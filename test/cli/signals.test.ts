@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { BIN, isolatedEnv } from '../helpers/cli-run.js';
+
+const HELD = fileURLToPath(new URL('../helpers/held-exit-process.ts', import.meta.url));
 
 /**
  * Whether process `pid` is reading its stdin: Node waits on fd 0 through its event loop's
@@ -47,4 +50,16 @@ describe('signals', () => {
     const r = await signalWhileWaiting('SIGTERM');
     expect(r.code).toBe(130);
   });
+  it('a run that holds the exit finishes its clean-up past the 5 s a signal otherwise leaves it (the eval restoring the lab)', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', HELD, '5500'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    while (!out.includes('ready') && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+    const t0 = Date.now();
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+    expect(out).toBe('ready\ncleaned\n');
+    expect(code).toBe(130);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(5_500);
+  }, 30_000);
 });
