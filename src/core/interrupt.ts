@@ -21,7 +21,9 @@ export function holdExitAfterSignal(): () => void {
   holds++;
   let released = false;
   return () => {
-    if (!released) (released = true), holds--;
+    if (released) return;
+    released = true;
+    holds--;
   };
 }
 
