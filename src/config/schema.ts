@@ -94,6 +94,11 @@ export const settingsSchema = z.object({
   max_parallel_tools: intIn(1, 20).default(5),
   /** seconds a change's verification re-reads the devices until their state is stable (routing protocols converge) */
   verify_timeout: intIn(1, 600).default(30),
+  /**
+   * seconds two equal reads must wait for when a change moved an interface, adjacency or session
+   * (OSPF floods the news that late: src/tools/changeset/verify.ts); 0 trusts the first two
+   */
+  verify_quiet: intIn(0, 120).default(12),
   /** one-shot: what a regression a change's verification found does — kept (exit 7) or rewound through the gate */
   on_regression: z.enum(['keep', 'rewind']).default('keep'),
   /** a check file (src/check) a change's verification also runs before and after; lock it in a classroom */

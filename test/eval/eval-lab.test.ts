@@ -39,7 +39,8 @@ let ospf: OspfLab | undefined;
 let lab: Lab;
 let gns3: FakeGns3;
 let llm: FakeLlm;
-const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass' });
+// what is tested is not the verification's settle: OSPF's flooding wait (verify_quiet, see changeset-checks-lab) is off
+const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass', GNS3_COPILOT_VERIFY_QUIET: '0' });
 const dbFile = join(env.home, 'data', 'gns3-copilot', 'sessions.db');
 const keywords = new Map([...loadSkills(settingsSchema.parse({})).injection.values()].map((s) => [s.id, s.diagnosis?.keywords ?? []]));
 
@@ -210,6 +211,7 @@ describe('eval on the real FRR lab', () => {
       GNS3_USER: 'admin',
       GNS3_PASSWORD: 'admin-pass',
       GNS3_COPILOT_DATA_DIR: join(env.home, 'data', 'gns3-copilot'),
+      GNS3_COPILOT_VERIFY_QUIET: '0',
     });
     try {
       mkdirSync(join(priced.home, 'config', 'gns3-copilot'), { recursive: true });

@@ -21,7 +21,8 @@ const PROJECT = 'faults-lab';
 let ospf: OspfLab | undefined;
 let lab: Lab;
 let gns3: FakeGns3;
-const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass' });
+// what is tested is not the verification's settle: OSPF's flooding wait (verify_quiet, see changeset-checks-lab) is off
+const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass', GNS3_COPILOT_VERIFY_QUIET: '0' });
 const startLlm = fakeLlmServers();
 
 /** R1's interface towards R2 and the one towards R3 (the lab names them in link order). */

@@ -37,8 +37,9 @@ const STUDENTS = ['student-01', 'student-02', 'student-03'];
 let ospf: OspfLab | undefined;
 let lab: Lab;
 let gns3: FakeGns3;
-const envA = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass' });
-const envB = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass' });
+// what is tested is not the verification's settle: OSPF's flooding wait (verify_quiet, see changeset-checks-lab) is off
+const envA = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass', GNS3_COPILOT_VERIFY_QUIET: '0' });
+const envB = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass', GNS3_COPILOT_VERIFY_QUIET: '0' });
 
 const run = (env: CliEnv, args: string[], timeoutMs = 120_000) => runCli([...args, '--server', gns3.url], env.env, { timeoutMs });
 const cli = (args: string[], env = envA) => run(env, [...args, '--project', PROJECT]);
@@ -286,7 +287,7 @@ describe('the module API (what eval and the class commands call)', () => {
 describe('inject --random', () => {
   let first: Report;
   it('one seed draws the same three faults on two fresh ledgers', async () => {
-    const envC = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass' });
+    const envC = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass', GNS3_COPILOT_VERIFY_QUIET: '0' });
     let rb: Report;
     try {
       const b = await cli(['inject', '--random', '3', '--seed', '1', '--json'], envB);

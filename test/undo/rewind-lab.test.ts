@@ -41,7 +41,8 @@ let r2Console: HoldProxy;
 let ctx: ToolContext;
 /** the session the agent's request ran in */
 let S: string;
-const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass' });
+// what is tested is not the verification's settle: OSPF's flooding wait (verify_quiet, see changeset-checks-lab) is off
+const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass', GNS3_COPILOT_VERIFY_QUIET: '0' });
 env.env.GNS3_COPILOT_DATA_DIR = `${env.home}/data`;
 // a loaded machine can take more than the default 5 s to bring a console prompt back
 env.env.GNS3_COPILOT_CONNECT_TIMEOUT_MS = '15000';
@@ -244,7 +245,14 @@ describe('checkpoints, diff and rewind on real FRR and VPCS, the agent driven by
     process.env.GNS3_PASSWORD = 'admin-pass';
     const store = await SessionStore.open(`${env.home}/data`);
     const t = mount({
-      settings: testSettings({ project: 'rw', server: gns3.url, data_dir: `${env.home}/data`, mode: 'lab', connect_timeout_ms: 15_000 }),
+      settings: testSettings({
+        project: 'rw',
+        server: gns3.url,
+        data_dir: `${env.home}/data`,
+        mode: 'lab',
+        connect_timeout_ms: 15_000,
+        verify_quiet: 0,
+      }),
       invocation: { resumeId: S },
       rows: 80,
       columns: 120,

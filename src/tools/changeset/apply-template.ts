@@ -102,6 +102,7 @@ async function applyAndVerify(group: RenderedDevice[], base: Baseline | undefine
   const commands = new Map(group.map((d) => [d.device_name, d.commands]));
   const verification = await verifyChange(shareOf(base, [...commands.keys()]), commands, ctx, {
     timeoutMs: ctx.settings.verify_timeout * 1000,
+    quietMs: ctx.settings.verify_quiet * 1000,
   });
   return { results, verification };
 }

@@ -47,7 +47,11 @@ export async function withVerification(
   if ('error' in base) v = cannot(`no baseline: ${base.error}`);
   else
     try {
-      v = await verifyChange(base, commands, ctx, { timeoutMs: ctx.settings.verify_timeout * 1000 });
+      v = await verifyChange(base, commands, ctx, {
+        timeoutMs: ctx.settings.verify_timeout * 1000,
+        // a fault's report informs and decides nothing: it does not hold the injection for OSPF's flooding
+        quietMs: opts.reportOnly ? 0 : ctx.settings.verify_quiet * 1000,
+      });
     } catch (err) {
       v = cannot(`cannot read the devices after the change: ${errorMessage(err).split('\n')[0] ?? 'error'}`);
     }

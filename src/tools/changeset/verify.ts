@@ -2,8 +2,8 @@
  * Verification of a configuration change against a baseline (docs/tools.md, Verification):
  * before the change, the operational state of the devices it touches and of their directly
  * linked routers (src/check/state.ts); after it, the same devices re-read until two reads in a
- * row agree (not before ROUTING_QUIET_MS when the change moved routing) or verify_timeout
- * passes, then compared. A regression is something of the baseline
+ * row agree (not before verify_quiet when the change moved routing) or verify_timeout passes,
+ * then compared. A regression is something of the baseline
  * missing or worse that the change's own lines do not name; those it names are `intended`.
  * A verification that cannot decide (a device unreachable, a platform without readers) is
  * `error` with the reason, never `pass`.
@@ -73,22 +73,17 @@ const until = (ms: number, signal: AbortSignal) =>
   });
 
 /**
- * How long a change that moved an interface or an adjacency may take to reach routers further
- * away: OSPF paces a router's new LSA to one per 5 s (FRR and IOS defaults) and FRR sends a
- * deferred one on its refresher's 10 s tick — measured on FRR 8.4, a far router lost a route
- * 8–9.5 s after a shutdown. Two equal reads inside that window are not yet the settled lab.
- */
-export const ROUTING_QUIET_MS = 12_000;
-
-/**
- * Re-reads until two reads agree (and, when the change moved routing, ROUTING_QUIET_MS has passed)
- * or the timeout; compares the last read with the baseline.
+ * Re-reads until two reads agree or the timeout; compares the last read with the baseline. When
+ * the change moved an interface or an adjacency, two equal reads count only after `quietMs`: OSPF
+ * paces a router's new LSA to one per 5 s (FRR and IOS defaults) and FRR sends a held-back one on
+ * its refresher's 10 s tick — on FRR 8.4 a router two hops away lost a route 8–9.5 s after a
+ * shutdown, so earlier equal reads are not yet the settled lab.
  */
 export async function verifyChange(
   base: Baseline,
   commands: ReadonlyMap<string, readonly string[]>,
   ctx: ToolContext,
-  opts: { timeoutMs: number; pollMs?: number },
+  opts: { timeoutMs: number; quietMs: number; pollMs?: number },
 ): Promise<Verification> {
   const t0 = performance.now();
   const cannot = base.states.find((s) => s.error !== undefined);
@@ -106,7 +101,7 @@ export async function verifyChange(
     const next = await readStates(base.devices, c);
     const stable = sameStates(last, next);
     last = next;
-    const propagating = performance.now() - t0 < ROUTING_QUIET_MS && routingMoved(base.states, next);
+    const propagating = performance.now() - t0 < opts.quietMs && routingMoved(base.states, next);
     if (stable && !propagating) break;
   }
   const settle_ms = Math.round(performance.now() - t0);
