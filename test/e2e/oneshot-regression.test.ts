@@ -33,7 +33,9 @@ const PROJECT = 'regress-lab';
 let ospf: OspfLab | undefined;
 let lab: Lab;
 let gns3: FakeGns3;
-const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass' });
+// the regressions here are on the changed router and its neighbour, seen at once: OSPF's flooding wait
+// (verify_quiet, proven on a far router in changeset-checks-lab) is off
+const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass', GNS3_COPILOT_VERIFY_QUIET: '0' });
 const startLlm = fakeLlmServers();
 
 /** R2's interface on the R1–R2 link (link 0: R1 is its a side, R2 its b side). */
@@ -165,6 +167,7 @@ describe('one-shot: a configuration change that regresses the lab', () => {
       mode: 'lab',
       approve: 'config',
       connect_timeout_ms: 15_000,
+      verify_quiet: 0,
     });
     const r = render(
       createElement(App, {
