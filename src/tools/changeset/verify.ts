@@ -75,9 +75,10 @@ const until = (ms: number, signal: AbortSignal) =>
 /**
  * Re-reads until two reads agree or the timeout; compares the last read with the baseline. When
  * the change moved an interface or an adjacency, two equal reads count only after `quietMs`: OSPF
- * paces a router's new LSA to one per 5 s (FRR and IOS defaults) and FRR sends a held-back one on
- * its refresher's 10 s tick — on FRR 8.4 a router two hops away lost a route 8–9.5 s after a
- * shutdown, so earlier equal reads are not yet the settled lab.
+ * paces a router's new LSA to one per 5 s and resends an unacknowledged one after 5 s (FRR and IOS
+ * defaults) — on FRR 8.4 a router two hops away lost a route 8–9.5 s after a shutdown, with the
+ * LSA waiting on the sender's retransmission list — so earlier equal reads are not yet the
+ * settled lab.
  */
 export async function verifyChange(
   base: Baseline,
