@@ -67,7 +67,12 @@ beforeAll(async () => {
   gns3.addLink({ a: 'R2:e1', b: 'R3:e0' });
   gns3.addLink({ a: 'R1:e1', b: 'R3:e1' });
   for (const r of ROUTERS)
-    lab.vtysh(r, 'configure terminal', ...ospfAreaZero(lab, r, { routers: ROUTERS, networks: ['192.168.0.0/16'] }), 'end');
+    lab.vtysh(
+      r,
+      'configure terminal',
+      ...ospfAreaZero(lab, r, { routers: ROUTERS, networks: ['192.168.0.0/16'], quickFlooding: true }),
+      'end',
+    );
   const ctx = ctxFor(settingsWith(), lab.topology());
   const pc = lab.pcs[0]!;
   await runTool(executeVpcsCommands, { device_configs: [{ device_name: 'PC1', commands: [`ip ${pc.address} ${pc.gateway}`] }] }, ctx);
