@@ -53,9 +53,7 @@ describe('one-shot e2e: configure OSPF on R1–R3 and verify', () => {
           },
         ],
       },
-      // give the adjacencies a few hello intervals before verifying
       {
-        delay_ms: 8000,
         tool_calls: [
           {
             id: 'verify',

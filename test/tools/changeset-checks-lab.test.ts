@@ -39,6 +39,7 @@ beforeAll(async () => {
       ['R2', 'R3'],
     ],
   });
+  // FRR's default flooding (no quickFlooding): the late route loss this test is about comes from it
   for (const r of ROUTERS) lab.vtysh(r, 'configure terminal', ...ospfAreaZero(lab, r, { routers: ROUTERS }), 'end');
   gns3 = await startFakeGns3({ api: 'v2' });
   gns3.addProject({ name: PROJECT });
@@ -131,8 +132,5 @@ describe('verification with a check file, then diff --state (FRR lab)', () => {
     const text = await captureStdout(() => diffCommand(sessionId, { state: true }, diffSettings, ctl.signal));
     expect(text).toMatch(/^ {2}R3 \(baseline of request 1\): \d+ added, \d+ lost, \d+ changed$/m);
     expect(text).toMatch(/^ {4}- ospf_neighbor 10\.255\.255\.2: Full$/m);
-
-    lab.vtysh('R2', 'configure terminal', `interface ${iface}`, 'no shutdown', 'end');
-    await converged();
   }, 240_000);
 });

@@ -24,9 +24,13 @@ const { tmp, startLlm } = useFakeLlm('gc-changeset-');
 let lab: Lab;
 let gns3: FakeGns3;
 
-/** OSPF from facts: every addressed interface's network in the area, point-to-point fast hellos on the links. */
+/**
+ * OSPF from facts: every addressed interface's network in the area, point-to-point fast hellos on the
+ * links, every LSA accepted as it arrives (see quickFlooding in test/lab/ospf.ts).
+ */
 const OSPF_TEMPLATE = `router ospf
  ospf router-id 10.255.255.{{ device.index }}
+ timers lsa min-arrival 0
 {% for i in device.interfaces %}{% if i.network != "" %} network {{ i.network }} area {{ area }}
 {% endif %}{% endfor %}exit
 {% for i in device.interfaces %}{% if i.name != "lo" and i.network != "" and i.prefix_length == 24 and i.network contains "10.0." %}interface {{ i.name }}
@@ -74,7 +78,9 @@ function roundsBeforeApply(rounds: { device: string; mode: string }[]): Record<s
 async function run(calls: ReturnType<typeof call>[], approve: 'config' | 'ask', approver?: (r: ApprovalRequest) => void, log?: Logger) {
   const llm = await startLlm([{ tool_calls: calls }, { text: 'done' }]);
   const s = await session(
-    testSettings(llm.url, tmp.dir, { server: gns3.url, project: PROJECT, mode: 'lab', approve, max_parallel_tools: 8 }),
+    // what is tested is the change set, not the verification's settle: OSPF's flooding wait
+    // (verify_quiet, see changeset-checks-lab) is off
+    testSettings(llm.url, tmp.dir, { server: gns3.url, project: PROJECT, mode: 'lab', approve, max_parallel_tools: 8, verify_quiet: 0 }),
     allTools(),
     {
       ...(log ? { log } : {}),
