@@ -41,9 +41,9 @@ export async function startOspfLab(projectName: string): Promise<OspfLab> {
   return { lab, gns3, projectId, stop };
 }
 
-/** Config-mode commands that put every link of `router` in area 0 with fast hellos. */
+/** Config-mode commands that put every link of `router` in area 0 with fast hellos, every LSA accepted as it arrives. */
 export function ospfConfig(lab: Lab, router: string): string[] {
-  return ospfAreaZero(lab, router, { routers: ROUTERS });
+  return ospfAreaZero(lab, router, { routers: ROUTERS, quickFlooding: true });
 }
 
 export function fullNeighbours(lab: Lab, router: string): number {
