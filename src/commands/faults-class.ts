@@ -4,7 +4,8 @@
  * at once; one row per project (open, fixed, restored unfixed, score, the first fault still
  * present) and the class totals, or --json `{projects: […], totals}`. A project whose checks
  * cannot run keeps its faults open (an error row), never fixed. Exit 0 when no fault of any
- * project is open, 7 while one is.
+ * project is open, 7 while one is. The controller's project list is read once for the command,
+ * and each project keeps its opened scope and its device sessions across --watch rounds.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Settings } from '../config/schema.js';
@@ -13,12 +14,12 @@ import type { Logger } from '../log.js';
 import { runLimited } from '../core/run-limited.js';
 import { sanitizeLine } from '../security/sanitize.js';
 import type { Fault, FaultStore } from '../faults/store.js';
+import type { ProjectScope } from '../gns3/types.js';
 import { scoreOf, type FaultScore, type RepairResult } from '../faults/check.js';
 import { faultJson, formatFixed, scoreLine } from '../faults/report.js';
 import { timeOfDay } from '../core/clock.js';
 
 type Opts = Record<string, unknown>;
-type CheckOpen = (open: Fault[], signal: AbortSignal) => Promise<RepairResult[]>;
 
 interface ProjectFaults {
   project: string;
@@ -77,43 +78,81 @@ export interface ClassFaultsDeps {
   settings: Settings;
   log: Logger;
   signal: AbortSignal;
-  /** one run of the repair checks of these open faults (they are all of one project) */
-  checkOpen: CheckOpen;
 }
 
 export async function classFaultsCheck(deps: ClassFaultsDeps, opts: Opts): Promise<number> {
-  const [{ classProjects, parseJobs, checkProjectFlags, withClassSignal }, { watchSeconds }, { createKeychainGns3Client }] =
-    await Promise.all([import('../gns3/class-projects.js'), import('./check.js'), import('../gns3/keychain-client.js')]);
+  const [
+    { classProjectList, parseJobs, checkProjectFlags, withClassSignal },
+    { watchSeconds },
+    { createKeychainGns3Client },
+    services,
+    engine,
+    check,
+  ] = await Promise.all([
+    import('../gns3/class-projects.js'),
+    import('./check.js'),
+    import('../gns3/keychain-client.js'),
+    import('../tools/services.js'),
+    import('../devices/engine.js'),
+    import('../faults/check.js'),
+  ]);
   const glob = String(opts.projects);
   checkProjectFlags(glob, typeof opts.project === 'string');
   const jobs = parseJobs(opts.jobs as string | undefined);
   const interval = watchSeconds(opts.watch as string | boolean | undefined);
-  const client = createKeychainGns3Client(deps.settings, deps.log);
-  const names = await classProjects(client, glob, deps.signal).finally(() => client.close().catch(() => undefined));
-  const ledger = (project: string) => deps.store.list({ project, session: deps.session });
+  const { settings, log } = deps;
+  const client = createKeychainGns3Client(settings, log);
+  // each project opened once, with its device sessions, for every round of a --watch
+  const labs = new Map<string, { scope: ProjectScope; services: Map<string, unknown> }>();
+  try {
+    const listed = new Map((await classProjectList(client, glob, deps.signal)).map((p) => [p.name, p]));
+    // by the listed project's id: a fault of an earlier project of the same name is not this one's
+    const ledger = (project: string) => deps.store.list({ project: listed.get(project)!.project_id, session: deps.session });
+    const repair = async (project: string, open: Fault[], signal: AbortSignal): Promise<RepairResult[]> => {
+      let lab = labs.get(project);
+      if (!lab) {
+        lab = { scope: await client.openListedProject(listed.get(project)!, signal), services: new Map() };
+        labs.set(project, lab);
+      }
+      const pool = engine.poolFor(lab.services, settings, log);
+      return check.runRepairChecks(deps.store, open, { project: lab.scope, settings, pool, signal, log });
+    };
+    const round = () =>
+      withClassSignal(deps.signal, (signal) =>
+        runLimited([...listed.keys()], jobs, async (project): Promise<ProjectFaults> => {
+          const open = ledger(project).filter((f) => f.state === 'open');
+          let results: RepairResult[] = [];
+          let error: string | undefined;
+          if (open.length > 0)
+            results = await repair(project, open, signal).catch((err: unknown) => {
+              error = errorMessage(err);
+              return [];
+            });
+          // the ledger after the run: a fix this run recorded is in it
+          return { project, faults: ledger(project), results, ...(error !== undefined ? { error } : {}) };
+        }),
+      );
+    return await report(round, interval, opts, deps.signal);
+  } finally {
+    for (const lab of labs.values()) await services.closeServices(lab.services);
+    await client.close().catch(() => undefined);
+  }
+}
 
-  const round = () =>
-    withClassSignal(deps.signal, (signal) =>
-      runLimited(names, jobs, async (project): Promise<ProjectFaults> => {
-        const open = ledger(project).filter((f) => f.state === 'open');
-        let results: RepairResult[] = [];
-        let error: string | undefined;
-        if (open.length > 0)
-          results = await deps.checkOpen(open, signal).catch((err: unknown) => {
-            error = errorMessage(err);
-            return [];
-          });
-        // the ledger after the run: a fix this run recorded is in it
-        return { project, faults: ledger(project), results, ...(error !== undefined ? { error } : {}) };
-      }),
-    );
+/** Runs the class once, or every `interval` seconds until no fault is open; prints and decides the exit code. */
+async function report(
+  round: () => Promise<ProjectFaults[]>,
+  interval: number | undefined,
+  opts: Opts,
+  signal: AbortSignal,
+): Promise<number> {
   const anyOpen = (rows: ProjectFaults[]) => rows.some((r) => r.faults.some((f) => f.state === 'open'));
 
   let rows = await round();
   if (interval !== undefined) {
     if (!opts.json) out(table(rows));
     while (anyOpen(rows)) {
-      await sleep(interval * 1000, undefined, { signal: deps.signal }).catch(() => {
+      await sleep(interval * 1000, undefined, { signal }).catch(() => {
         throw new AbortedError('faults check --watch interrupted');
       });
       rows = await round();

@@ -60,11 +60,7 @@ export async function faultsCommand(
       case 'check':
         if (opts.projects !== undefined) {
           const { classFaultsCheck } = await import('./faults-class.js');
-          const log = createLogger(settings.log_level);
-          return await classFaultsCheck(
-            { store, session, settings, log, signal, checkOpen: (open, round) => checkOpen(store, open, settings, log, round) },
-            opts,
-          );
+          return await classFaultsCheck({ store, session, settings, log: createLogger(settings.log_level), signal }, opts);
         }
         if (opts.jobs !== undefined) throw new UsageError('--jobs: only with --projects GLOB');
         return await checkFaults(store, faults, opts, settings, signal);

@@ -13,7 +13,8 @@ import { ExitCode, UsageError } from '../errors.js';
 import { createLogger } from '../log.js';
 import { runLimited } from '../core/run-limited.js';
 import { interruptSignal } from '../core/interrupt.js';
-import { checkProjectFlags, classProjects, parseJobs } from '../gns3/class-projects.js';
+import { checkProjectFlags, classProjectList, parseJobs } from '../gns3/class-projects.js';
+import type { RawProject } from '../gns3/raw.js';
 import { sanitizeText } from '../security/sanitize.js';
 import { SessionStore } from '../sessions/store.js';
 import type { Values } from '../scenarios/config-match.js';
@@ -100,10 +101,11 @@ export async function injectScenarioCommand(o: InjectScenarioOptions, settings: 
   const client = createKeychainGns3Client(settings, log);
   const sessions = await SessionStore.open(settings.data_dir);
   try {
-    const names = o.projects ? await classProjects(client, o.projects, signal) : [settings.project!];
+    // a class: the controller's list read once, each project opened as listed
+    const projects: (string | RawProject)[] = o.projects ? await classProjectList(client, o.projects, signal) : [settings.project!];
     const deps = { settings, client, sessions, registry: new ToolRegistry(allTools()), lib: loadSkills(settings), log, signal };
     // one project: its errors are the command's (exit 2 or 3); a class: each project's error is its row
-    const reports = await runLimited(names, jobs, (project) => runProject(deps, project, req, { yes: o.yes, rethrow: !o.projects }));
+    const reports = await runLimited(projects, jobs, (project) => runProject(deps, project, req, { yes: o.yes, rethrow: !o.projects }));
     return finish(reports, o, !o.projects);
   } finally {
     sessions.close();

@@ -25,12 +25,11 @@ export function checkProjectFlags(projects: string | undefined, projectFromFlag:
   if (projects !== undefined && projectFromFlag) throw new UsageError('--project and --projects: give one of them');
 }
 
-/** The matching project names in natural order; none is a usage error naming what the controller has. */
-export async function classProjects(client: Gns3Client, glob: string, signal?: AbortSignal): Promise<string[]> {
-  return (await classProjectList(client, glob, signal)).map((p) => p.name);
-}
-
-/** The matching projects as the controller listed them (./client.ts openListedProject opens one without listing again). */
+/**
+ * The matching projects as the controller listed them, in natural order (./client.ts
+ * openListedProject opens one without listing again); none is a usage error naming what the
+ * controller has.
+ */
 export async function classProjectList(client: Gns3Client, glob: string, signal?: AbortSignal): Promise<RawProject[]> {
   const all = await client.listProjects(signal);
   const hits = matchProjects(all, glob);

@@ -7,6 +7,7 @@
  */
 import type { Settings } from '../config/schema.js';
 import type { Gns3Client } from '../gns3/client.js';
+import type { RawProject } from '../gns3/raw.js';
 import type { ProjectScope } from '../gns3/types.js';
 import type { Logger } from '../log.js';
 import type { SessionStore } from '../sessions/store.js';
@@ -48,10 +49,15 @@ export interface OpenLabDeps {
   signal: AbortSignal;
 }
 
-/** Opens the project (a controller error when it cannot) and the context its calls run with; close() frees its consoles. */
-export async function openInjectLab(d: OpenLabDeps, project: string): Promise<InjectLab & { close(): Promise<void> }> {
+/**
+ * Opens the project (a controller error when it cannot) — by name or id, or as the controller
+ * just listed it (a class: the list is not read again per project) — and the context its calls
+ * run with; close() frees its consoles.
+ */
+export async function openInjectLab(d: OpenLabDeps, project: string | RawProject): Promise<InjectLab & { close(): Promise<void> }> {
   const [{ openProjectScope }, { closeServices }] = await Promise.all([import('../gns3/client.js'), import('../tools/services.js')]);
-  const scope = await openProjectScope(d.client, project, d.signal);
+  const scope =
+    typeof project === 'string' ? await openProjectScope(d.client, project, d.signal) : await d.client.openListedProject(project, d.signal);
   const services = new Map<string, unknown>();
   const ctx: ToolContext = { settings: d.settings, signal: d.signal, log: d.log, project: () => Promise.resolve(scope), services };
   return {

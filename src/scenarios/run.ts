@@ -6,6 +6,7 @@
 import { CopilotError, errorMessage } from '../errors.js';
 import type { Approver } from '../core/api.js';
 import { applyPlacements } from './apply.js';
+import type { RawProject } from '../gns3/raw.js';
 import { openInjectLab, type OpenLabDeps } from './lab.js';
 import { planInjection, type InjectRequest } from './plan.js';
 import { outcomeRow, plannedRow, type ProjectReport } from './report.js';
@@ -21,13 +22,13 @@ export interface RunOptions {
 
 export async function runProject(
   d: OpenLabDeps,
-  projectName: string,
+  project: string | RawProject,
   req: InjectRequest & { perProjectSeed?: boolean },
   o: RunOptions,
 ): Promise<ProjectReport> {
   let lab: Awaited<ReturnType<typeof openInjectLab>> | undefined;
   try {
-    lab = await openInjectLab(d, projectName);
+    lab = await openInjectLab(d, project);
     const seed = req.perProjectSeed ? lab.project.projectName : req.seed;
     const plan = await planInjection(lab, { ...req, seed });
     const rows = plan.placements.map((p) => plannedRow(p, lab!.lib, lab!.settings.inject_level));
@@ -45,7 +46,12 @@ export async function runProject(
     return { ...head, status: ok === faults.length ? 'injected' : ok > 0 ? 'partial' : 'error', faults };
   } catch (err) {
     if (o.rethrow || !(err instanceof CopilotError)) throw err;
-    return { project: projectName, status: 'error', faults: [], error: errorMessage(err).split('\n')[0]! };
+    return {
+      project: typeof project === 'string' ? project : project.name,
+      status: 'error',
+      faults: [],
+      error: errorMessage(err).split('\n')[0]!,
+    };
   } finally {
     await lab?.close();
   }

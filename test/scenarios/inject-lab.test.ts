@@ -41,6 +41,8 @@ let gns3: FakeGns3;
 const envA = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass', GNS3_COPILOT_VERIFY_QUIET: '0' });
 const envB = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass', GNS3_COPILOT_VERIFY_QUIET: '0' });
 
+/** How often the controller's project list was read so far. */
+const listReads = () => gns3.requests.filter((q) => q.method === 'GET' && /^\/v[23]\/projects$/.test(q.path)).length;
 const run = (env: CliEnv, args: string[], timeoutMs = 120_000) => runCli([...args, '--server', gns3.url], env.env, { timeoutMs });
 const cli = (args: string[], env = envA) => run(env, [...args, '--project', PROJECT]);
 const running = (router: string) => lab.vtysh(router, 'show running-config');
@@ -340,6 +342,7 @@ describe('inject --projects: a class in one command', () => {
     expect(plan.stdout).toMatch(/^3 projects: 0 injected, 3 not$/m);
     for (const s of STUDENTS) expect([...gns3.project(s).links.values()][0]!.filters).toEqual({});
 
+    const readsBefore = listReads();
     const done = await run(envA, [
       'inject',
       '--scenario',
@@ -354,6 +357,8 @@ describe('inject --projects: a class in one command', () => {
     expect(done.code, done.stderr).toBe(0);
     const j = JSON.parse(done.stdout) as { projects: Report[] };
     expect(j.projects.map((p) => [p.project, p.status])).toEqual(STUDENTS.map((s) => [s, 'injected']));
+    // the project list read once for the class, each project opened as listed
+    expect(listReads() - readsBefore).toBe(1);
     for (const s of STUDENTS) expect([...gns3.project(s).links.values()][0]!.filters).toEqual({ packet_loss: [30] });
     const ledger = JSON.parse((await run(envA, ['faults', 'list', '--json'])).stdout) as {
       faults: { id: number; project: string; session_id: string; scenario: string }[];
@@ -419,6 +424,7 @@ describe('inject --projects: a class in one command', () => {
   }, 300_000);
 
   it('faults check --projects --watch: each fix printed with its project as it happens, until no fault of the class is open', async () => {
+    const readsBefore = listReads();
     const child = spawn(process.execPath, [BIN, 'faults', 'check', '--projects', 'student-0[12]', '--watch', '1', '--server', gns3.url], {
       env: envA.env,
       cwd: envA.home,
@@ -443,6 +449,9 @@ describe('inject --projects: a class in one command', () => {
     expect(stdout).toMatch(/^\d\d:\d\d:\d\d student-01: ✓ #\d+ R1:e0 <-> R2:e0 link_packet_loss_30 fixed /m);
     expect(stdout).toMatch(/^\d\d:\d\d:\d\d student-02: ✓ #\d+ R1:e0 <-> R2:e0 link_high_delay fixed /m);
     expect(stdout.trimEnd().split('\n').at(-1)).toBe('no fault is open in any project · 0 open, 2 fixed, 1 restored unfixed · score 4/6');
+    // the project list read once for the whole watch, not again by each project in each round
+    expect(stdout).toMatch(/no change: 2 faults still present/);
+    expect(listReads() - readsBefore).toBe(1);
   }, 120_000);
 
   it('one seed draws the same faults in every project; the devices are read from each project', async () => {
