@@ -15,7 +15,6 @@ import type { Logger } from '../log.js';
 import type { Check } from '../check/schema.js';
 import type { CheckReport } from '../check/run.js';
 import type { DevicePool } from '../devices/pool.js';
-import type { ProjectScope } from '../gns3/types.js';
 import { classPasses, gradeClass, type ClassReport } from '../check/class-run.js';
 import { classJson, formatClassJunit, formatClassTable, totalsLine } from '../check/class-report.js';
 import { changedRows, gridFrame, plainRows } from '../check/class-grid.js';
@@ -42,30 +41,31 @@ export interface ClassCheckOptions {
 const out = (s: string) => process.stdout.write(s);
 
 export async function classCheckCommand(settings: Settings, o: ClassCheckOptions, log: Logger): Promise<number> {
-  const [{ createKeychainGns3Client }, { classProjectList, withClassSignal }, { runChecks }, { withStages }, { defaultName, kindOf }] =
-    await Promise.all([
-      import('../gns3/keychain-client.js'),
-      import('../gns3/class-projects.js'),
-      import('../check/run.js'),
-      import('../check/stages.js'),
-      import('../check/schema.js'),
-    ]);
+  const [
+    { createKeychainGns3Client },
+    { classProjectList, keptOpen, withClassSignal },
+    { runChecks },
+    { withStages },
+    { defaultName, kindOf },
+  ] = await Promise.all([
+    import('../gns3/keychain-client.js'),
+    import('../gns3/class-projects.js'),
+    import('../check/run.js'),
+    import('../check/stages.js'),
+    import('../check/schema.js'),
+  ]);
   const interrupt = interruptSignal();
   const { signal } = interrupt;
   const client = createKeychainGns3Client(settings, log);
   // each project keeps its scope and its device sessions across --watch runs
-  const labs = new Map<string, { scope: ProjectScope; pool: DevicePool }>();
+  const labs = keptOpen(client, o.newPool);
   try {
     // the controller's list is read once for the class, not again by every project
     const listed = new Map((await classProjectList(client, o.glob, signal)).map((p) => [p.name, p]));
     const projects = [...listed.keys()];
     const grade = async (project: string, round: AbortSignal): Promise<CheckReport> => {
-      let lab = labs.get(project);
-      if (!lab) {
-        lab = { scope: await client.openListedProject(listed.get(project)!, round), pool: o.newPool() };
-        labs.set(project, lab);
-      }
-      return runChecks(o.checks, { project: lab.scope, settings, pool: lab.pool, signal: round, log });
+      const lab = await labs.open(listed.get(project)!, round);
+      return runChecks(o.checks, { project: lab.scope, settings, pool: lab.kept, signal: round, log });
     };
     const described = o.checks.map((c) => ({ name: c.name ?? defaultName(c), kind: kindOf(c), points: c.points }));
     const run = () =>
@@ -88,7 +88,7 @@ export async function classCheckCommand(settings: Settings, o: ClassCheckOptions
     return classPasses(r) ? ExitCode.Ok : ExitCode.ChecksFailed;
   } finally {
     interrupt.done();
-    for (const { pool } of labs.values()) pool.closeAll();
+    for (const { kept } of labs.opened()) kept.closeAll();
     await client.close().catch(() => undefined);
   }
 }

@@ -14,7 +14,6 @@ import type { Logger } from '../log.js';
 import { runLimited } from '../core/run-limited.js';
 import { sanitizeLine } from '../security/sanitize.js';
 import type { Fault, FaultStore } from '../faults/store.js';
-import type { ProjectScope } from '../gns3/types.js';
 import { scoreOf, type FaultScore, type RepairResult } from '../faults/check.js';
 import { faultJson, formatFixed, scoreLine } from '../faults/report.js';
 import { timeOfDay } from '../core/clock.js';
@@ -82,7 +81,7 @@ export interface ClassFaultsDeps {
 
 export async function classFaultsCheck(deps: ClassFaultsDeps, opts: Opts): Promise<number> {
   const [
-    { classProjectList, parseJobs, checkProjectFlags, withClassSignal },
+    { classProjectList, keptOpen, parseJobs, checkProjectFlags, withClassSignal },
     { watchSeconds },
     { createKeychainGns3Client },
     services,
@@ -103,18 +102,14 @@ export async function classFaultsCheck(deps: ClassFaultsDeps, opts: Opts): Promi
   const { settings, log } = deps;
   const client = createKeychainGns3Client(settings, log);
   // each project opened once, with its device sessions, for every round of a --watch
-  const labs = new Map<string, { scope: ProjectScope; services: Map<string, unknown> }>();
+  const labs = keptOpen(client, () => new Map<string, unknown>());
   try {
     const listed = new Map((await classProjectList(client, glob, deps.signal)).map((p) => [p.name, p]));
     // by the listed project's id: a fault of an earlier project of the same name is not this one's
     const ledger = (project: string) => deps.store.list({ project: listed.get(project)!.project_id, session: deps.session });
     const repair = async (project: string, open: Fault[], signal: AbortSignal): Promise<RepairResult[]> => {
-      let lab = labs.get(project);
-      if (!lab) {
-        lab = { scope: await client.openListedProject(listed.get(project)!, signal), services: new Map() };
-        labs.set(project, lab);
-      }
-      const pool = engine.poolFor(lab.services, settings, log);
+      const lab = await labs.open(listed.get(project)!, signal);
+      const pool = engine.poolFor(lab.kept, settings, log);
       return check.runRepairChecks(deps.store, open, { project: lab.scope, settings, pool, signal, log });
     };
     const round = () =>
@@ -134,7 +129,7 @@ export async function classFaultsCheck(deps: ClassFaultsDeps, opts: Opts): Promi
       );
     return await report(round, interval, opts, deps.signal);
   } finally {
-    for (const lab of labs.values()) await services.closeServices(lab.services);
+    for (const { kept } of labs.opened()) await services.closeServices(kept);
     await client.close().catch(() => undefined);
   }
 }

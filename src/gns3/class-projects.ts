@@ -6,6 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import { UsageError } from '../errors.js';
 import type { Gns3Client } from './client.js';
+import type { Gns3Project } from './project.js';
 import { matchProjects } from './project-glob.js';
 import type { RawProject } from './raw.js';
 
@@ -61,4 +62,24 @@ export async function withClassSignal<T>(signal: AbortSignal, body: (round: Abor
   } finally {
     signal.removeEventListener('abort', stop);
   }
+}
+
+/**
+ * The class's projects for the rounds of a --watch: each opened as listed at its first use and
+ * kept, with what `attach` gives it (its device sessions), so a later round neither opens it nor
+ * connects to its consoles again. `opened()` is what the caller closes at the end.
+ */
+export function keptOpen<T>(client: Gns3Client, attach: () => T) {
+  const labs = new Map<string, { scope: Gns3Project; kept: T }>();
+  return {
+    async open(listed: RawProject, signal: AbortSignal): Promise<{ scope: Gns3Project; kept: T }> {
+      let lab = labs.get(listed.project_id);
+      if (!lab) {
+        lab = { scope: await client.openListedProject(listed, signal), kept: attach() };
+        labs.set(listed.project_id, lab);
+      }
+      return lab;
+    },
+    opened: () => [...labs.values()],
+  };
 }

@@ -210,7 +210,10 @@ export function createGns3Client(opts: Gns3ClientOptions): Gns3Client {
   return new Gns3Client(opts);
 }
 
-/** The factory the agent session uses for ctx.project(). */
-export function openProjectScope(client: Gns3Client, nameOrId: string, signal?: AbortSignal): Promise<Gns3Project> {
-  return client.openProject(nameOrId, signal);
+/**
+ * The factory the agent session uses for ctx.project(): a project by name or id, or as the
+ * controller just listed it (a class: the list is not read again per project).
+ */
+export function openProjectScope(client: Gns3Client, project: string | RawProject, signal?: AbortSignal): Promise<Gns3Project> {
+  return typeof project === 'string' ? client.openProject(project, signal) : client.openListedProject(project, signal);
 }

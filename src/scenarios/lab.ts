@@ -56,8 +56,7 @@ export interface OpenLabDeps {
  */
 export async function openInjectLab(d: OpenLabDeps, project: string | RawProject): Promise<InjectLab & { close(): Promise<void> }> {
   const [{ openProjectScope }, { closeServices }] = await Promise.all([import('../gns3/client.js'), import('../tools/services.js')]);
-  const scope =
-    typeof project === 'string' ? await openProjectScope(d.client, project, d.signal) : await d.client.openListedProject(project, d.signal);
+  const scope = await openProjectScope(d.client, project, d.signal);
   const services = new Map<string, unknown>();
   const ctx: ToolContext = { settings: d.settings, signal: d.signal, log: d.log, project: () => Promise.resolve(scope), services };
   return {

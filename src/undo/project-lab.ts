@@ -55,8 +55,7 @@ export async function withProjectLab<T>(
   ]);
   const services = new Map<string, unknown>();
   try {
-    const scope =
-      typeof project === 'string' ? await openProjectScope(client, project, signal) : await client.openListedProject(project, signal);
+    const scope = await openProjectScope(client, project, signal);
     const ctx: ToolContext = { settings, signal, log, project: () => Promise.resolve(scope), services };
     return await body({
       ctx,
