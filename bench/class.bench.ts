@@ -3,7 +3,8 @@
  * 30 real FRR routers behind consoles LATENCY_MS away (as a GNS3 server's are), graded by the
  * class runner (src/check/class-run.ts, --jobs 8 and 30) against one project's check alone.
  * Goal: the class ≤ 3× one project. Cold = console connects included (a `check` process);
- * warm = sessions kept (a `--watch` round). Needs root + frr (test/lab).
+ * warm = sessions kept (a `--watch` round). Then both as commands: the built CLI against a fake
+ * controller holding the class (./class-commands.ts). Needs root + frr (test/lab) and dist/.
  */
 import { performance } from 'node:perf_hooks';
 import type { BenchTable } from './table.js';
@@ -17,6 +18,7 @@ import { gradeClass } from '../src/check/class-run.js';
 import { DevicePool } from '../src/devices/pool.js';
 import type { ProjectScope, Topology } from '../src/gns3/types.js';
 import { behindLatency } from './console-latency.js';
+import { classCommandTimes } from './class-commands.js';
 
 const PROJECTS = 30;
 const ROUTERS = Array.from({ length: PROJECTS }, (_, i) => `r${i + 1}`);
@@ -136,6 +138,7 @@ export async function run(): Promise<BenchTable> {
     const one = await oneProject(scopes[0]!, checks);
     const eight = await wholeClass(scopes, checks, 8);
     const all = await wholeClass(scopes, checks, PROJECTS);
+    const commands = await classCommandTimes(far.topology, ROUTERS, CHECKS, RUNS);
     const x = (v: number, base: number) => `${(v / base).toFixed(2)}×`;
     return {
       title: `class check: ${PROJECTS} projects × ${checks.length} checks, consoles ${LATENCY_MS} ms away`,
@@ -147,6 +150,8 @@ export async function run(): Promise<BenchTable> {
         ['one project, warm (sessions kept: a --watch round)', fmtMs(one.warm), '1.00×'],
         [`${PROJECTS} projects, --jobs 8, warm`, fmtMs(eight.warm), x(eight.warm, one.warm)],
         [`${PROJECTS} projects, --jobs ${PROJECTS}, warm`, fmtMs(all.warm), x(all.warm, one.warm)],
+        ['command: `check FILE --project student-01` (the built CLI, a process)', fmtMs(commands.one), '1.00×'],
+        [`command: \`check FILE --projects 'student-*'\` (--jobs 8)`, fmtMs(commands.all), x(commands.all, commands.one)],
       ],
       notes: [
         `goal: the class ≤ 3× one project's check (medians of ${RUNS}); each project's R1 is its own FRR router`,

@@ -17,6 +17,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -50,7 +51,11 @@ function inside(r: LoadRun): { agentMs: number; consoleMs: number } {
  * with where the wall time went: the runs' CPU (their user + sys once reaped), the floor that CPU sets on a
  * machine with this many cores, the share of the cores the runs got, and the console and agent time inside each run.
  */
-async function classroomRound(room: Classroom, label: string, extraEnv: NodeJS.ProcessEnv): Promise<(string | number)[][]> {
+async function classroomRound(
+  room: Classroom,
+  label: string,
+  extraEnv: NodeJS.ProcessEnv,
+): Promise<{ rows: (string | number)[][]; aloneMs: number }> {
   const alone: number[] = [];
   const aloneCpu: number[] = [];
   const aloneInside: { agentMs: number; consoleMs: number }[] = [];
@@ -81,7 +86,7 @@ async function classroomRound(room: Classroom, label: string, extraEnv: NodeJS.P
   const within = runs.map(inside);
   const consoleAt = (xs: { consoleMs: number }[]) => xs.map((x) => x.consoleMs);
   const outside = runs.map((r, i) => r.ms - within[i]!.agentMs);
-  return [
+  const rows = [
     [`${label}: one run alone (median of 3)`, fmtMs(base), '', ''],
     [`${label}: ${RUNS} at once: p50`, fmtMs(percentile(times, 50)), `${(percentile(times, 50) / base).toFixed(2)}×`, ''],
     [`${label}: ${RUNS} at once: p95`, fmtMs(p95), `${(p95 / base).toFixed(2)}×`, verdict],
@@ -128,6 +133,41 @@ async function classroomRound(room: Classroom, label: string, extraEnv: NodeJS.P
       '',
     ],
   ];
+  return { rows, aloneMs: base };
+}
+
+/** wall times of `n` bare `node -e 0` started at once */
+async function bareNodes(n: number): Promise<number[]> {
+  return Promise.all(
+    Array.from({ length: n }, async () => {
+      const t0 = performance.now();
+      const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      if (code !== 0) throw new Error(`node -e 0 exited ${code}`);
+      return performance.now() - t0;
+    }),
+  );
+}
+
+/**
+ * What node's own start-up costs 30 at once, with nothing of ours loaded: any one-shot that is
+ * a process of its own — a thin client of a warm per-user process too — starts one, so its p95
+ * against a one-shot alone is a floor no design of the one-shot's work can go under.
+ */
+async function bareNodeRows(oneShotAloneMs: number): Promise<(string | number)[][]> {
+  const alone: number[] = [];
+  for (let i = 0; i < 3; i++) alone.push(...(await bareNodes(1)));
+  const atOnce = await bareNodes(RUNS);
+  const p95 = percentile(atOnce, 95);
+  return [
+    ['bare `node -e 0` (node start-up, nothing of ours): alone (median of 3)', fmtMs(median(alone)), '', ''],
+    [
+      `bare \`node -e 0\`: ${RUNS} at once: p95, vs one bundle one-shot alone`,
+      fmtMs(p95),
+      `${(p95 / oneShotAloneMs).toFixed(2)}×`,
+      p95 <= 8 * oneShotAloneMs ? 'under 8×: room for a warm process' : 'over 8×: no process-per-run design can meet it here',
+    ],
+  ];
 }
 
 async function classroomRows(): Promise<{ rows: (string | number)[][]; notes: string[] }> {
@@ -136,7 +176,8 @@ async function classroomRows(): Promise<{ rows: (string | number)[][]; notes: st
     // the bundle (from its code cache) is what a one-shot runs; the modules are what it ran before
     const bundle = await classroomRound(room, 'bundle', {});
     const modules = await classroomRound(room, 'modules', { GNS3_COPILOT_CODE_CACHE: 'off' });
-    return { rows: [...bundle, ...modules], notes: [] };
+    const floor = await bareNodeRows(bundle.aloneMs);
+    return { rows: [...bundle.rows, ...modules.rows, ...floor], notes: [] };
   } finally {
     await room.stop();
   }
