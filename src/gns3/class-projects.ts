@@ -2,10 +2,12 @@
  * `--projects GLOB [--jobs N]`, shared by every command that works on a whole class
  * (inject, check, faults check, checkpoint save|restore): the names of the controller's
  * projects the pattern matches (./project-glob.ts), and the bound on projects at once.
+ * Also the projects a command keeps opened for all its rounds (keptOpen), which the
+ * single-project `faults check` shares.
  */
 import { setMaxListeners } from 'node:events';
 import { UsageError } from '../errors.js';
-import type { Gns3Client } from './client.js';
+import { openProjectScope, type Gns3Client } from './client.js';
 import type { Gns3Project } from './project.js';
 import { matchProjects } from './project-glob.js';
 import type { RawProject } from './raw.js';
@@ -65,18 +67,21 @@ export async function withClassSignal<T>(signal: AbortSignal, body: (round: Abor
 }
 
 /**
- * The class's projects for the rounds of a --watch: each opened as listed at its first use and
- * kept, with what `attach` gives it (its device sessions), so a later round neither opens it nor
- * connects to its consoles again. `opened()` is what the caller closes at the end.
+ * The projects of a command's rounds (a --watch): each opened at its first use and kept, with
+ * what `attach` gives it (its device sessions), so a later round neither opens it nor connects
+ * to its consoles again. A project is given as the controller listed it (a class: the list is not
+ * read again) or by its id (a fault ledger's rows carry it); either way it is kept by its id.
+ * `opened()` is what the caller closes at the end.
  */
 export function keptOpen<T>(client: Gns3Client, attach: () => T) {
   const labs = new Map<string, { scope: Gns3Project; kept: T }>();
   return {
-    async open(listed: RawProject, signal: AbortSignal): Promise<{ scope: Gns3Project; kept: T }> {
-      let lab = labs.get(listed.project_id);
+    async open(project: RawProject | string, signal: AbortSignal): Promise<{ scope: Gns3Project; kept: T }> {
+      const id = typeof project === 'string' ? project : project.project_id;
+      let lab = labs.get(id);
       if (!lab) {
-        lab = { scope: await client.openListedProject(listed, signal), kept: attach() };
-        labs.set(listed.project_id, lab);
+        lab = { scope: await openProjectScope(client, project, signal), kept: attach() };
+        labs.set(id, lab);
       }
       return lab;
     },
