@@ -72,40 +72,54 @@ export async function faultsCommand(
   }
 }
 
-/** A project scope and a device pool for the project a fault lives in, closed after `body`. */
-async function withProject<T>(
+type Lab = { scope: import('../gns3/types.js').ProjectScope; ctx: import('../tools/types.js').ToolContext };
+
+/**
+ * One GNS3 client for the command, and the projects its faults live in: each opened at its first
+ * use and kept with its tool services (the device pool and its console sessions) until `body` ends,
+ * so the rounds of a --watch neither reopen a project nor reconnect to its consoles. Everything is
+ * closed once, at the end, also when `body` fails or is aborted.
+ */
+async function withLabs<T>(
   settings: Settings,
-  project: string,
   log: Logger,
   signal: AbortSignal,
-  body: (lab: { scope: import('../gns3/types.js').ProjectScope; ctx: import('../tools/types.js').ToolContext }) => Promise<T>,
+  body: (lab: (projectId: string) => Promise<Lab>) => Promise<T>,
 ): Promise<T> {
-  const [{ createKeychainGns3Client }, { openProjectScope }, { closeServices }] = await Promise.all([
+  const [{ createKeychainGns3Client }, { keptOpen }, { closeServices }] = await Promise.all([
     import('../gns3/keychain-client.js'),
-    import('../gns3/client.js'),
+    import('../gns3/class-projects.js'),
     import('../tools/services.js'),
   ]);
   const client = createKeychainGns3Client(settings, log);
-  const services = new Map<string, unknown>();
+  const labs = keptOpen(client, () => new Map<string, unknown>());
   try {
-    const scope = await openProjectScope(client, project, signal);
-    return await body({ scope, ctx: { settings, signal, log, project: () => Promise.resolve(scope), services } });
+    return await body(async (projectId) => {
+      const { scope, kept: services } = await labs.open(projectId, signal);
+      return { scope, ctx: { settings, signal, log, project: () => Promise.resolve(scope), services } };
+    });
   } finally {
-    await closeServices(services);
+    for (const { kept } of labs.opened()) await closeServices(kept);
     await client.close().catch(() => undefined);
   }
 }
 
 /** One run of the open faults' repair checks, per project they live in (a ledger may span several labs). */
-async function checkOpen(store: FaultStore, open: Fault[], settings: Settings, log: Logger, signal: AbortSignal): Promise<RepairResult[]> {
+async function checkOpen(
+  store: FaultStore,
+  open: Fault[],
+  lab: (projectId: string) => Promise<Lab>,
+  settings: Settings,
+  log: Logger,
+  signal: AbortSignal,
+): Promise<RepairResult[]> {
   const [{ runRepairChecks }, { poolFor }] = await Promise.all([import('../faults/check.js'), import('../devices/engine.js')]);
   const results: RepairResult[] = [];
   for (const projectId of new Set(open.map((f) => f.project_id))) {
     const mine = open.filter((f) => f.project_id === projectId);
+    const { scope, ctx } = await lab(projectId);
     results.push(
-      ...(await withProject(settings, projectId, log, signal, ({ scope, ctx }) =>
-        runRepairChecks(store, mine, { project: scope, settings, pool: poolFor(ctx.services, settings, log), signal, log }),
-      )),
+      ...(await runRepairChecks(store, mine, { project: scope, settings, pool: poolFor(ctx.services, settings, log), signal, log })),
     );
   }
   return results;
@@ -114,42 +128,47 @@ async function checkOpen(store: FaultStore, open: Fault[], settings: Settings, l
 /**
  * `faults check [--watch [S]]`: with --watch the open faults' checks run again every S seconds
  * until none is open, so each fix is recorded within S seconds of when it happened, not when
- * someone next ran `faults check` (the text output prints each fix as it is seen).
+ * someone next ran `faults check` (the text output prints each fix as it is seen). Every round
+ * checks on the projects and console sessions the first one opened (withLabs).
  */
 async function checkFaults(store: FaultStore, faults: () => Fault[], opts: Opts, settings: Settings, signal: AbortSignal): Promise<number> {
   const log = createLogger(settings.log_level);
   const { watchSeconds } = await import('./check.js');
   const interval = watchSeconds(opts.watch as string | boolean | undefined);
   const latest = new Map<number, RepairResult>();
-  const round = async () => {
-    const results = await checkOpen(
-      store,
-      faults().filter((f) => f.state === 'open'),
-      settings,
-      log,
-      signal,
-    );
-    for (const r of results) latest.set(r.fault.id, { ...r, fixed_now: r.fixed_now || latest.get(r.fault.id)?.fixed_now === true });
-    return results;
-  };
-  const first = await round();
-  if (interval !== undefined) {
-    if (!opts.json) out(formatCheck(faults(), first, scoreOf(faults())));
-    while (faults().some((f) => f.state === 'open')) {
-      await sleep(interval * 1000, undefined, { signal }).catch(() => {
-        throw new AbortedError('faults check --watch interrupted');
-      });
-      const fixed = (await round()).filter((r) => r.fixed_now);
-      const stamp = timeOfDay();
-      const open = faults().filter((f) => f.state === 'open').length;
-      if (!opts.json)
-        out(
-          fixed.length > 0
-            ? fixed.map((r) => `${stamp} ${formatFixed(r)}\n`).join('')
-            : `${stamp} no change: ${open} ${open === 1 ? 'fault' : 'faults'} still present\n`,
-        );
+  const first = await withLabs(settings, log, signal, async (lab) => {
+    const round = async () => {
+      const results = await checkOpen(
+        store,
+        faults().filter((f) => f.state === 'open'),
+        lab,
+        settings,
+        log,
+        signal,
+      );
+      for (const r of results) latest.set(r.fault.id, { ...r, fixed_now: r.fixed_now || latest.get(r.fault.id)?.fixed_now === true });
+      return results;
+    };
+    const first = await round();
+    if (interval !== undefined) {
+      if (!opts.json) out(formatCheck(faults(), first, scoreOf(faults())));
+      while (faults().some((f) => f.state === 'open')) {
+        await sleep(interval * 1000, undefined, { signal }).catch(() => {
+          throw new AbortedError('faults check --watch interrupted');
+        });
+        const fixed = (await round()).filter((r) => r.fixed_now);
+        const stamp = timeOfDay();
+        const open = faults().filter((f) => f.state === 'open').length;
+        if (!opts.json)
+          out(
+            fixed.length > 0
+              ? fixed.map((r) => `${stamp} ${formatFixed(r)}\n`).join('')
+              : `${stamp} no change: ${open} ${open === 1 ? 'fault' : 'faults'} still present\n`,
+          );
+      }
     }
-  }
+    return first;
+  });
   const all = faults();
   const score = scoreOf(all);
   if (opts.json) {
@@ -203,10 +222,10 @@ async function restoreClaimed(f: Fault, store: FaultStore, opts: Opts, settings:
   ]);
   const call = restoreCall(f);
   const plan = `fault #${f.id} (${f.scenario ?? f.category} on ${f.target}): ${call.name} ${JSON.stringify(call.args)}`;
-  const r = await withProject(settings, f.project_id, log, signal, ({ ctx }) =>
+  const r = await withLabs(settings, log, signal, async (lab) =>
     restoreFault(
       f,
-      { store, registry: new ToolRegistry(allTools()), ctx },
+      { store, registry: new ToolRegistry(allTools()), ctx: (await lab(f.project_id)).ctx },
       {
         mode,
         policy: settings.approve === 'never' ? 'never' : 'ask',
