@@ -5,15 +5,18 @@
  * open (exit 7); fixing it by hand on the router makes its check pass and records
  * when; a second fault of the same category on that router is refused while the
  * first is open; `faults restore` goes through the approval gate (exit 6 without
- * --yes). One lab for the file; the tests run in order.
+ * --yes); `faults check --watch` opens the project and logs in to each router once for all
+ * its rounds. One lab for the file; the tests run in order.
  * Needs root + frr (fails, never skips, when missing). Run `npx tsup` first.
  */
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lab } from '../lab/lab.js';
 import type { FakeGns3 } from '../fakes/gns3/server.js';
 import type { FakeToolCall } from '../fakes/llm/server.js';
 import { fakeLlmServers } from '../helpers/fake-llm.js';
 import { cliEnv, llmFlags, runCli } from '../e2e/oneshot-cli.js';
+import { startHoldProxy } from '../helpers/hold-proxy.js';
 import { parseJsonResult } from '../e2e/oneshot-schema.js';
 import { ROUTERS, ospfConfig, startOspfLab, waitForFullMesh, type OspfLab } from '../e2e/ospf-lab.js';
 
@@ -356,4 +359,78 @@ describe('fault ledger on the real FRR lab', () => {
     expect(running('R3')).not.toContain('ip ospf cost 1000');
     expect(await states()).toEqual({ [early]: 'restored_unfixed', [shut]: 'restored_unfixed', [loss]: 'restored_unfixed' });
   }, 400_000);
+
+  it('faults check --watch opens the project once and logs in to each router once, however many rounds it runs', async () => {
+    const toR1fromR2 = iface('R2', 'R1');
+    const j = await inject([
+      {
+        id: 'hello',
+        name: 'execute_multiple_device_config_commands',
+        args: {
+          device_configs: [{ device_name: 'R1', config_commands: [`interface ${toR2}`, 'ip ospf hello-interval 25'] }],
+          fault: { scenario: 'ospf_hello_interval_mismatch' },
+        },
+      },
+      {
+        id: 'cost',
+        name: 'execute_multiple_device_config_commands',
+        args: {
+          device_configs: [{ device_name: 'R2', config_commands: [`interface ${toR1fromR2}`, 'ip ospf cost 1000'] }],
+          fault: { scenario: 'ospf_cost_detour' },
+        },
+      },
+    ]);
+    expect(j.tool_calls.map((t) => [t.id, t.status])).toEqual([
+      ['hello', 'success'],
+      ['cost', 'success'],
+    ]);
+
+    // from here on each router's console is reached through a forwarder that counts the logins
+    const routers = ['R1', 'R2'];
+    const proxies = await Promise.all(routers.map((r) => startHoldProxy(lab.device(r).consolePort)));
+    routers.forEach((r, i) => (gns3.node(r, PROJECT).console = proxies[i]!.port));
+    // a project opened by id is the controller's list read, then an open when it is closed
+    const opens = () =>
+      gns3.requests.filter(
+        (q) =>
+          (q.method === 'GET' && /^\/v3\/projects$/.test(q.path)) || (q.method === 'POST' && /^\/v3\/projects\/[^/]+\/open$/.test(q.path)),
+      ).length;
+    const opensBefore = opens();
+    let proc: ChildProcess | undefined;
+    try {
+      let stdout = '';
+      let sawRounds!: () => void;
+      // the first round's table, then two rounds that found both faults still there
+      const threeRounds = new Promise<void>((resolve) => (sawRounds = resolve));
+      const watch = runCli(['faults', 'check', '--watch', '1', '--server', gns3.url, '--project', PROJECT], env.env, {
+        timeoutMs: 120_000,
+        onSpawn: (c) => {
+          proc = c;
+          c.stdout!.on('data', (d: Buffer) => {
+            stdout += d.toString();
+            if ((stdout.match(/no change: 2 faults still present/g) ?? []).length >= 2) sawRounds();
+          });
+        },
+      });
+      await Promise.race([threeRounds, watch]);
+      expect(stdout.match(/no change: 2 faults still present/g)?.length ?? 0, stdout).toBeGreaterThanOrEqual(2);
+
+      lab.vtysh('R1', 'configure terminal', `interface ${toR2}`, 'ip ospf hello-interval 1', 'end');
+      lab.vtysh('R2', 'configure terminal', `interface ${toR1fromR2}`, 'no ip ospf cost 1000', 'end');
+      const r = await watch;
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^\d\d:\d\d:\d\d ✓ #\d+ R1 ospf_hello_interval_mismatch fixed /m);
+      expect(r.stdout).toMatch(/^\d\d:\d\d:\d\d ✓ #\d+ R2 ospf_cost_detour fixed /m);
+      expect(r.stdout.trimEnd().split('\n').at(-1)).toMatch(/^no fault is open · 0 open, 3 fixed, /);
+
+      // one client, one open, one console session per router for every round of the watch
+      expect({ opens: opens() - opensBefore, logins: proxies.map((p) => p.accepted()) }).toEqual({ opens: 1, logins: [1, 1] });
+    } finally {
+      // a failed assertion does not leave the watch running until its timeout
+      if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+      routers.forEach((r) => (gns3.node(r, PROJECT).console = lab.device(r).consolePort));
+      await Promise.all(proxies.map((p) => p.close()));
+    }
+  }, 240_000);
 });

@@ -3,7 +3,8 @@
  * session at a chosen line: once armed with `holdAt(text)`, the first chunk a
  * client sends that contains `text` (and everything after it) is kept back
  * instead of forwarded, so a test can kill the client while the device waits
- * half way through a change. Unarmed, it forwards both ways untouched.
+ * half way through a change. Unarmed, it forwards both ways untouched. It counts
+ * the connections it accepted, so a test can see how often a client logged in.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,8 @@ export interface HoldProxy {
   holdAt(text: string): void;
   /** whether a client's data is being kept back now */
   holding(): boolean;
+  /** the client connections accepted so far */
+  accepted(): number;
   /** stops holding; the kept-back data is dropped and the held connection closed */
   release(): void;
   close(): Promise<void>;
@@ -23,7 +26,9 @@ export async function startHoldProxy(targetPort: number, targetHost = '127.0.0.1
   let trigger: string | undefined;
   let held: { client: Socket; device: Socket } | undefined;
   const sockets = new Set<Socket>();
+  let accepted = 0;
   const server: Server = createServer((client) => {
+    accepted++;
     const device = connect(targetPort, targetHost);
     sockets.add(client).add(device);
     let frozen = false;
@@ -58,6 +63,7 @@ export async function startHoldProxy(targetPort: number, targetHost = '127.0.0.1
       trigger = text;
     },
     holding: () => held !== undefined,
+    accepted: () => accepted,
     release() {
       trigger = undefined;
       if (held) {
