@@ -3,24 +3,39 @@
  * v3 controller holding the class (test/fakes/gns3), each student's "R1" one of the bench's routers
  * behind its slow console. `check FILE --project student-01` against `check FILE --projects
  * 'student-*'` (the default --jobs 8): process start-up, the controller's answers, the consoles
- * and the report, end to end. Every run must exit 0 (every check passes).
+ * and the report, end to end; then `checkpoint save` and `checkpoint restore --yes` of one
+ * project against the class (before each restore, every router it restores gets one change out
+ * of band). Every run must exit 0 (every check passes, everything is restored) and warn of nothing.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Topology } from '../src/gns3/types.js';
+import type { Lab } from '../test/lab/lab.js';
 import { startFakeGns3 } from '../test/fakes/gns3/server.js';
 import { frrLabNode } from '../test/fakes/gns3/nodes.js';
 import { cliEnv, runCli } from '../test/e2e/oneshot-cli.js';
 import { median } from './table.js';
 
-export interface CommandTimes {
+export interface OneAndAll {
   one: number;
   all: number;
 }
 
-/** Medians of `runs` of both commands; `routers[i]` of `consoles` is student i+1's R1. */
-export async function classCommandTimes(consoles: Topology, routers: string[], checks: string, runs: number): Promise<CommandTimes> {
+export interface CommandTimes {
+  check: OneAndAll;
+  save: OneAndAll;
+  restore: OneAndAll;
+}
+
+/** Medians of `runs` of each command; `routers[i]` of `consoles` is student i+1's R1 (`lab`'s router). */
+export async function classCommandTimes(
+  lab: Lab,
+  consoles: Topology,
+  routers: string[],
+  checks: string,
+  runs: number,
+): Promise<CommandTimes> {
   const gns3 = await startFakeGns3({ api: 'v3', users: { admin: 'admin-pass' } });
   const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass', GNS3_COPILOT_CONNECT_TIMEOUT_MS: '15000' });
   routers.forEach((r, i) => {
@@ -31,18 +46,36 @@ export async function classCommandTimes(consoles: Topology, routers: string[], c
   });
   const file = join(env.home, 'lab.yaml');
   writeFileSync(file, checks);
-  const timed = async (args: string[]): Promise<number> => {
+  let changes = 0;
+  const change = (names: string[]) => () => {
+    changes++;
+    for (const r of names) lab.vtysh(r, 'configure terminal', 'interface lo', `description bench change ${changes}`);
+  };
+  const timed = async (args: string[], before = () => {}): Promise<number> => {
     const xs: number[] = [];
     for (let k = 0; k < runs; k++) {
+      before();
       const t = performance.now();
-      const r = await runCli(['check', file, ...args, '--server', gns3.url], env.env, { timeoutMs: 120_000 });
+      const r = await runCli([...args, '--server', gns3.url], env.env, { timeoutMs: 120_000 });
       xs.push(performance.now() - t);
-      if (r.code !== 0) throw new Error(`bench: check ${args.join(' ')} exited ${r.code}: ${r.stderr.trim().split('\n')[0] ?? ''}`);
+      if (r.code !== 0 || /warning/i.test(r.stderr))
+        throw new Error(`bench: ${args.join(' ')} exited ${r.code}: ${r.stderr.trim().split('\n')[0] ?? ''}`);
     }
     return median(xs);
   };
+  const one = ['--project', 'student-01'];
+  const all = ['--projects', 'student-*'];
   try {
-    return { one: await timed(['--project', 'student-01']), all: await timed(['--projects', 'student-*']) };
+    const check: OneAndAll = { one: await timed(['check', file, ...one]), all: await timed(['check', file, ...all]) };
+    const save: OneAndAll = {
+      one: await timed(['checkpoint', 'save', 'stage1', '--replace', ...one]),
+      all: await timed(['checkpoint', 'save', 'stage1', '--replace', ...all]),
+    };
+    const restore: OneAndAll = {
+      one: await timed(['checkpoint', 'restore', 'stage1', '--yes', ...one], change(routers.slice(0, 1))),
+      all: await timed(['checkpoint', 'restore', 'stage1', '--yes', ...all], change(routers)),
+    };
+    return { check, save, restore };
   } finally {
     await gns3.close();
     env.cleanup();

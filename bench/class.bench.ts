@@ -3,8 +3,9 @@
  * 30 real FRR routers behind consoles LATENCY_MS away (as a GNS3 server's are), graded by the
  * class runner (src/check/class-run.ts, --jobs 8 and 30) against one project's check alone.
  * Goal: the class ≤ 3× one project. Cold = console connects included (a `check` process);
- * warm = sessions kept (a `--watch` round). Then both as commands: the built CLI against a fake
- * controller holding the class (./class-commands.ts). Needs root + frr (test/lab) and dist/.
+ * warm = sessions kept (a `--watch` round). Then as commands, one project against the class: the
+ * built CLI against a fake controller holding it, `check`, `checkpoint save` and `checkpoint
+ * restore --yes` (./class-commands.ts). Needs root + frr (test/lab) and dist/.
  */
 import { performance } from 'node:perf_hooks';
 import type { BenchTable } from './table.js';
@@ -18,7 +19,7 @@ import { gradeClass } from '../src/check/class-run.js';
 import { DevicePool } from '../src/devices/pool.js';
 import type { ProjectScope, Topology } from '../src/gns3/types.js';
 import { behindLatency } from './console-latency.js';
-import { classCommandTimes } from './class-commands.js';
+import { classCommandTimes, type OneAndAll } from './class-commands.js';
 
 const PROJECTS = 30;
 const ROUTERS = Array.from({ length: PROJECTS }, (_, i) => `r${i + 1}`);
@@ -127,6 +128,14 @@ async function wholeClass(scopes: ProjectScope[], checks: Check[], jobs: number)
   return { cold: median(cold), warm: median(warm), perProjectWarm: median(rowsWarm) };
 }
 
+/** A command as the built CLI runs it (a process): one project, then the class at the default --jobs 8. */
+function commandRows(command: string, t: OneAndAll): string[][] {
+  return [
+    [`command: \`${command} --project student-01\``, fmtMs(t.one), '1.00×'],
+    [`command: \`${command} --projects 'student-*'\` (--jobs 8)`, fmtMs(t.all), `${(t.all / t.one).toFixed(2)}×`],
+  ];
+}
+
 export async function run(): Promise<BenchTable> {
   // pairs r1-r2, r3-r4, …: every router has an eth0 that is up
   const links = ROUTERS.filter((_, i) => i % 2 === 0).map((r, k) => [r, ROUTERS[2 * k + 1]!] as [string, string]);
@@ -138,7 +147,7 @@ export async function run(): Promise<BenchTable> {
     const one = await oneProject(scopes[0]!, checks);
     const eight = await wholeClass(scopes, checks, 8);
     const all = await wholeClass(scopes, checks, PROJECTS);
-    const commands = await classCommandTimes(far.topology, ROUTERS, CHECKS, RUNS);
+    const commands = await classCommandTimes(lab, far.topology, ROUTERS, CHECKS, RUNS);
     const x = (v: number, base: number) => `${(v / base).toFixed(2)}×`;
     return {
       title: `class check: ${PROJECTS} projects × ${checks.length} checks, consoles ${LATENCY_MS} ms away`,
@@ -150,12 +159,14 @@ export async function run(): Promise<BenchTable> {
         ['one project, warm (sessions kept: a --watch round)', fmtMs(one.warm), '1.00×'],
         [`${PROJECTS} projects, --jobs 8, warm`, fmtMs(eight.warm), x(eight.warm, one.warm)],
         [`${PROJECTS} projects, --jobs ${PROJECTS}, warm`, fmtMs(all.warm), x(all.warm, one.warm)],
-        ['command: `check FILE --project student-01` (the built CLI, a process)', fmtMs(commands.one), '1.00×'],
-        [`command: \`check FILE --projects 'student-*'\` (--jobs 8)`, fmtMs(commands.all), x(commands.all, commands.one)],
+        ...commandRows('check FILE', commands.check),
+        ...commandRows('checkpoint save stage1', commands.save),
+        ...commandRows('checkpoint restore stage1 --yes', commands.restore),
       ],
       notes: [
         `goal: the class ≤ 3× one project's check (medians of ${RUNS}); each project's R1 is its own FRR router`,
         `consoles ${LATENCY_MS} ms away each way (bench/console-latency.ts), ${PROJECTS} routers sharing the machine's cores with the checker`,
+        'before each `checkpoint restore` every router it restores gets one change out of band; a restore reads each one back until two reads 1 s apart agree',
         // why --jobs 8 cannot reach 3×: at most N projects at once, each as long as one alone
         `one project's grading inside the class (median, warm): ${fmtMs(eight.perProjectWarm)} at --jobs 8, ${fmtMs(all.perProjectWarm)} at --jobs ${PROJECTS} ` +
           `(alone: ${fmtMs(one.warm)}); --jobs N grades at most N projects at once, so the class takes at least ` +
