@@ -46,6 +46,13 @@ async function inject(calls: FakeToolCall[], extra: string[] = []) {
 
 const running = (router: string) => lab.vtysh(router, 'show running-config');
 
+/** The model's call that breaks `device` with `commands`, recorded in the ledger as `fault`. */
+const configFault = (id: string, device: string, commands: string[], fault: Record<string, unknown>): FakeToolCall => ({
+  id,
+  name: 'execute_multiple_device_config_commands',
+  args: { device_configs: [{ device_name: device, config_commands: commands }], fault },
+});
+
 interface FaultJson {
   id: number;
   state: string;
@@ -95,14 +102,7 @@ describe('fault ledger on the real FRR lab', () => {
 
   it('records a fault the agent injects, with its category, restore and repair check from the skill entry', async () => {
     const j = await inject([
-      {
-        id: 'hello',
-        name: 'execute_multiple_device_config_commands',
-        args: {
-          device_configs: [{ device_name: 'R1', config_commands: [`interface ${toR2}`, 'ip ospf hello-interval 25'] }],
-          fault: { scenario: 'ospf_hello_interval_mismatch' },
-        },
-      },
+      configFault('hello', 'R1', [`interface ${toR2}`, 'ip ospf hello-interval 25'], { scenario: 'ospf_hello_interval_mismatch' }),
     ]);
     sessionId = j.session_id ?? '';
     expect(sessionId).not.toBe('');
@@ -174,14 +174,7 @@ describe('fault ledger on the real FRR lab', () => {
 
   it('refuses a second fault of the same category on R1 while it is open, and a repair check that is not in the schema', async () => {
     const j = await inject([
-      {
-        id: 'cost',
-        name: 'execute_multiple_device_config_commands',
-        args: {
-          device_configs: [{ device_name: 'R1', config_commands: [`interface ${toR3}`, 'ip ospf cost 1000'] }],
-          fault: { scenario: 'ospf_cost_detour' },
-        },
-      },
+      configFault('cost', 'R1', [`interface ${toR3}`, 'ip ospf cost 1000'], { scenario: 'ospf_cost_detour' }),
       {
         id: 'own',
         name: 'execute_multiple_device_config_commands',
@@ -233,14 +226,10 @@ describe('fault ledger on the real FRR lab', () => {
 
   it('once fixed, the category is free again; faults restore needs --yes (exit 6 and the plan), then undoes the fault', async () => {
     const j = await inject([
-      {
-        id: 'cost',
-        name: 'execute_multiple_device_config_commands',
-        args: {
-          device_configs: [{ device_name: 'R1', config_commands: [`interface ${toR3}`, 'ip ospf cost 1000'] }],
-          fault: { scenario: 'ospf_cost_detour', parameters: { interface: toR3 } },
-        },
-      },
+      configFault('cost', 'R1', [`interface ${toR3}`, 'ip ospf cost 1000'], {
+        scenario: 'ospf_cost_detour',
+        parameters: { interface: toR3 },
+      }),
     ]);
     expect(j.tool_calls[0]!.status).toBe('success');
     expect(j.tool_calls[0]!.output).toContain('"fault":{"id":2,');
@@ -272,14 +261,7 @@ describe('fault ledger on the real FRR lab', () => {
     const toR1fromR3 = iface('R3', 'R1');
     // request 1 of a new session: an OSPF fault on R3
     const first = await inject([
-      {
-        id: 'cost',
-        name: 'execute_multiple_device_config_commands',
-        args: {
-          device_configs: [{ device_name: 'R3', config_commands: [`interface ${toR2fromR3}`, 'ip ospf cost 1000'] }],
-          fault: { scenario: 'ospf_cost_detour' },
-        },
-      },
+      configFault('cost', 'R3', [`interface ${toR2fromR3}`, 'ip ospf cost 1000'], { scenario: 'ospf_cost_detour' }),
     ]);
     const S = first.session_id!;
     const faultOf = (out: string) => (JSON.parse(out) as { fault: { id: number } }).fault.id;
@@ -287,14 +269,7 @@ describe('fault ledger on the real FRR lab', () => {
     // request 2 of the same session: an interface fault on R3 (another category) and a link fault
     const second = await inject(
       [
-        {
-          id: 'shut',
-          name: 'execute_multiple_device_config_commands',
-          args: {
-            device_configs: [{ device_name: 'R3', config_commands: [`interface ${toR1fromR3}`, 'shutdown'] }],
-            fault: { scenario: 'interface_shutdown' },
-          },
-        },
+        configFault('shut', 'R3', [`interface ${toR1fromR3}`, 'shutdown'], { scenario: 'interface_shutdown' }),
         {
           id: 'loss',
           name: 'manage_gns3_packet_filter',
@@ -363,22 +338,8 @@ describe('fault ledger on the real FRR lab', () => {
   it('faults check --watch opens the project once and logs in to each router once, however many rounds it runs', async () => {
     const toR1fromR2 = iface('R2', 'R1');
     const j = await inject([
-      {
-        id: 'hello',
-        name: 'execute_multiple_device_config_commands',
-        args: {
-          device_configs: [{ device_name: 'R1', config_commands: [`interface ${toR2}`, 'ip ospf hello-interval 25'] }],
-          fault: { scenario: 'ospf_hello_interval_mismatch' },
-        },
-      },
-      {
-        id: 'cost',
-        name: 'execute_multiple_device_config_commands',
-        args: {
-          device_configs: [{ device_name: 'R2', config_commands: [`interface ${toR1fromR2}`, 'ip ospf cost 1000'] }],
-          fault: { scenario: 'ospf_cost_detour' },
-        },
-      },
+      configFault('hello', 'R1', [`interface ${toR2}`, 'ip ospf hello-interval 25'], { scenario: 'ospf_hello_interval_mismatch' }),
+      configFault('cost', 'R2', [`interface ${toR1fromR2}`, 'ip ospf cost 1000'], { scenario: 'ospf_cost_detour' }),
     ]);
     expect(j.tool_calls.map((t) => [t.id, t.status])).toEqual([
       ['hello', 'success'],
