@@ -9,7 +9,7 @@
  */
 import { isatty } from 'node:tty';
 import pkg from '../package.json' with { type: 'json' };
-import { buildFor } from './boot/route.js';
+import { bundleKind } from './boot/route.js';
 import { SUBCOMMANDS, drawFirstFrame } from './ui/first-frame.js';
 
 /** Which build this is: set by tsup.config.ts; undefined when run from source (tsx). */
@@ -25,8 +25,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 }
 // (isatty, not process.stdin: that would open the stream this early)
 const io = { stdin: { isTTY: isatty(0) }, stdout: { isTTY: isatty(1) }, env: process.env };
-if (build === 'modules' && buildFor(argv, io, SUBCOMMANDS) === 'bundle') {
-  const kind = argv.includes('--estimate') ? 'estimate' : 'run';
+const kind = build === 'modules' ? bundleKind(argv, io, SUBCOMMANDS) : undefined;
+if (kind !== undefined) {
   void import('./boot/code-cache.js').then(({ runBundle }) => runBundle(new URL('core.cjs', import.meta.url), kind));
 } else {
   // The TUI's input line is on screen (and takes typing) before commander, the settings and Ink load.

@@ -1,16 +1,17 @@
 /**
- * Runs the one-file bundle of agent runs (dist/core.cjs) with a V8 code cache: the bytecode of
- * every function the first run compiled, so later runs neither parse the bundle nor compile
- * those functions again (Node 20 has no compile cache of its own; `module.enableCompileCache`
- * is Node 22). V8 checks a cache against its own version, flags and the source, and ignores
- * one that does not fit; the file's name adds the bundle's size and time and Node's flags, so
- * a rebuilt bundle or another Node gets its own.
+ * Runs the one-file bundle of agent runs and class commands (dist/core.cjs) with a V8 code
+ * cache: the bytecode of every function the first run compiled, so later runs neither parse
+ * the bundle nor compile those functions again (Node 20 has no compile cache of its own;
+ * `module.enableCompileCache` is Node 22). V8 checks a cache against its own version, flags
+ * and the source, and ignores one that does not fit; the file's name adds the bundle's size
+ * and time and Node's flags, so a rebuilt bundle or another Node gets its own.
  *
  * Where: next to the bundle (dist/.code-cache/) when this user owns dist/ — a user who can
  * rewrite the code may as well cache it — else in the user's own cache directory
  * ($XDG_CACHE_HOME or ~/.cache, gns3-copilot/code-cache/, mode 0700), never a directory another
- * user owns. Written once per kind of run (`--estimate` or not: each caches what it compiles),
- * by the first run of that kind that exits 0 (a usage error leaves no cache of nothing) or
+ * user owns. Written once per kind of run (`--estimate`, a request or a subcommand: each caches
+ * what it compiles), by the first run of that kind that exits 0 or 7 — it ran to its end, only
+ * its verdict failed (a usage error leaves no cache of nothing) — or
  * changes V8's flags (src/core/v8-flags.ts: after that V8 would refuse the cache), atomically (a
  * temporary file renamed into place: thirty runs starting together each see a whole cache or
  * none).
@@ -35,6 +36,9 @@ export type CacheUse = 'used' | 'cold' | 'none';
  * developer's rebuilds would otherwise pile up ~3 MB each.
  */
 const STALE_MS = 3_600_000;
+
+/** Exit 7 (src/errors.ts ChecksFailed): a `check` or `faults check` that ran to its end and found something failing. */
+const COMPLETED_NOT_PASSED = 7;
 
 const ownedByMe = (path: string): boolean => {
   const st = lstatSync(path, { throwIfNoEntry: false });
@@ -135,7 +139,7 @@ export function runBundle(at: URL | string, kind: string, env: NodeJS.ProcessEnv
   if (use === 'cold' && dir) {
     const take = cacheTaker(script, dir, name, buildKey(bundle));
     (process as NodeJS.EventEmitter).once(V8_FLAGS_EVENT, take);
-    process.once('exit', (code) => code === 0 && take());
+    process.once('exit', (code) => (code === 0 || code === COMPLETED_NOT_PASSED) && take());
   }
   const wrapper = script.runInThisContext() as (
     exports: object,

@@ -44,10 +44,15 @@ export interface CliResult {
 export function runCli(
   args: string[],
   env: NodeJS.ProcessEnv,
-  opts: { stdin?: string; onSpawn?: (c: ChildProcess) => void; timeoutMs?: number } = {},
+  opts: {
+    stdin?: string;
+    onSpawn?: (c: ChildProcess) => void;
+    timeoutMs?: number;
+    /** another copy of the package's bin */ bin?: string;
+  } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, cwd: env.HOME, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [opts.bin ?? BIN, ...args], { env, cwd: env.HOME, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
