@@ -24,6 +24,8 @@ export interface OneAndAll {
 
 export interface CommandTimes {
   check: OneAndAll;
+  /** `check` of one project on the code-split modules (GNS3_COPILOT_CODE_CACHE=off), as before the bundle ran it */
+  checkModules: number;
   save: OneAndAll;
   restore: OneAndAll;
 }
@@ -51,12 +53,12 @@ export async function classCommandTimes(
     changes++;
     for (const r of names) lab.vtysh(r, 'configure terminal', 'interface lo', `description bench change ${changes}`);
   };
-  const timed = async (args: string[], before = () => {}): Promise<number> => {
+  const timed = async (args: string[], before = () => {}, extraEnv: NodeJS.ProcessEnv = {}): Promise<number> => {
     const xs: number[] = [];
     for (let k = 0; k < runs; k++) {
       before();
       const t = performance.now();
-      const r = await runCli([...args, '--server', gns3.url], env.env, { timeoutMs: 120_000 });
+      const r = await runCli([...args, '--server', gns3.url], { ...env.env, ...extraEnv }, { timeoutMs: 120_000 });
       xs.push(performance.now() - t);
       if (r.code !== 0 || /warning/i.test(r.stderr))
         throw new Error(`bench: ${args.join(' ')} exited ${r.code}: ${r.stderr.trim().split('\n')[0] ?? ''}`);
@@ -67,6 +69,7 @@ export async function classCommandTimes(
   const all = ['--projects', 'student-*'];
   try {
     const check: OneAndAll = { one: await timed(['check', file, ...one]), all: await timed(['check', file, ...all]) };
+    const checkModules = await timed(['check', file, ...one], undefined, { GNS3_COPILOT_CODE_CACHE: 'off' });
     const save: OneAndAll = {
       one: await timed(['checkpoint', 'save', 'stage1', '--replace', ...one]),
       all: await timed(['checkpoint', 'save', 'stage1', '--replace', ...all]),
@@ -75,7 +78,7 @@ export async function classCommandTimes(
       one: await timed(['checkpoint', 'restore', 'stage1', '--yes', ...one], change(routers.slice(0, 1))),
       all: await timed(['checkpoint', 'restore', 'stage1', '--yes', ...all], change(routers)),
     };
-    return { check, save, restore };
+    return { check, checkModules, save, restore };
   } finally {
     await gns3.close();
     env.cleanup();

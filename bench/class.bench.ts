@@ -160,6 +160,11 @@ export async function run(): Promise<BenchTable> {
         [`${PROJECTS} projects, --jobs 8, warm`, fmtMs(eight.warm), x(eight.warm, one.warm)],
         [`${PROJECTS} projects, --jobs ${PROJECTS}, warm`, fmtMs(all.warm), x(all.warm, one.warm)],
         ...commandRows('check FILE', commands.check),
+        [
+          'command: `check FILE --project student-01` on the modules (GNS3_COPILOT_CODE_CACHE=off)',
+          fmtMs(commands.checkModules),
+          x(commands.checkModules, commands.check.one),
+        ],
         ...commandRows('checkpoint save stage1', commands.save),
         ...commandRows('checkpoint restore stage1 --yes', commands.restore),
       ],
