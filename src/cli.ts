@@ -1,6 +1,7 @@
 /**
  * The command line (docs/cli.md). `--version` loads nothing at all; an agent run that cannot be
- * the TUI goes to the one-file bundle with its code cache (src/boot/); everything else first
+ * the TUI, and a class command (check, checkpoint, faults, inject --scenario), goes to the
+ * one-file bundle with its code cache (src/boot/); everything else first
  * draws the dependency-free first frame of the TUI (src/ui/first-frame.ts), then loads the
  * program (src/cli/program.ts: commander and the small modules of src/cli/), so `--help` stays
  * close to bare `node` start-up; every command loads what it needs with `import()` when it runs.
