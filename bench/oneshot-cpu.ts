@@ -3,10 +3,11 @@
  * and a request answered by the fake LLM, against the fake controller, on the one-file bundle
  * from its code cache and on the code-split modules (GNS3_COPILOT_CODE_CACHE=off: the start-up
  * of every one-shot before the bundle), with `node -e 0` interleaved as the floor. Goal:
- * ≤ 350 ms per `--estimate` run, median of 20.
+ * ≤ 350 ms per `--estimate` run, median of 20. Then a class command the same way: `check` of one
+ * project (a node check: the controller's answer only), on the bundle and on the modules.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,6 +43,7 @@ function cpuOf(args: string[], env: NodeJS.ProcessEnv, dir: string): Promise<num
 export interface OneShotCpu {
   estimate: Record<Variant, number[]>;
   request: Record<Exclude<Variant, 'node -e 0'>, number[]>;
+  check: Record<Exclude<Variant, 'node -e 0'>, number[]>;
 }
 
 /** `runs` interleaved rounds of every variant (one warm-up round first: it writes the caches). */
@@ -51,12 +53,31 @@ export async function oneShotCpu(runs: number): Promise<OneShotCpu> {
   const { startFakeLlm } = await import('../test/fakes/llm/server.js');
   const gns3 = await startFakeGns3({ api: 'v2' });
   gns3.addProject({ name: 'bench' });
+  // a started node for `check` to read, in a project of its own (the one-shots' lab stays empty, as it was measured);
+  // nothing listens on its console, and no check reaches it
+  gns3.addProject({ name: 'class' });
+  gns3.addNode({
+    name: 'R1',
+    node_type: 'qemu',
+    console_host: '127.0.0.1',
+    console: 9,
+    console_type: 'telnet',
+    status: 'started',
+    project: 'class',
+  });
   const llm = await startFakeLlm(
     Array.from({ length: 2 * (runs + 1) }, () => ({ text: 'ok' })),
     { title: 'bench' },
   );
   const dir = mkdtempSync(join(tmpdir(), `gcl-oneshot-cpu-${process.pid}-`));
-  const result: OneShotCpu = { estimate: { 'node -e 0': [], bundle: [], modules: [] }, request: { bundle: [], modules: [] } };
+  const result: OneShotCpu = {
+    estimate: { 'node -e 0': [], bundle: [], modules: [] },
+    request: { bundle: [], modules: [] },
+    check: { bundle: [], modules: [] },
+  };
+  const checkFile = join(dir, 'lab.yaml');
+  writeFileSync(checkFile, 'checks:\n  - node: {name: R1, status: started}\n');
+  const check = [BIN, 'check', checkFile, '--server', gns3.url, '--project', 'class'];
   const env = (variant: Variant) => binaryEnv(dir, llm.url, variant === 'modules' ? { GNS3_COPILOT_CODE_CACHE: 'off' } : {});
   const oneShot = (i: number, estimate: boolean) => [
     BIN,
@@ -77,6 +98,8 @@ export async function oneShotCpu(runs: number): Promise<OneShotCpu> {
         modules: await cpuOf(oneShot(i, true), env('modules'), dir),
         requestBundle: await cpuOf(oneShot(i, false), env('bundle'), dir),
         requestModules: await cpuOf(oneShot(i, false), env('modules'), dir),
+        checkBundle: await cpuOf(check, env('bundle'), dir),
+        checkModules: await cpuOf(check, env('modules'), dir),
       };
       if (i === 0) continue;
       result.estimate['node -e 0'].push(round.node);
@@ -84,6 +107,8 @@ export async function oneShotCpu(runs: number): Promise<OneShotCpu> {
       result.estimate.modules.push(round.modules);
       result.request.bundle.push(round.requestBundle);
       result.request.modules.push(round.requestModules);
+      result.check.bundle.push(round.checkBundle);
+      result.check.modules.push(round.checkModules);
     }
   } finally {
     await llm.close();
@@ -109,5 +134,7 @@ export function oneShotCpuRows(r: OneShotCpu): string[][] {
     row('CPU: one-shot --estimate, modules (GNS3_COPILOT_CODE_CACHE=off)', r.estimate.modules),
     row('CPU: one-shot request, bundle + code cache', r.request.bundle),
     row('CPU: one-shot request, modules (GNS3_COPILOT_CODE_CACHE=off)', r.request.modules),
+    row('CPU: check of one project, bundle + code cache', r.check.bundle),
+    row('CPU: check of one project, modules (GNS3_COPILOT_CODE_CACHE=off)', r.check.modules),
   ];
 }
