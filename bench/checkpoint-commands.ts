@@ -21,16 +21,27 @@ import { restoreIncomplete, restoreNamed } from '../src/undo/named-restore.js';
 import { withProjectLab, type ProjectLab } from '../src/undo/project-lab.js';
 import { startFakeGns3 } from '../test/fakes/gns3/server.js';
 import { frrLabNode } from '../test/fakes/gns3/nodes.js';
+import { ADMIN } from '../test/gns3/helpers.js';
 import type { Lab } from '../test/lab/lab.js';
 import { median } from './table.js';
-
-const ADMIN = { username: 'admin', password: 'admin-pass' };
 
 export interface SaveRestoreTimes {
   saveOne: number;
   saveAll: number;
   restoreOne: number;
   restoreAll: number;
+}
+
+/**
+ * What a restore has to put back: `change(names)` is a step that gives each named router of `lab`
+ * a new description on `lo` out of band (vtysh), another one every time it runs.
+ */
+export function outOfBandChange(lab: Lab): (names: string[]) => () => void {
+  let changes = 0;
+  return (names) => () => {
+    changes++;
+    for (const r of names) lab.vtysh(r, 'configure terminal', 'interface lo', `description bench change ${changes}`);
+  };
 }
 
 async function timed(fn: () => Promise<void>, before: () => void, n: number): Promise<number> {
@@ -65,11 +76,7 @@ export async function saveRestoreTimes(lab: Lab, routers: string[], consoles: To
   const signal = new AbortController().signal;
   const inProject = <T>(project: string, body: (lab: ProjectLab) => Promise<T>) =>
     withProjectLab(client, settings, project, sessions, signal, nullLogger, body);
-  let changes = 0;
-  const change = (names: string[]) => () => {
-    changes++;
-    for (const r of names) lab.vtysh(r, 'configure terminal', 'interface lo', `description bench change ${changes}`);
-  };
+  const change = outOfBandChange(lab);
   const save = (project: string) =>
     inProject(project, async (l) => {
       const r = await saveLabCheckpoint({ ctx: l.ctx, store: l.store, controller: l.controller }, { name: 'bench', replace: true });

@@ -14,6 +14,8 @@ import type { Topology } from '../src/gns3/types.js';
 import type { Lab } from '../test/lab/lab.js';
 import { startFakeGns3 } from '../test/fakes/gns3/server.js';
 import { frrLabNode } from '../test/fakes/gns3/nodes.js';
+import { ADMIN } from '../test/gns3/helpers.js';
+import { outOfBandChange } from './checkpoint-commands.js';
 import { cliEnv, runCli } from '../test/e2e/oneshot-cli.js';
 import { median } from './table.js';
 
@@ -38,8 +40,8 @@ export async function classCommandTimes(
   checks: string,
   runs: number,
 ): Promise<CommandTimes> {
-  const gns3 = await startFakeGns3({ api: 'v3', users: { admin: 'admin-pass' } });
-  const env = cliEnv({ GNS3_USER: 'admin', GNS3_PASSWORD: 'admin-pass', GNS3_COPILOT_CONNECT_TIMEOUT_MS: '15000' });
+  const gns3 = await startFakeGns3({ api: 'v3', users: { [ADMIN.username]: ADMIN.password } });
+  const env = cliEnv({ GNS3_USER: ADMIN.username, GNS3_PASSWORD: ADMIN.password, GNS3_COPILOT_CONNECT_TIMEOUT_MS: '15000' });
   routers.forEach((r, i) => {
     const node = consoles.nodes.find((n) => n.name === r)!;
     const project = `student-${String(i + 1).padStart(2, '0')}`;
@@ -48,11 +50,7 @@ export async function classCommandTimes(
   });
   const file = join(env.home, 'lab.yaml');
   writeFileSync(file, checks);
-  let changes = 0;
-  const change = (names: string[]) => () => {
-    changes++;
-    for (const r of names) lab.vtysh(r, 'configure terminal', 'interface lo', `description bench change ${changes}`);
-  };
+  const change = outOfBandChange(lab);
   const timed = async (args: string[], before = () => {}, extraEnv: NodeJS.ProcessEnv = {}): Promise<number> => {
     const xs: number[] = [];
     // one run first, untimed: it writes the code cache of its kind, which every run after it starts from
