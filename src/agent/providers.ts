@@ -11,6 +11,7 @@ import type { Settings } from '../config/schema.js';
 import { ProviderError, UsageError, errorMessage } from '../errors.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isConnectionDrop, retryAfterMs, tlsProblem } from './stream-guard.js';
+import { runState } from '../core/run-state.js';
 
 export const PROVIDER_PRESETS: Record<string, string | undefined> = {
   openai: 'https://api.openai.com/v1',
@@ -261,19 +262,18 @@ export interface RetryPolicy {
   baseDelayMs: number;
 }
 
-let configuredRetries = 2;
 /**
  * The `llm_retries` setting (GNS3_COPILOT_LLM_RETRIES, validated 0..10 by the
  * settings loader like every setting): the number of retries, so 0 is one attempt.
  */
 export function configureLlmRetries(retries: number): void {
-  configuredRetries = retries;
+  runState().llmRetries = retries;
 }
 
 /** 1 + llm_retries attempts (default 3), 500 ms → 1 s backoff (±20 %); the delay env var exists for tests. Read per call. */
 export function defaultRetry(env: NodeJS.ProcessEnv = process.env): RetryPolicy {
   return {
-    attempts: 1 + configuredRetries,
+    attempts: 1 + runState().llmRetries,
     baseDelayMs: Math.max(0, Number(env.GNS3_COPILOT_LLM_RETRY_MS ?? 500) || 0),
   };
 }

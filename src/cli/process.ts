@@ -8,13 +8,16 @@ import { dropFirstFrame } from '../ui/first-frame.js';
 import { sanitizeLine, sanitizeText } from '../security/sanitize.js';
 import { requestRunning } from '../output/reader-gone.js';
 import { exitHeld } from '../core/interrupt.js';
+import { runState } from '../core/run-state.js';
 
 export const EXIT_USAGE = 2;
 const EXIT_INTERNAL = 1;
 const EXIT_ABORTED = 130;
 
-// Read before parsing so that even a parse-time failure honours it.
-const verbose = process.argv.includes('--verbose') || process.argv.includes('-v');
+/** Read before parsing (runProgram), so that even a parse-time failure honours it. */
+export function noteVerbose(argv: readonly string[]): void {
+  runState().verbose = argv.includes('--verbose') || argv.includes('-v');
+}
 
 /** The one line an error is reported as (redacted, printable). */
 export function errorLine(err: unknown): string {
@@ -35,7 +38,7 @@ export function reportError(err: unknown): number {
     return e.exitCode as number;
   }
   process.stderr.write(`error: internal error: ${firstLine}\n`);
-  if (verbose && typeof e.stack === 'string') process.stderr.write(`${sanitizeText(redact(e.stack))}\n`);
+  if (runState().verbose && typeof e.stack === 'string') process.stderr.write(`${sanitizeText(redact(e.stack))}\n`);
   return EXIT_INTERNAL;
 }
 
@@ -46,7 +49,6 @@ export async function exit(code: number): Promise<never> {
   process.exit(code);
 }
 
-let signalled = false;
 /**
  * Ctrl-C / SIGTERM. When a run installed its own handler (one-shot and TUI abort the run and
  * print what they have), we only make sure the exit code ends up 130 within 5 s — unless a run
@@ -55,11 +57,12 @@ let signalled = false;
  */
 function onSignal(signal: NodeJS.Signals): void {
   const othersListening = process.listenerCount(signal) > 1;
-  if (signalled || !othersListening) {
+  const run = runState();
+  if (run.signalled || !othersListening) {
     void exit(EXIT_ABORTED);
     return;
   }
-  signalled = true;
+  run.signalled = true;
   if (!exitHeld()) setTimeout(() => void exit(EXIT_ABORTED), 5_000).unref();
 }
 
@@ -80,15 +83,14 @@ export function installProcessHandlers(): void {
 }
 
 /** Also prints a failure on stdout as JSON (src/cli/json-failure.ts), when the command line asks for JSON. */
-let jsonFailure: ((exitCode: number, line: string) => Promise<void>) | undefined;
 export function onJsonFailure(fn: (exitCode: number, line: string) => Promise<void>): void {
-  jsonFailure = fn;
+  runState().jsonFailure = fn;
 }
 
 /** reportError, then the JSON document of the failure when one is due. */
 export async function failWith(err: unknown): Promise<number> {
   const code = reportError(err);
-  await jsonFailure?.(code, errorLine(err));
+  await runState().jsonFailure?.(code, errorLine(err));
   return code;
 }
 
@@ -101,6 +103,6 @@ export function act<A extends unknown[]>(fn: (...args: A) => Promise<number | vo
     } catch (err) {
       code = await failWith(err);
     }
-    await exit(signalled ? EXIT_ABORTED : code);
+    await exit(runState().signalled ? EXIT_ABORTED : code);
   };
 }

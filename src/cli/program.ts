@@ -5,7 +5,7 @@
  * bundles run it (the ES module chunks and the one-file bundle of agent runs, src/boot.ts).
  */
 import { Command, CommanderError } from 'commander';
-import { act, exit, installProcessHandlers, failWith, onJsonFailure, EXIT_USAGE } from './process.js';
+import { act, exit, installProcessHandlers, failWith, noteVerbose, onJsonFailure, EXIT_USAGE } from './process.js';
 import { addRunOptions, addSettingsOptions, loadFor, typed } from './options.js';
 import { addSubcommands } from './subcommands.js';
 import { addScenarioOptions, isScenarioRun, runScenarioInject } from './inject-options.js';
@@ -111,9 +111,9 @@ function buildProgram(): Command {
   return program;
 }
 
-/** Parses the command line and runs the command; ends the process. */
-export async function runProgram(): Promise<void> {
-  const argv = process.argv.slice(2);
+/** Parses the command line (`argv`: after node and the script) and runs the command; ends the process. */
+export async function runProgram(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  noteVerbose(argv);
   installProcessHandlers();
   const program = buildProgram();
   // with --json / --stream-json every failure is also a JSON document on stdout (src/cli/json-failure.ts)
@@ -126,7 +126,7 @@ export async function runProgram(): Promise<void> {
   onJsonFailure(printFailure);
 
   try {
-    await program.parseAsync(process.argv);
+    await program.parseAsync([...argv], { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) {
       // help and version exit 0; every parse error (unknown option, missing argument) is a usage error.

@@ -5,16 +5,17 @@
  * request runs to its end and its answer, usage and title are stored; the process then exits
  * with the request's own code. With no request running it leaves at once, as before.
  */
-let running = 0;
+import { runState } from '../core/run-state.js';
 
 /** Runs a request whose bookkeeping must complete even when the reader of our output is gone. */
 export async function whileRequestRuns<T>(fn: () => Promise<T>): Promise<T> {
-  running++;
+  const run = runState();
+  run.requests++;
   try {
     return await fn();
   } finally {
-    running--;
+    run.requests--;
   }
 }
 
-export const requestRunning = (): boolean => running > 0;
+export const requestRunning = (): boolean => runState().requests > 0;
