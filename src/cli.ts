@@ -1,7 +1,9 @@
 /**
  * The command line (docs/cli.md). `--version` loads nothing at all; an agent run that cannot be
  * the TUI, and a class command (check, checkpoint, faults, inject --scenario), goes to the
- * one-file bundle with its code cache (src/boot/); everything else first
+ * one-file bundle with its code cache (src/boot/) — or, with GNS3_COPILOT_WARM=on, a one-shot
+ * with its prompt on the command line goes to this user's warm process (src/boot/warm/),
+ * which this file also starts as; everything else first
  * draws the dependency-free first frame of the TUI (src/ui/first-frame.ts), then loads the
  * program (src/cli/program.ts: commander and the small modules of src/cli/), so `--help` stays
  * close to bare `node` start-up; every command loads what it needs with `import()` when it runs.
@@ -10,7 +12,7 @@
  */
 import { isatty } from 'node:tty';
 import pkg from '../package.json' with { type: 'json' };
-import { bundleKind } from './boot/route.js';
+import { WARM_SERVE_ENV, bundleKind, warmMode } from './boot/route.js';
 import { SUBCOMMANDS, drawFirstFrame } from './ui/first-frame.js';
 
 /** Which build this is: set by tsup.config.ts; undefined when run from source (tsx). */
@@ -26,9 +28,24 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 }
 // (isatty, not process.stdin: that would open the stream this early)
 const io = { stdin: { isTTY: isatty(0) }, stdout: { isTTY: isatty(1) }, env: process.env };
-const kind = build === 'modules' ? bundleKind(argv, io, SUBCOMMANDS) : undefined;
-if (kind !== undefined) {
-  void import('./boot/code-cache.js').then(({ runBundle }) => runBundle(new URL('core.cjs', import.meta.url), kind));
+const bundle = new URL('core.cjs', import.meta.url);
+const runOnBundle = (kind: string) => void import('./boot/code-cache.js').then(({ runBundle }) => runBundle(bundle, kind));
+const serveAt = build === undefined ? undefined : process.env[WARM_SERVE_ENV];
+const kind = build === 'modules' && !serveAt ? bundleKind(argv, io, SUBCOMMANDS) : undefined;
+const warm = kind === 'run' || kind === 'estimate' ? warmMode(process.env) : undefined;
+if (serveAt) {
+  // this process is a warm one-shot process (src/boot/warm/), on the bundle
+  if (build === 'modules') runOnBundle('warm');
+  else {
+    const program = () => import('./cli/program.js').then((p) => p.runProgram);
+    void import('./boot/warm/server.js').then(({ serve }) => serve(serveAt, program));
+  }
+} else if (kind !== undefined && warm) {
+  void import('./boot/warm/client.js')
+    .then(({ viaWarm }) => viaWarm(argv, bundle, new URL(import.meta.url), warm))
+    .then((code) => (code === undefined ? runOnBundle(kind) : (process.exitCode = code)));
+} else if (kind !== undefined) {
+  runOnBundle(kind);
 } else {
   // The TUI's input line is on screen (and takes typing) before commander, the settings and Ink load.
   drawFirstFrame(argv);

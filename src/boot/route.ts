@@ -14,6 +14,18 @@ import type { TtyLike } from '../ui/first-frame.js';
 /** The environment variable that turns the bundle and its code cache off (`off`), or has the bundle say how it used the cache (`report`: one line on stderr). */
 export const CODE_CACHE_ENV = 'GNS3_COPILOT_CODE_CACHE';
 
+/** `on` (or `report`: one line on stderr says how the run went) sends prompt one-shots through this user's warm process (./warm/). */
+export const WARM_ENV = 'GNS3_COPILOT_WARM';
+/** Set by a warm client on the process it starts: the socket that process is to serve. */
+export const WARM_SERVE_ENV = 'GNS3_COPILOT_WARM_SERVE';
+
+export type WarmMode = 'on' | 'report';
+
+export function warmMode(env: NodeJS.ProcessEnv): WarmMode | undefined {
+  const v = env[WARM_ENV];
+  return v === 'on' || v === 'report' ? v : undefined;
+}
+
 /**
  * Subcommands that run on the bundle too: the class commands an instructor or a script runs
  * over and over (start-up is most of a `check` of one project), none of which is the TUI.

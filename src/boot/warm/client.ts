@@ -1,0 +1,142 @@
+/**
+ * A one-shot through this user's warm process (./server.ts; docs/cli.md, Warm one-shots): the
+ * command line, environment and terminal go over the socket, the run's stdout, stderr and exit
+ * code come back, and Ctrl-C / SIGTERM / SIGHUP go to the run. With no warm process listening,
+ * the first client starts one (a lock file keeps thirty clients from starting thirty) and each
+ * waits for it a few seconds; a client that still has none runs the one-shot itself, as
+ * without warm one-shots. Node builtins only: this runs before anything else of the program.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, rmSync, statSync } from 'node:fs';
+import { createConnection, type Socket } from 'node:net';
+import { isatty } from 'node:tty';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { FrameReader, frame, type WarmRequest } from './frames.js';
+import { warmSocket } from './socket.js';
+import { WARM_SERVE_ENV, type WarmMode } from '../route.js';
+import { fileURLToPath } from 'node:url';
+
+/** How long a client waits for a warm process that is starting before it runs the one-shot itself. */
+const START_WAIT_MS = 5_000;
+/** A start lock older than this belongs to a start that failed. */
+const LOCK_STALE_MS = 10_000;
+const POLL_MS = 25;
+
+/** Is the prompt on the command line? Only such one-shots go warm: a piped prompt is read by the client's own stdin. */
+export function promptOnCommandLine(argv: readonly string[]): boolean {
+  for (const a of argv) {
+    if (a === '--') return false;
+    if (a === '-p' || a === '--prompt' || a.startsWith('--prompt=') || (/^-p./.test(a) && !a.startsWith('--'))) return true;
+  }
+  return false;
+}
+
+function connect(path: string): Promise<Socket | undefined> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    socket.once('connect', () => resolve(socket));
+    socket.once('error', () => resolve(undefined));
+  });
+}
+
+/** Starts a warm process unless another client is starting one; returns it, or undefined. */
+function startServer(path: string, entry: string): ChildProcess | undefined {
+  const lock = `${path}.starting`;
+  const held = statSync(lock, { throwIfNoEntry: false });
+  if (held && Date.now() - held.mtimeMs < LOCK_STALE_MS) return undefined;
+  if (held) rmSync(lock, { force: true });
+  try {
+    closeSync(openSync(lock, 'wx', 0o600));
+  } catch {
+    return undefined; // another client took it between the two lines
+  }
+  const child = spawn(process.execPath, [...process.execArgv, entry], {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, [WARM_SERVE_ENV]: path },
+  });
+  child.on('error', () => rmSync(lock, { force: true }));
+  child.unref();
+  return child;
+}
+
+/** The warm process at `path`, started when needed; undefined when none answers in time. */
+async function reach(path: string, entry: string): Promise<{ socket: Socket; how: 'used' | 'started' } | undefined> {
+  const live = await connect(path);
+  if (live) return { socket: live, how: 'used' };
+  const child = startServer(path, entry);
+  let gone = false;
+  child?.once('exit', () => (gone = true));
+  const deadline = Date.now() + START_WAIT_MS;
+  while (Date.now() < deadline && !gone) {
+    await sleep(POLL_MS);
+    const socket = await connect(path);
+    if (socket) return { socket, how: 'started' };
+  }
+  return undefined;
+}
+
+function requestOf(argv: readonly string[]): WarmRequest {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  const tty = { stdin: isatty(0), stdout: isatty(1), stderr: isatty(2) };
+  const term = tty.stdout ? process.stdout : tty.stderr ? process.stderr : undefined;
+  return {
+    argv: [...argv],
+    env,
+    tty,
+    ...(term?.columns ? { columns: term.columns } : {}),
+    ...(term ? { colorDepth: term.getColorDepth() } : {}),
+  };
+}
+
+/** Runs the request through the warm socket; resolves with its exit code. */
+function proxy(socket: Socket, request: WarmRequest): Promise<number> {
+  return new Promise((resolve) => {
+    let code: number | undefined;
+    let signals = 0;
+    const forward = (name: NodeJS.Signals) => {
+      // a second Ctrl-C leaves at once, as the run itself would
+      if (++signals > 1) process.exit(130);
+      if (socket.writable) socket.write(frame('S', name));
+    };
+    const names = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    for (const s of names) process.on(s, forward);
+    // a reader gone from our stdout stops the printing, not the run (src/output/reader-gone.ts)
+    for (const out of [process.stdout, process.stderr]) out.on('error', () => undefined);
+    const frames = new FrameReader((kind, payload) => {
+      if (kind === 'O' && process.stdout.writable) process.stdout.write(payload);
+      else if (kind === 'E' && process.stderr.writable) process.stderr.write(payload);
+      else if (kind === 'X') code = Number((JSON.parse(payload.toString()) as { code: unknown }).code);
+    });
+    socket.on('data', (chunk: Buffer) => frames.push(chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      for (const s of names) process.off(s, forward);
+      if (code === undefined || !Number.isInteger(code)) {
+        process.stderr.write('error: internal error: the warm one-shot process ended before the run did\n');
+        code = 1;
+      }
+      resolve(code);
+    });
+    socket.write(frame('R', JSON.stringify(request)));
+  });
+}
+
+/**
+ * Runs the one-shot `argv` through the warm process of `bundle` (the CLI's `entry` starts one);
+ * resolves with the exit code, or undefined when the caller is to run it itself: the prompt is
+ * not on the command line, or no warm process answered.
+ */
+export async function viaWarm(argv: readonly string[], bundle: URL, entry: URL, mode: WarmMode): Promise<number | undefined> {
+  if (!promptOnCommandLine(argv)) return undefined;
+  const report = (how: string) => mode === 'report' && process.stderr.write(`warm: ${how}\n`);
+  const path = warmSocket(fileURLToPath(bundle), process.env, process.cwd());
+  const reached = path ? await reach(path, fileURLToPath(entry)) : undefined;
+  if (!reached) {
+    report(path ? 'local (no warm process answered)' : 'local (no private socket directory)');
+    return undefined;
+  }
+  report(reached.how);
+  return proxy(reached.socket, requestOf(argv));
+}
