@@ -18,8 +18,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { percentile, runClassroom, startClassroom, type Classroom, type LoadRun } from '../test/e2e/classroom-load.js';
 import { startLab } from '../test/lab/lab.js';
@@ -170,14 +171,96 @@ async function bareNodeRows(oneShotAloneMs: number): Promise<(string | number)[]
   ];
 }
 
+/** user + sys ms of a process that is not our child (the warm process: its client started it and is gone) */
+function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 10 ms
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * Warm one-shots (GNS3_COPILOT_WARM=on): the same classroom, every run in one working directory,
+ * so one warm process serves them all (each still with its own HOME, data dir and sessions.db
+ * where the classroom gives it one). The first run starts the warm process (its wall time is a
+ * row); then one run alone (median of 3) and 30 at once, against both the warm run alone and
+ * the bundle's cold one-shot alone, with the CPU the warm process spent per one-shot.
+ */
+async function warmRound(room: Classroom, coldAloneMs: number): Promise<(string | number)[][]> {
+  const runtime = mkdtempSync(join(tmpdir(), 'gc-bench-warm-run-'));
+  const cwd = mkdtempSync(join(tmpdir(), 'gc-bench-warm-cwd-'));
+  const env = { GNS3_COPILOT_WARM: 'on', XDG_RUNTIME_DIR: runtime, GNS3_COPILOT_WARM_IDLE_S: '300' };
+  const pidOf = () => {
+    const dir = join(runtime, 'gns3-copilot');
+    const file = readdirSync(dir).find((f) => f.endsWith('.sock.pid'));
+    if (!file) throw new Error('no warm process started');
+    return Number(readFileSync(join(dir, file), 'utf8'));
+  };
+  let pid: number | undefined;
+  try {
+    const t0 = performance.now();
+    const [first] = await runClassroom(room, 1, 'warm-start', undefined, env, cwd);
+    const startMs = performance.now() - t0;
+    if (failures([first!]).length) throw new Error(failures([first!]).join('\n'));
+    pid = pidOf();
+    const alone: number[] = [];
+    const aloneClientCpu: number[] = [];
+    const aloneServerCpu: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const [cpu0, server0] = [childrenCpuMs(), processCpuMs(pid)];
+      const [one] = await runClassroom(room, 1, `warm-alone${i}`, undefined, env, cwd);
+      if (failures([one!]).length) throw new Error(failures([one!]).join('\n'));
+      alone.push(one!.ms);
+      aloneClientCpu.push(childrenCpuMs() - cpu0);
+      aloneServerCpu.push(processCpuMs(pid) - server0);
+    }
+    const [cpu0, server0] = [childrenCpuMs(), processCpuMs(pid)];
+    const runs = await runClassroom(room, RUNS, 'warm-class', undefined, env, cwd);
+    const [clientCpu, serverCpu] = [childrenCpuMs() - cpu0, processCpuMs(pid) - server0];
+    const bad = failures(runs);
+    if (bad.length) throw new Error(`${bad.length} of ${RUNS} warm runs failed:\n${bad.join('\n')}`);
+    if (pidOf() !== pid) throw new Error('the warm process changed during the round');
+    const base = median(alone);
+    const times = runs.map((r) => r.ms);
+    const p95 = percentile(times, 95);
+    return [
+      ['warm: the first one-shot (starts the warm process)', fmtMs(startMs), `${(startMs / coldAloneMs).toFixed(2)}× a cold one`, ''],
+      ['warm: one run alone (median of 3)', fmtMs(base), `${(base / coldAloneMs).toFixed(2)}× a cold one`, ''],
+      [`warm: ${RUNS} at once: p50`, fmtMs(percentile(times, 50)), `${(percentile(times, 50) / base).toFixed(2)}×`, ''],
+      [
+        `warm: ${RUNS} at once: p95, vs a warm run alone`,
+        fmtMs(p95),
+        `${(p95 / base).toFixed(2)}×`,
+        p95 <= 8 * base ? 'ok (≤ 8×)' : 'OVER 8×',
+      ],
+      [
+        `warm: ${RUNS} at once: p95, vs a cold (bundle) one-shot alone`,
+        fmtMs(p95),
+        `${(p95 / coldAloneMs).toFixed(2)}×`,
+        p95 <= 8 * coldAloneMs ? 'ok (≤ 8×)' : 'OVER 8×',
+      ],
+      [
+        'warm: CPU per one-shot: client / warm process, alone (median) → at once (mean)',
+        `${fmtMs(median(aloneClientCpu))} / ${fmtMs(median(aloneServerCpu))} → ${fmtMs(clientCpu / RUNS)} / ${fmtMs(serverCpu / RUNS)}`,
+        '',
+        `${RUNS} exit 0, one warm process (RSS ${(rssKb(pid) / 1024).toFixed(0)} MB)`,
+      ],
+    ];
+  } finally {
+    if (pid !== undefined) process.kill(pid, 'SIGTERM');
+    rmSync(cwd, { recursive: true, force: true });
+    rmSync(runtime, { recursive: true, force: true });
+  }
+}
+
 async function classroomRows(): Promise<{ rows: (string | number)[][]; notes: string[] }> {
   const room = await startClassroom();
   try {
     // the bundle (from its code cache) is what a one-shot runs; the modules are what it ran before
     const bundle = await classroomRound(room, 'bundle', {});
     const modules = await classroomRound(room, 'modules', { GNS3_COPILOT_CODE_CACHE: 'off' });
+    const warm = await warmRound(room, bundle.aloneMs);
     const floor = await bareNodeRows(bundle.aloneMs);
-    return { rows: [...bundle.rows, ...modules.rows, ...floor], notes: [] };
+    return { rows: [...bundle.rows, ...modules.rows, ...warm, ...floor], notes: [] };
   } finally {
     await room.stop();
   }

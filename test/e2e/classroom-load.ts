@@ -73,7 +73,8 @@ function script(tag: string, router: string): FakeTurn[] {
 /**
  * Starts `count` runs at once (the first half in one shared env, the rest each
  * in its own) and waits for all of them. `prefix` keeps tags unique across
- * rounds on one fake LLM; `extraEnv` goes to every run (the bench's GNS3_COPILOT_CODE_CACHE).
+ * rounds on one fake LLM; `extraEnv` goes to every run (the bench's GNS3_COPILOT_CODE_CACHE);
+ * `cwd`, when given, is every run's working directory (else each run's HOME).
  */
 export async function runClassroom(
   c: Classroom,
@@ -81,6 +82,7 @@ export async function runClassroom(
   prefix: string,
   sharedEnv?: CliEnv,
   extraEnv: NodeJS.ProcessEnv = {},
+  cwd?: string,
 ): Promise<LoadRun[]> {
   const shared = sharedEnv ?? cliEnv({ ...ENV, ...extraEnv });
   const runs = Array.from({ length: count }, (_, i) => {
@@ -109,7 +111,7 @@ export async function runClassroom(
           ...llmFlags(c.llm.url),
         ],
         r.env.env,
-        { timeoutMs: 180_000 },
+        { timeoutMs: 180_000, ...(cwd ? { cwd } : {}) },
       );
       return { tag: r.tag, router: r.router, env: r.env, shared: r.shared, result, ms: performance.now() - t0 };
     }),

@@ -49,10 +49,11 @@ export function runCli(
     onSpawn?: (c: ChildProcess) => void;
     timeoutMs?: number;
     /** another copy of the package's bin */ bin?: string;
+    /** the working directory (default: the env's HOME) */ cwd?: string;
   } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [opts.bin ?? BIN, ...args], { env, cwd: env.HOME, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [opts.bin ?? BIN, ...args], { env, cwd: opts.cwd ?? env.HOME, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
