@@ -14,6 +14,7 @@ interface Seen {
   out: string;
   err: string;
   codes: number[];
+  handedBack?: true;
 }
 
 function request(env: Record<string, string>): { r: RequestProcess; seen: Seen } {
@@ -24,6 +25,7 @@ function request(env: Record<string, string>): { r: RequestProcess; seen: Seen }
     colorDepth: 8,
     write: (stream, bytes) => (stream === 'O' ? (seen.out += bytes.toString()) : (seen.err += bytes.toString())),
     end: (code) => seen.codes.push(code),
+    handBack: () => (seen.handedBack = true),
   });
   return { r, seen };
 }
@@ -89,6 +91,18 @@ describe('a request in the warm process sees a process of its own', () => {
     b.r.signal('SIGTERM');
     a.r.signal('SIGKILL');
     expect(heard).toEqual(['a SIGINT a', 'b SIGTERM b']);
+  });
+
+  it('a run that reads stdin goes back to the client: nothing of it is sent after that', async () => {
+    const a = request({});
+    await asRequest(a.r, async () => {
+      process.stderr.write('before ');
+      let piped = '';
+      for await (const chunk of process.stdin) piped += String(chunk);
+      process.stderr.write(`read "${piped}"`);
+      process.exit(2);
+    });
+    expect(a.seen).toEqual({ out: '', err: 'before ', codes: [], handedBack: true });
   });
 
   it("each request keeps its own run state (a Ctrl-C'd run, --verbose) apart from the process's", async () => {

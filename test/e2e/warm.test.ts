@@ -1,8 +1,9 @@
 /**
  * Warm one-shots (GNS3_COPILOT_WARM, src/boot/warm/) on the built CLI against the fake LLM: the
  * first one-shot starts the user's warm process and the next ones run in it, with the output,
- * exit codes, environment, sessions.db and Ctrl-C of a process of their own; a warm process
- * killed -9 is replaced, an idle one leaves, and a socket directory others may enter is refused.
+ * exit codes, environment, sessions.db and Ctrl-C of a process of their own; a run that reads
+ * its stdin goes back to the client's process; a warm process killed -9 is replaced, an idle one
+ * leaves, and a socket directory others may enter is refused.
  * Each test has its own XDG_RUNTIME_DIR; every warm process the tests started is killed at the end.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fakeLlmServers } from '../helpers/fake-llm.js';
+import { startFakeGns3 } from '../fakes/gns3/server.js';
 import { cliEnv, llmFlags, runCli, type CliEnv } from './oneshot-cli.js';
 import { parseJsonResult, parseStreamJson } from './oneshot-schema.js';
 
@@ -60,15 +62,16 @@ afterAll(async () => {
   for (const e of envs) e.cleanup();
 });
 
+const STARTED = 'started (this run in its own process)';
 const warmLine = (stderr: string) => /^warm: (.*)$/m.exec(stderr)?.[1];
 const withoutWarmLine = (stderr: string) => stderr.replace(/^warm: .*\n/m, '');
 
 describe('warm one-shots', () => {
-  it('the first one-shot starts the warm process, the next run in it, and each answers as a process of its own', async () => {
+  it('the first one-shot starts the warm process (and runs in its own), the next run in it, and each answers as a process of its own', async () => {
     const e = warmEnv();
     const llm = await startLlm([{ text: 'first answer' }, { text: 'second answer' }, { text: 'third answer' }]);
     const first = await runCli(['-p', 'one', '--json', ...llmFlags(llm.url)], e.env);
-    expect([first.code, warmLine(first.stderr)]).toEqual([0, 'started']);
+    expect([first.code, warmLine(first.stderr)]).toEqual([0, STARTED]);
     expect(parseJsonResult(first.stdout).response).toBe('first answer');
     const second = await runCli(['-p', 'two', ...llmFlags(llm.url)], e.env);
     expect([second.code, warmLine(second.stderr), second.stdout]).toEqual([0, 'used', 'second answer\n']);
@@ -117,7 +120,8 @@ describe('warm one-shots', () => {
 
   it('Ctrl-C reaches the run in the warm process: exit 130, the run stored, --continue goes on', async () => {
     const e = warmEnv();
-    const llm = await startLlm([{ text: 'a long streamed answer', hang: true }, { text: 'after the interrupt' }]);
+    const llm = await startLlm([{ text: 'warming up' }, { text: 'a long streamed answer', hang: true }, { text: 'after the interrupt' }]);
+    expect(warmLine((await runCli(['-p', 'warm up', ...llmFlags(llm.url)], e.env)).stderr)).toBe(STARTED);
     const r = await runCli(['-p', 'long one', '--stream-json', ...llmFlags(llm.url)], e.env, {
       onSpawn: (child) => {
         let buf = '';
@@ -128,7 +132,7 @@ describe('warm one-shots', () => {
       },
     });
     expect(r.code).toBe(130);
-    expect(warmLine(r.stderr)).toBe('started');
+    expect(warmLine(r.stderr)).toBe('used');
     expect(r.stderr).toContain('interrupted: stopping');
     expect(parseStreamJson(r.stdout).at(-1)).toMatchObject({ type: 'done', stopped_reason: 'aborted' });
     const next = await runCli(['-p', 'go on', '--json', '-c', ...llmFlags(llm.url)], e.env);
@@ -136,15 +140,36 @@ describe('warm one-shots', () => {
     expect(parseJsonResult(next.stdout).response).toBe('after the interrupt');
   });
 
+  it('a command line that reads its stdin after all goes back to its own process', async () => {
+    const e = warmEnv();
+    const gns3 = await startFakeGns3({ api: 'v2' });
+    try {
+      // `-p` is the project's name here, and the prompt is piped: only the client's process has that stdin
+      gns3.addProject({ name: '-p' });
+      const llm = await startLlm([{ text: 'warming up' }, { text: 'piped answer' }]);
+      expect(warmLine((await runCli(['-p', 'warm up', ...llmFlags(llm.url)], e.env)).stderr)).toBe(STARTED);
+      const r = await runCli(['--server', gns3.url, '--project', '-p', ...llmFlags(llm.url)], e.env, { stdin: 'the piped prompt' });
+      expect([r.code, r.stdout]).toEqual([0, 'piped answer\n']);
+      expect(r.stderr).toMatch(/^warm: used\nwarm: local \(handed back: the run needs this process\)\n/);
+      expect(JSON.stringify(llm.requests.at(-1)!.body)).toContain('the piped prompt');
+    } finally {
+      await gns3.close();
+    }
+  });
+
   it('a warm process killed -9 is replaced by the next one-shot; an idle one leaves by itself', async () => {
     const e = warmEnv({ GNS3_COPILOT_WARM_IDLE_S: '2' });
-    const llm = await startLlm([{ text: 'one' }, { text: 'two' }]);
-    expect(warmLine((await runCli(['-p', 'a', ...llmFlags(llm.url)], e.env)).stderr)).toBe('started');
+    const llm = await startLlm(['one', 'two', 'three', 'four'].map((text) => ({ text })));
+    expect(warmLine((await runCli(['-p', 'a', ...llmFlags(llm.url)], e.env)).stderr)).toBe(STARTED);
+    expect(warmLine((await runCli(['-p', 'b', ...llmFlags(llm.url)], e.env)).stderr)).toBe('used');
     const [killed] = warmPids(e.runtime);
     process.kill(killed!, 'SIGKILL');
     await until('the killed warm process to be gone', () => !alive(killed!));
-    const again = await runCli(['-p', 'b', ...llmFlags(llm.url)], e.env);
-    expect([again.code, warmLine(again.stderr), again.stdout]).toEqual([0, 'started', 'two\n']);
+    // its socket file is still there, and nobody answers on it
+    const again = await runCli(['-p', 'c', ...llmFlags(llm.url)], e.env);
+    expect([again.code, warmLine(again.stderr), again.stdout]).toEqual([0, STARTED, 'three\n']);
+    const after = await runCli(['-p', 'd', ...llmFlags(llm.url)], e.env);
+    expect([after.code, warmLine(after.stderr), after.stdout]).toEqual([0, 'used', 'four\n']);
     const [replacement] = warmPids(e.runtime);
     expect(replacement).not.toBe(killed);
     await until('the idle warm process to leave', () => !alive(replacement!));

@@ -2,9 +2,10 @@
  * A one-shot through this user's warm process (./server.ts; docs/cli.md, Warm one-shots): the
  * command line, environment and terminal go over the socket, the run's stdout, stderr and exit
  * code come back, and Ctrl-C / SIGTERM / SIGHUP go to the run. With no warm process listening,
- * the first client starts one (a lock file keeps thirty clients from starting thirty) and each
- * waits for it a few seconds; a client that still has none runs the one-shot itself, as
- * without warm one-shots. Node builtins only: this runs before anything else of the program.
+ * the first client starts one (a lock file keeps thirty clients from starting thirty) and runs
+ * its own one-shot itself, as without warm one-shots; the others wait for the warm process a
+ * few seconds, and one that still has none runs its own too — as a client does with a run the
+ * warm process hands back (it needs this process's stdin or terminal). Node builtins only: this runs before anything else of the program.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, rmSync, statSync } from 'node:fs';
@@ -60,20 +61,22 @@ function startServer(path: string, entry: string): ChildProcess | undefined {
   return child;
 }
 
-/** The warm process at `path`, started when needed; undefined when none answers in time. */
-async function reach(path: string, entry: string): Promise<{ socket: Socket; how: 'used' | 'started' } | undefined> {
+/**
+ * The warm process at `path`, or why there is none for this run: this client has just started
+ * one (and runs its own one-shot meanwhile, as fast as it ever ran), or the one another client
+ * is starting did not answer in time.
+ */
+async function reach(path: string, entry: string): Promise<Socket | 'started' | 'not answering'> {
   const live = await connect(path);
-  if (live) return { socket: live, how: 'used' };
-  const child = startServer(path, entry);
-  let gone = false;
-  child?.once('exit', () => (gone = true));
+  if (live) return live;
+  if (startServer(path, entry)) return 'started';
   const deadline = Date.now() + START_WAIT_MS;
-  while (Date.now() < deadline && !gone) {
+  while (Date.now() < deadline) {
     await sleep(POLL_MS);
     const socket = await connect(path);
-    if (socket) return { socket, how: 'started' };
+    if (socket) return socket;
   }
-  return undefined;
+  return 'not answering';
 }
 
 function requestOf(argv: readonly string[]): WarmRequest {
@@ -90,10 +93,11 @@ function requestOf(argv: readonly string[]): WarmRequest {
   };
 }
 
-/** Runs the request through the warm socket; resolves with its exit code. */
-function proxy(socket: Socket, request: WarmRequest): Promise<number> {
+/** Runs the request through the warm socket; resolves with its exit code, or undefined when the run is handed back. */
+function proxy(socket: Socket, request: WarmRequest): Promise<number | undefined> {
   return new Promise((resolve) => {
     let code: number | undefined;
+    let handedBack = false;
     let signals = 0;
     const forward = (name: NodeJS.Signals) => {
       // a second Ctrl-C leaves at once, as the run itself would
@@ -108,11 +112,13 @@ function proxy(socket: Socket, request: WarmRequest): Promise<number> {
       if (kind === 'O' && process.stdout.writable) process.stdout.write(payload);
       else if (kind === 'E' && process.stderr.writable) process.stderr.write(payload);
       else if (kind === 'X') code = Number((JSON.parse(payload.toString()) as { code: unknown }).code);
+      else if (kind === 'L') handedBack = true;
     });
     socket.on('data', (chunk: Buffer) => frames.push(chunk));
     socket.on('error', () => undefined);
     socket.on('close', () => {
       for (const s of names) process.off(s, forward);
+      if (handedBack) return resolve(undefined);
       if (code === undefined || !Number.isInteger(code)) {
         process.stderr.write('error: internal error: the warm one-shot process ended before the run did\n');
         code = 1;
@@ -132,11 +138,13 @@ export async function viaWarm(argv: readonly string[], bundle: URL, entry: URL, 
   if (!promptOnCommandLine(argv)) return undefined;
   const report = (how: string) => mode === 'report' && process.stderr.write(`warm: ${how}\n`);
   const path = warmSocket(fileURLToPath(bundle), process.env, process.cwd());
-  const reached = path ? await reach(path, fileURLToPath(entry)) : undefined;
-  if (!reached) {
-    report(path ? 'local (no warm process answered)' : 'local (no private socket directory)');
+  const reached = path ? await reach(path, fileURLToPath(entry)) : 'no private socket directory';
+  if (typeof reached === 'string') {
+    report(reached === 'started' ? 'started (this run in its own process)' : `local (${reached})`);
     return undefined;
   }
-  report(reached.how);
-  return proxy(reached.socket, requestOf(argv));
+  report('used');
+  const code = await proxy(reached, requestOf(argv));
+  if (code === undefined) report('local (handed back: the run needs this process)');
+  return code;
 }

@@ -19,6 +19,8 @@ export interface RequestIo {
   colorDepth?: number;
   write(stream: 'O' | 'E', bytes: Buffer): void;
   end(code: number): void;
+  /** the run is the client's to run in its own process (see RequestProcess.handBack) */
+  handBack(): void;
 }
 
 /** A request's stdout or stderr: as much of a TTY stream as the one-shot code asks of one. */
@@ -60,8 +62,16 @@ export class RequestProcess {
     const send = (stream: 'O' | 'E') => (bytes: Buffer) => !this.ended && io.write(stream, bytes);
     this.stdout = new RequestOutput(send('O'), io.tty.stdout, io.columns, depth);
     this.stderr = new RequestOutput(send('E'), io.tty.stderr, io.columns, depth);
-    // the prompt is on the command line (./client.ts sends only those): stdin is read by nothing
-    this.stdin = Object.assign(Readable.from([]), { isTTY: io.tty.stdin });
+    // The prompt is on the command line (./client.ts sends only those), so nothing should read
+    // stdin; a command line that reads it after all (`--project -p`: `-p` a project's name, the
+    // prompt piped) is handed back, and the client reads its own stdin.
+    const stdin = new Readable({
+      read: () => {
+        this.handBack();
+        stdin.push(null);
+      },
+    });
+    this.stdin = Object.assign(stdin, { isTTY: io.tty.stdin });
   }
 
   get done(): boolean {
@@ -73,6 +83,16 @@ export class RequestProcess {
     if (this.ended) return;
     this.ended = true;
     this.io.end(code);
+  }
+
+  /**
+   * The run needs the client's own process — its stdin, or its terminal for the TUI — so the
+   * client runs the command line itself: nothing of this run reaches it any more.
+   */
+  handBack(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.io.handBack();
   }
 
   /** A signal the client received (or SIGTERM when the client went away): to the request's own listeners, in the request. */
@@ -92,6 +112,9 @@ let installed = false;
 export function asRequest<T>(request: RequestProcess, fn: () => T): T {
   return requests.run(request, fn);
 }
+
+/** The warm process's request this code runs for, if any. */
+export const currentRequest = (): RequestProcess | undefined => requests.getStore();
 
 type Listener = (...args: unknown[]) => void;
 const LISTENER_METHODS = ['on', 'addListener', 'once', 'prependListener', 'prependOnceListener', 'off', 'removeListener'] as const;

@@ -99,6 +99,11 @@ export async function serve(path: string, load: () => Promise<ProgramRunner>): P
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     let request: RequestProcess | undefined;
+    const finish = (last: Buffer) => {
+      if (request) running.delete(request);
+      if (socket.writable) socket.end(last);
+      waitIdle();
+    };
     const start = (req: WarmRequest) => {
       const r = new RequestProcess({
         env: req.env,
@@ -106,11 +111,8 @@ export async function serve(path: string, load: () => Promise<ProgramRunner>): P
         ...(req.columns ? { columns: req.columns } : {}),
         ...(req.colorDepth ? { colorDepth: req.colorDepth } : {}),
         write: (stream, bytes) => socket.writable && socket.write(frame(stream, bytes)),
-        end: (code) => {
-          running.delete(r);
-          if (socket.writable) socket.end(frame('X', JSON.stringify({ code })));
-          waitIdle();
-        },
+        end: (code) => finish(frame('X', JSON.stringify({ code }))),
+        handBack: () => finish(frame('L', '')),
       });
       request = r;
       running.add(r);
