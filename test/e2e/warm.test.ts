@@ -2,8 +2,9 @@
  * Warm one-shots (GNS3_COPILOT_WARM, src/boot/warm/) on the built CLI against the fake LLM: the
  * first one-shot starts the user's warm process and the next ones run in it, with the output,
  * exit codes, environment, sessions.db and Ctrl-C of a process of their own; a run that reads
- * its stdin goes back to the client's process; a warm process killed -9 is replaced, an idle one
- * leaves, and a socket directory others may enter is refused.
+ * its stdin, or that a leaving warm process never started, runs in the client's process; a warm
+ * process killed -9 is replaced, an idle one leaves, and a socket directory others may enter is
+ * refused.
  * Each test has its own XDG_RUNTIME_DIR; every warm process the tests started is killed at the end.
  */
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,10 +14,14 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fakeLlmServers } from '../helpers/fake-llm.js';
 import { startFakeGns3 } from '../fakes/gns3/server.js';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { warmSocket } from '../../src/boot/warm/socket.js';
 import { cliEnv, llmFlags, runCli, type CliEnv } from './oneshot-cli.js';
 import { parseJsonResult, parseStreamJson } from './oneshot-schema.js';
 
 const startLlm = fakeLlmServers();
+const BUNDLE = fileURLToPath(new URL('../../dist/core.cjs', import.meta.url));
 const made: string[] = [];
 const envs: CliEnv[] = [];
 
@@ -174,6 +179,21 @@ describe('warm one-shots', () => {
     expect(replacement).not.toBe(killed);
     await until('the idle warm process to leave', () => !alive(replacement!));
     expect(readdirSync(join(e.runtime, 'gns3-copilot')).filter((f) => !f.endsWith('.starting'))).toEqual([]);
+  });
+
+  it('a warm process that closes before the run started (it was leaving) leaves the run to the client', async () => {
+    const e = warmEnv();
+    const path = warmSocket(BUNDLE, e.env, e.home, [])!; // the CLI's node runs without flags
+    const leaving = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => leaving.listen(path, resolve));
+    try {
+      const llm = await startLlm([{ text: 'answered here' }]);
+      const r = await runCli(['-p', 'x', ...llmFlags(llm.url)], e.env);
+      expect([r.code, r.stdout]).toEqual([0, 'answered here\n']);
+      expect(r.stderr).toMatch(/^warm: used\nwarm: local \(the warm process left before the run started\)\n/);
+    } finally {
+      await new Promise((resolve) => leaving.close(resolve));
+    }
   });
 
   it('with no private directory for the socket the one-shot runs in its own process', async () => {

@@ -93,10 +93,15 @@ function requestOf(argv: readonly string[]): WarmRequest {
   };
 }
 
-/** Runs the request through the warm socket; resolves with its exit code, or undefined when the run is handed back. */
-function proxy(socket: Socket, request: WarmRequest): Promise<number | undefined> {
+/**
+ * Runs the request through the warm socket; resolves with its exit code, or with why the caller
+ * is to run it itself: the warm process handed it back, or closed before it started the run
+ * (it was leaving, idle).
+ */
+function proxy(socket: Socket, request: WarmRequest): Promise<number | 'handed back' | 'not started'> {
   return new Promise((resolve) => {
     let code: number | undefined;
+    let started = false;
     let handedBack = false;
     let signals = 0;
     const forward = (name: NodeJS.Signals) => {
@@ -109,7 +114,8 @@ function proxy(socket: Socket, request: WarmRequest): Promise<number | undefined
     // a reader gone from our stdout stops the printing, not the run (src/output/reader-gone.ts)
     for (const out of [process.stdout, process.stderr]) out.on('error', () => undefined);
     const frames = new FrameReader((kind, payload) => {
-      if (kind === 'O' && process.stdout.writable) process.stdout.write(payload);
+      if (kind === 'A') started = true;
+      else if (kind === 'O' && process.stdout.writable) process.stdout.write(payload);
       else if (kind === 'E' && process.stderr.writable) process.stderr.write(payload);
       else if (kind === 'X') code = Number((JSON.parse(payload.toString()) as { code: unknown }).code);
       else if (kind === 'L') handedBack = true;
@@ -118,7 +124,7 @@ function proxy(socket: Socket, request: WarmRequest): Promise<number | undefined
     socket.on('error', () => undefined);
     socket.on('close', () => {
       for (const s of names) process.off(s, forward);
-      if (handedBack) return resolve(undefined);
+      if (handedBack || !started) return resolve(handedBack ? 'handed back' : 'not started');
       if (code === undefined || !Number.isInteger(code)) {
         process.stderr.write('error: internal error: the warm one-shot process ended before the run did\n');
         code = 1;
@@ -145,6 +151,7 @@ export async function viaWarm(argv: readonly string[], bundle: URL, entry: URL, 
   }
   report('used');
   const code = await proxy(reached, requestOf(argv));
-  if (code === undefined) report('local (handed back: the run needs this process)');
-  return code;
+  if (code === 'handed back') report('local (handed back: the run needs this process)');
+  else if (code === 'not started') report('local (the warm process left before the run started)');
+  return typeof code === 'number' ? code : undefined;
 }

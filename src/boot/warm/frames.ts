@@ -1,11 +1,12 @@
 /**
  * The warm socket's framing: one byte of kind, four of length (big-endian), the payload.
  * Client to process: the request (`R`, JSON) and the signals the client receives (`S`, the
- * name). Process to client: stdout (`O`) and stderr (`E`) bytes as the one-shot writes them,
+ * name). Process to client: `A` when the run starts (a client whose socket closes before it may
+ * run the one-shot itself: nothing of it ran), stdout (`O`) and stderr (`E`) bytes as the one-shot writes them,
  * then its exit code (`X`, JSON), the last frame — or, instead, `L`: the run needs what only the
  * client's own process has (its stdin, its terminal for the TUI), so the client runs it itself.
  */
-export type FrameKind = 'R' | 'S' | 'O' | 'E' | 'X' | 'L';
+export type FrameKind = 'R' | 'S' | 'A' | 'O' | 'E' | 'X' | 'L';
 
 /** What a client sends first: the command line and everything of its process a one-shot reads. */
 export interface WarmRequest {

@@ -79,7 +79,7 @@ export async function serve(path: string, load: () => Promise<ProgramRunner>): P
   };
   const waitIdle = () => {
     clearTimeout(idle);
-    if (running.size === 0) idle = setTimeout(() => leave(0), idleMs);
+    if (running.size === 0 && sockets.size === 0) idle = setTimeout(() => leave(0), idleMs);
   };
   // an error no request can be told apart for ends them all as their own processes would end (exit 1), then this one
   const fatal = (err: unknown) => {
@@ -97,7 +97,10 @@ export async function serve(path: string, load: () => Promise<ProgramRunner>): P
   function accept(socket: Socket): void {
     clearTimeout(idle);
     sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    socket.once('close', () => {
+      sockets.delete(socket);
+      waitIdle();
+    });
     let request: RequestProcess | undefined;
     const finish = (last: Buffer) => {
       if (request) running.delete(request);
@@ -116,6 +119,7 @@ export async function serve(path: string, load: () => Promise<ProgramRunner>): P
       });
       request = r;
       running.add(r);
+      socket.write(frame('A', ''));
       void asRequest(r, () => inOwnRun(() => runProgram(req.argv))).then(
         () => r.exit(0),
         (err: unknown) => {
@@ -131,13 +135,12 @@ export async function serve(path: string, load: () => Promise<ProgramRunner>): P
         start(JSON.parse(payload.toString()) as WarmRequest);
       } catch {
         socket.destroy();
-        waitIdle();
       }
     });
     socket.on('data', (chunk: Buffer) => frames.push(chunk));
     socket.on('error', () => undefined);
     // the client is gone (killed, or its terminal closed): the run stops as at a SIGTERM
-    socket.on('close', () => (request && !request.done ? request.signal('SIGTERM') : waitIdle()));
+    socket.on('close', () => request && !request.done && request.signal('SIGTERM'));
   }
 
   const listening = await listen(server, path).catch(() => false);

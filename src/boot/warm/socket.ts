@@ -33,8 +33,13 @@ export function socketDir(env: NodeJS.ProcessEnv): string | undefined {
   return privateDir(dir) ? dir : undefined;
 }
 
-/** The socket of the warm process that serves one-shots of `bundle` run from `cwd` with `env`, or undefined (see socketDir). */
-export function warmSocket(bundle: string, env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+/** The socket of the warm process that serves one-shots of `bundle` run by Node with `execArgv` from `cwd` with `env`, or undefined (see socketDir). */
+export function warmSocket(
+  bundle: string,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  execArgv: readonly string[] = process.execArgv,
+): string | undefined {
   const dir = socketDir(env);
   if (!dir) return undefined;
   const st = statSync(bundle);
@@ -44,7 +49,7 @@ export function warmSocket(bundle: string, env: NodeJS.ProcessEnv, cwd: string):
     Math.floor(st.mtimeMs),
     process.version,
     process.arch,
-    process.execArgv.join(' '),
+    execArgv.join(' '),
     env.NODE_OPTIONS ?? '',
     cwd,
     env.DBUS_SESSION_BUS_ADDRESS ?? '',
