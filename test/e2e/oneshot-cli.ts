@@ -72,3 +72,12 @@ export function runCli(
     opts.onSpawn?.(child);
   });
 }
+
+/** `runCli`'s onSpawn for a Ctrl-C mid-answer: SIGINT once the first streamed `content` event is out (needs --stream-json). */
+export function sigintAtFirstContent(child: ChildProcess): void {
+  let buf = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    buf += d.toString();
+    if (buf.includes('"type":"content"') && !child.killed) child.kill('SIGINT');
+  });
+}

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { FakeLlm } from '../fakes/llm/server.js';
 import { startFakeGns3 } from '../fakes/gns3/server.js';
 import { fakeLlmServers } from '../helpers/fake-llm.js';
-import { cliEnv, llmFlags, runCli } from './oneshot-cli.js';
+import { cliEnv, llmFlags, runCli, sigintAtFirstContent } from './oneshot-cli.js';
 import { parseJsonResult, parseStreamJson } from './oneshot-schema.js';
 import { commandCall } from '../helpers/tool-calls.js';
 
@@ -222,15 +222,7 @@ describe('one-shot exit codes', () => {
   it('SIGINT mid-stream → exit 130, then --continue works', async () => {
     const e = cliEnv();
     llm = await startLlm([{ text: 'a long streamed answer', hang: true }, { text: 'after the interrupt' }]);
-    const r = await runCli(['-p', 'long one', '--stream-json', ...llmFlags(llm.url)], e.env, {
-      onSpawn: (child) => {
-        let buf = '';
-        child.stdout!.on('data', (d: Buffer) => {
-          buf += d.toString();
-          if (buf.includes('"type":"content"') && !child.killed) child.kill('SIGINT');
-        });
-      },
-    });
+    const r = await runCli(['-p', 'long one', '--stream-json', ...llmFlags(llm.url)], e.env, { onSpawn: sigintAtFirstContent });
     expect(r.code).toBe(130);
     const ev = parseStreamJson(r.stdout);
     expect(ev.at(-1)).toMatchObject({ type: 'done', stopped_reason: 'aborted' });

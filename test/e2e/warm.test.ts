@@ -17,7 +17,7 @@ import { startFakeGns3 } from '../fakes/gns3/server.js';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { warmSocket } from '../../src/boot/warm/socket.js';
-import { cliEnv, llmFlags, runCli, type CliEnv } from './oneshot-cli.js';
+import { cliEnv, llmFlags, runCli, sigintAtFirstContent, type CliEnv } from './oneshot-cli.js';
 import { parseJsonResult, parseStreamJson } from './oneshot-schema.js';
 
 const startLlm = fakeLlmServers();
@@ -127,15 +127,7 @@ describe('warm one-shots', () => {
     const e = warmEnv();
     const llm = await startLlm([{ text: 'warming up' }, { text: 'a long streamed answer', hang: true }, { text: 'after the interrupt' }]);
     expect(warmLine((await runCli(['-p', 'warm up', ...llmFlags(llm.url)], e.env)).stderr)).toBe(STARTED);
-    const r = await runCli(['-p', 'long one', '--stream-json', ...llmFlags(llm.url)], e.env, {
-      onSpawn: (child) => {
-        let buf = '';
-        child.stdout!.on('data', (d: Buffer) => {
-          buf += d.toString();
-          if (buf.includes('"type":"content"') && !child.killed) child.kill('SIGINT');
-        });
-      },
-    });
+    const r = await runCli(['-p', 'long one', '--stream-json', ...llmFlags(llm.url)], e.env, { onSpawn: sigintAtFirstContent });
     expect(r.code).toBe(130);
     expect(warmLine(r.stderr)).toBe('used');
     expect(r.stderr).toContain('interrupted: stopping');
