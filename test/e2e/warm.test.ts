@@ -188,17 +188,24 @@ describe('warm one-shots', () => {
     }
   });
 
-  it('with no private directory for the socket the one-shot runs in its own process', async () => {
+  it('with no private directory for the socket, or one too deep for a socket, the one-shot runs in its own process', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'gc-warm-tmp-'));
     made.push(tmp);
     const open = join(tmp, `gns3-copilot-${process.getuid!()}`);
     mkdirSync(open);
     chmodSync(open, 0o755);
-    const e = cliEnv({ GNS3_COPILOT_WARM: 'report', TMPDIR: tmp });
-    envs.push(e);
-    const llm = await startLlm([{ text: 'answered here' }]);
-    const r = await runCli(['-p', 'x', ...llmFlags(llm.url)], e.env);
-    expect([r.code, warmLine(r.stderr), r.stdout]).toEqual([0, 'local (no private socket directory)', 'answered here\n']);
+    const deep = join(tmp, 'd'.repeat(60), 'e'.repeat(60));
+    mkdirSync(deep, { recursive: true, mode: 0o700 });
+    const llm = await startLlm([{ text: 'answered here' }, { text: 'and here' }]);
+    for (const [extra, why, answer] of [
+      [{ TMPDIR: tmp }, 'no private socket directory', 'answered here'],
+      [{ XDG_RUNTIME_DIR: deep }, 'socket path longer than 107 bytes', 'and here'],
+    ] as const) {
+      const e = cliEnv({ GNS3_COPILOT_WARM: 'report', ...extra });
+      envs.push(e);
+      const r = await runCli(['-p', 'x', ...llmFlags(llm.url)], e.env);
+      expect([r.code, warmLine(r.stderr), r.stdout]).toEqual([0, `local (${why})`, `${answer}\n`]);
+    }
     expect(readdirSync(open)).toEqual([]);
   });
 });

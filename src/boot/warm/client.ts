@@ -5,15 +5,16 @@
  * the first client starts one (a lock file keeps thirty clients from starting thirty) and runs
  * its own one-shot itself, as without warm one-shots; the others wait for the warm process a
  * few seconds, and one that still has none runs its own too — as a client does with a run the
- * warm process hands back (it needs this process's stdin or terminal). Node builtins only: this runs before anything else of the program.
+ * warm process hands back (it needs this process's stdin or terminal). Node builtins only:
+ * this runs before anything else of the program.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { closeSync, openSync, rmSync, statSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
 import { isatty } from 'node:tty';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FrameReader, frame, type WarmRequest } from './frames.js';
-import { warmSocket } from './socket.js';
+import { MAX_SOCKET_PATH, warmSocket } from './socket.js';
 import { WARM_SERVE_ENV, type WarmMode } from '../route.js';
 import { fileURLToPath } from 'node:url';
 
@@ -40,16 +41,16 @@ function connect(path: string): Promise<Socket | undefined> {
   });
 }
 
-/** Starts a warm process unless another client is starting one; returns it, or undefined. */
-function startServer(path: string, entry: string): ChildProcess | undefined {
+/** Starts a warm process unless another client is starting one; says whether it did. */
+function startServer(path: string, entry: string): boolean {
   const lock = `${path}.starting`;
   const held = statSync(lock, { throwIfNoEntry: false });
-  if (held && Date.now() - held.mtimeMs < LOCK_STALE_MS) return undefined;
+  if (held && Date.now() - held.mtimeMs < LOCK_STALE_MS) return false;
   if (held) rmSync(lock, { force: true });
   try {
     closeSync(openSync(lock, 'wx', 0o600));
   } catch {
-    return undefined; // another client took it between the two lines
+    return false; // another client took it between the two lines
   }
   const child = spawn(process.execPath, [...process.execArgv, entry], {
     detached: true,
@@ -58,7 +59,7 @@ function startServer(path: string, entry: string): ChildProcess | undefined {
   });
   child.on('error', () => rmSync(lock, { force: true }));
   child.unref();
-  return child;
+  return true;
 }
 
 /**
@@ -144,7 +145,11 @@ export async function viaWarm(argv: readonly string[], bundle: URL, entry: URL, 
   if (!promptOnCommandLine(argv)) return undefined;
   const report = (how: string) => mode === 'report' && process.stderr.write(`warm: ${how}\n`);
   const path = warmSocket(fileURLToPath(bundle), process.env, process.cwd());
-  const reached = path ? await reach(path, fileURLToPath(entry)) : 'no private socket directory';
+  const reached = !path
+    ? 'no private socket directory'
+    : Buffer.byteLength(path) > MAX_SOCKET_PATH
+      ? `socket path longer than ${MAX_SOCKET_PATH} bytes`
+      : await reach(path, fileURLToPath(entry));
   if (typeof reached === 'string') {
     report(reached === 'started' ? 'started (this run in its own process)' : `local (${reached})`);
     return undefined;

@@ -13,6 +13,9 @@ import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** The longest path a Unix socket can have (sun_path is 108 bytes with its NUL). */
+export const MAX_SOCKET_PATH = 107;
+
 const uid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
 
 /** A directory this user owns, that no one else may enter, and that is not a link. */
