@@ -41,3 +41,10 @@ export function childrenCpuMs(): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[13]) + Number(fields[14])) * 10; // USER_HZ 100: 10 ms a tick
 }
+
+/** user + sys ms of a process that is not this one's child (the warm one-shot process: its client started it and is gone) */
+export function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14, 15); USER_HZ 100
+}

@@ -26,7 +26,7 @@ import { percentile, runClassroom, startClassroom, type Classroom, type LoadRun 
 import { startLab } from '../test/lab/lab.js';
 import { mcpEnv, serverArgs, startHttpBinary, startMcpLab } from '../test/mcp/helpers.js';
 import { fmtMs, median, type BenchTable } from './table.js';
-import { childrenCpuMs, machineBusyMs } from './cpu-share.js';
+import { childrenCpuMs, machineBusyMs, processCpuMs } from './cpu-share.js';
 import { parseJsonResult } from '../test/e2e/oneshot-schema.js';
 
 const RUNS = 30;
@@ -169,13 +169,6 @@ async function bareNodeRows(oneShotAloneMs: number): Promise<(string | number)[]
       p95 <= 8 * oneShotAloneMs ? 'under 8×: room for a warm process' : 'over 8×: no process-per-run design can meet it here',
     ],
   ];
-}
-
-/** user + sys ms of a process that is not our child (the warm process: its client started it and is gone) */
-function processCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  // utime and stime, fields 14 and 15 of stat(5), in clock ticks of 10 ms
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**

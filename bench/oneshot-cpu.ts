@@ -3,22 +3,25 @@
  * and a request answered by the fake LLM, against the fake controller, on the one-file bundle
  * from its code cache and on the code-split modules (GNS3_COPILOT_CODE_CACHE=off: the start-up
  * of every one-shot before the bundle), with `node -e 0` interleaved as the floor. Goal:
- * ≤ 350 ms per `--estimate` run, median of 20. Then a class command the same way: `check` of one
- * project (a node check: the controller's answer only), on the bundle and on the modules.
+ * ≤ 350 ms per `--estimate` run, median of 20. Warm one-shots (GNS3_COPILOT_WARM=on) count the
+ * client's CPU and what the warm process spent meanwhile (/proc: it is no child of ours). Then a
+ * class command the same way: `check` of one project (a node check: the controller's answer
+ * only), on the bundle and on the modules.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './table.js';
 import { binaryEnv } from './ui.bench.js';
+import { processCpuMs } from './cpu-share.js';
 
 const BIN = fileURLToPath(new URL('../bin/gns3-copilot.js', import.meta.url));
 const TIME = '/usr/bin/time';
 export const ONESHOT_CPU_GOAL_MS = 350;
 
-type Variant = 'node -e 0' | 'bundle' | 'modules';
+type Variant = 'node -e 0' | 'bundle' | 'modules' | 'warm';
 
 /** CPU ms of one process (`args` after node), exit 0 required. */
 function cpuOf(args: string[], env: NodeJS.ProcessEnv, dir: string): Promise<number> {
@@ -43,7 +46,7 @@ function cpuOf(args: string[], env: NodeJS.ProcessEnv, dir: string): Promise<num
 export interface OneShotCpu {
   estimate: Record<Variant, number[]>;
   request: Record<Exclude<Variant, 'node -e 0'>, number[]>;
-  check: Record<Exclude<Variant, 'node -e 0'>, number[]>;
+  check: Record<'bundle' | 'modules', number[]>;
 }
 
 /** `runs` interleaved rounds of every variant (one warm-up round first: it writes the caches). */
@@ -66,19 +69,37 @@ export async function oneShotCpu(runs: number): Promise<OneShotCpu> {
     project: 'class',
   });
   const llm = await startFakeLlm(
-    Array.from({ length: 2 * (runs + 1) }, () => ({ text: 'ok' })),
+    Array.from({ length: 3 * (runs + 1) }, () => ({ text: 'ok' })),
     { title: 'bench' },
   );
   const dir = mkdtempSync(join(tmpdir(), `gcl-oneshot-cpu-${process.pid}-`));
   const result: OneShotCpu = {
-    estimate: { 'node -e 0': [], bundle: [], modules: [] },
-    request: { bundle: [], modules: [] },
+    estimate: { 'node -e 0': [], bundle: [], modules: [], warm: [] },
+    request: { bundle: [], modules: [], warm: [] },
     check: { bundle: [], modules: [] },
   };
   const checkFile = join(dir, 'lab.yaml');
   writeFileSync(checkFile, 'checks:\n  - node: {name: R1, status: started}\n');
   const check = [BIN, 'check', checkFile, '--server', gns3.url, '--project', 'class'];
-  const env = (variant: Variant) => binaryEnv(dir, llm.url, variant === 'modules' ? { GNS3_COPILOT_CODE_CACHE: 'off' } : {});
+  // every run from one directory and one runtime dir: one warm process serves the warm runs
+  const runtime = mkdtempSync(join(tmpdir(), `gcl-oneshot-run-${process.pid}-`));
+  const extra: Partial<Record<Variant, NodeJS.ProcessEnv>> = {
+    modules: { GNS3_COPILOT_CODE_CACHE: 'off' },
+    warm: { GNS3_COPILOT_WARM: 'on', XDG_RUNTIME_DIR: runtime },
+  };
+  const env = (variant: Variant) => binaryEnv(dir, llm.url, extra[variant] ?? {});
+  const warmPid = (): number | undefined => {
+    const sockets = join(runtime, 'gns3-copilot');
+    const file = existsSync(sockets) ? readdirSync(sockets).find((f) => f.endsWith('.sock.pid')) : undefined;
+    return file ? Number(readFileSync(join(sockets, file), 'utf8')) : undefined;
+  };
+  // a warm run's CPU: its client's and the warm process's meanwhile (the first run starts it and runs in its own)
+  const warmCpuOf = async (args: string[]) => {
+    const pid = warmPid();
+    const before = pid ? processCpuMs(pid) : 0;
+    const client = await cpuOf(args, env('warm'), dir);
+    return client + (pid ? processCpuMs(pid) - before : 0);
+  };
   const oneShot = (i: number, estimate: boolean) => [
     BIN,
     '-p',
@@ -98,6 +119,8 @@ export async function oneShotCpu(runs: number): Promise<OneShotCpu> {
         modules: await cpuOf(oneShot(i, true), env('modules'), dir),
         requestBundle: await cpuOf(oneShot(i, false), env('bundle'), dir),
         requestModules: await cpuOf(oneShot(i, false), env('modules'), dir),
+        warm: await warmCpuOf(oneShot(i, true)),
+        requestWarm: await warmCpuOf(oneShot(i, false)),
         checkBundle: await cpuOf(check, env('bundle'), dir),
         checkModules: await cpuOf(check, env('modules'), dir),
       };
@@ -107,13 +130,19 @@ export async function oneShotCpu(runs: number): Promise<OneShotCpu> {
       result.estimate.modules.push(round.modules);
       result.request.bundle.push(round.requestBundle);
       result.request.modules.push(round.requestModules);
+      result.estimate.warm.push(round.warm);
+      result.request.warm.push(round.requestWarm);
       result.check.bundle.push(round.checkBundle);
       result.check.modules.push(round.checkModules);
     }
+    if (!warmPid()) throw new Error('no warm process served the warm runs');
   } finally {
+    const pid = warmPid();
+    if (pid) process.kill(pid, 'SIGTERM');
     await llm.close();
     await gns3.close();
     rmSync(dir, { recursive: true, force: true });
+    rmSync(runtime, { recursive: true, force: true });
   }
   return result;
 }
@@ -134,6 +163,8 @@ export function oneShotCpuRows(r: OneShotCpu): string[][] {
     row('CPU: one-shot --estimate, modules (GNS3_COPILOT_CODE_CACHE=off)', r.estimate.modules),
     row('CPU: one-shot request, bundle + code cache', r.request.bundle),
     row('CPU: one-shot request, modules (GNS3_COPILOT_CODE_CACHE=off)', r.request.modules),
+    row('CPU: one-shot --estimate, warm (GNS3_COPILOT_WARM=on: client + warm process)', r.estimate.warm),
+    row('CPU: one-shot request, warm (GNS3_COPILOT_WARM=on: client + warm process)', r.request.warm),
     row('CPU: check of one project, bundle + code cache', r.check.bundle),
     row('CPU: check of one project, modules (GNS3_COPILOT_CODE_CACHE=off)', r.check.modules),
   ];

@@ -171,6 +171,8 @@ export async function run(): Promise<BenchTable> {
   const cpu = await oneShotCpu(ONESHOT_RUNS);
   rows.push(...oneShotCpuRows(cpu));
   const cpuMedian = median(cpu.estimate.bundle);
+  const warmMedian = median(cpu.estimate.warm);
+  const verdict = (ms: number) => (ms <= ONESHOT_CPU_GOAL_MS ? 'met' : 'MISSED');
   const ratio = median(samples.get('gns3-copilot --version')!) / base;
   const firstRatio = median(first) / base;
   return {
@@ -181,7 +183,7 @@ export async function run(): Promise<BenchTable> {
       `target: --version <= ${TARGET}x node -e 0 -> ${ratio <= TARGET ? 'met' : 'MISSED'} (${ratio.toFixed(2)}x)`,
       `target: TUI first frame <= ${TUI_TARGET}x node -e 0 -> ${firstRatio <= TUI_TARGET ? 'met' : 'MISSED'} (${firstRatio.toFixed(2)}x)`,
       `typing at the first frame: shown ${fmtMs(median(typedAfter))} after it (median)`,
-      `target: one-shot --estimate CPU <= ${ONESHOT_CPU_GOAL_MS} ms (median of ${ONESHOT_RUNS}) -> ${cpuMedian <= ONESHOT_CPU_GOAL_MS ? 'met' : 'MISSED'} (${cpuMedian} ms)`,
+      `target: one-shot --estimate CPU <= ${ONESHOT_CPU_GOAL_MS} ms (median of ${ONESHOT_RUNS}) -> bundle ${verdict(cpuMedian)} (${cpuMedian} ms); warm ${verdict(warmMedian)} (${warmMedian} ms)`,
     ],
   };
 }
