@@ -9,7 +9,7 @@ import { sanitizeLine } from '../security/sanitize.js';
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Commands that carry the settings flags (and, for runs, the run flags). */
-const withSettings = new Set<Command>();
+const withSettings = new WeakSet<Command>();
 
 /**
  * The value of a flag the user typed, looking at the command itself first and
