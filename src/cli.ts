@@ -34,8 +34,9 @@ const serveAt = build === undefined ? undefined : process.env[WARM_SERVE_ENV];
 const kind = build === 'modules' && !serveAt ? bundleKind(argv, io, SUBCOMMANDS) : undefined;
 const warm = kind === 'run' || kind === 'estimate' ? warmMode(process.env) : undefined;
 if (serveAt) {
-  // this process is a warm one-shot process (src/boot/warm/), on the bundle
-  if (build === 'modules') runOnBundle('warm');
+  // this process is a warm one-shot process (src/boot/warm/), on the bundle, from the code cache
+  // of one-shot requests: what a request compiles is what it runs
+  if (build === 'modules') runOnBundle('run');
   else {
     const program = () => import('./cli/program.js').then((p) => p.runProgram);
     void import('./boot/warm/server.js').then(({ serve }) => serve(serveAt, program));
