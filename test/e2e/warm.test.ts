@@ -68,6 +68,12 @@ afterAll(async () => {
 });
 
 const STARTED = 'started (this run in its own process)';
+
+/** Waits until a warm process other than `not` listens in `runtime` (its pid file is written once it does); its pid. */
+async function listening(runtime: string, not?: number): Promise<number> {
+  await until('the warm process to listen', () => warmPids(runtime).some((p) => p !== not));
+  return warmPids(runtime)[0]!;
+}
 const warmLine = (stderr: string) => /^warm: (.*)$/m.exec(stderr)?.[1];
 const withoutWarmLine = (stderr: string) => stderr.replace(/^warm: .*\n/m, '');
 
@@ -77,6 +83,7 @@ describe('warm one-shots', () => {
     const llm = await startLlm([{ text: 'first answer' }, { text: 'second answer' }, { text: 'third answer' }]);
     const first = await runCli(['-p', 'one', '--json', ...llmFlags(llm.url)], e.env);
     expect([first.code, warmLine(first.stderr)]).toEqual([0, STARTED]);
+    await listening(e.runtime);
     expect(parseJsonResult(first.stdout).response).toBe('first answer');
     const second = await runCli(['-p', 'two', ...llmFlags(llm.url)], e.env);
     expect([second.code, warmLine(second.stderr), second.stdout]).toEqual([0, 'used', 'second answer\n']);
@@ -127,6 +134,7 @@ describe('warm one-shots', () => {
     const e = warmEnv();
     const llm = await startLlm([{ text: 'warming up' }, { text: 'a long streamed answer', hang: true }, { text: 'after the interrupt' }]);
     expect(warmLine((await runCli(['-p', 'warm up', ...llmFlags(llm.url)], e.env)).stderr)).toBe(STARTED);
+    await listening(e.runtime);
     const r = await runCli(['-p', 'long one', '--stream-json', ...llmFlags(llm.url)], e.env, { onSpawn: sigintAtFirstContent });
     expect(r.code).toBe(130);
     expect(warmLine(r.stderr)).toBe('used');
@@ -145,6 +153,7 @@ describe('warm one-shots', () => {
       gns3.addProject({ name: '-p' });
       const llm = await startLlm([{ text: 'warming up' }, { text: 'piped answer' }]);
       expect(warmLine((await runCli(['-p', 'warm up', ...llmFlags(llm.url)], e.env)).stderr)).toBe(STARTED);
+      await listening(e.runtime);
       const r = await runCli(['--server', gns3.url, '--project', '-p', ...llmFlags(llm.url)], e.env, { stdin: 'the piped prompt' });
       expect([r.code, r.stdout]).toEqual([0, 'piped answer\n']);
       expect(r.stderr).toMatch(/^warm: used\nwarm: local \(handed back: the run needs this process\)\n/);
@@ -155,21 +164,22 @@ describe('warm one-shots', () => {
   });
 
   it('a warm process killed -9 is replaced by the next one-shot; an idle one leaves by itself', async () => {
-    const e = warmEnv({ GNS3_COPILOT_WARM_IDLE_S: '2' });
+    // idle 5 s: long enough for the next one-shot to start on a busy machine, short enough to wait out
+    const e = warmEnv({ GNS3_COPILOT_WARM_IDLE_S: '5' });
     const llm = await startLlm(['one', 'two', 'three', 'four'].map((text) => ({ text })));
     expect(warmLine((await runCli(['-p', 'a', ...llmFlags(llm.url)], e.env)).stderr)).toBe(STARTED);
+    const killed = await listening(e.runtime);
     expect(warmLine((await runCli(['-p', 'b', ...llmFlags(llm.url)], e.env)).stderr)).toBe('used');
-    const [killed] = warmPids(e.runtime);
-    process.kill(killed!, 'SIGKILL');
-    await until('the killed warm process to be gone', () => !alive(killed!));
+    process.kill(killed, 'SIGKILL');
+    await until('the killed warm process to be gone', () => !alive(killed));
     // its socket file is still there, and nobody answers on it
     const again = await runCli(['-p', 'c', ...llmFlags(llm.url)], e.env);
     expect([again.code, warmLine(again.stderr), again.stdout]).toEqual([0, STARTED, 'three\n']);
+    // the killed one's pid file stays until the new one writes its own
+    const replacement = await listening(e.runtime, killed);
     const after = await runCli(['-p', 'd', ...llmFlags(llm.url)], e.env);
     expect([after.code, warmLine(after.stderr), after.stdout]).toEqual([0, 'used', 'four\n']);
-    const [replacement] = warmPids(e.runtime);
-    expect(replacement).not.toBe(killed);
-    await until('the idle warm process to leave', () => !alive(replacement!));
+    await until('the idle warm process to leave', () => !alive(replacement));
     expect(readdirSync(join(e.runtime, 'gns3-copilot')).filter((f) => !f.endsWith('.starting'))).toEqual([]);
   });
 
