@@ -10,11 +10,11 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, rmSync, statSync } from 'node:fs';
-import { createConnection, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { isatty } from 'node:tty';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FrameReader, frame, type WarmRequest } from './frames.js';
-import { MAX_SOCKET_PATH, warmSocket } from './socket.js';
+import { MAX_SOCKET_PATH, connect, warmSocket } from './socket.js';
 import { WARM_SERVE_ENV, type WarmMode } from '../route.js';
 import { fileURLToPath } from 'node:url';
 
@@ -31,14 +31,6 @@ export function promptOnCommandLine(argv: readonly string[]): boolean {
     if (a === '-p' || a === '--prompt' || a.startsWith('--prompt=') || (/^-p./.test(a) && !a.startsWith('--'))) return true;
   }
   return false;
-}
-
-function connect(path: string): Promise<Socket | undefined> {
-  return new Promise((resolve) => {
-    const socket = createConnection(path);
-    socket.once('connect', () => resolve(socket));
-    socket.once('error', () => resolve(undefined));
-  });
 }
 
 /** Starts a warm process unless another client is starting one; says whether it did. */

@@ -7,11 +7,11 @@
  * time (GNS3_COPILOT_WARM_IDLE_S), and at once on an error it cannot pin on one request —
  * after telling every running one the way its own process would have.
  */
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { FrameReader, frame, type WarmRequest } from './frames.js';
 import { RequestProcess, asRequest, installProcessScope } from './process-scope.js';
-import { privateDir } from './socket.js';
+import { connect, privateDir } from './socket.js';
 import { WARM_SERVE_ENV } from '../route.js';
 import { inOwnRun } from '../../core/run-state.js';
 import { dirname } from 'node:path';
@@ -22,15 +22,10 @@ export const WARM_IDLE_ENV = 'GNS3_COPILOT_WARM_IDLE_S';
 const DEFAULT_IDLE_S = 900;
 
 /** A socket file left by a process that is gone: nobody answers on it. */
-function stale(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createConnection(path);
-    probe.once('connect', () => {
-      probe.destroy();
-      resolve(false);
-    });
-    probe.once('error', () => resolve(true));
-  });
+async function stale(path: string): Promise<boolean> {
+  const probe = await connect(path);
+  probe?.destroy();
+  return !probe;
 }
 
 function listen(server: Server, path: string): Promise<boolean> {

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createConnection, type Socket } from 'node:net';
 import { join } from 'node:path';
 
 /** The longest path a Unix socket can have (sun_path is 108 bytes with its NUL). */
@@ -58,4 +59,13 @@ export function warmSocket(
     env.DBUS_SESSION_BUS_ADDRESS ?? '',
   ];
   return join(dir, `warm-${createHash('sha256').update(key.join('\0')).digest('hex').slice(0, 16)}.sock`);
+}
+
+/** A connection to the warm process at `path`, or undefined when none answers there (no socket file, or one nobody listens on). */
+export function connect(path: string): Promise<Socket | undefined> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    socket.once('connect', () => resolve(socket));
+    socket.once('error', () => resolve(undefined));
+  });
 }
