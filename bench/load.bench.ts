@@ -18,7 +18,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -28,6 +28,7 @@ import { mcpEnv, serverArgs, startHttpBinary, startMcpLab } from '../test/mcp/he
 import { fmtMs, median, type BenchTable } from './table.js';
 import { childrenCpuMs, machineBusyMs, processCpuMs } from './cpu-share.js';
 import { parseJsonResult } from '../test/e2e/oneshot-schema.js';
+import { warmPids } from '../test/helpers/warm-pids.js';
 
 const RUNS = 30;
 const MCP_CLIENTS = 10;
@@ -183,10 +184,9 @@ async function warmRound(room: Classroom, coldAloneMs: number): Promise<(string 
   const cwd = mkdtempSync(join(tmpdir(), 'gc-bench-warm-cwd-'));
   const env = { GNS3_COPILOT_WARM: 'on', XDG_RUNTIME_DIR: runtime, GNS3_COPILOT_WARM_IDLE_S: '300' };
   const pidOf = () => {
-    const dir = join(runtime, 'gns3-copilot');
-    const file = readdirSync(dir).find((f) => f.endsWith('.sock.pid'));
-    if (!file) throw new Error('no warm process started');
-    return Number(readFileSync(join(dir, file), 'utf8'));
+    const [pid] = warmPids(runtime);
+    if (pid === undefined) throw new Error('no warm process started');
+    return pid;
   };
   let pid: number | undefined;
   try {

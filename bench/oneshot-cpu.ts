@@ -9,13 +9,14 @@
  * only), on the bundle and on the modules.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './table.js';
 import { binaryEnv } from './ui.bench.js';
 import { processCpuMs } from './cpu-share.js';
+import { warmPids } from '../test/helpers/warm-pids.js';
 
 const BIN = fileURLToPath(new URL('../bin/gns3-copilot.js', import.meta.url));
 const TIME = '/usr/bin/time';
@@ -88,11 +89,7 @@ export async function oneShotCpu(runs: number): Promise<OneShotCpu> {
     warm: { GNS3_COPILOT_WARM: 'on', XDG_RUNTIME_DIR: runtime },
   };
   const env = (variant: Variant) => binaryEnv(dir, llm.url, extra[variant] ?? {});
-  const warmPid = (): number | undefined => {
-    const sockets = join(runtime, 'gns3-copilot');
-    const file = existsSync(sockets) ? readdirSync(sockets).find((f) => f.endsWith('.sock.pid')) : undefined;
-    return file ? Number(readFileSync(join(sockets, file), 'utf8')) : undefined;
-  };
+  const warmPid = (): number | undefined => warmPids(runtime)[0];
   // a warm run's CPU: its client's and the warm process's meanwhile (the first run starts it and runs in its own)
   const warmCpuOf = async (args: string[]) => {
     const pid = warmPid();

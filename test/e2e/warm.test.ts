@@ -8,7 +8,7 @@
  * Each test has its own XDG_RUNTIME_DIR; every warm process the tests started is killed at the end.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,6 +17,7 @@ import { startFakeGns3 } from '../fakes/gns3/server.js';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { warmSocket } from '../../src/boot/warm/socket.js';
+import { warmPids } from '../helpers/warm-pids.js';
 import { cliEnv, llmFlags, runCli, sigintAtFirstContent, type CliEnv } from './oneshot-cli.js';
 import { parseJsonResult, parseStreamJson } from './oneshot-schema.js';
 
@@ -32,15 +33,6 @@ function warmEnv(extra: NodeJS.ProcessEnv = {}): CliEnv & { runtime: string } {
   const e = cliEnv({ GNS3_COPILOT_WARM: 'report', XDG_RUNTIME_DIR: runtime, GNS3_COPILOT_WARM_IDLE_S: '120', ...extra });
   envs.push(e);
   return { ...e, runtime };
-}
-
-/** The pids of the warm processes serving in `runtime`. */
-function warmPids(runtime: string): number[] {
-  const dir = join(runtime, 'gns3-copilot');
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.sock.pid'))
-    .map((f) => Number(readFileSync(join(dir, f), 'utf8')));
 }
 
 const alive = (pid: number): boolean => {
