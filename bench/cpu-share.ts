@@ -36,15 +36,18 @@ export async function cpuShare(fn: () => Promise<unknown>, n: number): Promise<C
  * (/proc/self/stat cutime + cstime): what the CLI runs a bench spawned cost, whatever their wall time.
  */
 export function childrenCpuMs(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  // fields after the command name, which may hold spaces: state is field 3, cutime 16, cstime 17
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[13]) + Number(fields[14])) * 10; // USER_HZ 100: 10 ms a tick
+  const fields = statFields('self');
+  return (Number(fields[13]) + Number(fields[14])) * 10; // cutime, cstime (fields 16, 17); USER_HZ 100: 10 ms a tick
 }
 
 /** user + sys ms of a process that is not this one's child (the warm one-shot process: its client started it and is gone) */
 export function processCpuMs(pid: number): number {
+  const fields = statFields(String(pid));
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14, 15)
+}
+
+/** /proc/PID/stat's fields after the command name, which may hold spaces: index 0 is field 3 (state) */
+function statFields(pid: string): string[] {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14, 15); USER_HZ 100
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
