@@ -24,7 +24,7 @@ function writeRankTables(): void {
 
 async function publish(): Promise<void> {
   writeRankTables();
-  await buildBundle();
+  await Promise.all([buildBundle(), buildWarmClient()]);
   const files = readdirSync(STAGING);
   const entry = new Set(['cli.js', 'cli.js.map']);
   for (const f of files.filter((f) => !entry.has(f))) renameSync(join(STAGING, f), join('dist', f));
@@ -77,6 +77,22 @@ const tuiElsewhere: Plugin = {
     );
   },
 };
+
+// The bin's first step (src/boot/warm/client-entry.ts), CommonJS like the bin: a warm one-shot's
+// client loads this one small script and nothing of the code-split build.
+async function buildWarmClient(): Promise<void> {
+  await build({
+    entryPoints: ['src/boot/warm/client-entry.ts'],
+    outfile: join(STAGING, 'warm.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+  });
+}
 
 async function buildBundle(): Promise<void> {
   await build({

@@ -1,9 +1,9 @@
 /**
- * The command line (docs/cli.md). `--version` loads nothing at all; an agent run that cannot be
- * the TUI, and a class command (check, checkpoint, faults, inject --scenario), goes to the
- * one-file bundle with its code cache (src/boot/) — or, with GNS3_COPILOT_WARM=on, a one-shot
- * with its prompt on the command line goes to this user's warm process (src/boot/warm/),
- * which this file also starts as; everything else first
+ * The command line (docs/cli.md), after the bin's first step (a warm one-shot goes to this
+ * user's warm process from there: src/boot/warm/client-entry.ts). `--version` loads nothing at
+ * all; an agent run that cannot be the TUI, and a class command (check, checkpoint, faults,
+ * inject --scenario), goes to the one-file bundle with its code cache (src/boot/); a warm
+ * process (src/boot/warm/) starts as this file too; everything else first
  * draws the dependency-free first frame of the TUI (src/ui/first-frame.ts), then loads the
  * program (src/cli/program.ts: commander and the small modules of src/cli/), so `--help` stays
  * close to bare `node` start-up; every command loads what it needs with `import()` when it runs.
@@ -12,7 +12,7 @@
  */
 import { isatty } from 'node:tty';
 import pkg from '../package.json' with { type: 'json' };
-import { WARM_SERVE_ENV, bundleKind, warmMode } from './boot/route.js';
+import { WARM_SERVE_ENV, bundleKind } from './boot/route.js';
 import { SUBCOMMANDS, drawFirstFrame } from './ui/first-frame.js';
 
 /** Which build this is: set by tsup.config.ts; undefined when run from source (tsx). */
@@ -32,7 +32,6 @@ const bundle = new URL('core.cjs', import.meta.url);
 const runOnBundle = (kind: string) => void import('./boot/code-cache.js').then(({ runBundle }) => runBundle(bundle, kind));
 const serveAt = build === undefined ? undefined : process.env[WARM_SERVE_ENV];
 const kind = build === 'modules' && !serveAt ? bundleKind(argv, io, SUBCOMMANDS) : undefined;
-const warm = kind === 'run' || kind === 'estimate' ? warmMode(process.env) : undefined;
 if (serveAt) {
   // this process is a warm one-shot process (src/boot/warm/), on the bundle, from the code cache
   // of one-shot requests: what a request compiles is what it runs
@@ -41,10 +40,6 @@ if (serveAt) {
     const program = () => import('./cli/program.js').then((p) => p.runProgram);
     void import('./boot/warm/server.js').then(({ serve }) => serve(serveAt, program));
   }
-} else if (kind !== undefined && warm) {
-  void import('./boot/warm/client.js')
-    .then(({ viaWarm }) => viaWarm(argv, bundle, new URL(import.meta.url), warm))
-    .then((code) => (code === undefined ? runOnBundle(kind) : (process.exitCode = code)));
 } else if (kind !== undefined) {
   runOnBundle(kind);
 } else {
