@@ -78,36 +78,31 @@ const tuiElsewhere: Plugin = {
   },
 };
 
+/** What the two one-file CommonJS scripts (dist/warm.cjs, dist/core.cjs) are built with. */
+const ONE_CJS_FILE = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+} as const;
+
 // The bin's first step (src/boot/warm/client-entry.ts), CommonJS like the bin: a warm one-shot's
 // client loads this one small script and nothing of the code-split build.
 async function buildWarmClient(): Promise<void> {
-  await build({
-    entryPoints: ['src/boot/warm/client-entry.ts'],
-    outfile: join(STAGING, 'warm.cjs'),
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    logLevel: 'warning',
-  });
+  await build({ ...ONE_CJS_FILE, entryPoints: ['src/boot/warm/client-entry.ts'], outfile: join(STAGING, 'warm.cjs') });
 }
 
 async function buildBundle(): Promise<void> {
   await build({
     entryPoints: ['src/cli.ts'],
     outfile: join(STAGING, 'core.cjs'),
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
+    ...ONE_CJS_FILE,
     external: EXTERNAL,
     keepNames: true,
-    minifyWhitespace: true,
-    minifySyntax: true,
     sourcemap: true,
-    logLevel: 'warning',
     // `import.meta` other than `.url` (defined below) would be empty in this script: a build error
     logOverride: { 'empty-import-meta': 'error' },
     supported: { 'dynamic-import': false },
