@@ -63,8 +63,9 @@ const STARTED = 'started (this run in its own process)';
 
 /** Waits until a warm process other than `not` listens in `runtime` (its pid file is written once it does); its pid. */
 async function listening(runtime: string, not?: number): Promise<number> {
-  await until('the warm process to listen', () => warmPids(runtime).some((p) => p !== not));
-  return warmPids(runtime)[0]!;
+  let pid: number | undefined;
+  await until('the warm process to listen', () => (pid = warmPids(runtime).find((p) => p !== not)) !== undefined);
+  return pid!;
 }
 const warmLine = (stderr: string) => /^warm: (.*)$/m.exec(stderr)?.[1];
 const withoutWarmLine = (stderr: string) => stderr.replace(/^warm: .*\n/m, '');
