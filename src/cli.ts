@@ -10,10 +10,9 @@
  *
  * No top-level `await`: this file is also the entry of that bundle, a CommonJS script.
  */
-import { isatty } from 'node:tty';
 import pkg from '../package.json' with { type: 'json' };
-import { WARM_SERVE_ENV, bundleKind } from './boot/route.js';
-import { SUBCOMMANDS, drawFirstFrame } from './ui/first-frame.js';
+import { WARM_SERVE_ENV, bundleKindOfProcess } from './boot/route.js';
+import { drawFirstFrame } from './ui/first-frame.js';
 
 /** Which build this is: set by tsup.config.ts; undefined when run from source (tsx). */
 declare const GNS3_COPILOT_BUILD: 'modules' | 'bundle' | undefined;
@@ -26,12 +25,10 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${pkg.version}\n`);
   process.exit(0);
 }
-// (isatty, not process.stdin: that would open the stream this early)
-const io = { stdin: { isTTY: isatty(0) }, stdout: { isTTY: isatty(1) }, env: process.env };
 const bundle = new URL('core.cjs', import.meta.url);
 const runOnBundle = (kind: string) => void import('./boot/code-cache.js').then(({ runBundle }) => runBundle(bundle, kind));
 const serveAt = build === undefined ? undefined : process.env[WARM_SERVE_ENV];
-const kind = build === 'modules' && !serveAt ? bundleKind(argv, io, SUBCOMMANDS) : undefined;
+const kind = build === 'modules' && !serveAt ? bundleKindOfProcess(argv) : undefined;
 if (serveAt) {
   // this process is a warm one-shot process (src/boot/warm/), on the bundle, from the code cache
   // of one-shot requests: what a request compiles is what it runs

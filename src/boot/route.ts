@@ -9,7 +9,8 @@
  * the command needs. Both builds are the same program: a wrong guess costs time, never
  * behaviour (the bundle hands a command line that turns out to be the TUI to the modules).
  */
-import type { TtyLike } from '../ui/first-frame.js';
+import { isatty } from 'node:tty';
+import { SUBCOMMANDS, type TtyLike } from '../ui/first-frame.js';
 
 /** The environment variable that turns the bundle and its code cache off (`off`), or has the bundle say how it used the cache (`report`: one line on stderr). */
 export const CODE_CACHE_ENV = 'GNS3_COPILOT_CODE_CACHE';
@@ -74,4 +75,9 @@ export function bundleKind(
   if (sub === 'inject' && scenario) return 'inject';
   if (prompt || io.stdin.isTTY !== true || io.stdout.isTTY !== true) return estimate ? 'estimate' : 'run';
   return undefined;
+}
+
+/** The kind of bundle run this process's command line is (isatty, not process.stdin: that would open the stream this early). */
+export function bundleKindOfProcess(argv: readonly string[]): string | undefined {
+  return bundleKind(argv, { stdin: { isTTY: isatty(0) }, stdout: { isTTY: isatty(1) }, env: process.env }, SUBCOMMANDS);
 }

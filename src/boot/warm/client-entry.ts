@@ -6,11 +6,9 @@
  * about 20 ms less CPU. Every other command line goes on to dist/cli.js as before.
  */
 import { join } from 'node:path';
-import { isatty } from 'node:tty';
 import { pathToFileURL } from 'node:url';
-import { SUBCOMMANDS } from '../../ui/first-frame.js';
 import { runBundle } from '../code-cache.js';
-import { WARM_SERVE_ENV, bundleKind, warmMode } from '../route.js';
+import { WARM_SERVE_ENV, bundleKindOfProcess, warmMode } from '../route.js';
 import { viaWarm } from './client.js';
 
 /** Runs this process's command line as a warm one-shot of the build in `dist`; false when it is none. */
@@ -19,8 +17,7 @@ export function warmOneShot(dist: string): boolean {
   // a warm process itself is started on dist/cli.js, which serves
   if (!mode || process.env[WARM_SERVE_ENV]) return false;
   const argv = process.argv.slice(2);
-  const io = { stdin: { isTTY: isatty(0) }, stdout: { isTTY: isatty(1) }, env: process.env };
-  const kind = bundleKind(argv, io, SUBCOMMANDS);
+  const kind = bundleKindOfProcess(argv);
   if (kind !== 'run' && kind !== 'estimate') return false;
   const bundle = pathToFileURL(join(dist, 'core.cjs'));
   void viaWarm(argv, bundle, pathToFileURL(join(dist, 'cli.js')), mode).then((code) =>
